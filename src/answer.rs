@@ -1,0 +1,177 @@
+//! The answer: one baseline (or the reason there is none), as every output
+//! form shows it.
+//!
+//! Field names here are the JSON keys; the step outputs are the same names in
+//! kebab-case. A `null` in JSON is an empty string as a step output.
+
+use serde::{Serialize, Serializer};
+
+use crate::rules::{Baseline, Decision, Lookup};
+use crate::validate::{Label, RefName, RepoName, Sha};
+
+/// A warning: shown as `::warning title=...::message`, and in JSON as its
+/// message alone.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Warning {
+    pub title: &'static str,
+    pub message: String,
+}
+
+impl Serialize for Warning {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.message)
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Answer {
+    pub event_name: String,
+    pub base_repo: RepoName,
+    pub base_repo_url: String,
+    pub base_sha: Option<Sha>,
+    pub base_ref: Option<RefName>,
+    pub base_source: Option<&'static str>,
+    pub base_available: bool,
+    pub head_repo: Option<RepoName>,
+    pub head_sha: Option<Sha>,
+    pub is_fork: bool,
+    pub label: Label,
+    pub skip: bool,
+    pub skip_reason: Option<String>,
+    pub tag: Option<String>,
+    pub tag_sha: Option<Sha>,
+    pub tag_version: Option<String>,
+    pub tag_available: bool,
+    pub warnings: Vec<Warning>,
+    pub trace: Vec<String>,
+    /// The field, flag or request the base SHA came from, for the log line.
+    #[serde(skip)]
+    pub base_origin: Option<String>,
+}
+
+impl Answer {
+    /// Starts the answer from the decision. A [`Lookup`] is returned when the
+    /// base SHA still has to be found; the caller settles it with
+    /// [`Answer::found`] or [`Answer::unavailable`].
+    pub fn new(decision: Decision, label: Label, server_url: &str) -> (Answer, Option<Lookup>) {
+        let base_repo_url = format!("{server_url}/{}", decision.base_repo);
+        let mut answer = Answer {
+            event_name: decision.event_name.to_string(),
+            base_repo: decision.base_repo,
+            base_repo_url,
+            base_sha: None,
+            base_ref: decision.base_ref,
+            base_source: None,
+            base_available: false,
+            head_repo: decision.head.repo,
+            head_sha: decision.head.sha,
+            is_fork: decision.head.is_fork,
+            label,
+            skip: false,
+            skip_reason: None,
+            tag: None,
+            tag_sha: None,
+            tag_version: None,
+            tag_available: false,
+            warnings: Vec::new(),
+            trace: decision.trace,
+            base_origin: None,
+        };
+        let lookup = match decision.baseline {
+            Baseline::Known {
+                sha,
+                source,
+                origin,
+            } => {
+                answer.base_source = Some(source.as_str());
+                answer.found(sha, origin);
+                None
+            }
+            Baseline::Lookup { source, lookup } => {
+                answer.base_source = Some(source.as_str());
+                Some(lookup)
+            }
+            Baseline::Skip { reason } => {
+                answer.skip = true;
+                answer.skip_reason = Some(reason);
+                None
+            }
+        };
+        (answer, lookup)
+    }
+
+    pub fn found(&mut self, sha: Sha, origin: String) {
+        self.base_sha = Some(sha);
+        self.base_available = true;
+        self.base_origin = Some(origin);
+    }
+
+    /// Records a missing baseline, loudly: the warning is shown as a
+    /// `::warning::` and in the summary.
+    pub fn unavailable(&mut self, warning: String) {
+        self.base_sha = None;
+        self.base_available = false;
+        self.warn("Benchmark baseline unavailable", warning);
+    }
+
+    pub fn warn(&mut self, title: &'static str, message: String) {
+        self.trace.push(format!("warning: {message}"));
+        self.warnings.push(Warning { title, message });
+    }
+
+    /// Checks made once the base SHA is settled, whichever way it was found.
+    pub fn finish(&mut self) {
+        if let (Some(base), Some(head)) = (&self.base_sha, &self.head_sha)
+            && base == head
+        {
+            self.warn("Baseline is the head commit", format!(
+                "the baseline {}@{base} is the head commit itself: the comparison will show no change",
+                self.base_repo
+            ));
+        }
+        let line = self.baseline_line();
+        self.trace.push(line);
+    }
+
+    /// The one line that names the exact baseline, e.g.
+    /// `baseline main = ROCm/FlyDSL@fa4f8ae2... (pr-base: pull_request.base.sha)`.
+    pub fn baseline_line(&self) -> String {
+        let source = self.base_source.unwrap_or("none");
+        match (&self.base_sha, &self.skip_reason) {
+            (Some(sha), _) => format!(
+                "baseline {} = {}@{sha} ({source}: {})",
+                self.label,
+                self.base_repo,
+                self.base_origin.as_deref().unwrap_or("?")
+            ),
+            (None, Some(reason)) => format!(
+                "baseline {} = none, skipped ({reason}) for {}",
+                self.label, self.base_repo
+            ),
+            (None, None) => format!(
+                "baseline {} = UNAVAILABLE for {} ({source})",
+                self.label, self.base_repo
+            ),
+        }
+    }
+
+    /// True when there is something to benchmark but no baseline for it:
+    /// what `--strict` turns into a failure.
+    pub fn missing_baseline(&self) -> bool {
+        !self.skip && !self.base_available
+    }
+}
+
+/// The warning for a lookup that may not use the network.
+pub fn offline_warning(answer: &Answer, lookup: &Lookup) -> String {
+    let fallback = match lookup {
+        Lookup::MergeBase { .. } => "run online (without --offline) so the GitHub API's compare endpoint answers it, or from a clone that holds both commits",
+        Lookup::PreviousTag { .. } => "run online (without --offline) so the base repository's tags answer it",
+        _ => "run online (without --offline) so the GitHub API answers it",
+    };
+    format!(
+        "baseline unavailable for {}: the event payload does not hold {}; {fallback}, or pass base-sha",
+        answer.base_repo,
+        lookup.describe()
+    )
+}

@@ -1,0 +1,308 @@
+//! Validated inputs: flags merged with the environment, every value checked.
+//!
+//! A flag wins over its environment variable; an empty variable counts as
+//! unset, because a composite action passes every input, given or not, as an
+//! `INPUT_*` variable. Errors name the flag and the variable, so a user can
+//! find the line of the workflow that set the bad value.
+
+use std::path::PathBuf;
+
+use thiserror::Error;
+
+use crate::cli::ResolveArgs;
+use crate::event::EventName;
+use crate::output::Format;
+use crate::rules::Settings;
+use crate::validate::{Label, RefName, RepoName, Sha};
+
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("{origin}: {message}")]
+pub struct InputError {
+    /// e.g. `--base-sha / INPUT_BASE_SHA`
+    pub origin: String,
+    pub message: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct Inputs {
+    pub event_path: PathBuf,
+    pub event_name: EventName,
+    pub format: Format,
+    pub offline: bool,
+    pub strict: bool,
+    pub label: Label,
+    pub settings: Settings,
+    /// Without a trailing slash, e.g. `https://github.com`.
+    pub server_url: String,
+    pub github_output: Option<PathBuf>,
+    pub step_summary: Option<PathBuf>,
+    /// `RUNNER_DEBUG=1`: print `::debug::` lines.
+    pub debug: bool,
+}
+
+/// Reads a variable of the process environment (or a test's map).
+pub type Env<'a> = &'a dyn Fn(&str) -> Option<String>;
+
+struct Source<'a> {
+    env: Env<'a>,
+}
+
+impl Source<'_> {
+    /// The flag's value, else the first non-empty variable of `vars`, with
+    /// the name of where it came from.
+    fn text(
+        &self,
+        flag_name: &str,
+        flag: Option<&str>,
+        vars: &[&str],
+    ) -> Option<(String, String)> {
+        if let Some(value) = flag {
+            return Some((value.to_owned(), format!("--{flag_name}")));
+        }
+        vars.iter().find_map(|var| {
+            (self.env)(var)
+                .filter(|v| !v.is_empty())
+                .map(|v| (v, (*var).to_owned()))
+        })
+    }
+
+    /// A switch: the flag if given, else `true`/`false` from the variable.
+    fn switch(&self, flag_name: &str, flag: bool, var: &str) -> Result<bool, InputError> {
+        if flag {
+            return Ok(true);
+        }
+        match (self.env)(var).as_deref().map(str::trim) {
+            None | Some("") => Ok(false),
+            Some(v) if v.eq_ignore_ascii_case("true") => Ok(true),
+            Some(v) if v.eq_ignore_ascii_case("false") => Ok(false),
+            Some(v) => Err(InputError {
+                origin: format!("--{flag_name} / {var}"),
+                message: format!("expected true or false, got {:?}", shorten(v)),
+            }),
+        }
+    }
+}
+
+fn shorten(value: &str) -> String {
+    value.chars().take(80).collect()
+}
+
+fn invalid(origin: String, message: impl ToString) -> InputError {
+    InputError {
+        origin,
+        message: message.to_string(),
+    }
+}
+
+pub fn validate(args: &ResolveArgs, env: Env<'_>) -> Result<Inputs, InputError> {
+    let src = Source { env };
+    let event_path = match &args.event {
+        Some(path) => path.clone(),
+        None => src
+            .text("event", None, &["GITHUB_EVENT_PATH"])
+            .map(|(v, _)| PathBuf::from(v))
+            .ok_or_else(|| InputError {
+                origin: "--event / GITHUB_EVENT_PATH".to_owned(),
+                message: "no event file: pass --event PATH (a saved payload) or run inside GitHub Actions".to_owned(),
+            })?,
+    };
+    let (name, origin) = src
+        .text("event-name", args.event_name.as_deref(), &["GITHUB_EVENT_NAME"])
+        .ok_or_else(|| InputError {
+            origin: "--event-name / GITHUB_EVENT_NAME".to_owned(),
+            message: "no event name: pass --event-name NAME (e.g. pull_request)".to_owned(),
+        })?;
+    let event_name = EventName::parse(&name).map_err(|e| invalid(origin, e))?;
+
+    let on_runner = env("GITHUB_ACTIONS").as_deref() == Some("true");
+    let format = match src.text("format", args.format.as_deref(), &[]) {
+        Some((value, origin)) => Format::parse(&value).ok_or_else(|| {
+            invalid(origin, format!("expected github, json or text, got {:?}", shorten(&value)))
+        })?,
+        None if on_runner => Format::Github,
+        None => Format::Text,
+    };
+
+    let base_sha = match src.text("base-sha", args.base_sha.as_deref(), &["INPUT_BASE_SHA"]) {
+        Some((value, origin)) => Some(Sha::parse(value.trim()).map_err(|e| invalid(origin, e))?),
+        None => None,
+    };
+    let base_ref = match src.text("base-ref", args.base_ref.as_deref(), &["INPUT_BASE_REF"]) {
+        Some((value, origin)) => {
+            if base_sha.is_some() {
+                return Err(invalid(
+                    format!("{origin} and base-sha"),
+                    "give one of base-sha and base-ref, not both",
+                ));
+            }
+            Some(RefName::parse(value.trim()).map_err(|e| invalid(origin, e))?)
+        }
+        None => None,
+    };
+    let merge_base = match src.text("mode", args.mode.as_deref(), &["INPUT_MODE"]) {
+        None => false,
+        Some((value, _)) if value.trim() == "base" => false,
+        Some((value, _)) if value.trim() == "merge-base" => true,
+        Some((value, origin)) => {
+            return Err(invalid(
+                origin,
+                format!("expected base or merge-base, got {:?}", shorten(&value)),
+            ));
+        }
+    };
+    let label = match src.text("label", args.label.as_deref(), &["INPUT_LABEL"]) {
+        Some((value, origin)) => Label::parse(value.trim()).map_err(|e| invalid(origin, e))?,
+        None => Label::default(),
+    };
+    let repository = match src.text("repository", args.repository.as_deref(), &["GITHUB_REPOSITORY"]) {
+        Some((value, origin)) => Some(RepoName::parse(&value).map_err(|e| invalid(origin, e))?),
+        None => None,
+    };
+    let github_sha = match src.text("github-sha", args.github_sha.as_deref(), &["GITHUB_SHA"]) {
+        Some((value, origin)) => Some(Sha::parse(&value).map_err(|e| invalid(origin, e))?),
+        None => None,
+    };
+    let server_url = match src.text("server-url", args.server_url.as_deref(), &["GITHUB_SERVER_URL"]) {
+        Some((value, origin)) => server_url(&value).map_err(|e| invalid(origin, e))?,
+        None => "https://github.com".to_owned(),
+    };
+
+    Ok(Inputs {
+        event_path,
+        event_name,
+        format,
+        offline: src.switch("offline", args.offline, "INPUT_OFFLINE")?,
+        strict: src.switch("strict", args.strict, "INPUT_STRICT")?,
+        label,
+        settings: Settings {
+            base_sha,
+            base_ref,
+            merge_base,
+            repository,
+            github_sha,
+        },
+        server_url,
+        github_output: src.text("", None, &["GITHUB_OUTPUT"]).map(|(v, _)| v.into()),
+        step_summary: src.text("", None, &["GITHUB_STEP_SUMMARY"]).map(|(v, _)| v.into()),
+        debug: env("RUNNER_DEBUG").as_deref() == Some("1"),
+    })
+}
+
+/// `https://HOST[:PORT][/PATH]`, no trailing slash, nothing that could break
+/// out of a URL or a command line.
+fn server_url(value: &str) -> Result<String, String> {
+    let trimmed = value.trim_end_matches('/');
+    let rest = trimmed
+        .strip_prefix("https://")
+        .or_else(|| trimmed.strip_prefix("http://"));
+    let ok = rest.is_some_and(|rest| {
+        !rest.is_empty()
+            && rest.bytes().all(|b| {
+                b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b':' | b'/' | b'_' | b'[' | b']')
+            })
+    });
+    if ok {
+        Ok(trimmed.to_owned())
+    } else {
+        Err(format!(
+            "expected an http(s) URL such as https://github.com or https://ghes.example.com, got {:?}",
+            shorten(value)
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn validate_with(args: ResolveArgs, vars: &[(&str, &str)]) -> Result<Inputs, InputError> {
+        let map: HashMap<String, String> = vars
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        validate(&args, &|name| map.get(name).cloned())
+    }
+
+    const RUNNER: [(&str, &str); 2] = [("GITHUB_EVENT_PATH", "/e.json"), ("GITHUB_EVENT_NAME", "push")];
+
+    #[test]
+    fn runner_environment_and_empty_action_inputs() {
+        let mut vars = RUNNER.to_vec();
+        vars.extend([
+            ("GITHUB_ACTIONS", "true"),
+            ("INPUT_BASE_SHA", ""),
+            ("INPUT_BASE_REF", ""),
+            ("INPUT_LABEL", ""),
+            ("INPUT_MODE", ""),
+            ("INPUT_STRICT", "false"),
+            ("INPUT_OFFLINE", "TRUE"),
+            ("GITHUB_SERVER_URL", "https://ghes.example.com/"),
+        ]);
+        let inputs = validate_with(ResolveArgs::default(), &vars).unwrap();
+        assert_eq!(inputs.format, Format::Github);
+        assert_eq!(inputs.label.as_str(), "main");
+        assert!(inputs.offline && !inputs.strict);
+        assert!(inputs.settings.base_sha.is_none() && inputs.settings.base_ref.is_none());
+        assert_eq!(inputs.server_url, "https://ghes.example.com");
+        assert_eq!(inputs.event_name, EventName::Push);
+    }
+
+    #[test]
+    fn flags_win_over_the_environment() {
+        let args = ResolveArgs {
+            event_name: Some("pull_request".into()),
+            label: Some("main-mi355".into()),
+            ..Default::default()
+        };
+        let mut vars = RUNNER.to_vec();
+        vars.push(("INPUT_LABEL", "other"));
+        let inputs = validate_with(args, &vars).unwrap();
+        assert_eq!(inputs.event_name, EventName::PullRequest);
+        assert_eq!(inputs.label.as_str(), "main-mi355");
+        assert_eq!(inputs.format, Format::Text);
+    }
+
+    #[test]
+    fn errors_name_where_the_value_came_from() {
+        let mut vars = RUNNER.to_vec();
+        vars.push(("INPUT_BASE_SHA", "fa4f8ae2"));
+        let err = validate_with(ResolveArgs::default(), &vars).unwrap_err();
+        assert_eq!(err.origin, "INPUT_BASE_SHA");
+        assert!(err.message.contains("not a full commit SHA"), "{err}");
+
+        let args = ResolveArgs {
+            label: Some("main label".into()),
+            ..Default::default()
+        };
+        let err = validate_with(args, &RUNNER).unwrap_err();
+        assert_eq!(err.origin, "--label");
+
+        let mut vars = RUNNER.to_vec();
+        vars.push(("INPUT_STRICT", "yes"));
+        let err = validate_with(ResolveArgs::default(), &vars).unwrap_err();
+        assert_eq!(err.origin, "--strict / INPUT_STRICT");
+
+        let err = validate_with(ResolveArgs::default(), &[]).unwrap_err();
+        assert!(err.origin.contains("GITHUB_EVENT_PATH"), "{err}");
+
+        let mut vars = RUNNER.to_vec();
+        vars.push(("GITHUB_SERVER_URL", "ftp://x"));
+        assert!(validate_with(ResolveArgs::default(), &vars).is_err());
+        let sha = "a".repeat(40);
+        let mut vars = RUNNER.to_vec();
+        vars.extend([("INPUT_BASE_SHA", sha.as_str()), ("INPUT_BASE_REF", "main")]);
+        let err = validate_with(ResolveArgs::default(), &vars).unwrap_err();
+        assert!(err.message.contains("not both"), "{err}");
+    }
+
+    #[test]
+    fn merge_base_mode() {
+        let mut vars = RUNNER.to_vec();
+        vars.push(("INPUT_MODE", "merge-base"));
+        assert!(validate_with(ResolveArgs::default(), &vars).unwrap().settings.merge_base);
+        let mut vars = RUNNER.to_vec();
+        vars.push(("INPUT_MODE", "mergebase"));
+        assert!(validate_with(ResolveArgs::default(), &vars).is_err());
+    }
+}

@@ -1,0 +1,43 @@
+//! baseline-resolver: for one GitHub Actions event, exactly one benchmark
+//! baseline: the canonical base repository (never the fork), the exact base
+//! commit, where that answer came from, and the head side.
+//!
+//! The pipeline reads as the problem does: raw flags and environment
+//! ([`cli`]) become validated [`inputs`]; the event file is parsed
+//! ([`event`]); the pure [`rules`] decide; the [`answer`] is settled and
+//! written in one of the [`output`] forms. Only [`run`] does I/O.
+
+pub mod answer;
+pub mod cli;
+pub mod error;
+pub mod event;
+pub mod inputs;
+pub mod output;
+pub mod rules;
+pub mod run;
+pub mod validate;
+
+use std::process::ExitCode;
+
+use output::workflow_command;
+
+/// The whole program after argument parsing: validate, run, and turn any
+/// error into one line on stderr (and an `::error::` annotation on a runner).
+pub fn main_with(args: &cli::ResolveArgs, env: inputs::Env<'_>) -> ExitCode {
+    let result = inputs::validate(args, env)
+        .map_err(error::Error::from)
+        .and_then(|inputs| run::run(&inputs));
+    match result {
+        Ok(code) => ExitCode::from(code),
+        Err(err) => {
+            let message = err.to_string();
+            eprintln!("baseline-resolver: error: {message}");
+            if env("GITHUB_ACTIONS").as_deref() == Some("true") {
+                let mut out = String::new();
+                workflow_command::command(&mut out, "error", &[("title", "baseline-resolver")], &message);
+                print!("{out}");
+            }
+            ExitCode::from(err.exit_code())
+        }
+    }
+}

@@ -1,0 +1,112 @@
+//! The runner protocol: step outputs appended to `GITHUB_OUTPUT`, a markdown
+//! summary appended to `GITHUB_STEP_SUMMARY`, and workflow commands on stdout
+//! (see <https://docs.github.com/en/actions/reference/workflow-commands-for-github-actions>).
+
+use std::fmt::Write as _;
+
+use super::file_command::{self, EncodeError};
+use super::workflow_command::{command, plain};
+use super::step_outputs;
+use crate::answer::Answer;
+
+/// The three things written for a runner, rendered before anything is written.
+#[derive(Debug)]
+pub struct Rendered {
+    pub outputs: String,
+    pub summary: String,
+    pub stdout: String,
+}
+
+pub fn render(answer: &Answer, debug: &[String]) -> Result<Rendered, EncodeError> {
+    let mut outputs = String::new();
+    for (name, value) in step_outputs(answer) {
+        file_command::encode(&mut outputs, name, &value)?;
+    }
+    Ok(Rendered {
+        outputs,
+        summary: summary(answer),
+        stdout: stdout(answer, debug),
+    })
+}
+
+fn stdout(answer: &Answer, debug: &[String]) -> String {
+    let mut out = String::new();
+    for line in debug {
+        command(&mut out, "debug", &[], line);
+    }
+    plain(&mut out, &answer.baseline_line());
+    for warning in &answer.warnings {
+        command(&mut out, "warning", &[("title", warning.title)], &warning.message);
+    }
+    command(&mut out, "group", &[], "Baseline decision");
+    for line in &answer.trace {
+        plain(&mut out, line);
+    }
+    command(&mut out, "endgroup", &[], "");
+    out
+}
+
+/// Text for a markdown table cell or list item: nothing in it can close the
+/// cell, open HTML, or start a code span.
+fn md(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    for c in value.chars() {
+        match c {
+            '|' => out.push_str("\\|"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '&' => out.push_str("&amp;"),
+            '`' => out.push_str("&#96;"),
+            '\r' | '\n' => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+fn summary(answer: &Answer) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "### Benchmark baseline `{}`\n", md(answer.label.as_str()));
+    let baseline = match (&answer.base_sha, &answer.skip_reason) {
+        (Some(sha), _) => format!("**{}** @ `{sha}`", md(answer.base_repo.as_str())),
+        (None, Some(reason)) => format!("none: skipped ({})", md(reason)),
+        (None, None) => format!("**unavailable** for {}", md(answer.base_repo.as_str())),
+    };
+    let source = match (&answer.base_source, &answer.base_origin) {
+        (Some(source), Some(origin)) => format!("{source} ({})", md(origin)),
+        (Some(source), None) => source.to_string(),
+        (None, _) => "none".to_owned(),
+    };
+    let head = match (&answer.head_repo, &answer.head_sha) {
+        (Some(repo), Some(sha)) => format!("{} @ `{sha}`", md(repo.as_str())),
+        (None, Some(sha)) => format!("(deleted fork) @ `{sha}`"),
+        (Some(repo), None) => md(repo.as_str()),
+        (None, None) => "unknown".to_owned(),
+    };
+    let rows = [
+        ("Baseline", baseline),
+        ("Source", source),
+        ("Base ref", answer.base_ref.as_ref().map(|r| md(r.as_str())).unwrap_or_default()),
+        ("Head", format!("{head}{}", if answer.is_fork { " (fork)" } else { "" })),
+        ("Event", md(&answer.event_name)),
+    ];
+    out.push_str("| | |\n|---|---|\n");
+    for (name, value) in rows {
+        let _ = writeln!(out, "| {name} | {value} |");
+    }
+    if answer.tag_available
+        && let (Some(tag), Some(sha)) = (&answer.tag, &answer.tag_sha)
+    {
+        let _ = writeln!(out, "| Latest release tag | {} @ `{sha}` |", md(tag));
+    }
+    out.push('\n');
+    for warning in &answer.warnings {
+        let _ = writeln!(out, "> [!WARNING]\n> {}\n", md(&warning.message));
+    }
+    out.push_str("<details><summary>Decision trace</summary>\n\n");
+    for line in &answer.trace {
+        let _ = writeln!(out, "- {}", md(line));
+    }
+    out.push_str("\n</details>\n\n");
+    out
+}

@@ -1,0 +1,66 @@
+//! Writing the answer: step outputs and annotations for a runner (`github`),
+//! one JSON object for scripts (`json`), or prose for a person (`text`).
+//!
+//! Everything is rendered into memory first and written afterwards, so an
+//! answer that cannot be encoded leaves `GITHUB_OUTPUT` untouched.
+
+pub mod file_command;
+pub mod github;
+pub mod text;
+pub mod workflow_command;
+
+use crate::answer::Answer;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Github,
+    Json,
+    Text,
+}
+
+impl Format {
+    pub fn parse(value: &str) -> Option<Format> {
+        match value {
+            "github" => Some(Format::Github),
+            "json" => Some(Format::Json),
+            "text" => Some(Format::Text),
+            _ => None,
+        }
+    }
+}
+
+/// The whole answer as one JSON object (the `json` output and `--format json`).
+pub fn json(answer: &Answer) -> String {
+    // Serializing plain strings, bools and options cannot fail.
+    serde_json::to_string(answer).unwrap_or_else(|e| format!("{{\"error\":{:?}}}", e.to_string()))
+}
+
+fn text_or_empty<T: ToString>(value: &Option<T>) -> String {
+    value.as_ref().map(ToString::to_string).unwrap_or_default()
+}
+
+/// The step outputs, in order: the JSON fields in kebab-case (null is an empty
+/// string, booleans `true`/`false`), then `json` with the whole object.
+/// `action.yml` declares exactly these.
+pub fn step_outputs(answer: &Answer) -> Vec<(&'static str, String)> {
+    vec![
+        ("event-name", answer.event_name.clone()),
+        ("base-repo", answer.base_repo.to_string()),
+        ("base-repo-url", answer.base_repo_url.clone()),
+        ("base-sha", text_or_empty(&answer.base_sha)),
+        ("base-ref", text_or_empty(&answer.base_ref)),
+        ("base-source", answer.base_source.unwrap_or_default().to_owned()),
+        ("base-available", answer.base_available.to_string()),
+        ("head-repo", text_or_empty(&answer.head_repo)),
+        ("head-sha", text_or_empty(&answer.head_sha)),
+        ("is-fork", answer.is_fork.to_string()),
+        ("label", answer.label.to_string()),
+        ("skip", answer.skip.to_string()),
+        ("skip-reason", text_or_empty(&answer.skip_reason)),
+        ("tag", text_or_empty(&answer.tag)),
+        ("tag-sha", text_or_empty(&answer.tag_sha)),
+        ("tag-version", text_or_empty(&answer.tag_version)),
+        ("tag-available", answer.tag_available.to_string()),
+        ("json", json(answer)),
+    ]
+}

@@ -1,0 +1,38 @@
+//! Prose for a person at a terminal: the answer first, then the decision trace.
+
+use std::fmt::Write as _;
+
+use crate::answer::Answer;
+
+pub fn render(answer: &Answer) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "{}", answer.baseline_line());
+    let _ = writeln!(out, "  base repo   {} ({})", answer.base_repo, answer.base_repo_url);
+    if let Some(base_ref) = &answer.base_ref {
+        let _ = writeln!(out, "  base ref    {base_ref}");
+    }
+    let head = match (&answer.head_repo, &answer.head_sha) {
+        (Some(repo), Some(sha)) => format!("{repo}@{sha}"),
+        (None, Some(sha)) => format!("(deleted or unknown repository)@{sha}"),
+        (Some(repo), None) => format!("{repo} (commit unknown)"),
+        (None, None) => "unknown".to_owned(),
+    };
+    let fork = if answer.is_fork { " (fork)" } else { "" };
+    let _ = writeln!(out, "  head        {head}{fork}");
+    if let Some(reason) = &answer.skip_reason {
+        let _ = writeln!(out, "  skip        {reason}");
+    }
+    if answer.tag_available
+        && let (Some(tag), Some(sha)) = (&answer.tag, &answer.tag_sha)
+    {
+        let _ = writeln!(out, "  latest tag  {tag} = {sha}");
+    }
+    for warning in &answer.warnings {
+        let _ = writeln!(out, "warning: {}", warning.message);
+    }
+    let _ = writeln!(out, "decision:");
+    for line in &answer.trace {
+        let _ = writeln!(out, "  - {}", line.replace(['\r', '\n'], " "));
+    }
+    out
+}

@@ -1,0 +1,61 @@
+//! Workflow commands on stdout: `::warning title=...::message`, `::group::`,
+//! `::debug::`. Escaping follows `@actions/core` (`command.ts`): in data,
+//! `%`, CR and LF; in properties also `:` and `,`. Without it a message with a
+//! line break would end the command and start a line the runner reads as a
+//! new command.
+
+use std::fmt::Write as _;
+
+pub fn escape_data(value: &str) -> String {
+    value
+        .replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
+}
+
+pub fn escape_property(value: &str) -> String {
+    escape_data(value).replace(':', "%3A").replace(',', "%2C")
+}
+
+/// `::name key=value,...::message` followed by a newline.
+pub fn command(out: &mut String, name: &str, properties: &[(&str, &str)], message: &str) {
+    out.push_str("::");
+    out.push_str(name);
+    for (i, (key, value)) in properties.iter().enumerate() {
+        out.push(if i == 0 { ' ' } else { ',' });
+        let _ = write!(out, "{key}={}", escape_property(value));
+    }
+    out.push_str("::");
+    out.push_str(&escape_data(message));
+    out.push('\n');
+}
+
+/// A plain log line. Line breaks become spaces so a value can never start a
+/// line of its own, where `::` would make it a command.
+pub fn plain(out: &mut String, line: &str) {
+    out.push_str(&line.replace(['\r', '\n'], " "));
+    out.push('\n');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_like_the_toolkit() {
+        let mut out = String::new();
+        command(
+            &mut out,
+            "warning",
+            &[("title", "a:b,c%\n")],
+            "100%\r\n::error::x",
+        );
+        assert_eq!(
+            out,
+            "::warning title=a%3Ab%2Cc%25%0A::100%25%0D%0A::error::x\n"
+        );
+        let mut out = String::new();
+        plain(&mut out, "x\n::error::y");
+        assert_eq!(out, "x ::error::y\n");
+    }
+}

@@ -1,0 +1,105 @@
+//! One resolution from validated inputs to written outputs: read the event,
+//! decide, settle what the payload left open, write the answer.
+
+use std::fs::OpenOptions;
+use std::io::Write;
+use std::path::Path;
+
+use crate::answer::{Answer, offline_warning};
+use crate::error::{Error, exit};
+use crate::event;
+use crate::inputs::Inputs;
+use crate::output::{self, Format};
+use crate::rules;
+
+/// Resolves and writes the answer; returns the exit code.
+pub fn run(inputs: &Inputs) -> Result<u8, Error> {
+    let answer = resolve(inputs)?;
+    write(inputs, &answer)?;
+    if inputs.strict && answer.missing_baseline() {
+        return Ok(exit::NO_BASELINE);
+    }
+    Ok(exit::OK)
+}
+
+/// The answer for the inputs, without writing anything.
+pub fn resolve(inputs: &Inputs) -> Result<Answer, Error> {
+    let payload = event::load(&inputs.event_path)?;
+    let decision = rules::decide(&inputs.event_name, &payload, &inputs.settings).map_err(|source| {
+        Error::Payload {
+            path: inputs.event_path.clone(),
+            event: inputs.event_name.to_string(),
+            source,
+        }
+    })?;
+    let (mut answer, lookup) = Answer::new(decision, inputs.label.clone(), &inputs.server_url);
+    if let Some(lookup) = lookup {
+        let warning = offline_warning(&answer, &lookup);
+        answer.unavailable(warning);
+    }
+    answer.finish();
+    Ok(answer)
+}
+
+fn debug_lines(inputs: &Inputs) -> Vec<String> {
+    let s = &inputs.settings;
+    let shown = |v: Option<String>| v.unwrap_or_else(|| "(none)".to_owned());
+    vec![
+        format!("event file: {}", inputs.event_path.display()),
+        format!("event name: {}", inputs.event_name),
+        format!("offline: {}, strict: {}, label: {}", inputs.offline, inputs.strict, inputs.label),
+        format!("server url: {}", inputs.server_url),
+        format!(
+            "base-sha: {}, base-ref: {}, mode: {}",
+            shown(s.base_sha.as_ref().map(ToString::to_string)),
+            shown(s.base_ref.as_ref().map(ToString::to_string)),
+            if s.merge_base { "merge-base" } else { "base" }
+        ),
+        format!(
+            "GITHUB_REPOSITORY: {}, GITHUB_SHA: {}",
+            shown(s.repository.as_ref().map(ToString::to_string)),
+            shown(s.github_sha.as_ref().map(ToString::to_string))
+        ),
+    ]
+}
+
+fn append(what: &'static str, path: &Path, text: &str) -> Result<(), Error> {
+    let write_err = |source| Error::Write {
+        what,
+        path: path.to_owned(),
+        source,
+    };
+    let mut file = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(write_err)?;
+    file.write_all(text.as_bytes()).map_err(write_err)
+}
+
+fn write(inputs: &Inputs, answer: &Answer) -> Result<(), Error> {
+    let mut stdout = std::io::stdout().lock();
+    let result = match inputs.format {
+        Format::Json => writeln!(stdout, "{}", output::json(answer)),
+        Format::Text => stdout.write_all(output::text::render(answer).as_bytes()),
+        Format::Github => {
+            let output_file = inputs.github_output.as_deref().ok_or(Error::NoOutputFile)?;
+            let debug = if inputs.debug { debug_lines(inputs) } else { Vec::new() };
+            let rendered = output::github::render(answer, &debug)?;
+            append("GITHUB_OUTPUT", output_file, &rendered.outputs)?;
+            if let Some(summary_file) = &inputs.step_summary {
+                append("GITHUB_STEP_SUMMARY", summary_file, &rendered.summary)?;
+            }
+            stdout.write_all(rendered.stdout.as_bytes())
+        }
+    };
+    // A closed stdout (`| head`) is not worth failing a resolved answer over.
+    match result {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(Error::Write {
+            what: "stdout",
+            path: "-".into(),
+            source: e,
+        }),
+        _ => Ok(()),
+    }
+}
