@@ -346,7 +346,7 @@ mod tests {
         // In a field the resolver reads, it is a type error naming the field.
         let deep = format!(r#"{{"pull_request": {}{}}}"#, "[".repeat(100_000), "]".repeat(100_000));
         let err = parse_str(&deep).unwrap_err().to_string();
-        assert!(err.contains("`pull_request`"), "{err}");
+        assert!(err.contains("field `pull_request"), "{err}");
     }
 
     #[test]
