@@ -165,8 +165,12 @@ impl Answer {
 /// The warning for a lookup that may not use the network.
 pub fn offline_warning(answer: &Answer, lookup: &Lookup) -> String {
     let fallback = match lookup {
-        Lookup::MergeBase { .. } => "run online (without --offline) so the GitHub API's compare endpoint answers it, or from a clone that holds both commits",
-        Lookup::PreviousTag { .. } => "run online (without --offline) so the base repository's tags answer it",
+        Lookup::MergeBase { .. } => {
+            "run online (without --offline) so the GitHub API's compare endpoint answers it, or from a clone that holds both commits"
+        }
+        Lookup::PreviousTag { .. } => {
+            "run online (without --offline) so the base repository's tags answer it"
+        }
         _ => "run online (without --offline) so the GitHub API answers it",
     };
     format!(

@@ -24,7 +24,9 @@ pub enum Error {
     },
     #[error("cannot encode the step outputs: {0}")]
     Encode(#[from] EncodeError),
-    #[error("--format github writes step outputs to the file named by GITHUB_OUTPUT, which is not set (use --format text or json outside a runner)")]
+    #[error(
+        "--format github writes step outputs to the file named by GITHUB_OUTPUT, which is not set (use --format text or json outside a runner)"
+    )]
     NoOutputFile,
     #[error("cannot write {what} {path}: {source}")]
     Write {

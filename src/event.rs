@@ -282,7 +282,8 @@ pub fn parse(path: &Path, text: &[u8]) -> Result<Payload, LoadError> {
         let inner = err.into_inner();
         classify(path, field, inner)
     })?;
-    de.end().map_err(|err| classify(path, ".".to_owned(), err))?;
+    de.end()
+        .map_err(|err| classify(path, ".".to_owned(), err))?;
     Ok(payload)
 }
 
@@ -331,7 +332,10 @@ mod tests {
     #[test]
     fn refuses_non_objects_and_truncation() {
         assert!(matches!(parse_str("[]"), Err(LoadError::NotObject { .. })));
-        assert!(matches!(parse_str("\"x\""), Err(LoadError::NotObject { .. })));
+        assert!(matches!(
+            parse_str("\"x\""),
+            Err(LoadError::NotObject { .. })
+        ));
         assert!(matches!(parse_str("  \n"), Err(LoadError::Empty { .. })));
         let err = parse_str(r#"{"ref": "refs/heads/main""#).unwrap_err();
         assert!(matches!(err, LoadError::Syntax { line: 1, .. }), "{err}");
@@ -344,7 +348,11 @@ mod tests {
         let deep = format!(r#"{{"x": {}{}}}"#, "[".repeat(100_000), "]".repeat(100_000));
         assert!(parse_str(&deep).is_ok());
         // In a field the resolver reads, it is a type error naming the field.
-        let deep = format!(r#"{{"pull_request": {}{}}}"#, "[".repeat(100_000), "]".repeat(100_000));
+        let deep = format!(
+            r#"{{"pull_request": {}{}}}"#,
+            "[".repeat(100_000),
+            "]".repeat(100_000)
+        );
         let err = parse_str(&deep).unwrap_err().to_string();
         assert!(err.contains("field `pull_request"), "{err}");
     }
@@ -356,7 +364,10 @@ mod tests {
                 "pull_request": {"body": null, "auto_merge": {"x": 1}}, "new_field": [1, {}]}"#,
         )
         .unwrap();
-        assert_eq!(payload.repository.unwrap().full_name.as_deref(), Some("a/b"));
+        assert_eq!(
+            payload.repository.unwrap().full_name.as_deref(),
+            Some("a/b")
+        );
     }
 
     #[test]

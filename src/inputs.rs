@@ -50,12 +50,7 @@ struct Source<'a> {
 impl Source<'_> {
     /// The flag's value, else the first non-empty variable of `vars`, with
     /// the name of where it came from.
-    fn text(
-        &self,
-        flag_name: &str,
-        flag: Option<&str>,
-        vars: &[&str],
-    ) -> Option<(String, String)> {
+    fn text(&self, flag_name: &str, flag: Option<&str>, vars: &[&str]) -> Option<(String, String)> {
         if let Some(value) = flag {
             return Some((value.to_owned(), format!("--{flag_name}")));
         }
@@ -107,7 +102,11 @@ pub fn validate(args: &ResolveArgs, env: Env<'_>) -> Result<Inputs, InputError> 
             })?,
     };
     let (name, origin) = src
-        .text("event-name", args.event_name.as_deref(), &["GITHUB_EVENT_NAME"])
+        .text(
+            "event-name",
+            args.event_name.as_deref(),
+            &["GITHUB_EVENT_NAME"],
+        )
         .ok_or_else(|| InputError {
             origin: "--event-name / GITHUB_EVENT_NAME".to_owned(),
             message: "no event name: pass --event-name NAME (e.g. pull_request)".to_owned(),
@@ -117,7 +116,10 @@ pub fn validate(args: &ResolveArgs, env: Env<'_>) -> Result<Inputs, InputError> 
     let on_runner = env("GITHUB_ACTIONS").as_deref() == Some("true");
     let format = match src.text("format", args.format.as_deref(), &[]) {
         Some((value, origin)) => Format::parse(&value).ok_or_else(|| {
-            invalid(origin, format!("expected github, json or text, got {:?}", shorten(&value)))
+            invalid(
+                origin,
+                format!("expected github, json or text, got {:?}", shorten(&value)),
+            )
         })?,
         None if on_runner => Format::Github,
         None => Format::Text,
@@ -154,7 +156,11 @@ pub fn validate(args: &ResolveArgs, env: Env<'_>) -> Result<Inputs, InputError> 
         Some((value, origin)) => Label::parse(value.trim()).map_err(|e| invalid(origin, e))?,
         None => Label::default(),
     };
-    let repository = match src.text("repository", args.repository.as_deref(), &["GITHUB_REPOSITORY"]) {
+    let repository = match src.text(
+        "repository",
+        args.repository.as_deref(),
+        &["GITHUB_REPOSITORY"],
+    ) {
         Some((value, origin)) => Some(RepoName::parse(&value).map_err(|e| invalid(origin, e))?),
         None => None,
     };
@@ -162,7 +168,11 @@ pub fn validate(args: &ResolveArgs, env: Env<'_>) -> Result<Inputs, InputError> 
         Some((value, origin)) => Some(Sha::parse(&value).map_err(|e| invalid(origin, e))?),
         None => None,
     };
-    let server_url = match src.text("server-url", args.server_url.as_deref(), &["GITHUB_SERVER_URL"]) {
+    let server_url = match src.text(
+        "server-url",
+        args.server_url.as_deref(),
+        &["GITHUB_SERVER_URL"],
+    ) {
         Some((value, origin)) => server_url(&value).map_err(|e| invalid(origin, e))?,
         None => "https://github.com".to_owned(),
     };
@@ -182,8 +192,12 @@ pub fn validate(args: &ResolveArgs, env: Env<'_>) -> Result<Inputs, InputError> 
             github_sha,
         },
         server_url,
-        github_output: src.text("", None, &["GITHUB_OUTPUT"]).map(|(v, _)| v.into()),
-        step_summary: src.text("", None, &["GITHUB_STEP_SUMMARY"]).map(|(v, _)| v.into()),
+        github_output: src
+            .text("", None, &["GITHUB_OUTPUT"])
+            .map(|(v, _)| v.into()),
+        step_summary: src
+            .text("", None, &["GITHUB_STEP_SUMMARY"])
+            .map(|(v, _)| v.into()),
         debug: env("RUNNER_DEBUG").as_deref() == Some("1"),
     })
 }
@@ -198,7 +212,8 @@ fn server_url(value: &str) -> Result<String, String> {
     let ok = rest.is_some_and(|rest| {
         !rest.is_empty()
             && rest.bytes().all(|b| {
-                b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b':' | b'/' | b'_' | b'[' | b']')
+                b.is_ascii_alphanumeric()
+                    || matches!(b, b'.' | b'-' | b':' | b'/' | b'_' | b'[' | b']')
             })
     });
     if ok {
@@ -224,7 +239,10 @@ mod tests {
         validate(&args, &|name| map.get(name).cloned())
     }
 
-    const RUNNER: [(&str, &str); 2] = [("GITHUB_EVENT_PATH", "/e.json"), ("GITHUB_EVENT_NAME", "push")];
+    const RUNNER: [(&str, &str); 2] = [
+        ("GITHUB_EVENT_PATH", "/e.json"),
+        ("GITHUB_EVENT_NAME", "push"),
+    ];
 
     #[test]
     fn runner_environment_and_empty_action_inputs() {
@@ -300,7 +318,12 @@ mod tests {
     fn merge_base_mode() {
         let mut vars = RUNNER.to_vec();
         vars.push(("INPUT_MODE", "merge-base"));
-        assert!(validate_with(ResolveArgs::default(), &vars).unwrap().settings.merge_base);
+        assert!(
+            validate_with(ResolveArgs::default(), &vars)
+                .unwrap()
+                .settings
+                .merge_base
+        );
         let mut vars = RUNNER.to_vec();
         vars.push(("INPUT_MODE", "mergebase"));
         assert!(validate_with(ResolveArgs::default(), &vars).is_err());

@@ -34,7 +34,12 @@ pub fn main_with(args: &cli::ResolveArgs, env: inputs::Env<'_>) -> ExitCode {
             eprintln!("baseline-resolver: error: {message}");
             if env("GITHUB_ACTIONS").as_deref() == Some("true") {
                 let mut out = String::new();
-                workflow_command::command(&mut out, "error", &[("title", "baseline-resolver")], &message);
+                workflow_command::command(
+                    &mut out,
+                    "error",
+                    &[("title", "baseline-resolver")],
+                    &message,
+                );
                 print!("{out}");
             }
             ExitCode::from(err.exit_code())

@@ -80,15 +80,24 @@ pub enum Lookup {
     /// Resolve a branch or tag of the base repo to the commit it names now.
     /// `None` is the default branch.
     Ref(Option<RefName>),
-    MergeBase { base: Commitish, head: Sha },
+    MergeBase {
+        base: Commitish,
+        head: Sha,
+    },
     /// The release tag before `current` (which is excluded), peeled.
-    PreviousTag { current: String },
+    PreviousTag {
+        current: String,
+    },
     /// The base SHA of the base repo's pull request whose head is `head_sha`
     /// (a `workflow_run` of a fork pull request carries no `pull_requests[]`).
-    PullRequestForHead { head_sha: Sha },
+    PullRequestForHead {
+        head_sha: Sha,
+    },
     /// The base SHA of pull request `number` (an `issue_comment` carries only
     /// the number).
-    PullRequestBase { number: u64 },
+    PullRequestBase {
+        number: u64,
+    },
 }
 
 impl Lookup {
@@ -174,7 +183,9 @@ pub enum PayloadError {
     },
     #[error("event name `{event}` does not match the payload: {why}")]
     Mismatch { event: String, why: String },
-    #[error("no repository: the payload has no `repository.full_name` and GITHUB_REPOSITORY is not set")]
+    #[error(
+        "no repository: the payload has no `repository.full_name` and GITHUB_REPOSITORY is not set"
+    )]
     NoRepository,
 }
 
@@ -284,9 +295,7 @@ fn check_shape(event: &EventName, payload: &Payload) -> Result<(), PayloadError>
             mismatch("it has no `workflow_run` object")
         }
         EventName::Release if payload.release.is_none() => mismatch("it has no `release` object"),
-        EventName::IssueComment if payload.issue.is_none() => {
-            mismatch("it has no `issue` object")
-        }
+        EventName::IssueComment if payload.issue.is_none() => mismatch("it has no `issue` object"),
         _ => Ok(()),
     }
 }
@@ -303,7 +312,10 @@ fn pull_request(
     let base = required(pr.base.as_ref(), "pull_request.base")?;
     let base_repo = required(base.repo.as_ref(), "pull_request.base.repo")?;
     let base_repo = repo_field(
-        required(base_repo.full_name.as_ref(), "pull_request.base.repo.full_name")?,
+        required(
+            base_repo.full_name.as_ref(),
+            "pull_request.base.repo.full_name",
+        )?,
         "pull_request.base.repo.full_name",
     )?;
     let base_sha = sha_field(
@@ -326,7 +338,9 @@ fn pull_request(
         )?),
         None => None,
     };
-    b.note(format!("base repo: {base_repo} (pull_request.base.repo.full_name)"));
+    b.note(format!(
+        "base repo: {base_repo} (pull_request.base.repo.full_name)"
+    ));
     match &head_repo {
         Some(repo) if !repo.same_repo(&base_repo) => b.note(format!(
             "head repo: {repo} is a fork; the baseline comes from {base_repo}, never the fork"
@@ -337,7 +351,9 @@ fn pull_request(
         ),
     }
     if *event == EventName::PullRequestTarget {
-        b.note("pull_request_target: GITHUB_SHA is the default branch, so the payload is read instead");
+        b.note(
+            "pull_request_target: GITHUB_SHA is the default branch, so the payload is read instead",
+        );
     }
     let is_fork = head_repo
         .as_ref()
@@ -376,7 +392,10 @@ fn own_repo(
 ) -> Result<RepoName, PayloadError> {
     match repository.and_then(|r| r.full_name.as_deref()) {
         Some(name) => repo_field(name, field),
-        None => settings.repository.clone().ok_or(PayloadError::NoRepository),
+        None => settings
+            .repository
+            .clone()
+            .ok_or(PayloadError::NoRepository),
     }
 }
 
@@ -401,7 +420,9 @@ fn repository_side(
     if repository.is_some_and(|r| r.full_name.is_some()) {
         b.note(format!("base repo: {repo} (repository.full_name)"));
     } else {
-        b.note(format!("base repo: {repo} (GITHUB_REPOSITORY; the payload names none)"));
+        b.note(format!(
+            "base repo: {repo} (GITHUB_REPOSITORY; the payload names none)"
+        ));
     }
     let base_ref = default_branch_of(repository, "repository.default_branch")?;
     let head = Head {
@@ -447,10 +468,17 @@ fn push(payload: &Payload, settings: &Settings, b: &mut Builder) -> Result<Parts
             current: tag.to_owned(),
         };
         let source = Source::PreviousTag;
-        return Ok((repo, default_branch, head, Baseline::Lookup { source, lookup }));
+        return Ok((
+            repo,
+            default_branch,
+            head,
+            Baseline::Lookup { source, lookup },
+        ));
     }
     if branch.is_none() {
-        b.note(format!("push of {git_ref}, which is neither a branch nor a tag"));
+        b.note(format!(
+            "push of {git_ref}, which is neither a branch nor a tag"
+        ));
         let reason = "unsupported-ref".to_owned();
         return Ok((repo, base_ref, head, Baseline::Skip { reason }));
     }
@@ -478,7 +506,9 @@ fn push(payload: &Payload, settings: &Settings, b: &mut Builder) -> Result<Parts
         let source = Source::PushMergeBase;
         return Ok((repo, base_ref, head, Baseline::Lookup { source, lookup }));
     }
-    b.note(format!("fast-forward push to {git_ref}: the baseline is the previous tip"));
+    b.note(format!(
+        "fast-forward push to {git_ref}: the baseline is the previous tip"
+    ));
     let baseline = Baseline::Known {
         sha: before,
         source: Source::PushBefore,
@@ -540,15 +570,24 @@ fn workflow_run(payload: &Payload, b: &mut Builder) -> Result<Parts, PayloadErro
     let run = required(payload.workflow_run.as_ref(), "workflow_run")?;
     let run_repo = required(run.repository.as_ref(), "workflow_run.repository")?;
     let repo = repo_field(
-        required(run_repo.full_name.as_ref(), "workflow_run.repository.full_name")?,
+        required(
+            run_repo.full_name.as_ref(),
+            "workflow_run.repository.full_name",
+        )?,
         "workflow_run.repository.full_name",
     )?;
-    b.note(format!("base repo: {repo} (workflow_run.repository.full_name)"));
+    b.note(format!(
+        "base repo: {repo} (workflow_run.repository.full_name)"
+    ));
     let head_sha = sha_field(
         required(run.head_sha.as_ref(), "workflow_run.head_sha")?,
         "workflow_run.head_sha",
     )?;
-    let head_repo = match run.head_repository.as_ref().and_then(|r| r.full_name.as_deref()) {
+    let head_repo = match run
+        .head_repository
+        .as_ref()
+        .and_then(|r| r.full_name.as_deref())
+    {
         Some(name) => Some(repo_field(name, "workflow_run.head_repository.full_name")?),
         None => None,
     };
@@ -557,7 +596,8 @@ fn workflow_run(payload: &Payload, b: &mut Builder) -> Result<Parts, PayloadErro
         (_, Some(name)) => !name.same_repo(&repo),
         _ => true,
     };
-    let default_branch = default_branch_of(Some(run_repo), "workflow_run.repository.default_branch")?;
+    let default_branch =
+        default_branch_of(Some(run_repo), "workflow_run.repository.default_branch")?;
     let head = Head {
         repo: head_repo,
         sha: Some(head_sha.clone()),
@@ -580,7 +620,8 @@ fn workflow_run(payload: &Payload, b: &mut Builder) -> Result<Parts, PayloadErro
         let base = entry.base.as_ref();
         let base_id = base.and_then(|s| s.repo.as_ref()).and_then(|r| r.id);
         let entry_head = entry.head.as_ref().and_then(|s| s.sha.as_deref());
-        let head_matches = entry_head.is_some_and(|sha| sha.eq_ignore_ascii_case(head_sha.as_str()));
+        let head_matches =
+            entry_head.is_some_and(|sha| sha.eq_ignore_ascii_case(head_sha.as_str()));
         if base_id.is_none() || base_id != run_repo.id || !head_matches {
             b.note(format!(
                 "workflow_run.pull_requests[{i}] (#{}) is not this run's pull request into {repo}",
@@ -591,7 +632,9 @@ fn workflow_run(payload: &Payload, b: &mut Builder) -> Result<Parts, PayloadErro
         let base = base.ok_or(PayloadError::Missing("workflow_run.pull_requests[].base"))?;
         let field = format!("workflow_run.pull_requests[{i}].base.sha");
         let sha = sha_field(
-            base.sha.as_deref().ok_or(PayloadError::Missing("workflow_run.pull_requests[].base.sha"))?,
+            base.sha.as_deref().ok_or(PayloadError::Missing(
+                "workflow_run.pull_requests[].base.sha",
+            ))?,
             &field,
         )?;
         let base_ref = match base.git_ref.as_deref() {
@@ -614,7 +657,12 @@ fn workflow_run(payload: &Payload, b: &mut Builder) -> Result<Parts, PayloadErro
     ));
     let lookup = Lookup::PullRequestForHead { head_sha };
     let source = Source::WorkflowRunPr;
-    Ok((repo, default_branch, head, Baseline::Lookup { source, lookup }))
+    Ok((
+        repo,
+        default_branch,
+        head,
+        Baseline::Lookup { source, lookup },
+    ))
 }
 
 fn release(payload: &Payload, settings: &Settings, b: &mut Builder) -> Result<Parts, PayloadError> {
@@ -665,18 +713,18 @@ fn apply_overrides(decision: &mut Decision, settings: &Settings) {
     }
     .to_owned();
     if let Some(sha) = &settings.base_sha {
-        decision
-            .trace
-            .push(format!("input base-sha {sha} overrides the `{previous}` rule"));
+        decision.trace.push(format!(
+            "input base-sha {sha} overrides the `{previous}` rule"
+        ));
         decision.baseline = Baseline::Known {
             sha: sha.clone(),
             source: Source::Input,
             origin: "base-sha input".to_owned(),
         };
     } else if let Some(name) = &settings.base_ref {
-        decision
-            .trace
-            .push(format!("input base-ref {name} overrides the `{previous}` rule"));
+        decision.trace.push(format!(
+            "input base-ref {name} overrides the `{previous}` rule"
+        ));
         decision.base_ref = RefName::parse(name.short()).ok();
         decision.baseline = Baseline::Lookup {
             source: Source::Input,

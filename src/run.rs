@@ -25,13 +25,14 @@ pub fn run(inputs: &Inputs) -> Result<u8, Error> {
 /// The answer for the inputs, without writing anything.
 pub fn resolve(inputs: &Inputs) -> Result<Answer, Error> {
     let payload = event::load(&inputs.event_path)?;
-    let decision = rules::decide(&inputs.event_name, &payload, &inputs.settings).map_err(|source| {
-        Error::Payload {
-            path: inputs.event_path.clone(),
-            event: inputs.event_name.to_string(),
-            source,
-        }
-    })?;
+    let decision =
+        rules::decide(&inputs.event_name, &payload, &inputs.settings).map_err(|source| {
+            Error::Payload {
+                path: inputs.event_path.clone(),
+                event: inputs.event_name.to_string(),
+                source,
+            }
+        })?;
     let (mut answer, lookup) = Answer::new(decision, inputs.label.clone(), &inputs.server_url);
     if let Some(lookup) = lookup {
         let warning = offline_warning(&answer, &lookup);
@@ -47,7 +48,10 @@ fn debug_lines(inputs: &Inputs) -> Vec<String> {
     vec![
         format!("event file: {}", inputs.event_path.display()),
         format!("event name: {}", inputs.event_name),
-        format!("offline: {}, strict: {}, label: {}", inputs.offline, inputs.strict, inputs.label),
+        format!(
+            "offline: {}, strict: {}, label: {}",
+            inputs.offline, inputs.strict, inputs.label
+        ),
         format!("server url: {}", inputs.server_url),
         format!(
             "base-sha: {}, base-ref: {}, mode: {}",
@@ -84,7 +88,11 @@ fn write(inputs: &Inputs, answer: &Answer) -> Result<(), Error> {
         Format::Text => stdout.write_all(output::text::render(answer).as_bytes()),
         Format::Github => {
             let output_file = inputs.github_output.as_deref().ok_or(Error::NoOutputFile)?;
-            let debug = if inputs.debug { debug_lines(inputs) } else { Vec::new() };
+            let debug = if inputs.debug {
+                debug_lines(inputs)
+            } else {
+                Vec::new()
+            };
             let rendered = output::github::render(answer, &debug)?;
             append("GITHUB_OUTPUT", output_file, &rendered.outputs)?;
             if let Some(summary_file) = &inputs.step_summary {

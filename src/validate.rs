@@ -236,7 +236,8 @@ impl Label {
         let first_ok = bytes
             .next()
             .is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_');
-        let rest_ok = bytes.all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'~' | b'-'));
+        let rest_ok =
+            bytes.all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'~' | b'-'));
         if first_ok && rest_ok && value.len() <= 100 {
             Ok(Label(value.to_owned()))
         } else {
@@ -288,13 +289,28 @@ mod tests {
 
     #[test]
     fn repo_names() {
-        for ok in ["ROCm/FlyDSL", "octo-org/octo.repo", "a/b_c", "jhinpan/FlyDSL-lab"] {
+        for ok in [
+            "ROCm/FlyDSL",
+            "octo-org/octo.repo",
+            "a/b_c",
+            "jhinpan/FlyDSL-lab",
+        ] {
             assert!(RepoName::parse(ok).is_ok(), "{ok}");
         }
         for bad in [
-            "", "/", "owner", "owner/", "/name", "a/b/c", "../x", "x/..", "a b/c", "a/b c",
+            "",
+            "/",
+            "owner",
+            "owner/",
+            "/name",
+            "a/b/c",
+            "../x",
+            "x/..",
+            "a b/c",
+            "a/b c",
             "оwner/name", // Cyrillic 'о'
-            "a/b;id", "a/b\n",
+            "a/b;id",
+            "a/b\n",
         ] {
             assert!(RepoName::parse(bad).is_err(), "{bad:?}");
         }
@@ -305,12 +321,40 @@ mod tests {
 
     #[test]
     fn ref_names_follow_check_ref_format() {
-        for ok in ["main", "refs/heads/feature/x", "refs/tags/v0.3.2.dev838", "v1$(id)", "v1;id", "a@b"] {
+        for ok in [
+            "main",
+            "refs/heads/feature/x",
+            "refs/tags/v0.3.2.dev838",
+            "v1$(id)",
+            "v1;id",
+            "a@b",
+        ] {
             assert!(RefName::parse(ok).is_ok(), "{ok}");
         }
         for bad in [
-            "", "@", "a..b", "a b", "a~1", "a^", "a:b", "a?", "a*", "a[", "a\\b", "/a", "a/", "a//b",
-            "a.", ".a", "a/.b", "a.lock", "a/b.lock/c", "a@{1}", "a\nb", "a\rb", "é",
+            "",
+            "@",
+            "a..b",
+            "a b",
+            "a~1",
+            "a^",
+            "a:b",
+            "a?",
+            "a*",
+            "a[",
+            "a\\b",
+            "/a",
+            "a/",
+            "a//b",
+            "a.",
+            ".a",
+            "a/.b",
+            "a.lock",
+            "a/b.lock/c",
+            "a@{1}",
+            "a\nb",
+            "a\rb",
+            "é",
         ] {
             assert!(RefName::parse(bad).is_err(), "{bad:?}");
         }

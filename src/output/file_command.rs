@@ -21,8 +21,7 @@ pub enum EncodeError {
 
 /// Appends one `name<<DELIM` entry to `out`.
 pub fn encode(out: &mut String, name: &str, value: &str) -> Result<(), EncodeError> {
-    if name.is_empty() || name.contains('=') || name.contains("<<") || name.contains(['\r', '\n'])
-    {
+    if name.is_empty() || name.contains('=') || name.contains("<<") || name.contains(['\r', '\n']) {
         return Err(EncodeError::Name(name.to_owned()));
     }
     // The runner strips the line break before the delimiter line, "\r\n"
@@ -189,7 +188,10 @@ mod tests {
     fn unusable_names_and_values_are_refused() {
         let mut out = String::new();
         for name in ["", "a=b", "a<<b", "a\nb"] {
-            assert!(matches!(encode(&mut out, name, "v"), Err(EncodeError::Name(_))));
+            assert!(matches!(
+                encode(&mut out, name, "v"),
+                Err(EncodeError::Name(_))
+            ));
         }
         assert!(encode(&mut out, "a", "v\r").is_err());
         assert!(out.is_empty());
@@ -208,7 +210,10 @@ mod tests {
             ]
         );
         assert!(matches!(read("=1\n"), Err(ReadError::EmptyName(_))));
-        assert!(matches!(read("a<<EOF\nx\n"), Err(ReadError::NoDelimiter(_))));
+        assert!(matches!(
+            read("a<<EOF\nx\n"),
+            Err(ReadError::NoDelimiter(_))
+        ));
         assert!(matches!(read("a<<EOF\nx"), Err(ReadError::NoNewline)));
         assert!(matches!(read("junk\n"), Err(ReadError::Format(_))));
     }

@@ -5,8 +5,8 @@
 use std::fmt::Write as _;
 
 use super::file_command::{self, EncodeError};
-use super::workflow_command::{command, plain};
 use super::step_outputs;
+use super::workflow_command::{command, plain};
 use crate::answer::Answer;
 
 /// The three things written for a runner, rendered before anything is written.
@@ -36,7 +36,12 @@ fn stdout(answer: &Answer, debug: &[String]) -> String {
     }
     plain(&mut out, &answer.baseline_line());
     for warning in &answer.warnings {
-        command(&mut out, "warning", &[("title", warning.title)], &warning.message);
+        command(
+            &mut out,
+            "warning",
+            &[("title", warning.title)],
+            &warning.message,
+        );
     }
     command(&mut out, "group", &[], "Baseline decision");
     for line in &answer.trace {
@@ -66,7 +71,11 @@ fn md(value: &str) -> String {
 
 fn summary(answer: &Answer) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "### Benchmark baseline `{}`\n", md(answer.label.as_str()));
+    let _ = writeln!(
+        out,
+        "### Benchmark baseline `{}`\n",
+        md(answer.label.as_str())
+    );
     let baseline = match (&answer.base_sha, &answer.skip_reason) {
         (Some(sha), _) => format!("**{}** @ `{sha}`", md(answer.base_repo.as_str())),
         (None, Some(reason)) => format!("none: skipped ({})", md(reason)),
@@ -86,8 +95,18 @@ fn summary(answer: &Answer) -> String {
     let rows = [
         ("Baseline", baseline),
         ("Source", source),
-        ("Base ref", answer.base_ref.as_ref().map(|r| md(r.as_str())).unwrap_or_default()),
-        ("Head", format!("{head}{}", if answer.is_fork { " (fork)" } else { "" })),
+        (
+            "Base ref",
+            answer
+                .base_ref
+                .as_ref()
+                .map(|r| md(r.as_str()))
+                .unwrap_or_default(),
+        ),
+        (
+            "Head",
+            format!("{head}{}", if answer.is_fork { " (fork)" } else { "" }),
+        ),
         ("Event", md(&answer.event_name)),
     ];
     out.push_str("| | |\n|---|---|\n");

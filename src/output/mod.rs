@@ -49,7 +49,10 @@ pub fn step_outputs(answer: &Answer) -> Vec<(&'static str, String)> {
         ("base-repo-url", answer.base_repo_url.clone()),
         ("base-sha", text_or_empty(&answer.base_sha)),
         ("base-ref", text_or_empty(&answer.base_ref)),
-        ("base-source", answer.base_source.unwrap_or_default().to_owned()),
+        (
+            "base-source",
+            answer.base_source.unwrap_or_default().to_owned(),
+        ),
         ("base-available", answer.base_available.to_string()),
         ("head-repo", text_or_empty(&answer.head_repo)),
         ("head-sha", text_or_empty(&answer.head_sha)),

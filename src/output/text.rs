@@ -7,7 +7,11 @@ use crate::answer::Answer;
 pub fn render(answer: &Answer) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "{}", answer.baseline_line());
-    let _ = writeln!(out, "  base repo   {} ({})", answer.base_repo, answer.base_repo_url);
+    let _ = writeln!(
+        out,
+        "  base repo   {} ({})",
+        answer.base_repo, answer.base_repo_url
+    );
     if let Some(base_ref) = &answer.base_ref {
         let _ = writeln!(out, "  base ref    {base_ref}");
     }

@@ -1,0 +1,154 @@
+//! A small builder over `assert_cmd` that runs the binary the way a runner
+//! would, in a scratch directory, with `GITHUB_*`, `RUNNER_*`, `ACTIONS_*` and
+//! `INPUT_*` scrubbed from the inherited environment, so a test run inside
+//! GitHub Actions behaves like one on a laptop.
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use baseline_resolver::output::file_command;
+use serde_json::Value;
+use tempfile::TempDir;
+
+pub fn repo_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The project's own fixtures (always present).
+pub fn own_fixtures() -> PathBuf {
+    repo_root().join("tests/fixtures/events")
+}
+
+/// The shared corpus beside the checkout, when there is one.
+pub fn shared_fixtures() -> Option<PathBuf> {
+    let dir = repo_root().join("../shared/fixtures/events");
+    dir.join("expected.json").is_file().then_some(dir)
+}
+
+pub struct Resolver {
+    cmd: Command,
+    dir: TempDir,
+}
+
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+    /// Raw `GITHUB_OUTPUT` text ("" when nothing was written).
+    pub output_file: String,
+    pub summary: String,
+}
+
+impl Resolver {
+    pub fn new() -> Self {
+        let mut cmd = Command::cargo_bin("baseline-resolver").expect("binary built");
+        for (key, _) in std::env::vars() {
+            if ["GITHUB_", "RUNNER_", "ACTIONS_", "INPUT_"]
+                .iter()
+                .any(|p| key.starts_with(p))
+            {
+                cmd.env_remove(&key);
+            }
+        }
+        let dir = tempfile::tempdir().expect("temp dir");
+        cmd.current_dir(dir.path());
+        Resolver { cmd, dir }
+    }
+
+    pub fn dir(&self) -> &Path {
+        self.dir.path()
+    }
+
+    pub fn arg(mut self, arg: impl AsRef<std::ffi::OsStr>) -> Self {
+        self.cmd.arg(arg);
+        self
+    }
+
+    pub fn args<I, S>(mut self, args: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<std::ffi::OsStr>,
+    {
+        self.cmd.args(args);
+        self
+    }
+
+    pub fn env(mut self, key: &str, value: impl AsRef<std::ffi::OsStr>) -> Self {
+        self.cmd.env(key, value);
+        self
+    }
+
+    /// `--event PATH --event-name NAME`.
+    pub fn event(self, path: impl AsRef<Path>, name: &str) -> Self {
+        let path = path.as_ref().to_owned();
+        self.arg("--event").arg(path).args(["--event-name", name])
+    }
+
+    /// Writes `json` to a file in the scratch dir and uses it as the event.
+    pub fn payload(self, json: &str, name: &str) -> Self {
+        let path = self.dir.path().join("event.json");
+        std::fs::write(&path, json).expect("write payload");
+        self.event(path, name)
+    }
+
+    /// Runs as on a runner: `GITHUB_ACTIONS=true`, `GITHUB_OUTPUT` and
+    /// `GITHUB_STEP_SUMMARY` files in the scratch dir.
+    pub fn on_runner(self) -> Self {
+        let out = self.dir.path().join("github_output");
+        let summary = self.dir.path().join("step_summary");
+        self.env("GITHUB_ACTIONS", "true")
+            .env("GITHUB_OUTPUT", out)
+            .env("GITHUB_STEP_SUMMARY", summary)
+    }
+
+    pub fn run(mut self) -> Run {
+        let output = self.cmd.output().expect("run binary");
+        let read =
+            |name: &str| std::fs::read_to_string(self.dir.path().join(name)).unwrap_or_default();
+        Run {
+            code: output.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+            output_file: read("github_output"),
+            summary: read("step_summary"),
+        }
+    }
+
+    /// Runs with `--format json --offline` and returns the parsed object.
+    pub fn json(self) -> (Run, Value) {
+        let run = self.args(["--format", "json"]).run();
+        assert_eq!(
+            run.code, 0,
+            "stdout: {}\nstderr: {}",
+            run.stdout, run.stderr
+        );
+        let value: Value = serde_json::from_str(run.stdout.trim())
+            .unwrap_or_else(|e| panic!("one JSON object on stdout ({e}): {}", run.stdout));
+        (run, value)
+    }
+}
+
+impl Run {
+    /// The step outputs as the runner reads them; a later entry with the same
+    /// name would overwrite an earlier one, so duplicates are an error here.
+    pub fn outputs(&self) -> std::collections::BTreeMap<String, String> {
+        let pairs = file_command::read(&self.output_file).expect("GITHUB_OUTPUT parses");
+        let mut map = std::collections::BTreeMap::new();
+        for (name, value) in pairs {
+            assert!(
+                map.insert(name.clone(), value).is_none(),
+                "output {name} written twice"
+            );
+        }
+        map
+    }
+
+    pub fn assert_code(&self, code: i32) -> &Self {
+        assert_eq!(
+            self.code, code,
+            "exit code\nstdout: {}\nstderr: {}",
+            self.stdout, self.stderr
+        );
+        self
+    }
+}

@@ -1,0 +1,9 @@
+//! One integration test binary (faster to link than one per file), with a
+//! module per capability.
+
+mod bad_input;
+mod cli;
+mod fixtures;
+mod harness;
+mod outputs;
+mod rules;
