@@ -42,6 +42,8 @@ pub struct Answer {
     pub tag_sha: Option<Sha>,
     pub tag_version: Option<String>,
     pub tag_available: bool,
+    /// `--fetch DIR` put the base commit into DIR.
+    pub base_fetched: bool,
     pub warnings: Vec<Warning>,
     pub trace: Vec<String>,
     /// The field, flag or request the base SHA came from, for the log line.
@@ -73,6 +75,7 @@ impl Answer {
             tag_sha: None,
             tag_version: None,
             tag_available: false,
+            base_fetched: false,
             warnings: Vec::new(),
             trace: decision.trace,
             base_origin: None,

@@ -119,6 +119,39 @@ pub struct ResolveArgs {
     /// [env: GITHUB_SHA]
     #[arg(long, value_name = "SHA")]
     pub github_sha: Option<String>,
+
+    /// The REST API (Enterprise Server: https://HOST/api/v3).
+    /// [default: https://api.github.com] [env: GITHUB_API_URL]
+    #[arg(long, value_name = "URL")]
+    pub api_url: Option<String>,
+
+    /// Token for the API and git; public repositories need none. Never printed.
+    /// [env: INPUT_TOKEN, then GITHUB_TOKEN]
+    #[arg(long, value_name = "TOKEN", hide_env_values = true)]
+    pub token: Option<String>,
+
+    /// Do not look up the base repository's latest release tag. [env: INPUT_TAG=false]
+    #[arg(long)]
+    pub no_tag: bool,
+
+    /// Glob for release tags (`*` and `?`), ordered as versions (semver and PEP 440).
+    /// [default: v*] [env: INPUT_TAG_PATTERN]
+    #[arg(long, value_name = "GLOB")]
+    pub tag_pattern: Option<String>,
+
+    /// Count pre-releases (-rc.1, .devN, aN, bN, rcN) as release tags.
+    /// [env: INPUT_TAG_PRERELEASES]
+    #[arg(long)]
+    pub tag_prereleases: bool,
+
+    /// One deadline for all network work, in seconds. [default: 60] [env: INPUT_TIMEOUT]
+    #[arg(long, value_name = "SECONDS")]
+    pub timeout: Option<String>,
+
+    /// Fetch exactly the base commit (depth 1, no tags) into the git repository at DIR,
+    /// as refs/baseline-resolver/base; reports base-fetched. [env: INPUT_FETCH]
+    #[arg(long, value_name = "DIR")]
+    pub fetch: Option<PathBuf>,
 }
 
 impl Cli {

@@ -28,6 +28,8 @@ pub enum Error {
         "--format github writes step outputs to the file named by GITHUB_OUTPUT, which is not set (use --format text or json outside a runner)"
     )]
     NoOutputFile,
+    #[error("cannot start the async runtime: {source}")]
+    Runtime { source: std::io::Error },
     #[error("cannot write {what} {path}: {source}")]
     Write {
         what: &'static str,

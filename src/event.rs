@@ -183,6 +183,7 @@ pub struct MergeGroup {
 #[derive(Debug, Deserialize)]
 pub struct WorkflowRun {
     pub head_sha: Option<String>,
+    pub head_branch: Option<String>,
     pub event: Option<String>,
     pub repository: Option<Repository>,
     pub head_repository: Option<Repository>,

@@ -5,7 +5,9 @@
 //! `INPUT_*` variable. Errors name the flag and the variable, so a user can
 //! find the line of the workflow that set the bad value.
 
+use std::fmt;
 use std::path::PathBuf;
+use std::time::Duration;
 
 use thiserror::Error;
 
@@ -13,6 +15,7 @@ use crate::cli::ResolveArgs;
 use crate::event::EventName;
 use crate::output::Format;
 use crate::rules::Settings;
+use crate::tags::TagPolicy;
 use crate::validate::{Label, RefName, RepoName, Sha};
 
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -38,6 +41,33 @@ pub struct Inputs {
     pub step_summary: Option<PathBuf>,
     /// `RUNNER_DEBUG=1`: print `::debug::` lines.
     pub debug: bool,
+    /// Without a trailing slash, e.g. `https://api.github.com`.
+    pub api_url: String,
+    pub token: Option<Secret>,
+    /// `None` with `--no-tag`.
+    pub tag: Option<TagPolicy>,
+    /// The pattern and pre-release choice, also for the previous-tag baseline.
+    pub tag_policy: TagPolicy,
+    pub timeout: Duration,
+    pub fetch: Option<PathBuf>,
+    /// A local clone that may answer a merge-base: `GITHUB_WORKSPACE`, else `.`.
+    pub workdir: PathBuf,
+}
+
+/// A token: its `Debug` and `Display` never show it.
+#[derive(Clone)]
+pub struct Secret(String);
+
+impl Secret {
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Secret(***)")
+    }
 }
 
 /// Reads a variable of the process environment (or a test's map).
@@ -66,8 +96,13 @@ impl Source<'_> {
         if flag {
             return Ok(true);
         }
+        self.switch_default(flag_name, var, false)
+    }
+
+    /// `true`/`false` from the variable, `default` when it is unset or empty.
+    fn switch_default(&self, flag_name: &str, var: &str, default: bool) -> Result<bool, InputError> {
         match (self.env)(var).as_deref().map(str::trim) {
-            None | Some("") => Ok(false),
+            None | Some("") => Ok(default),
             Some(v) if v.eq_ignore_ascii_case("true") => Ok(true),
             Some(v) if v.eq_ignore_ascii_case("false") => Ok(false),
             Some(v) => Err(InputError {
@@ -173,9 +208,53 @@ pub fn validate(args: &ResolveArgs, env: Env<'_>) -> Result<Inputs, InputError> 
         args.server_url.as_deref(),
         &["GITHUB_SERVER_URL"],
     ) {
-        Some((value, origin)) => server_url(&value).map_err(|e| invalid(origin, e))?,
+        // git:// and file:// serve local mirrors (and the tests' git daemon).
+        Some((value, origin)) => parse_url(&value, &["https", "http", "git", "file"]).map_err(|e| invalid(origin, e))?,
         None => "https://github.com".to_owned(),
     };
+    let api_url = match src.text("api-url", args.api_url.as_deref(), &["GITHUB_API_URL"]) {
+        Some((value, origin)) => parse_url(&value, &["https", "http"]).map_err(|e| invalid(origin, e))?,
+        None => "https://api.github.com".to_owned(),
+    };
+    let token = src
+        .text("token", args.token.as_deref(), &["INPUT_TOKEN", "GITHUB_TOKEN"])
+        .map(|(value, _)| Secret(value.trim().to_owned()));
+    let tag_pattern = match src.text("tag-pattern", args.tag_pattern.as_deref(), &["INPUT_TAG_PATTERN"]) {
+        Some((value, origin)) => {
+            let ok = value.len() <= 255
+                && value.bytes().all(|b| b.is_ascii_graphic() && !b"[]\\:^~".contains(&b));
+            if !ok {
+                return Err(invalid(
+                    origin,
+                    format!("expected a tag glob such as v* (printable ASCII, no [ ] \\ : ^ ~), got {:?}", shorten(&value)),
+                ));
+            }
+            value
+        }
+        None => "v*".to_owned(),
+    };
+    let tag_policy = TagPolicy {
+        pattern: tag_pattern,
+        prereleases: src.switch("tag-prereleases", args.tag_prereleases, "INPUT_TAG_PRERELEASES")?,
+    };
+    // `tag: false` in the action is `--no-tag`.
+    let want_tag = !args.no_tag && src.switch_default("no-tag", "INPUT_TAG", true)?;
+    let timeout = match src.text("timeout", args.timeout.as_deref(), &["INPUT_TIMEOUT"]) {
+        Some((value, origin)) => match value.trim().trim_end_matches('s').parse::<u64>() {
+            Ok(seconds) if (1..=3600).contains(&seconds) => Duration::from_secs(seconds),
+            _ => {
+                return Err(invalid(
+                    origin,
+                    format!("expected whole seconds from 1 to 3600, got {:?}", shorten(&value)),
+                ));
+            }
+        },
+        None => Duration::from_secs(60),
+    };
+    let fetch_flag = args.fetch.as_ref().map(|p| p.to_string_lossy().into_owned());
+    let fetch = src
+        .text("fetch", fetch_flag.as_deref(), &["INPUT_FETCH"])
+        .map(|(v, _)| PathBuf::from(v));
 
     Ok(Inputs {
         event_path,
@@ -199,16 +278,25 @@ pub fn validate(args: &ResolveArgs, env: Env<'_>) -> Result<Inputs, InputError> 
             .text("", None, &["GITHUB_STEP_SUMMARY"])
             .map(|(v, _)| v.into()),
         debug: env("RUNNER_DEBUG").as_deref() == Some("1"),
+        api_url,
+        token,
+        tag: want_tag.then(|| tag_policy.clone()),
+        tag_policy,
+        timeout,
+        fetch,
+        workdir: src
+            .text("", None, &["GITHUB_WORKSPACE"])
+            .map_or_else(|| PathBuf::from("."), |(v, _)| PathBuf::from(v)),
     })
 }
 
-/// `https://HOST[:PORT][/PATH]`, no trailing slash, nothing that could break
-/// out of a URL or a command line.
-fn server_url(value: &str) -> Result<String, String> {
+/// `SCHEME://HOST[:PORT][/PATH]` for one of `schemes`, without a trailing
+/// slash, and nothing that could break out of a URL or a command line.
+fn parse_url(value: &str, schemes: &[&str]) -> Result<String, String> {
     let trimmed = value.trim_end_matches('/');
-    let rest = trimmed
-        .strip_prefix("https://")
-        .or_else(|| trimmed.strip_prefix("http://"));
+    let rest = schemes
+        .iter()
+        .find_map(|scheme| trimmed.strip_prefix(scheme)?.strip_prefix("://"));
     let ok = rest.is_some_and(|rest| {
         !rest.is_empty()
             && rest.bytes().all(|b| {
@@ -220,7 +308,8 @@ fn server_url(value: &str) -> Result<String, String> {
         Ok(trimmed.to_owned())
     } else {
         Err(format!(
-            "expected an http(s) URL such as https://github.com or https://ghes.example.com, got {:?}",
+            "expected a {} URL such as https://github.com or https://ghes.example.com, got {:?}",
+            schemes.join("/"),
             shorten(value)
         ))
     }

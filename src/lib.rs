@@ -4,17 +4,23 @@
 //!
 //! The pipeline reads as the problem does: raw flags and environment
 //! ([`cli`]) become validated [`inputs`]; the event file is parsed
-//! ([`event`]); the pure [`rules`] decide; the [`answer`] is settled and
-//! written in one of the [`output`] forms. Only [`run`] does I/O.
+//! ([`event`]); the pure [`rules`] decide; what the payload left open is
+//! settled [`online`] (the [`github`] API, [`git`], release [`tags`]); the
+//! [`answer`] is written in one of the [`output`] forms. [`run`] ties the
+//! steps together.
 
 pub mod answer;
 pub mod cli;
 pub mod error;
 pub mod event;
+pub mod git;
+pub mod github;
 pub mod inputs;
+pub mod online;
 pub mod output;
 pub mod rules;
 pub mod run;
+pub mod tags;
 pub mod validate;
 
 use std::process::ExitCode;

@@ -89,9 +89,12 @@ pub enum Lookup {
         current: String,
     },
     /// The base SHA of the base repo's pull request whose head is `head_sha`
-    /// (a `workflow_run` of a fork pull request carries no `pull_requests[]`).
+    /// (a `workflow_run` of a fork pull request carries no `pull_requests[]`);
+    /// the API finds it by the head's `owner:branch`.
     PullRequestForHead {
         head_sha: Sha,
+        head_owner: Option<String>,
+        head_branch: Option<String>,
     },
     /// The base SHA of pull request `number` (an `issue_comment` carries only
     /// the number).
@@ -111,7 +114,7 @@ impl Lookup {
             Lookup::PreviousTag { current } => {
                 format!("the release tag before {current}, peeled to its commit")
             }
-            Lookup::PullRequestForHead { head_sha } => {
+            Lookup::PullRequestForHead { head_sha, .. } => {
                 format!("the base SHA of the pull request whose head is {head_sha}")
             }
             Lookup::PullRequestBase { number } => {
@@ -655,7 +658,11 @@ fn workflow_run(payload: &Payload, b: &mut Builder) -> Result<Parts, PayloadErro
     b.note(format!(
         "workflow_run.pull_requests[] holds no pull request into {repo} with head {head_sha} (it is empty for fork pull requests)"
     ));
-    let lookup = Lookup::PullRequestForHead { head_sha };
+    let lookup = Lookup::PullRequestForHead {
+        head_owner: head.repo.as_ref().map(|r| r.owner().to_owned()),
+        head_branch: run.head_branch.clone(),
+        head_sha,
+    };
     let source = Source::WorkflowRunPr;
     Ok((
         repo,

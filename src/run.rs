@@ -5,10 +5,12 @@ use std::fs::OpenOptions;
 use std::io::Write;
 use std::path::Path;
 
-use crate::answer::{Answer, offline_warning};
+use crate::answer::Answer;
 use crate::error::{Error, exit};
 use crate::event;
+use crate::github::{self, Api};
 use crate::inputs::Inputs;
+use crate::online::{self, Online, Plan};
 use crate::output::{self, Format};
 use crate::rules;
 
@@ -34,9 +36,50 @@ pub fn resolve(inputs: &Inputs) -> Result<Answer, Error> {
             }
         })?;
     let (mut answer, lookup) = Answer::new(decision, inputs.label.clone(), &inputs.server_url);
-    if let Some(lookup) = lookup {
-        let warning = offline_warning(&answer, &lookup);
-        answer.unavailable(warning);
+    let plan = Plan {
+        lookup,
+        tag: inputs.tag.clone(),
+        previous_tag_policy: inputs.tag_policy.clone(),
+        workdir: inputs.workdir.clone(),
+        fetch: inputs.fetch.clone(),
+    };
+    if inputs.offline {
+        online::settle_offline(&mut answer, plan);
+    } else {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|source| Error::Runtime { source })?;
+        // octocrab starts its request buffer on the runtime it is built in.
+        let entered = runtime.enter();
+        let token = inputs.token.as_ref().map(|t| t.expose().to_owned());
+        let api = Api::new(github::Config {
+            api_url: inputs.api_url.clone(),
+            token: token.clone(),
+            timeout: inputs.timeout,
+        });
+        match api {
+            Ok(api) => {
+                let online = Online {
+                    api,
+                    server_url: inputs.server_url.clone(),
+                    token,
+                };
+                runtime.block_on(online::settle(&mut answer, plan, &online));
+                answer.trace.push(format!(
+                    "{} API request(s) to {}",
+                    online.api.requests(),
+                    inputs.api_url
+                ));
+            }
+            Err(err) => {
+                answer.warn("GitHub API unavailable", err.to_string());
+                online::settle_offline(&mut answer, plan);
+            }
+        }
+        drop(entered);
+        // Blocking git work past the deadline is abandoned, not awaited.
+        runtime.shutdown_background();
     }
     answer.finish();
     Ok(answer)
@@ -52,7 +95,15 @@ fn debug_lines(inputs: &Inputs) -> Vec<String> {
             "offline: {}, strict: {}, label: {}",
             inputs.offline, inputs.strict, inputs.label
         ),
-        format!("server url: {}", inputs.server_url),
+        format!("server url: {}, api url: {}", inputs.server_url, inputs.api_url),
+        format!(
+            "token: {}, timeout: {}s, tag: {}, tag pattern: {}, pre-releases: {}",
+            if inputs.token.is_some() { "set" } else { "none" },
+            inputs.timeout.as_secs(),
+            inputs.tag.is_some(),
+            inputs.tag_policy.pattern,
+            inputs.tag_policy.prereleases
+        ),
         format!(
             "base-sha: {}, base-ref: {}, mode: {}",
             shown(s.base_sha.as_ref().map(ToString::to_string)),

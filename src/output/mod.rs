@@ -64,6 +64,7 @@ pub fn step_outputs(answer: &Answer) -> Vec<(&'static str, String)> {
         ("tag-sha", text_or_empty(&answer.tag_sha)),
         ("tag-version", text_or_empty(&answer.tag_version)),
         ("tag-available", answer.tag_available.to_string()),
+        ("base-fetched", answer.base_fetched.to_string()),
         ("json", json(answer)),
     ]
 }

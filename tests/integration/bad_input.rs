@@ -189,7 +189,7 @@ fn github_format_without_github_output_is_an_error() {
         .to_string();
     let run = Resolver::new()
         .payload(&push, "push")
-        .args(["--format", "github", "--repository", "a/b"])
+        .args(["--format", "github", "--offline", "--repository", "a/b"])
         .run();
     refused(&run, 1, "GITHUB_OUTPUT");
 }

@@ -1,7 +1,7 @@
 //! A small builder over `assert_cmd` that runs the binary the way a runner
-//! would, in a scratch directory, with `GITHUB_*`, `RUNNER_*`, `ACTIONS_*` and
-//! `INPUT_*` scrubbed from the inherited environment, so a test run inside
-//! GitHub Actions behaves like one on a laptop.
+//! would, in a scratch directory, with `GITHUB_*`, `RUNNER_*`, `ACTIONS_*`,
+//! `INPUT_*` and `*_PROXY` scrubbed from the inherited environment, so a test
+//! run inside GitHub Actions (or behind a proxy) behaves like one on a laptop.
 
 use std::path::{Path, PathBuf};
 
@@ -43,9 +43,11 @@ impl Resolver {
     pub fn new() -> Self {
         let mut cmd = Command::cargo_bin("baseline-resolver").expect("binary built");
         for (key, _) in std::env::vars() {
-            if ["GITHUB_", "RUNNER_", "ACTIONS_", "INPUT_"]
-                .iter()
-                .any(|p| key.starts_with(p))
+            let proxy = key.to_ascii_uppercase().ends_with("_PROXY");
+            if proxy
+                || ["GITHUB_", "RUNNER_", "ACTIONS_", "INPUT_"]
+                    .iter()
+                    .any(|p| key.starts_with(p))
             {
                 cmd.env_remove(&key);
             }

@@ -39,6 +39,7 @@ fn fork_pull_request_outputs_every_value() {
         ("tag-sha", ""),
         ("tag-version", ""),
         ("tag-available", "false"),
+        ("base-fetched", "false"),
     ];
     for (name, value) in expect {
         assert_eq!(
@@ -180,7 +181,7 @@ fn hostile_branch_names_stay_data() {
         let o = run.outputs();
         assert_eq!(o["base-ref"], branch);
         assert_eq!(o["base-sha"], BASE);
-        assert_eq!(o.len(), 18, "{branch}: {o:?}");
+        assert_eq!(o.len(), 19, "{branch}: {o:?}");
         assert!(!run.summary.contains("<<EOF"), "summary escapes HTML");
         for line in run.stdout.lines() {
             assert!(

@@ -263,7 +263,9 @@ fn workflow_run_matches_only_this_repo_and_this_head() {
         Baseline::Lookup {
             source: Source::WorkflowRunPr,
             lookup: Lookup::PullRequestForHead {
-                head_sha: sha(HEAD)
+                head_sha: sha(HEAD),
+                head_owner: Some("ROCm".into()),
+                head_branch: None
             }
         }
     );

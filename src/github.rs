@@ -1,0 +1,592 @@
+//! The GitHub REST API, as a runner reaches it: `GITHUB_API_URL` (github.com
+//! or Enterprise Server's `https://HOST/api/v3`), the job's token, the
+//! machine's proxy settings.
+//!
+//! octocrab carries the requests (auth, base URI, API version header) over its
+//! reqwest backend, which honours `HTTPS_PROXY`/`HTTP_PROXY`/`NO_PROXY`.
+//! Everything above the transport is ours: one deadline for all network work,
+//! retries with jittered backoff on connection errors, 5xx and rate limits
+//! (honouring `Retry-After` and `x-ratelimit-reset` when they fit inside the
+//! deadline), and small structs for the few fields read, so a new field or an
+//! Enterprise Server difference cannot break parsing.
+//! See <https://docs.github.com/en/rest/using-the-rest-api/best-practices-for-using-the-rest-api>.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use http::{HeaderMap, HeaderValue, StatusCode, header};
+use octocrab::Octocrab;
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use thiserror::Error;
+use tokio::time::Instant;
+
+use crate::tags::Tag;
+use crate::validate::{RepoName, Sha};
+
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum ApiError {
+    #[error("{what}: not found (HTTP 404) in {repo}")]
+    NotFound { what: String, repo: String },
+    #[error(
+        "{what}: HTTP {status} ({message}); the token cannot read this. Give the workflow `permissions: {permission}` (and a token for private repositories)"
+    )]
+    Forbidden {
+        what: String,
+        status: u16,
+        message: String,
+        permission: &'static str,
+    },
+    #[error("{what}: rate limited (HTTP {status}); the limit resets {reset}, past the deadline or the retries")]
+    RateLimited {
+        what: String,
+        status: u16,
+        reset: String,
+    },
+    #[error("{what}: HTTP {status} ({message})")]
+    Status {
+        what: String,
+        status: u16,
+        message: String,
+    },
+    #[error("{what}: the server answered HTTP {status} {attempts} times")]
+    ServerError {
+        what: String,
+        status: u16,
+        attempts: u32,
+    },
+    #[error("{what}: cannot reach the API: {message}")]
+    Transport { what: String, message: String },
+    #[error("{what}: no answer within the {seconds}s deadline")]
+    Deadline { what: String, seconds: u64 },
+    #[error("{what}: unexpected answer: {message}")]
+    Invalid { what: String, message: String },
+}
+
+impl ApiError {
+    /// True when the API as a whole is out of reach (down, rate limited, no
+    /// network), so git may answer instead; false when the API answered and
+    /// the answer is final (404, 403 permission, 422).
+    pub fn api_unavailable(&self) -> bool {
+        matches!(
+            self,
+            ApiError::RateLimited { .. }
+                | ApiError::ServerError { .. }
+                | ApiError::Transport { .. }
+                | ApiError::Deadline { .. }
+                | ApiError::Invalid { .. }
+        )
+    }
+}
+
+/// Which permission an endpoint needs, for the message of a 401/403.
+#[derive(Debug, Clone, Copy)]
+pub enum Permission {
+    Contents,
+    PullRequests,
+}
+
+impl Permission {
+    fn text(self) -> &'static str {
+        match self {
+            Permission::Contents => "contents: read",
+            Permission::PullRequests => "pull-requests: read",
+        }
+    }
+}
+
+pub struct Config {
+    /// e.g. `https://api.github.com` or `https://HOST/api/v3`.
+    pub api_url: String,
+    pub token: Option<String>,
+    pub timeout: Duration,
+}
+
+/// Retries after the first attempt, for 5xx and connection errors.
+const RETRIES: u32 = 3;
+const BACKOFF_BASE: Duration = Duration::from_millis(200);
+/// Bodies we read are small; anything larger is not what we asked for.
+const MAX_BODY: usize = 32 * 1024 * 1024;
+
+pub struct Api {
+    octo: Octocrab,
+    deadline: Instant,
+    timeout: Duration,
+    requests: AtomicUsize,
+}
+
+struct Answer {
+    status: StatusCode,
+    headers: HeaderMap,
+    body: String,
+}
+
+/// The error body GitHub sends with 4xx/5xx: `{"message": ..., "documentation_url": ...}`.
+#[derive(Deserialize)]
+struct ErrorBody {
+    message: Option<String>,
+}
+
+fn header_u64(headers: &HeaderMap, name: &str) -> Option<u64> {
+    headers.get(name)?.to_str().ok()?.trim().parse().ok()
+}
+
+fn now_epoch() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+/// Full jitter: a random wait between half and all of `base * 2^attempt`.
+fn backoff(attempt: u32) -> Duration {
+    let cap = BACKOFF_BASE * 2u32.pow(attempt.min(6));
+    let mut byte = [0u8; 1];
+    let _ = getrandom::fill(&mut byte);
+    cap / 2 + cap / 2 * u32::from(byte[0]) / 255
+}
+
+impl Api {
+    pub fn new(config: Config) -> Result<Api, ApiError> {
+        let what = "API client".to_owned();
+        let mut builder = Octocrab::builder()
+            .base_uri(config.api_url.as_str())
+            .map_err(|e| ApiError::Invalid {
+                what: what.clone(),
+                message: format!("GITHUB_API_URL {:?}: {e}", config.api_url),
+            })?;
+        if let Some(token) = config.token {
+            builder = builder.personal_token(token);
+        }
+        let octo = builder
+            .build_with_reqwest(octocrab::ReqwestClientConfig::Default)
+            .map_err(|e| ApiError::Transport {
+                what,
+                message: e.to_string(),
+            })?;
+        Ok(Api {
+            octo,
+            deadline: Instant::now() + config.timeout,
+            timeout: config.timeout,
+            requests: AtomicUsize::new(0),
+        })
+    }
+
+    /// Requests sent so far (attempts, retries included).
+    pub fn requests(&self) -> usize {
+        self.requests.load(Ordering::Relaxed)
+    }
+
+    pub fn deadline(&self) -> Instant {
+        self.deadline
+    }
+
+    fn deadline_error(&self, what: &str) -> ApiError {
+        ApiError::Deadline {
+            what: what.to_owned(),
+            seconds: self.timeout.as_secs(),
+        }
+    }
+
+    async fn attempt(&self, path: &str, accept: &'static str, what: &str) -> Result<Answer, ApiError> {
+        let mut headers = HeaderMap::new();
+        headers.insert(header::ACCEPT, HeaderValue::from_static(accept));
+        self.requests.fetch_add(1, Ordering::Relaxed);
+        let send = async {
+            let response = self
+                .octo
+                ._get_with_headers(path, Some(headers))
+                .await
+                .map_err(|e| ApiError::Transport {
+                    what: what.to_owned(),
+                    message: transport_message(&e),
+                })?;
+            let status = response.status();
+            let headers = response.headers().clone();
+            let body = self.octo.body_to_string(response).await.map_err(|e| ApiError::Transport {
+                what: what.to_owned(),
+                message: format!("reading the body: {}", transport_message(&e)),
+            })?;
+            if body.len() > MAX_BODY {
+                return Err(ApiError::Invalid {
+                    what: what.to_owned(),
+                    message: format!("a {}-byte body", body.len()),
+                });
+            }
+            Ok(Answer { status, headers, body })
+        };
+        match tokio::time::timeout_at(self.deadline, send).await {
+            Ok(result) => result,
+            Err(_) => Err(self.deadline_error(what)),
+        }
+    }
+
+    /// GET with the retry policy; returns the first answer that is not worth
+    /// retrying, or the error that ended the retries.
+    async fn get(
+        &self,
+        path: &str,
+        accept: &'static str,
+        what: &str,
+        permission: Permission,
+        repo: &RepoName,
+    ) -> Result<Answer, ApiError> {
+        let mut attempt = 0;
+        loop {
+            let (hint, give_up) = match self.attempt(path, accept, what).await {
+                Ok(answer) if answer.status.is_success() => return Ok(answer),
+                Ok(answer) => match self.classify(&answer, what, permission, repo) {
+                    Verdict::Fail(err) => return Err(err),
+                    Verdict::Retry(hint, give_up) => (hint, give_up),
+                },
+                Err(err @ ApiError::Transport { .. }) => (None, err),
+                Err(err) => return Err(err),
+            };
+            attempt += 1;
+            if attempt > RETRIES {
+                return Err(match give_up {
+                    ApiError::ServerError { what, status, .. } => ApiError::ServerError {
+                        what,
+                        status,
+                        attempts: attempt,
+                    },
+                    other => other,
+                });
+            }
+            // The server's own wait (Retry-After, x-ratelimit-reset) when it
+            // gave one, else jittered exponential backoff; never past the deadline.
+            let wait = hint.unwrap_or_else(|| backoff(attempt - 1));
+            if Instant::now() + wait >= self.deadline {
+                return Err(give_up);
+            }
+            tokio::time::sleep(wait).await;
+        }
+    }
+
+    fn classify(&self, answer: &Answer, what: &str, permission: Permission, repo: &RepoName) -> Verdict {
+        let status = answer.status;
+        let message = serde_json::from_str::<ErrorBody>(&answer.body)
+            .ok()
+            .and_then(|b| b.message)
+            .unwrap_or_else(|| status.canonical_reason().unwrap_or("error").to_owned());
+        let message: String = message.chars().take(200).collect();
+        let retry_after = header_u64(&answer.headers, "retry-after").map(Duration::from_secs);
+        let remaining = header_u64(&answer.headers, "x-ratelimit-remaining");
+        let reset = header_u64(&answer.headers, "x-ratelimit-reset");
+        let rate_limited = status == StatusCode::TOO_MANY_REQUESTS
+            || (status == StatusCode::FORBIDDEN
+                && (remaining == Some(0) || retry_after.is_some() || message.to_lowercase().contains("rate limit")));
+        if rate_limited {
+            let wait = retry_after
+                .or_else(|| reset.map(|r| Duration::from_secs(r.saturating_sub(now_epoch()) + 1)))
+                .unwrap_or(Duration::from_secs(60));
+            let give_up = ApiError::RateLimited {
+                what: what.to_owned(),
+                status: status.as_u16(),
+                reset: format!("in {}s", wait.as_secs()),
+            };
+            return Verdict::Retry(Some(wait), give_up);
+        }
+        match status.as_u16() {
+            401 | 403 => Verdict::Fail(ApiError::Forbidden {
+                what: what.to_owned(),
+                status: status.as_u16(),
+                message,
+                permission: permission.text(),
+            }),
+            404 => Verdict::Fail(ApiError::NotFound {
+                what: what.to_owned(),
+                repo: repo.to_string(),
+            }),
+            500..=599 => Verdict::Retry(
+                None,
+                ApiError::ServerError {
+                    what: what.to_owned(),
+                    status: status.as_u16(),
+                    attempts: 1,
+                },
+            ),
+            code => Verdict::Fail(ApiError::Status {
+                what: what.to_owned(),
+                status: code,
+                message,
+            }),
+        }
+    }
+
+    async fn get_json<T: DeserializeOwned>(
+        &self,
+        path: &str,
+        what: &str,
+        permission: Permission,
+        repo: &RepoName,
+    ) -> Result<(T, HeaderMap), ApiError> {
+        let answer = self
+            .get(path, "application/vnd.github+json", what, permission, repo)
+            .await?;
+        let value = serde_json::from_str(&answer.body).map_err(|e| ApiError::Invalid {
+            what: what.to_owned(),
+            message: format!("invalid JSON: {e}"),
+        })?;
+        Ok((value, answer.headers))
+    }
+
+    fn sha(value: &str, what: &str) -> Result<Sha, ApiError> {
+        Sha::parse(value.trim()).map_err(|e| ApiError::Invalid {
+            what: what.to_owned(),
+            message: e.to_string(),
+        })
+    }
+
+    /// The commit a branch, tag or SHA names now: `GET /repos/{o}/{r}/commits/{ref}`
+    /// with the `sha` media type, whose body is the 40 hex digits alone.
+    pub async fn commit_sha(&self, repo: &RepoName, reference: &str) -> Result<Sha, ApiError> {
+        let what = format!("commit of {reference}");
+        let path = format!("/repos/{repo}/commits/{}", encode_path(reference));
+        let answer = self
+            .get(&path, "application/vnd.github.sha", &what, Permission::Contents, repo)
+            .await?;
+        Self::sha(&answer.body, &what)
+    }
+
+    /// The repository's default branch: `GET /repos/{o}/{r}`.
+    pub async fn default_branch(&self, repo: &RepoName) -> Result<String, ApiError> {
+        #[derive(Deserialize)]
+        struct Repository {
+            default_branch: String,
+        }
+        let what = format!("repository {repo}");
+        let (r, _): (Repository, _) = self
+            .get_json(&format!("/repos/{repo}"), &what, Permission::Contents, repo)
+            .await?;
+        Ok(r.default_branch)
+    }
+
+    /// `merge_base_commit.sha` of `GET /repos/{o}/{r}/compare/{base}...{head}`.
+    /// `base` may be a branch name. `per_page=1` keeps the commit list short.
+    pub async fn merge_base(&self, repo: &RepoName, base: &str, head: &Sha) -> Result<Sha, ApiError> {
+        #[derive(Deserialize)]
+        struct Compare {
+            merge_base_commit: Commit,
+        }
+        #[derive(Deserialize)]
+        struct Commit {
+            sha: String,
+        }
+        let what = format!("merge-base of {base} and {head}");
+        let path = format!("/repos/{repo}/compare/{}...{head}?per_page=1", encode_path(base));
+        let (c, _): (Compare, _) = self.get_json(&path, &what, Permission::Contents, repo).await?;
+        Self::sha(&c.merge_base_commit.sha, &what)
+    }
+
+    /// `GET /repos/{o}/{r}/pulls/{number}`.
+    pub async fn pull(&self, repo: &RepoName, number: u64) -> Result<Pull, ApiError> {
+        let what = format!("pull request #{number}");
+        let path = format!("/repos/{repo}/pulls/{number}");
+        let (p, _): (Pull, _) = self.get_json(&path, &what, Permission::PullRequests, repo).await?;
+        Ok(p)
+    }
+
+    /// Pull requests of `repo` whose head is `owner:branch`:
+    /// `GET /repos/{o}/{r}/pulls?state=all&head=owner:branch`, every page.
+    pub async fn pulls_with_head(&self, repo: &RepoName, head_owner: &str, branch: &str) -> Result<Vec<Pull>, ApiError> {
+        let what = format!("pull requests with head {head_owner}:{branch}");
+        let head = encode_query(&format!("{head_owner}:{branch}"));
+        let mut path = format!("/repos/{repo}/pulls?state=all&per_page=100&head={head}");
+        let mut all = Vec::new();
+        for _ in 0..10 {
+            let (page, headers): (Vec<Pull>, _) =
+                self.get_json(&path, &what, Permission::PullRequests, repo).await?;
+            all.extend(page);
+            match next_link(&headers) {
+                Some(next) => path = next,
+                None => break,
+            }
+        }
+        Ok(all)
+    }
+
+    /// Every tag whose name starts with `prefix`, in one request:
+    /// `GET /repos/{o}/{r}/git/matching-refs/tags/{prefix}` answers all
+    /// matching refs in one array, however many there are. A `Link` header
+    /// (should a server ever paginate it) is followed.
+    pub async fn tags(&self, repo: &RepoName, prefix: &str) -> Result<Vec<Tag>, ApiError> {
+        #[derive(Deserialize)]
+        struct Ref {
+            #[serde(rename = "ref")]
+            name: String,
+            object: Object,
+        }
+        #[derive(Deserialize)]
+        struct Object {
+            sha: String,
+            #[serde(rename = "type")]
+            kind: String,
+        }
+        let what = format!("tags of {repo}");
+        let mut path = format!("/repos/{repo}/git/matching-refs/tags/{}", encode_path(prefix));
+        let mut tags = Vec::new();
+        for _ in 0..100 {
+            let (refs, headers): (Vec<Ref>, _) = self.get_json(&path, &what, Permission::Contents, repo).await?;
+            for r in refs {
+                let Some(name) = r.name.strip_prefix("refs/tags/") else { continue };
+                let Ok(object) = Sha::parse(&r.object.sha) else { continue };
+                let commit = (r.object.kind == "commit").then(|| object.clone());
+                tags.push(Tag {
+                    name: name.to_owned(),
+                    object,
+                    commit,
+                });
+            }
+            match next_link(&headers) {
+                Some(next) => path = next,
+                None => break,
+            }
+        }
+        Ok(tags)
+    }
+
+    /// Peels an annotated tag object to the commit it points at:
+    /// `GET /repos/{o}/{r}/git/tags/{sha}`, repeated for a tag of a tag.
+    pub async fn peel(&self, repo: &RepoName, tag: &Tag) -> Result<Sha, ApiError> {
+        #[derive(Deserialize)]
+        struct TagObject {
+            object: Object,
+        }
+        #[derive(Deserialize)]
+        struct Object {
+            sha: String,
+            #[serde(rename = "type")]
+            kind: String,
+        }
+        if let Some(commit) = &tag.commit {
+            return Ok(commit.clone());
+        }
+        let what = format!("tag object of {}", tag.name);
+        let mut object = tag.object.clone();
+        for _ in 0..4 {
+            let path = format!("/repos/{repo}/git/tags/{object}");
+            let (t, _): (TagObject, _) = self.get_json(&path, &what, Permission::Contents, repo).await?;
+            object = Self::sha(&t.object.sha, &what)?;
+            if t.object.kind == "commit" {
+                return Ok(object);
+            }
+        }
+        Err(ApiError::Invalid {
+            what,
+            message: "a chain of more than 4 tag objects".to_owned(),
+        })
+    }
+}
+
+enum Verdict {
+    Fail(ApiError),
+    /// Worth another attempt: after the server's wait if it gave one; the
+    /// error to report if no attempt is left.
+    Retry(Option<Duration>, ApiError),
+}
+
+/// What a pull request answer holds that the resolver reads.
+#[derive(Debug, Clone, Deserialize)]
+pub struct Pull {
+    pub number: u64,
+    pub base: PullSide,
+    pub head: PullSide,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct PullSide {
+    #[serde(rename = "ref")]
+    pub git_ref: Option<String>,
+    pub sha: String,
+    pub repo: Option<PullRepo>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct PullRepo {
+    pub id: Option<u64>,
+    pub full_name: Option<String>,
+}
+
+/// The `rel="next"` URL of a `Link` header, as a path with query.
+fn next_link(headers: &HeaderMap) -> Option<String> {
+    let link = headers.get(header::LINK)?.to_str().ok()?;
+    link.split(',').find_map(|part| {
+        let (url, params) = part.split_once(';')?;
+        if !params.split(';').any(|p| p.trim() == "rel=\"next\"") {
+            return None;
+        }
+        let url = url.trim().strip_prefix('<')?.strip_suffix('>')?;
+        // Keep the path and query: the base URI (and its auth) stays ours.
+        let after_scheme = url.split_once("://").map_or(url, |(_, rest)| rest);
+        let path = &after_scheme[after_scheme.find('/')?..];
+        Some(path.to_owned())
+    })
+}
+
+/// The text of an octocrab transport error, with its sources: the top level
+/// alone ("Service error") says nothing.
+fn transport_message(err: &octocrab::Error) -> String {
+    let mut text = err.to_string();
+    let mut source = std::error::Error::source(err);
+    while let Some(s) = source {
+        text.push_str(": ");
+        text.push_str(&s.to_string());
+        source = s.source();
+    }
+    text
+}
+
+/// Percent-encodes a ref or prefix for a URL path; `/` stays (refs contain it).
+fn encode_path(value: &str) -> String {
+    encode(value, |b| b.is_ascii_alphanumeric() || b"-._~/".contains(&b))
+}
+
+fn encode_query(value: &str) -> String {
+    encode(value, |b| b.is_ascii_alphanumeric() || b"-._~".contains(&b))
+}
+
+fn encode(value: &str, keep: impl Fn(u8) -> bool) -> String {
+    let mut out = String::with_capacity(value.len());
+    for b in value.bytes() {
+        if keep(b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn link_header_next() {
+        let mut h = HeaderMap::new();
+        h.insert(
+            header::LINK,
+            HeaderValue::from_static(
+                r#"<https://api.github.com/repositories/1/tags?page=2>; rel="next", <https://api.github.com/repositories/1/tags?page=5>; rel="last""#,
+            ),
+        );
+        assert_eq!(next_link(&h).as_deref(), Some("/repositories/1/tags?page=2"));
+        h.insert(header::LINK, HeaderValue::from_static(r#"<https://x/a?page=1>; rel="prev""#));
+        assert_eq!(next_link(&h), None);
+    }
+
+    #[test]
+    fn encoding() {
+        assert_eq!(encode_path("release/v1$(id)"), "release/v1%24%28id%29");
+        assert_eq!(encode_query("a:b/c"), "a%3Ab%2Fc");
+    }
+
+    #[test]
+    fn backoff_is_jittered_and_bounded() {
+        for attempt in 0..8 {
+            let cap = BACKOFF_BASE * 2u32.pow(attempt.min(6));
+            let wait = backoff(attempt);
+            assert!(wait >= cap / 2 && wait <= cap, "{attempt}: {wait:?}");
+        }
+    }
+}

@@ -1,0 +1,462 @@
+//! Release tags: version ordering, the tag pattern, and which tag is "latest"
+//! or "previous".
+//!
+//! Tags are ordered as versions, never as strings: `v1.10.0` > `v1.9.3`, and
+//! PEP 440 development releases such as `v0.3.2.dev838` sit between
+//! `v0.3.1` and `v0.3.2`. One ordering covers both PEP 440
+//! (<https://peps.python.org/pep-0440/>) and semver (<https://semver.org>): a
+//! version is reduced to the comparison key that `packaging` uses
+//! (epoch, release with trailing zeros dropped, pre-release, post-release,
+//! development release), with pre-release labels normalised (`a` -> `alpha`,
+//! `b` -> `beta`, `c`/`pre`/`preview` -> `rc`) and compared like semver
+//! identifiers, so `alpha < beta < rc` holds in both schemes and any other
+//! semver label sorts as semver says. Build metadata and local versions
+//! (`+...`) do not order; ties are broken by the tag name, so the choice is
+//! deterministic.
+
+use std::cmp::Ordering;
+
+use crate::validate::Sha;
+
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Ident {
+    Num(u64),
+    Text(String),
+}
+
+/// A parsed version. Equality and order follow the comparison key, so
+/// `1.0 == 1.0.0` and `1.0c1 == 1.0rc1`.
+#[derive(Debug, Clone)]
+pub struct Version {
+    pub epoch: u64,
+    pub release: Vec<u64>,
+    pub pre: Option<Vec<Ident>>,
+    pub post: Option<u64>,
+    pub dev: Option<u64>,
+}
+
+/// packaging's `_cmpkey` bounds: a missing part sorts below or above every
+/// present one, depending on the part.
+#[derive(Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Bound<T> {
+    Low,
+    Is(T),
+    High,
+}
+
+impl Version {
+    /// Parses a tag name such as `v1.2.3`, `1.2.3-rc.1+build.5`,
+    /// `v0.3.2.dev838`, `2!1.0.post2`. `None` for anything else.
+    pub fn parse(tag: &str) -> Option<Version> {
+        let text = tag.strip_prefix(['v', 'V']).unwrap_or(tag);
+        // Build metadata / local version: ignored for ordering, but must be
+        // well formed.
+        let text = match text.split_once('+') {
+            Some((main, meta)) => {
+                let ok = !meta.is_empty()
+                    && meta
+                        .split(['.', '-', '_'])
+                        .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_alphanumeric()));
+                if !ok {
+                    return None;
+                }
+                main
+            }
+            None => text,
+        };
+        pep440(text).or_else(|| semver(text))
+    }
+
+    pub fn is_prerelease(&self) -> bool {
+        self.pre.is_some() || self.dev.is_some()
+    }
+
+    fn key(&self) -> (u64, &[u64], Bound<&Vec<Ident>>, Bound<u64>, Bound<u64>) {
+        let release = {
+            let mut end = self.release.len();
+            while end > 1 && self.release[end - 1] == 0 {
+                end -= 1;
+            }
+            &self.release[..end]
+        };
+        let pre = match (&self.pre, self.post, self.dev) {
+            (None, None, Some(_)) => Bound::Low,
+            (None, _, _) => Bound::High,
+            (Some(pre), _, _) => Bound::Is(pre),
+        };
+        let post = self.post.map_or(Bound::Low, Bound::Is);
+        let dev = self.dev.map_or(Bound::High, Bound::Is);
+        (self.epoch, release, pre, post, dev)
+    }
+}
+
+impl PartialEq for Version {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl Eq for Version {}
+
+impl Ord for Version {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.key().cmp(&other.key())
+    }
+}
+
+impl PartialOrd for Version {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// A cursor over the version text, lowercase.
+struct Cursor<'a> {
+    s: &'a [u8],
+    i: usize,
+}
+
+impl Cursor<'_> {
+    fn done(&self) -> bool {
+        self.i == self.s.len()
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.s.get(self.i).copied()
+    }
+
+    fn number(&mut self) -> Option<u64> {
+        let start = self.i;
+        while self.peek().is_some_and(|b| b.is_ascii_digit()) {
+            self.i += 1;
+        }
+        if start == self.i {
+            return None;
+        }
+        std::str::from_utf8(&self.s[start..self.i]).ok()?.parse().ok()
+    }
+
+    fn separator(&mut self) -> bool {
+        if matches!(self.peek(), Some(b'.' | b'-' | b'_')) {
+            self.i += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Consumes the longest of `words` at the cursor.
+    fn word(&mut self, words: &[&'static str]) -> Option<&'static str> {
+        let rest = &self.s[self.i..];
+        let found = words
+            .iter()
+            .filter(|w| rest.starts_with(w.as_bytes()))
+            .max_by_key(|w| w.len())?;
+        self.i += found.len();
+        Some(found)
+    }
+
+    /// An optional separator then an optional number (PEP 440's implicit 0).
+    fn label_number(&mut self) -> u64 {
+        let save = self.i;
+        self.separator();
+        match self.number() {
+            Some(n) => n,
+            None => {
+                self.i = save;
+                0
+            }
+        }
+    }
+}
+
+fn pep440(text: &str) -> Option<Version> {
+    let lower = text.to_ascii_lowercase();
+    let mut c = Cursor {
+        s: lower.as_bytes(),
+        i: 0,
+    };
+    let mut epoch = 0;
+    let first = c.number()?;
+    let mut release = vec![first];
+    if c.peek() == Some(b'!') {
+        c.i += 1;
+        epoch = first;
+        release = vec![c.number()?];
+    }
+    while c.peek() == Some(b'.') && c.s.get(c.i + 1).is_some_and(u8::is_ascii_digit) {
+        c.i += 1;
+        release.push(c.number()?);
+    }
+    let mut version = Version {
+        epoch,
+        release,
+        pre: None,
+        post: None,
+        dev: None,
+    };
+    // Pre-release.
+    let save = c.i;
+    c.separator();
+    let pre_words = ["alpha", "a", "beta", "b", "rc", "c", "preview", "pre"];
+    match c.word(&pre_words) {
+        Some(word) => {
+            let label = match word {
+                "a" | "alpha" => "alpha",
+                "b" | "beta" => "beta",
+                _ => "rc",
+            };
+            let n = c.label_number();
+            version.pre = Some(vec![Ident::Text(label.to_owned()), Ident::Num(n)]);
+        }
+        None => c.i = save,
+    }
+    // Post-release: `.post1`, `-1`.
+    let save = c.i;
+    if c.peek() == Some(b'-') && c.s.get(c.i + 1).is_some_and(u8::is_ascii_digit) {
+        c.i += 1;
+        version.post = Some(c.number()?);
+    } else {
+        c.separator();
+        match c.word(&["post", "rev", "r"]) {
+            Some(_) => version.post = Some(c.label_number()),
+            None => c.i = save,
+        }
+    }
+    // Development release.
+    let save = c.i;
+    c.separator();
+    match c.word(&["dev"]) {
+        Some(_) => version.dev = Some(c.label_number()),
+        None => c.i = save,
+    }
+    c.done().then_some(version)
+}
+
+/// `MAJOR.MINOR.PATCH-pre.ids` as semver writes it, for pre-release labels
+/// PEP 440 has no word for (`-beta.2.x`, `-nightly.20240101`).
+fn semver(text: &str) -> Option<Version> {
+    let (core, pre) = text.split_once('-')?;
+    let release: Vec<u64> = core
+        .split('.')
+        .map(|p| {
+            let ok = !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit());
+            if ok { p.parse().ok() } else { None }
+        })
+        .collect::<Option<_>>()?;
+    if release.len() != 3 {
+        return None;
+    }
+    let pre: Vec<Ident> = pre
+        .split('.')
+        .map(|id| {
+            if id.is_empty() || !id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-') {
+                None
+            } else if id.bytes().all(|b| b.is_ascii_digit()) {
+                id.parse().ok().map(Ident::Num)
+            } else {
+                Some(Ident::Text(id.to_owned()))
+            }
+        })
+        .collect::<Option<_>>()?;
+    Some(Version {
+        epoch: 0,
+        release,
+        pre: Some(pre),
+        post: None,
+        dev: None,
+    })
+}
+
+/// A shell-style glob over tag names: `*` is any run of characters, `?` one
+/// character; everything else is literal.
+pub fn glob_match(pattern: &str, name: &str) -> bool {
+    let (p, n): (Vec<char>, Vec<char>) = (pattern.chars().collect(), name.chars().collect());
+    let (mut pi, mut ni) = (0, 0);
+    let mut star: Option<(usize, usize)> = None;
+    while ni < n.len() {
+        if pi < p.len() && (p[pi] == '?' || p[pi] == n[ni]) {
+            pi += 1;
+            ni += 1;
+        } else if pi < p.len() && p[pi] == '*' {
+            star = Some((pi, ni));
+            pi += 1;
+        } else if let Some((sp, sn)) = star {
+            pi = sp + 1;
+            ni = sn + 1;
+            star = Some((sp, sn + 1));
+        } else {
+            return false;
+        }
+    }
+    p[pi..].iter().all(|&c| c == '*')
+}
+
+/// The literal start of a pattern (`v*` -> `v`): the prefix the API's
+/// `matching-refs` endpoint filters on, so only candidate tags travel.
+pub fn literal_prefix(pattern: &str) -> &str {
+    let end = pattern.find(['*', '?']).unwrap_or(pattern.len());
+    &pattern[..end]
+}
+
+/// A tag as listed by the API or git: its name and the object it points at.
+/// `commit` is `None` for an annotated tag whose tag object has not been
+/// peeled yet (`object` is then the tag object).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Tag {
+    pub name: String,
+    pub object: Sha,
+    pub commit: Option<Sha>,
+}
+
+/// Which tags count, as the user asked.
+#[derive(Debug, Clone)]
+pub struct TagPolicy {
+    pub pattern: String,
+    pub prereleases: bool,
+}
+
+impl Default for TagPolicy {
+    fn default() -> Self {
+        TagPolicy {
+            pattern: "v*".to_owned(),
+            prereleases: false,
+        }
+    }
+}
+
+impl TagPolicy {
+    /// Tags that match the pattern, parse as versions and are allowed as
+    /// releases, highest first.
+    fn candidates<'a>(&self, tags: &'a [Tag]) -> Vec<(Version, &'a Tag)> {
+        let mut found: Vec<(Version, &Tag)> = tags
+            .iter()
+            .filter(|t| glob_match(&self.pattern, &t.name))
+            .filter_map(|t| Version::parse(&t.name).map(|v| (v, t)))
+            .filter(|(v, _)| self.prereleases || !v.is_prerelease())
+            .collect();
+        found.sort_by(|(va, ta), (vb, tb)| vb.cmp(va).then_with(|| tb.name.cmp(&ta.name)));
+        found
+    }
+
+    /// The highest version.
+    pub fn latest<'a>(&self, tags: &'a [Tag]) -> Option<&'a Tag> {
+        self.candidates(tags).first().map(|(_, t)| *t)
+    }
+
+    /// The highest version below `current` (the tag being released), which
+    /// is itself excluded. When `current` is not a version, the highest tag
+    /// that is not `current`.
+    pub fn previous<'a>(&self, tags: &'a [Tag], current: &str) -> Option<&'a Tag> {
+        let current_version = Version::parse(current);
+        self.candidates(tags)
+            .into_iter()
+            .filter(|(_, t)| t.name != current)
+            .find(|(v, _)| current_version.as_ref().is_none_or(|cv| v < cv))
+            .map(|(_, t)| t)
+    }
+}
+
+/// `tag-version`: the tag without its leading `v`.
+pub fn tag_version(tag: &str) -> &str {
+    tag.strip_prefix(['v', 'V']).unwrap_or(tag)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn v(s: &str) -> Version {
+        Version::parse(s).unwrap_or_else(|| panic!("{s} parses"))
+    }
+
+    #[test]
+    fn ordering_examples_from_the_contract() {
+        assert!(v("v1.10.0") > v("v1.9.3"));
+        assert!(v("v0.3.2.dev838") < v("v0.3.2"));
+        assert!(v("v0.3.2.dev838") > v("v0.3.1"));
+        assert!(v("v0.3.2.dev838") > v("v0.3.2.dev9"));
+    }
+
+    #[test]
+    fn pep440_ordering() {
+        let ordered = [
+            "1.0.dev456", "1.0a1", "1.0a2.dev456", "1.0a12.dev456", "1.0a12", "1.0b1.dev456",
+            "1.0b2", "1.0b2.post345.dev456", "1.0b2.post345", "1.0rc1.dev456", "1.0rc1", "1.0",
+            "1.0.post456.dev34", "1.0.post456", "1.1.dev1", "1!0.1",
+        ];
+        for pair in ordered.windows(2) {
+            assert!(v(pair[0]) < v(pair[1]), "{} < {}", pair[0], pair[1]);
+        }
+        assert_eq!(v("1.0"), v("1.0.0"));
+        assert_eq!(v("1.0c1"), v("1.0rc1"));
+        assert_eq!(v("1.0-alpha-1"), v("1.0a1"));
+        assert_eq!(v("1.0.post0"), v("1.0-0"));
+    }
+
+    #[test]
+    fn semver_ordering() {
+        let ordered = [
+            "1.0.0-alpha", "1.0.0-alpha.1", "1.0.0-alpha.beta", "1.0.0-beta", "1.0.0-beta.2",
+            "1.0.0-beta.11", "1.0.0-rc.1", "1.0.0", "1.0.1", "1.1.0", "2.0.0",
+        ];
+        for pair in ordered.windows(2) {
+            assert!(v(pair[0]) < v(pair[1]), "{} < {}", pair[0], pair[1]);
+        }
+        assert_eq!(v("1.0.0+build.1").cmp(&v("1.0.0")), Ordering::Equal);
+        assert!(v("1.0.0-rc.1").is_prerelease());
+    }
+
+    #[test]
+    fn not_versions() {
+        for s in ["", "v", "latest", "v1.", "1..2", "v1.2.3-", "1.2.3+", "release-1", "v1$(id)", "1.0.0-beta..1"] {
+            assert!(Version::parse(s).is_none(), "{s:?}");
+        }
+    }
+
+    #[test]
+    fn globs() {
+        assert!(glob_match("v*", "v1.2"));
+        assert!(!glob_match("v*", "1.2"));
+        assert!(glob_match("v?.*", "v1.2"));
+        assert!(glob_match("*-stable", "v1-stable"));
+        assert!(glob_match("*", ""));
+        assert!(!glob_match("v1", "v12"));
+        assert_eq!(literal_prefix("v*"), "v");
+        assert_eq!(literal_prefix("release/v?*"), "release/v");
+        assert_eq!(literal_prefix("*"), "");
+    }
+
+    fn tag(name: &str) -> Tag {
+        Tag {
+            name: name.to_owned(),
+            object: Sha::parse(&"a".repeat(40)).unwrap(),
+            commit: None,
+        }
+    }
+
+    #[test]
+    fn latest_and_previous() {
+        let tags: Vec<Tag> = ["v0.3.0", "v0.3.1", "v0.3.2.dev838", "v1.9.3", "v1.10.0-rc.1", "nightly", "x1.0"]
+            .into_iter()
+            .map(tag)
+            .collect();
+        let stable = TagPolicy::default();
+        assert_eq!(stable.latest(&tags).unwrap().name, "v1.9.3");
+        let pre = TagPolicy {
+            prereleases: true,
+            ..Default::default()
+        };
+        assert_eq!(pre.latest(&tags).unwrap().name, "v1.10.0-rc.1");
+        assert_eq!(stable.previous(&tags, "v1.9.3").unwrap().name, "v0.3.1");
+        assert_eq!(pre.previous(&tags, "v1.9.3").unwrap().name, "v0.3.2.dev838");
+        assert_eq!(stable.previous(&tags, "v0.3.0"), None);
+        assert_eq!(stable.previous(&tags, "nightly").unwrap().name, "v1.9.3");
+        let none = TagPolicy {
+            pattern: "release-*".into(),
+            prereleases: false,
+        };
+        assert_eq!(none.latest(&tags), None);
+        assert_eq!(tag_version("v0.3.2.dev838"), "0.3.2.dev838");
+    }
+}
