@@ -15,7 +15,9 @@
 
 use std::path::Path;
 
-use git2::{AutotagOption, Direction, FetchOptions, ProxyOptions, Remote, RemoteCallbacks, Repository};
+use git2::{
+    AutotagOption, Direction, FetchOptions, ProxyOptions, Remote, RemoteCallbacks, Repository,
+};
 use thiserror::Error;
 
 use crate::tags::Tag;
@@ -57,7 +59,9 @@ impl RemoteRefs {
         let mut tags: Vec<Tag> = Vec::new();
         let mut peeled: std::collections::HashMap<&str, &Sha> = std::collections::HashMap::new();
         for (name, sha) in &self.refs {
-            let Some(tag) = name.strip_prefix("refs/tags/") else { continue };
+            let Some(tag) = name.strip_prefix("refs/tags/") else {
+                continue;
+            };
             match tag.strip_suffix("^{}") {
                 Some(base) => {
                     peeled.insert(base, sha);
@@ -72,7 +76,10 @@ impl RemoteRefs {
         }
         for tag in &mut tags {
             // A tag without a `^{}` entry is lightweight: it names the commit.
-            let commit = peeled.get(tag.name.as_str()).copied().unwrap_or(&tag.object);
+            let commit = peeled
+                .get(tag.name.as_str())
+                .copied()
+                .unwrap_or(&tag.object);
             tag.commit = Some(commit.clone());
         }
         tags
@@ -84,14 +91,22 @@ impl RemoteRefs {
             Some(b) => format!("refs/heads/{b}"),
             None => "HEAD".to_owned(),
         };
-        self.refs.iter().find(|(n, _)| *n == wanted).map(|(_, s)| s.clone())
+        self.refs
+            .iter()
+            .find(|(n, _)| *n == wanted)
+            .map(|(_, s)| s.clone())
     }
 
     /// A tag's commit: the peeled entry for an annotated tag.
     pub fn tag_commit(&self, tag: &str) -> Option<Sha> {
         let peeled = format!("refs/tags/{tag}^{{}}");
         let plain = format!("refs/tags/{tag}");
-        let find = |want: &str| self.refs.iter().find(|(n, _)| n == want).map(|(_, s)| s.clone());
+        let find = |want: &str| {
+            self.refs
+                .iter()
+                .find(|(n, _)| n == want)
+                .map(|(_, s)| s.clone())
+        };
         find(&peeled).or_else(|| find(&plain))
     }
 }
@@ -107,7 +122,8 @@ fn with_token(callbacks: &mut RemoteCallbacks<'_>, token: Option<&str>) {
         let token = token.to_owned();
         // The token goes to the git server as HTTP basic auth, as
         // actions/checkout does; it is never logged.
-        callbacks.credentials(move |_, _, _| git2::Cred::userpass_plaintext("x-access-token", &token));
+        callbacks
+            .credentials(move |_, _, _| git2::Cred::userpass_plaintext("x-access-token", &token));
     }
 }
 
@@ -130,7 +146,9 @@ pub fn list_refs(url: &str, token: Option<&str>) -> Result<RemoteRefs, GitError>
     let heads = connection.list().map_err(git_err("ls-remote", url))?;
     let mut refs = RemoteRefs::default();
     for head in heads {
-        let Ok(sha) = Sha::parse(&head.oid().to_string()) else { continue };
+        let Ok(sha) = Sha::parse(&head.oid().to_string()) else {
+            continue;
+        };
         if head.name() == "HEAD" {
             refs.head_branch = head
                 .symref_target()
@@ -142,7 +160,9 @@ pub fn list_refs(url: &str, token: Option<&str>) -> Result<RemoteRefs, GitError>
     // The advertisement is not a pack, so transfer_progress may not fire;
     // estimate from the pkt-lines: 4 + 41 + name + 1 bytes per ref.
     let estimate: usize = refs.refs.iter().map(|(n, _)| 46 + n.len()).sum();
-    refs.received_bytes = received.load(std::sync::atomic::Ordering::Relaxed).max(estimate);
+    refs.received_bytes = received
+        .load(std::sync::atomic::Ordering::Relaxed)
+        .max(estimate);
     Ok(refs)
 }
 
@@ -151,8 +171,14 @@ pub fn list_refs(url: &str, token: Option<&str>) -> Result<RemoteRefs, GitError>
 /// is no repository: the caller then asks the network.
 pub fn merge_base(dir: &Path, a: &Sha, b: &Sha) -> Option<Sha> {
     let repo = Repository::discover(dir).ok()?;
-    let a = repo.find_commit(git2::Oid::from_str(a.as_str()).ok()?).ok()?.id();
-    let b = repo.find_commit(git2::Oid::from_str(b.as_str()).ok()?).ok()?.id();
+    let a = repo
+        .find_commit(git2::Oid::from_str(a.as_str()).ok()?)
+        .ok()?
+        .id();
+    let b = repo
+        .find_commit(git2::Oid::from_str(b.as_str()).ok()?)
+        .ok()?
+        .id();
     let base = repo.merge_base(a, b).ok()?;
     Sha::parse(&base.to_string()).ok()
 }
@@ -165,7 +191,9 @@ pub const FETCH_REF: &str = "refs/baseline-resolver/base";
 pub fn fetch_commit(dir: &Path, url: &str, sha: &Sha, token: Option<&str>) -> Result<(), GitError> {
     let target = dir.display().to_string();
     let repo = Repository::open(dir).map_err(git_err("open", &target))?;
-    let mut remote = repo.remote_anonymous(url).map_err(git_err("fetch from", url))?;
+    let mut remote = repo
+        .remote_anonymous(url)
+        .map_err(git_err("fetch from", url))?;
     let mut callbacks = RemoteCallbacks::new();
     with_token(&mut callbacks, token);
     let mut options = FetchOptions::new();
@@ -179,6 +207,7 @@ pub fn fetch_commit(dir: &Path, url: &str, sha: &Sha, token: Option<&str>) -> Re
         .fetch(&[refspec.as_str()], Some(&mut options), None)
         .map_err(git_err("fetch from", url))?;
     let oid = git2::Oid::from_str(sha.as_str()).map_err(git_err("fetch from", url))?;
-    repo.find_commit(oid).map_err(git_err("find fetched commit in", &target))?;
+    repo.find_commit(oid)
+        .map_err(git_err("find fetched commit in", &target))?;
     Ok(())
 }

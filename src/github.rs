@@ -37,7 +37,9 @@ pub enum ApiError {
         message: String,
         permission: &'static str,
     },
-    #[error("{what}: rate limited (HTTP {status}); the limit resets {reset}, past the deadline or the retries")]
+    #[error(
+        "{what}: rate limited (HTTP {status}); the limit resets {reset}, past the deadline or the retries"
+    )]
     RateLimited {
         what: String,
         status: u16,
@@ -187,7 +189,12 @@ impl Api {
         }
     }
 
-    async fn attempt(&self, path: &str, accept: &'static str, what: &str) -> Result<Answer, ApiError> {
+    async fn attempt(
+        &self,
+        path: &str,
+        accept: &'static str,
+        what: &str,
+    ) -> Result<Answer, ApiError> {
         let mut headers = HeaderMap::new();
         headers.insert(header::ACCEPT, HeaderValue::from_static(accept));
         self.requests.fetch_add(1, Ordering::Relaxed);
@@ -202,17 +209,25 @@ impl Api {
                 })?;
             let status = response.status();
             let headers = response.headers().clone();
-            let body = self.octo.body_to_string(response).await.map_err(|e| ApiError::Transport {
-                what: what.to_owned(),
-                message: format!("reading the body: {}", transport_message(&e)),
-            })?;
+            let body =
+                self.octo
+                    .body_to_string(response)
+                    .await
+                    .map_err(|e| ApiError::Transport {
+                        what: what.to_owned(),
+                        message: format!("reading the body: {}", transport_message(&e)),
+                    })?;
             if body.len() > MAX_BODY {
                 return Err(ApiError::Invalid {
                     what: what.to_owned(),
                     message: format!("a {}-byte body", body.len()),
                 });
             }
-            Ok(Answer { status, headers, body })
+            Ok(Answer {
+                status,
+                headers,
+                body,
+            })
         };
         match tokio::time::timeout_at(self.deadline, send).await {
             Ok(result) => result,
@@ -262,7 +277,13 @@ impl Api {
         }
     }
 
-    fn classify(&self, answer: &Answer, what: &str, permission: Permission, repo: &RepoName) -> Verdict {
+    fn classify(
+        &self,
+        answer: &Answer,
+        what: &str,
+        permission: Permission,
+        repo: &RepoName,
+    ) -> Verdict {
         let status = answer.status;
         let message = serde_json::from_str::<ErrorBody>(&answer.body)
             .ok()
@@ -274,7 +295,9 @@ impl Api {
         let reset = header_u64(&answer.headers, "x-ratelimit-reset");
         let rate_limited = status == StatusCode::TOO_MANY_REQUESTS
             || (status == StatusCode::FORBIDDEN
-                && (remaining == Some(0) || retry_after.is_some() || message.to_lowercase().contains("rate limit")));
+                && (remaining == Some(0)
+                    || retry_after.is_some()
+                    || message.to_lowercase().contains("rate limit")));
         if rate_limited {
             let wait = retry_after
                 .or_else(|| reset.map(|r| Duration::from_secs(r.saturating_sub(now_epoch()) + 1)))
@@ -343,7 +366,13 @@ impl Api {
         let what = format!("commit of {reference}");
         let path = format!("/repos/{repo}/commits/{}", encode_path(reference));
         let answer = self
-            .get(&path, "application/vnd.github.sha", &what, Permission::Contents, repo)
+            .get(
+                &path,
+                "application/vnd.github.sha",
+                &what,
+                Permission::Contents,
+                repo,
+            )
             .await?;
         Self::sha(&answer.body, &what)
     }
@@ -363,7 +392,12 @@ impl Api {
 
     /// `merge_base_commit.sha` of `GET /repos/{o}/{r}/compare/{base}...{head}`.
     /// `base` may be a branch name. `per_page=1` keeps the commit list short.
-    pub async fn merge_base(&self, repo: &RepoName, base: &str, head: &Sha) -> Result<Sha, ApiError> {
+    pub async fn merge_base(
+        &self,
+        repo: &RepoName,
+        base: &str,
+        head: &Sha,
+    ) -> Result<Sha, ApiError> {
         #[derive(Deserialize)]
         struct Compare {
             merge_base_commit: Commit,
@@ -373,8 +407,13 @@ impl Api {
             sha: String,
         }
         let what = format!("merge-base of {base} and {head}");
-        let path = format!("/repos/{repo}/compare/{}...{head}?per_page=1", encode_path(base));
-        let (c, _): (Compare, _) = self.get_json(&path, &what, Permission::Contents, repo).await?;
+        let path = format!(
+            "/repos/{repo}/compare/{}...{head}?per_page=1",
+            encode_path(base)
+        );
+        let (c, _): (Compare, _) = self
+            .get_json(&path, &what, Permission::Contents, repo)
+            .await?;
         Self::sha(&c.merge_base_commit.sha, &what)
     }
 
@@ -382,20 +421,28 @@ impl Api {
     pub async fn pull(&self, repo: &RepoName, number: u64) -> Result<Pull, ApiError> {
         let what = format!("pull request #{number}");
         let path = format!("/repos/{repo}/pulls/{number}");
-        let (p, _): (Pull, _) = self.get_json(&path, &what, Permission::PullRequests, repo).await?;
+        let (p, _): (Pull, _) = self
+            .get_json(&path, &what, Permission::PullRequests, repo)
+            .await?;
         Ok(p)
     }
 
     /// Pull requests of `repo` whose head is `owner:branch`:
     /// `GET /repos/{o}/{r}/pulls?state=all&head=owner:branch`, every page.
-    pub async fn pulls_with_head(&self, repo: &RepoName, head_owner: &str, branch: &str) -> Result<Vec<Pull>, ApiError> {
+    pub async fn pulls_with_head(
+        &self,
+        repo: &RepoName,
+        head_owner: &str,
+        branch: &str,
+    ) -> Result<Vec<Pull>, ApiError> {
         let what = format!("pull requests with head {head_owner}:{branch}");
         let head = encode_query(&format!("{head_owner}:{branch}"));
         let mut path = format!("/repos/{repo}/pulls?state=all&per_page=100&head={head}");
         let mut all = Vec::new();
         for _ in 0..10 {
-            let (page, headers): (Vec<Pull>, _) =
-                self.get_json(&path, &what, Permission::PullRequests, repo).await?;
+            let (page, headers): (Vec<Pull>, _) = self
+                .get_json(&path, &what, Permission::PullRequests, repo)
+                .await?;
             all.extend(page);
             match next_link(&headers) {
                 Some(next) => path = next,
@@ -423,13 +470,22 @@ impl Api {
             kind: String,
         }
         let what = format!("tags of {repo}");
-        let mut path = format!("/repos/{repo}/git/matching-refs/tags/{}", encode_path(prefix));
+        let mut path = format!(
+            "/repos/{repo}/git/matching-refs/tags/{}",
+            encode_path(prefix)
+        );
         let mut tags = Vec::new();
         for _ in 0..100 {
-            let (refs, headers): (Vec<Ref>, _) = self.get_json(&path, &what, Permission::Contents, repo).await?;
+            let (refs, headers): (Vec<Ref>, _) = self
+                .get_json(&path, &what, Permission::Contents, repo)
+                .await?;
             for r in refs {
-                let Some(name) = r.name.strip_prefix("refs/tags/") else { continue };
-                let Ok(object) = Sha::parse(&r.object.sha) else { continue };
+                let Some(name) = r.name.strip_prefix("refs/tags/") else {
+                    continue;
+                };
+                let Ok(object) = Sha::parse(&r.object.sha) else {
+                    continue;
+                };
                 let commit = (r.object.kind == "commit").then(|| object.clone());
                 tags.push(Tag {
                     name: name.to_owned(),
@@ -465,7 +521,9 @@ impl Api {
         let mut object = tag.object.clone();
         for _ in 0..4 {
             let path = format!("/repos/{repo}/git/tags/{object}");
-            let (t, _): (TagObject, _) = self.get_json(&path, &what, Permission::Contents, repo).await?;
+            let (t, _): (TagObject, _) = self
+                .get_json(&path, &what, Permission::Contents, repo)
+                .await?;
             object = Self::sha(&t.object.sha, &what)?;
             if t.object.kind == "commit" {
                 return Ok(object);
@@ -538,7 +596,9 @@ fn transport_message(err: &octocrab::Error) -> String {
 
 /// Percent-encodes a ref or prefix for a URL path; `/` stays (refs contain it).
 fn encode_path(value: &str) -> String {
-    encode(value, |b| b.is_ascii_alphanumeric() || b"-._~/".contains(&b))
+    encode(value, |b| {
+        b.is_ascii_alphanumeric() || b"-._~/".contains(&b)
+    })
 }
 
 fn encode_query(value: &str) -> String {
@@ -570,8 +630,14 @@ mod tests {
                 r#"<https://api.github.com/repositories/1/tags?page=2>; rel="next", <https://api.github.com/repositories/1/tags?page=5>; rel="last""#,
             ),
         );
-        assert_eq!(next_link(&h).as_deref(), Some("/repositories/1/tags?page=2"));
-        h.insert(header::LINK, HeaderValue::from_static(r#"<https://x/a?page=1>; rel="prev""#));
+        assert_eq!(
+            next_link(&h).as_deref(),
+            Some("/repositories/1/tags?page=2")
+        );
+        h.insert(
+            header::LINK,
+            HeaderValue::from_static(r#"<https://x/a?page=1>; rel="prev""#),
+        );
         assert_eq!(next_link(&h), None);
     }
 

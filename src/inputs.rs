@@ -100,7 +100,12 @@ impl Source<'_> {
     }
 
     /// `true`/`false` from the variable, `default` when it is unset or empty.
-    fn switch_default(&self, flag_name: &str, var: &str, default: bool) -> Result<bool, InputError> {
+    fn switch_default(
+        &self,
+        flag_name: &str,
+        var: &str,
+        default: bool,
+    ) -> Result<bool, InputError> {
         match (self.env)(var).as_deref().map(str::trim) {
             None | Some("") => Ok(default),
             Some(v) if v.eq_ignore_ascii_case("true") => Ok(true),
@@ -209,24 +214,41 @@ pub fn validate(args: &ResolveArgs, env: Env<'_>) -> Result<Inputs, InputError> 
         &["GITHUB_SERVER_URL"],
     ) {
         // git:// and file:// serve local mirrors (and the tests' git daemon).
-        Some((value, origin)) => parse_url(&value, &["https", "http", "git", "file"]).map_err(|e| invalid(origin, e))?,
+        Some((value, origin)) => {
+            parse_url(&value, &["https", "http", "git", "file"]).map_err(|e| invalid(origin, e))?
+        }
         None => "https://github.com".to_owned(),
     };
     let api_url = match src.text("api-url", args.api_url.as_deref(), &["GITHUB_API_URL"]) {
-        Some((value, origin)) => parse_url(&value, &["https", "http"]).map_err(|e| invalid(origin, e))?,
+        Some((value, origin)) => {
+            parse_url(&value, &["https", "http"]).map_err(|e| invalid(origin, e))?
+        }
         None => "https://api.github.com".to_owned(),
     };
     let token = src
-        .text("token", args.token.as_deref(), &["INPUT_TOKEN", "GITHUB_TOKEN"])
+        .text(
+            "token",
+            args.token.as_deref(),
+            &["INPUT_TOKEN", "GITHUB_TOKEN"],
+        )
         .map(|(value, _)| Secret(value.trim().to_owned()));
-    let tag_pattern = match src.text("tag-pattern", args.tag_pattern.as_deref(), &["INPUT_TAG_PATTERN"]) {
+    let tag_pattern = match src.text(
+        "tag-pattern",
+        args.tag_pattern.as_deref(),
+        &["INPUT_TAG_PATTERN"],
+    ) {
         Some((value, origin)) => {
             let ok = value.len() <= 255
-                && value.bytes().all(|b| b.is_ascii_graphic() && !b"[]\\:^~".contains(&b));
+                && value
+                    .bytes()
+                    .all(|b| b.is_ascii_graphic() && !b"[]\\:^~".contains(&b));
             if !ok {
                 return Err(invalid(
                     origin,
-                    format!("expected a tag glob such as v* (printable ASCII, no [ ] \\ : ^ ~), got {:?}", shorten(&value)),
+                    format!(
+                        "expected a tag glob such as v* (printable ASCII, no [ ] \\ : ^ ~), got {:?}",
+                        shorten(&value)
+                    ),
                 ));
             }
             value
@@ -235,7 +257,11 @@ pub fn validate(args: &ResolveArgs, env: Env<'_>) -> Result<Inputs, InputError> 
     };
     let tag_policy = TagPolicy {
         pattern: tag_pattern,
-        prereleases: src.switch("tag-prereleases", args.tag_prereleases, "INPUT_TAG_PRERELEASES")?,
+        prereleases: src.switch(
+            "tag-prereleases",
+            args.tag_prereleases,
+            "INPUT_TAG_PRERELEASES",
+        )?,
     };
     // `tag: false` in the action is `--no-tag`.
     let want_tag = !args.no_tag && src.switch_default("no-tag", "INPUT_TAG", true)?;
@@ -245,13 +271,19 @@ pub fn validate(args: &ResolveArgs, env: Env<'_>) -> Result<Inputs, InputError> 
             _ => {
                 return Err(invalid(
                     origin,
-                    format!("expected whole seconds from 1 to 3600, got {:?}", shorten(&value)),
+                    format!(
+                        "expected whole seconds from 1 to 3600, got {:?}",
+                        shorten(&value)
+                    ),
                 ));
             }
         },
         None => Duration::from_secs(60),
     };
-    let fetch_flag = args.fetch.as_ref().map(|p| p.to_string_lossy().into_owned());
+    let fetch_flag = args
+        .fetch
+        .as_ref()
+        .map(|p| p.to_string_lossy().into_owned());
     let fetch = src
         .text("fetch", fetch_flag.as_deref(), &["INPUT_FETCH"])
         .map(|(v, _)| PathBuf::from(v));

@@ -49,10 +49,15 @@ pub fn settle_offline(answer: &mut Answer, plan: Plan) {
         answer.unavailable(warning);
     }
     if plan.tag.is_some() {
-        answer.trace.push("release tag: not looked up (offline)".to_owned());
+        answer
+            .trace
+            .push("release tag: not looked up (offline)".to_owned());
     }
     if plan.fetch.is_some() {
-        answer.warn("Baseline not fetched", "--fetch was not attempted: offline".to_owned());
+        answer.warn(
+            "Baseline not fetched",
+            "--fetch was not attempted: offline".to_owned(),
+        );
     }
 }
 
@@ -90,12 +95,18 @@ pub async fn settle(answer: &mut Answer, plan: Plan, online: &Online) {
         Some(Lookup::PreviousTag { current }) => Some(current.clone()),
         _ => None,
     };
-    let tag_policy = plan.tag.clone().or_else(|| previous_tag.as_ref().map(|_| plan.previous_tag_policy.clone()));
+    let tag_policy = plan.tag.clone().or_else(|| {
+        previous_tag
+            .as_ref()
+            .map(|_| plan.previous_tag_policy.clone())
+    });
 
     // Round trip 1, concurrently: the base lookup and the tag listing.
     let base_future = async {
         match &lookup {
-            Some(l) if previous_tag.is_none() => Some((l, base_lookup(&online.api, &repo, l).await)),
+            Some(l) if previous_tag.is_none() => {
+                Some((l, base_lookup(&online.api, &repo, l).await))
+            }
             _ => None,
         }
     };
@@ -130,7 +141,9 @@ pub async fn settle(answer: &mut Answer, plan: Plan, online: &Online) {
             return finish_fetch(answer, plan.fetch.as_deref(), online).await;
         }
     };
-    answer.trace.push(format!("{} tags of {repo} listed ({via})", tags.len()));
+    answer
+        .trace
+        .push(format!("{} tags of {repo} listed ({via})", tags.len()));
 
     // Round trip 2, only for annotated tags: peel the chosen tags together.
     let latest = plan.tag.as_ref().and_then(|p| p.latest(&tags));
@@ -196,13 +209,22 @@ pub async fn settle(answer: &mut Answer, plan: Plan, online: &Online) {
 }
 
 /// Lists tags by API; when the API is out of reach, by git, with a warning.
-async fn list_tags(online: &Online, repo: &RepoName, policy: &TagPolicy) -> Result<(Vec<Tag>, String), String> {
+async fn list_tags(
+    online: &Online,
+    repo: &RepoName,
+    policy: &TagPolicy,
+) -> Result<(Vec<Tag>, String), String> {
     let prefix = literal_prefix(&policy.pattern);
     match online.api.tags(repo, prefix).await {
         Ok(tags) => Ok((tags, "GET git/matching-refs".to_owned())),
         Err(err) if err.api_unavailable() => {
-            let refs = ls_remote(online, repo).await.map_err(|git_err| format!("{err}; git fallback: {git_err}"))?;
-            Ok((refs.tags(prefix), format!("git ls-remote, because the API failed: {err}")))
+            let refs = ls_remote(online, repo)
+                .await
+                .map_err(|git_err| format!("{err}; git fallback: {git_err}"))?;
+            Ok((
+                refs.tags(prefix),
+                format!("git ls-remote, because the API failed: {err}"),
+            ))
         }
         Err(err) => Err(err.to_string()),
     }
@@ -227,7 +249,10 @@ async fn blocking<T: Send + 'static>(
 async fn ls_remote(online: &Online, repo: &RepoName) -> Result<RemoteRefs, String> {
     let url = git_url(&online.server_url, repo);
     let token = online.token.clone();
-    blocking(online.api.deadline(), move || git::list_refs(&url, token.as_deref())).await
+    blocking(online.api.deadline(), move || {
+        git::list_refs(&url, token.as_deref())
+    })
+    .await
 }
 
 /// The base lookups other than the previous tag, by API.
@@ -238,7 +263,8 @@ async fn base_lookup(api: &Api, repo: &RepoName, lookup: &Lookup) -> Result<Foun
             Ok(Found::sha(sha, format!("GET commits/{}", name.short())))
         }
         Lookup::Ref(None) => {
-            let (branch, sha) = tokio::join!(api.default_branch(repo), api.commit_sha(repo, "HEAD"));
+            let (branch, sha) =
+                tokio::join!(api.default_branch(repo), api.commit_sha(repo, "HEAD"));
             let mut found = Found::sha(sha?, "GET commits/HEAD (the default branch)".to_owned());
             found.base_ref = branch.ok();
             Ok(found)
@@ -250,7 +276,10 @@ async fn base_lookup(api: &Api, repo: &RepoName, lookup: &Lookup) -> Result<Foun
                 Commitish::BranchTip(None) => api.default_branch(repo).await?,
             };
             let sha = api.merge_base(repo, &base_name, head).await?;
-            Ok(Found::sha(sha, format!("compare {base_name}...{head}: merge_base_commit")))
+            Ok(Found::sha(
+                sha,
+                format!("compare {base_name}...{head}: merge_base_commit"),
+            ))
         }
         Lookup::PullRequestBase { number } => {
             let pull = api.pull(repo, *number).await?;
@@ -333,11 +362,21 @@ impl Found {
     }
 }
 
-async fn apply_base(answer: &mut Answer, lookup: &Lookup, result: Result<Found, ApiError>, online: &Online) {
+async fn apply_base(
+    answer: &mut Answer,
+    lookup: &Lookup,
+    result: Result<Found, ApiError>,
+    online: &Online,
+) {
     let repo = answer.base_repo.clone();
     let err = match result {
         Ok(found) => {
-            answer.trace.push(format!("{}: {} ({})", lookup.describe(), found.sha, found.origin));
+            answer.trace.push(format!(
+                "{}: {} ({})",
+                lookup.describe(),
+                found.sha,
+                found.origin
+            ));
             if let Some(branch) = found.base_ref.and_then(|b| RefName::parse(&b).ok()) {
                 answer.base_ref = Some(branch);
             }
@@ -363,13 +402,19 @@ async fn apply_base(answer: &mut Answer, lookup: &Lookup, result: Result<Found, 
                 };
                 if let Some(sha) = sha {
                     if name.is_none()
-                        && let Some(branch) = refs.head_branch.as_deref().and_then(|b| RefName::parse(b).ok())
+                        && let Some(branch) = refs
+                            .head_branch
+                            .as_deref()
+                            .and_then(|b| RefName::parse(b).ok())
                     {
                         answer.base_ref = Some(branch);
                     }
                     answer.warn(
                         "GitHub API unavailable",
-                        format!("the API failed ({err}); {} was answered by git ls-remote of {repo}", lookup.describe()),
+                        format!(
+                            "the API failed ({err}); {} was answered by git ls-remote of {repo}",
+                            lookup.describe()
+                        ),
                     );
                     answer.found(sha, "git ls-remote".to_owned());
                     return;
@@ -386,14 +431,19 @@ async fn apply_base(answer: &mut Answer, lookup: &Lookup, result: Result<Found, 
         }
         return;
     }
-    answer.unavailable(format!("baseline unavailable for {repo}: {}: {err}", lookup.describe()));
+    answer.unavailable(format!(
+        "baseline unavailable for {repo}: {}: {err}",
+        lookup.describe()
+    ));
 }
 
 /// `--fetch DIR`: one attempt at exactly the base SHA, depth 1.
 async fn finish_fetch(answer: &mut Answer, dir: Option<&Path>, online: &Online) {
     let Some(dir) = dir else { return };
     let Some(sha) = answer.base_sha.clone() else {
-        answer.trace.push("--fetch: nothing to fetch (no baseline)".to_owned());
+        answer
+            .trace
+            .push("--fetch: nothing to fetch (no baseline)".to_owned());
         return;
     };
     let url = git_url(&online.server_url, &answer.base_repo);
@@ -414,7 +464,11 @@ async fn finish_fetch(answer: &mut Answer, dir: Option<&Path>, online: &Online) 
         }
         Err(err) => answer.warn(
             "Baseline not fetched",
-            format!("could not fetch {}@{sha} into {}: {err} (one attempt; nothing older is tried)", answer.base_repo, dir.display()),
+            format!(
+                "could not fetch {}@{sha} into {}: {err} (one attempt; nothing older is tried)",
+                answer.base_repo,
+                dir.display()
+            ),
         ),
     }
 }

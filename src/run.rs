@@ -95,10 +95,17 @@ fn debug_lines(inputs: &Inputs) -> Vec<String> {
             "offline: {}, strict: {}, label: {}",
             inputs.offline, inputs.strict, inputs.label
         ),
-        format!("server url: {}, api url: {}", inputs.server_url, inputs.api_url),
+        format!(
+            "server url: {}, api url: {}",
+            inputs.server_url, inputs.api_url
+        ),
         format!(
             "token: {}, timeout: {}s, tag: {}, tag pattern: {}, pre-releases: {}",
-            if inputs.token.is_some() { "set" } else { "none" },
+            if inputs.token.is_some() {
+                "set"
+            } else {
+                "none"
+            },
             inputs.timeout.as_secs(),
             inputs.tag.is_some(),
             inputs.tag_policy.pattern,

@@ -133,7 +133,10 @@ impl Cursor<'_> {
         if start == self.i {
             return None;
         }
-        std::str::from_utf8(&self.s[start..self.i]).ok()?.parse().ok()
+        std::str::from_utf8(&self.s[start..self.i])
+            .ok()?
+            .parse()
+            .ok()
     }
 
     fn separator(&mut self) -> bool {
@@ -381,9 +384,22 @@ mod tests {
     #[test]
     fn pep440_ordering() {
         let ordered = [
-            "1.0.dev456", "1.0a1", "1.0a2.dev456", "1.0a12.dev456", "1.0a12", "1.0b1.dev456",
-            "1.0b2", "1.0b2.post345.dev456", "1.0b2.post345", "1.0rc1.dev456", "1.0rc1", "1.0",
-            "1.0.post456.dev34", "1.0.post456", "1.1.dev1", "1!0.1",
+            "1.0.dev456",
+            "1.0a1",
+            "1.0a2.dev456",
+            "1.0a12.dev456",
+            "1.0a12",
+            "1.0b1.dev456",
+            "1.0b2",
+            "1.0b2.post345.dev456",
+            "1.0b2.post345",
+            "1.0rc1.dev456",
+            "1.0rc1",
+            "1.0",
+            "1.0.post456.dev34",
+            "1.0.post456",
+            "1.1.dev1",
+            "1!0.1",
         ];
         for pair in ordered.windows(2) {
             assert!(v(pair[0]) < v(pair[1]), "{} < {}", pair[0], pair[1]);
@@ -397,8 +413,17 @@ mod tests {
     #[test]
     fn semver_ordering() {
         let ordered = [
-            "1.0.0-alpha", "1.0.0-alpha.1", "1.0.0-alpha.beta", "1.0.0-beta", "1.0.0-beta.2",
-            "1.0.0-beta.11", "1.0.0-rc.1", "1.0.0", "1.0.1", "1.1.0", "2.0.0",
+            "1.0.0-alpha",
+            "1.0.0-alpha.1",
+            "1.0.0-alpha.beta",
+            "1.0.0-beta",
+            "1.0.0-beta.2",
+            "1.0.0-beta.11",
+            "1.0.0-rc.1",
+            "1.0.0",
+            "1.0.1",
+            "1.1.0",
+            "2.0.0",
         ];
         for pair in ordered.windows(2) {
             assert!(v(pair[0]) < v(pair[1]), "{} < {}", pair[0], pair[1]);
@@ -409,7 +434,18 @@ mod tests {
 
     #[test]
     fn not_versions() {
-        for s in ["", "v", "latest", "v1.", "1..2", "v1.2.3-", "1.2.3+", "release-1", "v1$(id)", "1.0.0-beta..1"] {
+        for s in [
+            "",
+            "v",
+            "latest",
+            "v1.",
+            "1..2",
+            "v1.2.3-",
+            "1.2.3+",
+            "release-1",
+            "v1$(id)",
+            "1.0.0-beta..1",
+        ] {
             assert!(Version::parse(s).is_none(), "{s:?}");
         }
     }
@@ -437,10 +473,18 @@ mod tests {
 
     #[test]
     fn latest_and_previous() {
-        let tags: Vec<Tag> = ["v0.3.0", "v0.3.1", "v0.3.2.dev838", "v1.9.3", "v1.10.0-rc.1", "nightly", "x1.0"]
-            .into_iter()
-            .map(tag)
-            .collect();
+        let tags: Vec<Tag> = [
+            "v0.3.0",
+            "v0.3.1",
+            "v0.3.2.dev838",
+            "v1.9.3",
+            "v1.10.0-rc.1",
+            "nightly",
+            "x1.0",
+        ]
+        .into_iter()
+        .map(tag)
+        .collect();
         let stable = TagPolicy::default();
         assert_eq!(stable.latest(&tags).unwrap().name, "v1.9.3");
         let pre = TagPolicy {

@@ -154,3 +154,25 @@ impl Run {
         self
     }
 }
+
+impl Resolver {
+    /// Points the binary at a mock API (and `--timeout`), as a runner would
+    /// through `GITHUB_API_URL`.
+    pub fn api(self, url: &str) -> Self {
+        self.env("GITHUB_API_URL", url)
+    }
+
+    /// Runs on a blocking thread, so a mock server on the test's runtime
+    /// keeps answering meanwhile.
+    pub async fn run_async(self) -> Run {
+        tokio::task::spawn_blocking(move || self.run())
+            .await
+            .expect("run")
+    }
+
+    pub async fn json_async(self) -> (Run, Value) {
+        tokio::task::spawn_blocking(move || self.json())
+            .await
+            .expect("run")
+    }
+}

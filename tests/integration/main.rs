@@ -5,5 +5,7 @@ mod bad_input;
 mod cli;
 mod fixtures;
 mod harness;
+mod mock_github;
+mod online;
 mod outputs;
 mod rules;

@@ -5,7 +5,7 @@
 //! `GITHUB_API_URL`, as on a runner. The server stops when dropped.
 
 use serde_json::{Value, json};
-use wiremock::matchers::{header, method, path, query_param};
+use wiremock::matchers::{header, method, path, path_regex, query_param};
 use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
 
 pub struct MockGitHub {
@@ -47,7 +47,11 @@ pub struct Sequence {
 impl Respond for Sequence {
     fn respond(&self, _: &Request) -> ResponseTemplate {
         let n = self.count.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-        if n < self.fail { self.first.clone() } else { self.then.clone() }
+        if n < self.fail {
+            self.first.clone()
+        } else {
+            self.then.clone()
+        }
     }
 }
 
@@ -58,6 +62,59 @@ pub fn sequence(fail: usize, first: ResponseTemplate, then: ResponseTemplate) ->
         first,
         then,
     }
+}
+
+struct MatchingRefs {
+    base: String,
+    refs: Vec<(String, Value)>,
+}
+
+impl Respond for MatchingRefs {
+    fn respond(&self, request: &Request) -> ResponseTemplate {
+        let prefix = request
+            .url
+            .path()
+            .strip_prefix(&self.base)
+            .unwrap_or_default();
+        let prefix = percent_decode(prefix);
+        let found: Vec<&Value> = self
+            .refs
+            .iter()
+            .filter(|(name, _)| name.starts_with(&prefix))
+            .map(|(_, v)| v)
+            .collect();
+        ok_json(json!(found))
+    }
+}
+
+fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' && i + 2 < bytes.len() {
+            if let Ok(b) = u8::from_str_radix(&text[i + 1..i + 3], 16) {
+                out.push(b);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+fn regex_escape(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '/' || c == '-' || c == '_' {
+                c.to_string()
+            } else {
+                format!("\\{c}")
+            }
+        })
+        .collect()
 }
 
 impl MockGitHub {
@@ -115,20 +172,23 @@ impl MockGitHub {
             .await;
     }
 
-    /// `GET /repos/{repo}/git/matching-refs/tags/{prefix}`: every tag in one
-    /// array. `tags` is `(name, object sha, "commit" | "tag")`.
-    pub async fn tags(&self, repo: &str, prefix: &str, tags: &[(String, String, &str)]) {
-        let refs: Vec<Value> = tags
+    /// `GET /repos/{repo}/git/matching-refs/tags/{prefix}`: every tag whose
+    /// name starts with the requested prefix, in one array, as GitHub does.
+    /// `tags` is `(name, object sha, "commit" | "tag")`.
+    pub async fn tags(&self, repo: &str, tags: &[(String, String, &str)]) {
+        let refs: Vec<(String, Value)> = tags
             .iter()
             .map(|(name, sha, kind)| {
-                json!({"ref": format!("refs/tags/{name}"), "node_id": "REF_x",
+                let value = json!({"ref": format!("refs/tags/{name}"), "node_id": "REF_x",
                     "url": format!("https://api.github.com/repos/{repo}/git/refs/tags/{name}"),
-                    "object": {"sha": sha, "type": kind, "url": "https://api.github.com/x"}})
+                    "object": {"sha": sha, "type": kind, "url": "https://api.github.com/x"}});
+                (name.clone(), value)
             })
             .collect();
+        let base = format!("/repos/{repo}/git/matching-refs/tags/");
         Mock::given(method("GET"))
-            .and(path(format!("/repos/{repo}/git/matching-refs/tags/{prefix}")))
-            .respond_with(ok_json(Value::Array(refs)))
+            .and(path_regex(format!("^{}", regex_escape(&base))))
+            .respond_with(MatchingRefs { base, refs })
             .mount(&self.server)
             .await;
     }
@@ -174,7 +234,13 @@ impl MockGitHub {
 }
 
 /// A pull request answer of `GET /pulls/{n}` or the list endpoints.
-pub fn pull_json(number: u64, base_repo: &str, base_sha: &str, head_repo: Option<&str>, head_sha: &str) -> Value {
+pub fn pull_json(
+    number: u64,
+    base_repo: &str,
+    base_sha: &str,
+    head_repo: Option<&str>,
+    head_sha: &str,
+) -> Value {
     let repo = |full: &str| json!({"id": 1, "full_name": full, "name": full.split('/').nth(1)});
     json!({
         "number": number, "state": "open", "title": "t", "body": null,
