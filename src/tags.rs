@@ -44,6 +44,15 @@ enum Bound<T> {
     High,
 }
 
+/// (epoch, release, pre, post, dev), compared in that order.
+type Key<'a> = (
+    u64,
+    &'a [u64],
+    Bound<&'a Vec<Ident>>,
+    Bound<u64>,
+    Bound<u64>,
+);
+
 impl Version {
     /// Parses a tag name such as `v1.2.3`, `1.2.3-rc.1+build.5`,
     /// `v0.3.2.dev838`, `2!1.0.post2`. `None` for anything else.
@@ -71,7 +80,7 @@ impl Version {
         self.pre.is_some() || self.dev.is_some()
     }
 
-    fn key(&self) -> (u64, &[u64], Bound<&Vec<Ident>>, Bound<u64>, Bound<u64>) {
+    fn key(&self) -> Key<'_> {
         let release = {
             let mut end = self.release.len();
             while end > 1 && self.release[end - 1] == 0 {

@@ -3,9 +3,13 @@
 
 mod bad_input;
 mod cli;
+mod failures;
 mod fixtures;
+mod git_fallback;
+mod gitrepo;
 mod harness;
 mod mock_github;
 mod online;
 mod outputs;
+mod proxy;
 mod rules;

@@ -17,12 +17,14 @@ pub fn repo_json() -> serde_json::Value {
     json!({"id": 700001, "full_name": REPO, "default_branch": "main"})
 }
 
-/// A resolver on `mock`, JSON out, tags off unless a test turns them on.
+/// A resolver on `mock`. The git server is a refused loopback port, so a
+/// git fallback can never reach out to github.com from a test.
 pub fn online(mock: &MockGitHub, payload: &serde_json::Value, event: &str) -> Resolver {
     Resolver::new()
         .payload(&payload.to_string(), event)
         .api(&mock.url())
-        .args(["--timeout", "10"])
+        .env("GITHUB_SERVER_URL", "git://127.0.0.1:1")
+        .env("INPUT_TIMEOUT", "10")
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

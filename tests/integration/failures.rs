@@ -1,0 +1,216 @@
+//! Failure modes of the API: each degrades to "unavailable" with a warning
+//! (exit 0, or 3 with --strict), within the deadline, never a hang or a panic.
+
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+
+use crate::mock_github::{MockGitHub, error, ok, sequence};
+use crate::online::{REPO, TIP, online, repo_json};
+use wiremock::matchers::{method, path};
+use wiremock::{Mock, ResponseTemplate};
+
+fn dispatch() -> serde_json::Value {
+    json!({"repository": repo_json()})
+}
+
+async fn mount(mock: &MockGitHub, responder: impl wiremock::Respond + 'static) {
+    Mock::given(method("GET"))
+        .and(path(format!("/repos/{REPO}/commits/main")))
+        .respond_with(responder)
+        .mount(&mock.server)
+        .await;
+}
+
+fn warnings(j: &serde_json::Value) -> String {
+    j["warnings"].to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn server_error_then_success_is_retried() {
+    let mock = MockGitHub::start().await;
+    mount(
+        &mock,
+        sequence(2, error(502, "Server Error"), ok().set_body_string(TIP)),
+    )
+    .await;
+    let (_, j) = online(&mock, &dispatch(), "workflow_dispatch")
+        .arg("--no-tag")
+        .json_async()
+        .await;
+    assert_eq!(j["base_sha"], TIP);
+    assert_eq!(mock.requests().await.len(), 3);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn server_errors_past_the_retries_are_a_warning() {
+    let mock = MockGitHub::start().await;
+    mount(&mock, error(500, "Server Error")).await;
+    let (_, j) = online(&mock, &dispatch(), "workflow_dispatch")
+        .arg("--no-tag")
+        .json_async()
+        .await;
+    assert_eq!(j["base_available"], false);
+    assert!(warnings(&j).contains("answered HTTP 500 4 times"), "{j}");
+    assert_eq!(mock.requests().await.len(), 4, "1 attempt + 3 retries");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn too_many_requests_honours_retry_after() {
+    let mock = MockGitHub::start().await;
+    let limited =
+        error(429, "You have exceeded a secondary rate limit").insert_header("retry-after", "1");
+    mount(&mock, sequence(1, limited, ok().set_body_string(TIP))).await;
+    let started = Instant::now();
+    let (_, j) = online(&mock, &dispatch(), "workflow_dispatch")
+        .arg("--no-tag")
+        .json_async()
+        .await;
+    assert_eq!(j["base_sha"], TIP);
+    assert!(
+        started.elapsed() >= Duration::from_secs(1),
+        "waited Retry-After"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn primary_rate_limit_waits_for_the_reset_when_it_fits() {
+    let mock = MockGitHub::start().await;
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    let limited = error(403, "API rate limit exceeded for installation ID 1.")
+        .insert_header("x-ratelimit-remaining", "0")
+        .insert_header("x-ratelimit-reset", (now + 1).to_string());
+    mount(&mock, sequence(1, limited, ok().set_body_string(TIP))).await;
+    let (_, j) = online(&mock, &dispatch(), "workflow_dispatch")
+        .arg("--no-tag")
+        .json_async()
+        .await;
+    assert_eq!(j["base_sha"], TIP, "{j}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rate_limit_resetting_after_the_deadline_gives_up_at_once() {
+    let mock = MockGitHub::start().await;
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    let limited = error(403, "API rate limit exceeded")
+        .insert_header("x-ratelimit-remaining", "0")
+        .insert_header("x-ratelimit-reset", (now + 3600).to_string());
+    mount(&mock, limited).await;
+    let started = Instant::now();
+    let (_, j) = online(&mock, &dispatch(), "workflow_dispatch")
+        .arg("--no-tag")
+        .json_async()
+        .await;
+    assert!(started.elapsed() < Duration::from_secs(5));
+    assert_eq!(j["base_available"], false);
+    assert!(warnings(&j).contains("rate limited (HTTP 403)"), "{j}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn unauthorized_names_the_permission() {
+    for (status, message) in [
+        (401, "Bad credentials"),
+        (403, "Resource not accessible by integration"),
+    ] {
+        let mock = MockGitHub::start().await;
+        mount(&mock, error(status, message)).await;
+        let run = online(&mock, &dispatch(), "workflow_dispatch")
+            .arg("--no-tag")
+            .on_runner()
+            .run_async()
+            .await;
+        run.assert_code(0);
+        assert!(
+            run.stdout
+                .contains("::warning title=Benchmark baseline unavailable::"),
+            "{}",
+            run.stdout
+        );
+        assert!(
+            run.stdout.contains("permissions: contents: read"),
+            "{}",
+            run.stdout
+        );
+        assert!(run.stdout.contains(message));
+        assert_eq!(mock.requests().await.len(), 1, "no retry of {status}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn not_found_names_the_repo_and_what_was_asked() {
+    let mock = MockGitHub::start().await;
+    let payload = json!({"ref": "refs/heads/main", "before": TIP, "after": crate::online::HEAD, "forced": true, "repository": repo_json()});
+    let run = online(&mock, &payload, "push")
+        .args(["--no-tag", "--strict"])
+        .on_runner()
+        .run_async()
+        .await;
+    run.assert_code(3);
+    let text = &run.stdout;
+    assert!(
+        text.contains("not found (HTTP 404) in ROCm/FlyDSL"),
+        "{text}"
+    );
+    assert!(text.contains(TIP), "names the SHA: {text}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_that_never_answers_ends_at_the_deadline() {
+    let mock = MockGitHub::start().await;
+    mount(
+        &mock,
+        ResponseTemplate::new(200).set_delay(Duration::from_secs(30)),
+    )
+    .await;
+    let started = Instant::now();
+    let (_, j) = online(&mock, &dispatch(), "workflow_dispatch")
+        .args(["--no-tag", "--timeout", "2"])
+        .json_async()
+        .await;
+    let took = started.elapsed();
+    assert!(took < Duration::from_secs(6), "took {took:?}");
+    assert_eq!(j["base_available"], false);
+    assert!(
+        warnings(&j).contains("no answer within the 2s deadline"),
+        "{j}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn invalid_json_is_a_warning() {
+    let mock = MockGitHub::start().await;
+    mock.commit_sha(REPO, "main", TIP).await;
+    Mock::given(method("GET"))
+        .and(path(format!("/repos/{REPO}/git/matching-refs/tags/v")))
+        .respond_with(ok().set_body_string("[{\"ref\": \"refs/tags/v1\", \"obj"))
+        .mount(&mock.server)
+        .await;
+    let (_, j) = online(&mock, &dispatch(), "workflow_dispatch")
+        .arg("--tag-pattern=v*")
+        .json_async()
+        .await;
+    assert_eq!(
+        j["base_sha"], TIP,
+        "the baseline survives a broken tag answer"
+    );
+    assert_eq!(j["tag_available"], false);
+    assert!(warnings(&j).contains("invalid JSON"), "{j}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sha_the_server_did_not_give_is_never_reported() {
+    let mock = MockGitHub::start().await;
+    mount(&mock, ok().set_body_string("main")).await;
+    let (_, j) = online(&mock, &dispatch(), "workflow_dispatch")
+        .arg("--no-tag")
+        .json_async()
+        .await;
+    assert!(j["base_sha"].is_null());
+    assert!(warnings(&j).contains("not a full commit SHA"), "{j}");
+}

@@ -1,0 +1,176 @@
+//! Git answers what the API cannot: the tag listing and branch tips by
+//! ls-remote (over `file://` and `git daemon`), a merge-base from the local
+//! clone, and `--fetch` of exactly one commit.
+
+use serde_json::json;
+
+use crate::gitrepo::{BareRepo, GitDaemon, git};
+use crate::harness::Resolver;
+use crate::mock_github::{MockGitHub, error};
+use crate::online::{REPO, repo_json};
+
+fn tags(names: &[(&str, bool)]) -> Vec<(String, bool)> {
+    names.iter().map(|(n, a)| (n.to_string(), *a)).collect()
+}
+
+async fn api_down() -> MockGitHub {
+    let mock = MockGitHub::start().await;
+    wiremock::Mock::given(wiremock::matchers::any())
+        .respond_with(error(503, "Service Unavailable"))
+        .mount(&mock.server)
+        .await;
+    mock
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tags_and_default_branch_come_from_git_when_the_api_is_down() {
+    let repo = BareRepo::new(
+        REPO,
+        &tags(&[("v1.9.3", true), ("v1.10.0", false), ("v2.0.0rc1", true)]),
+        0,
+    );
+    let daemon = GitDaemon::start(repo.root.path());
+    let mock = api_down().await;
+    for server in [repo.file_url(), daemon.url()] {
+        let (_, j) = Resolver::new()
+            .payload(
+                &json!({"repository": repo_json()}).to_string(),
+                "workflow_dispatch",
+            )
+            .api(&mock.url())
+            .env("GITHUB_SERVER_URL", &server)
+            .args(["--timeout", "20"])
+            .json_async()
+            .await;
+        assert_eq!(j["base_sha"], repo.commits[2], "{server}: main's tip: {j}");
+        assert_eq!(j["tag"], "v1.10.0", "{server}");
+        assert_eq!(j["tag_sha"], repo.commits[1], "{server}: lightweight tag");
+        let w = j["warnings"].to_string();
+        assert!(w.contains("answered by git ls-remote"), "{server}: {w}");
+        assert!(
+            j["trace"]
+                .to_string()
+                .contains("git ls-remote, because the API failed"),
+            "{j}"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn annotated_tags_are_peeled_by_git_and_ten_thousand_tags_work() {
+    let mut names: Vec<(String, bool)> = (0..10_000)
+        .map(|i| (format!("v0.{}.{}", i / 100, i % 100), i % 2 == 1))
+        .collect();
+    names.push(("v1.0.0".into(), true));
+    let repo = BareRepo::new(REPO, &names, 0);
+    let mock = api_down().await;
+    let payload = json!({"pull_request": {"base": {"ref": "main", "sha": repo.commits[0], "repo": repo_json()},
+        "head": {"ref": "x", "sha": repo.commits[2], "repo": repo_json()}}});
+    let (_, j) = Resolver::new()
+        .payload(&payload.to_string(), "pull_request")
+        .api(&mock.url())
+        .env("GITHUB_SERVER_URL", repo.file_url())
+        .args(["--timeout", "30"])
+        .json_async()
+        .await;
+    assert_eq!(j["tag"], "v1.0.0");
+    assert_eq!(
+        j["tag_sha"], repo.commits[1],
+        "annotated tag peeled to its commit: {j}"
+    );
+    assert!(
+        j["trace"]
+            .to_string()
+            .contains("10001 tags of ROCm/FlyDSL listed"),
+        "{j}"
+    );
+}
+
+#[test]
+fn merge_base_from_the_local_clone_needs_no_network() {
+    let repo = BareRepo::new(REPO, &[], 0);
+    let clone = tempfile::tempdir().unwrap();
+    git(
+        clone.path(),
+        &["clone", "--quiet", &repo.path.display().to_string(), "."],
+    );
+    let payload = json!({"ref": "refs/heads/main", "before": repo.commits[2], "after": repo.commits[1],
+        "forced": true, "repository": repo_json()});
+    let (_, j) = Resolver::new()
+        .payload(&payload.to_string(), "push")
+        .env("GITHUB_WORKSPACE", clone.path())
+        .arg("--offline")
+        .json();
+    assert_eq!(j["base_sha"], repo.commits[1], "{j}");
+    assert_eq!(j["base_source"], "push-merge-base");
+    assert!(j["trace"].to_string().contains("from the local clone"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fetch_brings_exactly_the_base_commit_at_depth_one() {
+    let repo = BareRepo::new(REPO, &tags(&[("v1.0.0", true)]), 3);
+    let daemon = GitDaemon::start(repo.root.path());
+    let target = tempfile::tempdir().unwrap();
+    git(target.path(), &["init", "--quiet"]);
+    let base = &repo.commits[1];
+    let payload = json!({"pull_request": {"base": {"ref": "main", "sha": base, "repo": repo_json()},
+        "head": {"ref": "x", "sha": repo.commits[2], "repo": {"full_name": "jhinpan/FlyDSL-lab"}}}});
+    let run = Resolver::new()
+        .payload(&payload.to_string(), "pull_request")
+        .api("http://127.0.0.1:1")
+        .env("GITHUB_SERVER_URL", daemon.url())
+        .args(["--no-tag", "--timeout", "20", "--fetch"])
+        .arg(target.path())
+        .on_runner()
+        .run_async()
+        .await;
+    run.assert_code(0);
+    assert_eq!(run.outputs()["base-fetched"], "true", "{}", run.stdout);
+    let dir = target.path();
+    assert_eq!(
+        git(dir, &["rev-parse", "refs/baseline-resolver/base"]),
+        *base
+    );
+    assert_eq!(git(dir, &["cat-file", "-t", base]), "commit");
+    assert_eq!(
+        git(dir, &["rev-list", "--count", "refs/baseline-resolver/base"]),
+        "1",
+        "depth 1"
+    );
+    assert_eq!(git(dir, &["tag", "--list"]), "", "no tags");
+    assert_eq!(
+        git(dir, &["for-each-ref", "--format=%(refname)"]),
+        "refs/baseline-resolver/base"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failed_fetch_is_a_warning_and_nothing_older_is_tried() {
+    let target = tempfile::tempdir().unwrap();
+    git(target.path(), &["init", "--quiet"]);
+    let payload = json!({"pull_request": {"base": {"ref": "main", "sha": "a".repeat(40), "repo": repo_json()},
+        "head": {"ref": "x", "sha": "b".repeat(40), "repo": repo_json()}}});
+    let run = Resolver::new()
+        .payload(&payload.to_string(), "pull_request")
+        .api("http://127.0.0.1:1")
+        .env("GITHUB_SERVER_URL", "git://127.0.0.1:1")
+        .args(["--no-tag", "--timeout", "10", "--fetch"])
+        .arg(target.path())
+        .on_runner()
+        .run_async()
+        .await;
+    run.assert_code(0);
+    assert_eq!(run.outputs()["base-fetched"], "false");
+    assert_eq!(
+        run.outputs()["base-sha"],
+        "a".repeat(40),
+        "the answer stands"
+    );
+    assert!(
+        run.stdout
+            .contains("::warning title=Baseline not fetched::"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("nothing older is tried"));
+}
