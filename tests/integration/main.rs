@@ -1,6 +1,7 @@
 //! One integration test binary (faster to link than one per file), with a
 //! module per capability.
 
+mod action;
 mod bad_input;
 mod cli;
 mod failures;

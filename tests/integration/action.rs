@@ -1,0 +1,380 @@
+//! The action as a runner runs it: `action.yml`'s composite step executed with
+//! the environment a runner gives, its `env:` expressions evaluated from a
+//! `with:` map and the input defaults, through `dist/launch.sh` and a freshly
+//! built binary; then `GITHUB_OUTPUT` read with the runner's parser.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use baseline_resolver::output::file_command;
+use serde_yaml_ng::Value;
+
+use crate::harness::repo_root;
+
+pub fn action() -> Value {
+    let text = std::fs::read_to_string(repo_root().join("action.yml")).unwrap();
+    serde_yaml_ng::from_str(&text).expect("action.yml parses")
+}
+
+fn map(value: &Value) -> Vec<(String, Value)> {
+    value
+        .as_mapping()
+        .map(|m| {
+            m.iter()
+                .map(|(k, v)| (k.as_str().unwrap().to_owned(), v.clone()))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+pub fn input_names() -> Vec<String> {
+    map(&action()["inputs"])
+        .into_iter()
+        .map(|(k, _)| k)
+        .collect()
+}
+
+pub fn output_names() -> Vec<String> {
+    map(&action()["outputs"])
+        .into_iter()
+        .map(|(k, _)| k)
+        .collect()
+}
+
+/// Evaluates `${{ ... }}` the way the runner would for the few expressions
+/// the action may use: `inputs.NAME` and `github.token`. Anything else fails
+/// the test, which keeps the action's expressions simple and reviewable.
+fn evaluate(
+    text: &str,
+    with: &BTreeMap<&str, &str>,
+    defaults: &BTreeMap<String, String>,
+    token: &str,
+) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(start) = rest.find("${{") {
+        out.push_str(&rest[..start]);
+        let end = rest[start..].find("}}").expect("closed expression") + start;
+        let expr = rest[start + 3..end].trim();
+        let value = if let Some(name) = expr.strip_prefix("inputs.") {
+            match with.get(name) {
+                Some(v) => v.to_string(),
+                None => {
+                    let default = defaults
+                        .get(name)
+                        .unwrap_or_else(|| panic!("input {name} is not declared"));
+                    evaluate(default, with, defaults, token)
+                }
+            }
+        } else if expr == "github.token" {
+            token.to_owned()
+        } else {
+            panic!("unsupported expression in action.yml: {expr}");
+        };
+        out.push_str(&value);
+        rest = &rest[end + 2..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// A copy of the action as the runner checks it out: action.yml, the
+/// launcher, and the test build of the binary with its checksum.
+pub fn action_dir() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        repo_root().join("action.yml"),
+        dir.path().join("action.yml"),
+    )
+    .unwrap();
+    let dist = dir.path().join("dist");
+    std::fs::create_dir(&dist).unwrap();
+    std::fs::copy(repo_root().join("dist/launch.sh"), dist.join("launch.sh")).unwrap();
+    let name = "baseline-resolver-linux-x86_64";
+    std::fs::copy(env!("CARGO_BIN_EXE_baseline-resolver"), dist.join(name)).unwrap();
+    let sum = Command::new("sha256sum")
+        .arg(name)
+        .current_dir(&dist)
+        .output()
+        .unwrap();
+    std::fs::write(dist.join("SHA256SUMS"), sum.stdout).unwrap();
+    dir
+}
+
+pub struct StepRun {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+    pub outputs: BTreeMap<String, String>,
+}
+
+/// Runs the composite step of `action.yml` found in `action_path`.
+pub fn run_step(
+    action_path: &Path,
+    event: &Path,
+    event_name: &str,
+    with: &[(&str, &str)],
+    extra_env: &[(&str, &str)],
+) -> StepRun {
+    let action = action();
+    let steps = action["runs"]["steps"]
+        .as_sequence()
+        .expect("composite steps");
+    assert_eq!(action["runs"]["using"].as_str(), Some("composite"));
+    assert_eq!(steps.len(), 1, "one step");
+    let step = &steps[0];
+    let with: BTreeMap<&str, &str> = with.iter().copied().collect();
+    let defaults: BTreeMap<String, String> = map(&action["inputs"])
+        .into_iter()
+        .map(|(k, v)| (k, v["default"].as_str().unwrap_or_default().to_owned()))
+        .collect();
+    let work = tempfile::tempdir().unwrap();
+    let output = work.path().join("github_output");
+    let summary = work.path().join("step_summary");
+    let script = step["run"].as_str().expect("run script");
+    assert!(
+        !script.contains("${{"),
+        "no expression is pasted into the script"
+    );
+    let mut cmd = Command::new(step["shell"].as_str().expect("shell"));
+    cmd.arg("-e").arg("-c").arg(script).current_dir(work.path());
+    cmd.env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("HOME", work.path())
+        .env("GITHUB_ACTIONS", "true")
+        .env("GITHUB_EVENT_PATH", event)
+        .env("GITHUB_EVENT_NAME", event_name)
+        .env("GITHUB_OUTPUT", &output)
+        .env("GITHUB_STEP_SUMMARY", &summary)
+        .env("GITHUB_ACTION_PATH", action_path)
+        .env("GITHUB_WORKSPACE", work.path())
+        .env("RUNNER_OS", "Linux")
+        .env("RUNNER_ARCH", "X64");
+    for (key, value) in map(&step["env"]) {
+        let value = evaluate(
+            value.as_str().unwrap_or_default(),
+            &with,
+            &defaults,
+            "ghs_actiontesttoken",
+        );
+        cmd.env(key, value);
+    }
+    for (key, value) in extra_env {
+        cmd.env(key, value);
+    }
+    let out = cmd.output().unwrap();
+    let text = std::fs::read_to_string(&output).unwrap_or_default();
+    let pairs = file_command::read(&text).expect("GITHUB_OUTPUT parses");
+    StepRun {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        outputs: pairs.into_iter().collect(),
+    }
+}
+
+fn example_event() -> PathBuf {
+    repo_root().join("examples/events/fork-pull-request.json")
+}
+
+#[test]
+fn the_composite_step_writes_exactly_the_outputs_action_yml_declares() {
+    let dir = action_dir();
+    let run = run_step(
+        dir.path(),
+        &example_event(),
+        "pull_request",
+        &[("offline", "true"), ("label", "main-mi355")],
+        &[],
+    );
+    assert_eq!(
+        run.code, 0,
+        "stdout: {}\nstderr: {}",
+        run.stdout, run.stderr
+    );
+    let written: Vec<&String> = run.outputs.keys().collect();
+    let mut declared = output_names();
+    declared.sort();
+    assert_eq!(
+        written,
+        declared.iter().collect::<Vec<_>>(),
+        "outputs written vs declared in action.yml"
+    );
+    // Each declared output maps to the step output of the same name.
+    for (name, value) in map(&action()["outputs"]) {
+        assert_eq!(
+            value["value"].as_str(),
+            Some(format!("${{{{ steps.resolve.outputs.{name} }}}}").as_str()),
+            "{name}"
+        );
+        assert!(
+            value["description"].as_str().is_some_and(|d| d.len() > 10),
+            "{name} has a description"
+        );
+    }
+    let o = &run.outputs;
+    assert_eq!(o["base-repo"], "ROCm/FlyDSL");
+    assert_eq!(o["base-sha"], "fa4f8ae2d93c1a7e5b06f2c8e4d1b3a9c7e05f16");
+    assert_eq!(o["is-fork"], "true");
+    assert_eq!(o["label"], "main-mi355", "with: label reached the binary");
+    assert!(
+        run.stdout
+            .contains("baseline main-mi355 = ROCm/FlyDSL@fa4f8ae2"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn every_input_reaches_the_binary_through_env() {
+    let step = &action()["runs"]["steps"][0];
+    let env: Vec<String> = map(&step["env"]).into_iter().map(|(k, _)| k).collect();
+    for input in input_names() {
+        let var = format!("INPUT_{}", input.to_uppercase().replace('-', "_"));
+        assert!(env.contains(&var), "input {input} is not mapped to {var}");
+        let value = map(&step["env"])
+            .into_iter()
+            .find(|(k, _)| *k == var)
+            .unwrap()
+            .1;
+        assert_eq!(
+            value.as_str(),
+            Some(format!("${{{{ inputs.{input} }}}}").as_str())
+        );
+        let description = action()["inputs"][input.as_str()]["description"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
+        assert!(
+            description.contains("Default"),
+            "input {input} documents its default"
+        );
+    }
+    assert_eq!(env.len(), input_names().len());
+}
+
+#[test]
+fn defaults_and_strict_flow_through_the_action() {
+    let dir = action_dir();
+    let event = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(
+        event.path(),
+        r#"{"repository": {"full_name": "ROCm/FlyDSL", "default_branch": "main"}}"#,
+    )
+    .unwrap();
+    let run = run_step(
+        dir.path(),
+        event.path(),
+        "workflow_dispatch",
+        &[("offline", "true"), ("strict", "true")],
+        &[],
+    );
+    assert_eq!(run.code, 3, "strict fails the step: {}", run.stdout);
+    assert_eq!(run.outputs["base-available"], "false");
+    assert!(
+        run.stdout
+            .contains("::warning title=Benchmark baseline unavailable::")
+    );
+}
+
+#[test]
+fn the_launcher_refuses_a_binary_that_does_not_match_its_checksum() {
+    let dir = action_dir();
+    let bin = dir.path().join("dist/baseline-resolver-linux-x86_64");
+    let mut bytes = std::fs::read(&bin).unwrap();
+    bytes.extend_from_slice(b"tampered");
+    std::fs::write(&bin, bytes).unwrap();
+    let run = run_step(
+        dir.path(),
+        &example_event(),
+        "pull_request",
+        &[("offline", "true")],
+        &[],
+    );
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stdout
+            .contains("::error title=baseline-resolver::checksum mismatch"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.outputs.is_empty());
+}
+
+#[test]
+fn the_launcher_names_the_platform_when_it_has_no_binary_and_no_cargo() {
+    let dir = action_dir();
+    let run = run_step(
+        dir.path(),
+        &example_event(),
+        "pull_request",
+        &[("offline", "true")],
+        &[("RUNNER_ARCH", "RISCV64"), ("PATH", "/usr/bin:/bin")],
+    );
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stdout.contains("no prebuilt binary for linux-riscv64"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("install Rust"), "{}", run.stdout);
+}
+
+/// The README's inputs and outputs tables list exactly what action.yml declares.
+#[test]
+fn readme_tables_match_action_yml() {
+    let readme = std::fs::read_to_string(repo_root().join("README.md")).unwrap();
+    let section = |title: &str| -> Vec<String> {
+        let start = readme
+            .find(title)
+            .unwrap_or_else(|| panic!("README has {title}"));
+        readme[start..]
+            .lines()
+            .skip(1)
+            .skip_while(|l| !l.starts_with('|'))
+            .take_while(|l| l.starts_with('|'))
+            .skip(2)
+            .filter_map(|l| l.split('|').nth(1))
+            .map(|cell| cell.trim().trim_matches('`').to_owned())
+            .collect()
+    };
+    assert_eq!(section("### Action inputs"), input_names());
+    assert_eq!(section("### Action outputs"), output_names());
+}
+
+/// The shipped binary (when `scripts/build-dist` has made it) asks for no
+/// glibc symbol newer than 2.17.
+#[test]
+fn shipped_binary_needs_glibc_2_17_at_most() {
+    let bin = repo_root().join("dist/baseline-resolver-linux-x86_64");
+    if !bin.exists() {
+        println!(
+            "NOTICE: dist/baseline-resolver-linux-x86_64 not built (scripts/build-dist); glibc floor not checked"
+        );
+        return;
+    }
+    let out = Command::new("objdump")
+        .arg("-T")
+        .arg(&bin)
+        .output()
+        .expect("objdump");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut newest = (2u32, 0u32);
+    for word in text.split_whitespace() {
+        let Some(version) = word.strip_prefix("GLIBC_") else {
+            continue;
+        };
+        let mut parts = version.split('.').map(|p| p.parse::<u32>().unwrap_or(0));
+        let v = (parts.next().unwrap_or(0), parts.next().unwrap_or(0));
+        newest = newest.max(v);
+    }
+    assert!(newest <= (2, 17), "needs GLIBC_{}.{}", newest.0, newest.1);
+    assert!(text.contains("GLIBC_"), "dynamically linked against glibc");
+    let size = std::fs::metadata(&bin).unwrap().len();
+    assert!(size < 15 * 1024 * 1024, "{size} bytes");
+    println!(
+        "dist binary: {size} bytes, newest glibc symbol GLIBC_{}.{}",
+        newest.0, newest.1
+    );
+}
