@@ -190,6 +190,10 @@ fn ref_problem(value: &str) -> Option<&'static str> {
     if value == "@" {
         return Some("'@' alone");
     }
+    // git refuses it, and a later `git fetch URL -x` would read it as an option.
+    if value.starts_with('-') {
+        return Some("starts with '-'");
+    }
     if !value.is_ascii() {
         return Some("non-ASCII character");
     }
@@ -355,6 +359,8 @@ mod tests {
             "a\nb",
             "a\rb",
             "é",
+            "-",
+            "-a",
         ] {
             assert!(RefName::parse(bad).is_err(), "{bad:?}");
         }

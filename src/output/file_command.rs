@@ -11,7 +11,9 @@ use thiserror::Error;
 
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum EncodeError {
-    #[error("output name {0:?} is not usable (empty, or contains '=', '<<', CR or LF)")]
+    #[error(
+        "output name {0:?} is not usable (empty, ends with '<', or contains '=', '<<', CR or LF)"
+    )]
     Name(String),
     #[error("value of output {0:?} ends with a carriage return, which the runner would drop")]
     TrailingCarriageReturn(String),
@@ -21,7 +23,14 @@ pub enum EncodeError {
 
 /// Appends one `name<<DELIM` entry to `out`.
 pub fn encode(out: &mut String, name: &str, value: &str) -> Result<(), EncodeError> {
-    if name.is_empty() || name.contains('=') || name.contains("<<") || name.contains(['\r', '\n']) {
+    // The runner splits the header at the first `<<`: a name ending in `<`
+    // would give `name<<<DELIM`, read as name `name` and delimiter `<DELIM`.
+    if name.is_empty()
+        || name.ends_with('<')
+        || name.contains('=')
+        || name.contains("<<")
+        || name.contains(['\r', '\n'])
+    {
         return Err(EncodeError::Name(name.to_owned()));
     }
     // The runner strips the line break before the delimiter line, "\r\n"
@@ -187,7 +196,8 @@ mod tests {
     #[test]
     fn unusable_names_and_values_are_refused() {
         let mut out = String::new();
-        for name in ["", "a=b", "a<<b", "a\nb"] {
+        // "a<" was found by the property test: it wrote `a<<<DELIM`.
+        for name in ["", "a=b", "a<<b", "a\nb", "a<"] {
             assert!(matches!(
                 encode(&mut out, name, "v"),
                 Err(EncodeError::Name(_))

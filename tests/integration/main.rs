@@ -2,6 +2,7 @@
 //! module per capability.
 
 mod action;
+mod bad_corpus;
 mod bad_input;
 mod cli;
 mod failures;
@@ -12,5 +13,6 @@ mod harness;
 mod mock_github;
 mod online;
 mod outputs;
+mod properties;
 mod proxy;
 mod rules;
