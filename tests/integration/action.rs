@@ -378,3 +378,30 @@ fn shipped_binary_needs_glibc_2_17_at_most() {
         newest.0, newest.1
     );
 }
+
+/// Outputs reach scripts through `env:`, never as `${{ }}` pasted into a
+/// `run:` script, where a hostile value would become shell code.
+#[test]
+fn no_workflow_pastes_an_expression_into_a_run_script() {
+    let mut files: Vec<PathBuf> = Vec::new();
+    for dir in ["examples/workflows", ".github/workflows"] {
+        for entry in std::fs::read_dir(repo_root().join(dir)).unwrap() {
+            files.push(entry.unwrap().path());
+        }
+    }
+    assert!(files.len() >= 4);
+    for file in files {
+        let doc: Value = serde_yaml_ng::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+        for (job, body) in map(&doc["jobs"]) {
+            for step in body["steps"].as_sequence().into_iter().flatten() {
+                if let Some(script) = step["run"].as_str() {
+                    assert!(
+                        !script.contains("${{"),
+                        "{}: job {job} pastes an expression into run:\n{script}",
+                        file.display()
+                    );
+                }
+            }
+        }
+    }
+}

@@ -16,3 +16,5 @@ mod outputs;
 mod properties;
 mod proxy;
 mod rules;
+mod secrets;
+mod soak;

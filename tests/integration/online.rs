@@ -343,3 +343,47 @@ async fn the_token_is_sent_and_never_printed() {
     }
     assert!(run.stdout.contains("::debug::"), "debug was on");
 }
+
+/// Tag names an attacker (or a broken server) could put in an API answer:
+/// none of them parses as a version, so none can become the `tag` output,
+/// and the output file still holds exactly the declared outputs.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hostile_tag_names_from_the_api_are_never_chosen() {
+    let mock = MockGitHub::start().await;
+    let hostile = [
+        "v9$(id)".to_owned(),
+        "v9`id`".to_owned(),
+        "v9;id".to_owned(),
+        "v9.0.0::warning::owned".to_owned(),
+        "v9.0.0%0Ainjected=1".to_owned(),
+        "v9.0.0\ninjected=1".to_owned(),
+        "v9.0.0\r\n::error::x".to_owned(),
+        format!("v9.{}", "9".repeat(10_000)),
+        format!("v{}", "a".repeat(10_000)),
+    ];
+    let mut tags: Vec<_> = hostile.iter().map(|n| tag(n, HEAD, "commit")).collect();
+    tags.push(tag("v1.0.0", BASE, "commit"));
+    mock.tags(REPO, &tags).await;
+    let payload =
+        json!({"ref": "refs/heads/main", "before": BASE, "after": HEAD, "repository": repo_json()});
+    let run = online(&mock, &payload, "push")
+        .on_runner()
+        .run_async()
+        .await;
+    run.assert_code(0);
+    let outputs = run.outputs();
+    assert_eq!(outputs["tag"], "v1.0.0");
+    assert_eq!(outputs["tag-sha"], BASE);
+    let declared = crate::action::output_names();
+    assert_eq!(outputs.keys().collect::<Vec<_>>(), {
+        let mut d = declared.iter().collect::<Vec<_>>();
+        d.sort();
+        d
+    });
+    for line in run.stdout.lines() {
+        assert!(
+            !line.starts_with("::error") && !line.contains("injected=1\n"),
+            "{line}"
+        );
+    }
+}
