@@ -17,6 +17,9 @@ use tokio::net::{TcpListener, TcpStream};
 use crate::harness::Resolver;
 use crate::online::{REPO, TAG_COMMIT, TIP};
 
+/// One run: how long it took, its exit code, its JSON answer, its stderr.
+type Outcome = (Duration, i32, Value, String);
+
 const RUNS: usize = 1_000;
 const WORKERS: usize = 16;
 const TIMEOUT_SECONDS: u64 = 4;
@@ -98,7 +101,7 @@ async fn serve(
     };
     let reply = match fault {
         Fault::Reset => {
-            let _ = socket.set_linger(Some(Duration::ZERO));
+            let _ = socket.set_zero_linger();
             return; // dropped with linger 0: a TCP reset
         }
         Fault::ServerError => respond(
@@ -155,7 +158,7 @@ async fn a_thousand_resolutions_against_a_faulty_api() {
 
     let started = Instant::now();
     let done = Arc::new(AtomicUsize::new(0));
-    let results: Arc<Mutex<Vec<(Duration, i32, Value, String)>>> = Arc::default();
+    let results: Arc<Mutex<Vec<Outcome>>> = Arc::default();
     let mut workers = Vec::new();
     for _ in 0..WORKERS {
         let (url, done, results) = (url.clone(), done.clone(), results.clone());
