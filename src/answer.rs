@@ -4,7 +4,11 @@
 //! Field names here are the JSON keys; the step outputs are the same names in
 //! kebab-case. A `null` in JSON is an empty string as a step output.
 
+use std::collections::BTreeMap;
+
 use serde::{Serialize, Serializer};
+
+use crate::artifacts;
 
 use crate::rules::{Baseline, Decision, Lookup};
 use crate::validate::{Label, RefName, RepoName, Sha};
@@ -44,7 +48,16 @@ pub struct Answer {
     pub tag_available: bool,
     /// `--fetch DIR` put the base commit into DIR.
     pub base_fetched: bool,
+    /// The first `artifact-name`'s benchmark artifact of the base commit.
+    pub artifact_available: bool,
+    pub artifact_id: Option<u64>,
+    pub artifact_run_id: Option<u64>,
+    pub artifact_name: Option<String>,
+    /// Every rendered artifact name and what was found for it.
+    pub artifacts: BTreeMap<String, artifacts::Found>,
     pub warnings: Vec<Warning>,
+    /// Worth knowing, not worth a warning (e.g. no artifact to reuse).
+    pub notices: Vec<String>,
     pub trace: Vec<String>,
     /// The field, flag or request the base SHA came from, for the log line.
     #[serde(skip)]
@@ -76,7 +89,13 @@ impl Answer {
             tag_version: None,
             tag_available: false,
             base_fetched: false,
+            artifact_available: false,
+            artifact_id: None,
+            artifact_run_id: None,
+            artifact_name: None,
+            artifacts: BTreeMap::new(),
             warnings: Vec::new(),
+            notices: Vec::new(),
             trace: decision.trace,
             base_origin: None,
         };
@@ -120,6 +139,11 @@ impl Answer {
     pub fn warn(&mut self, title: &'static str, message: String) {
         self.trace.push(format!("warning: {message}"));
         self.warnings.push(Warning { title, message });
+    }
+
+    pub fn notice(&mut self, message: String) {
+        self.trace.push(format!("notice: {message}"));
+        self.notices.push(message);
     }
 
     /// Checks made once the base SHA is settled, whichever way it was found.

@@ -148,6 +148,16 @@ pub struct ResolveArgs {
     #[arg(long, value_name = "SECONDS")]
     pub timeout: Option<String>,
 
+    /// Benchmark artifact name(s) to reuse: templates with {sha}, {short_sha}, {label},
+    /// separated by commas or newlines, e.g. bench-mi355-{sha}. [env: INPUT_ARTIFACT_NAME]
+    #[arg(long, value_name = "TEMPLATES")]
+    pub artifact_name: Option<String>,
+
+    /// Only artifacts from successful runs of this workflow file (e.g. benchmark.yml).
+    /// [env: INPUT_ARTIFACT_WORKFLOW]
+    #[arg(long, value_name = "FILE")]
+    pub artifact_workflow: Option<String>,
+
     /// Fetch exactly the base commit (depth 1, no tags) into the git repository at DIR,
     /// as refs/baseline-resolver/base; reports base-fetched. [env: INPUT_FETCH]
     #[arg(long, value_name = "DIR")]

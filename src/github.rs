@@ -86,6 +86,7 @@ impl ApiError {
 pub enum Permission {
     Contents,
     PullRequests,
+    Actions,
 }
 
 impl Permission {
@@ -93,6 +94,7 @@ impl Permission {
         match self {
             Permission::Contents => "contents: read",
             Permission::PullRequests => "pull-requests: read",
+            Permission::Actions => "actions: read",
         }
     }
 }
@@ -501,6 +503,66 @@ impl Api {
         Ok(tags)
     }
 
+    /// Artifacts of `repo` named exactly `name`, every page (at most 10):
+    /// `GET /repos/{o}/{r}/actions/artifacts?name=NAME&per_page=100`.
+    pub async fn artifacts(&self, repo: &RepoName, name: &str) -> Result<Vec<Artifact>, ApiError> {
+        #[derive(Deserialize)]
+        struct Page {
+            artifacts: Vec<Artifact>,
+        }
+        let what = format!("artifacts named {name}");
+        let mut path = format!(
+            "/repos/{repo}/actions/artifacts?per_page=100&name={}",
+            encode_query(name)
+        );
+        let mut all = Vec::new();
+        for _ in 0..10 {
+            let (page, headers): (Page, _) = self
+                .get_json(&path, &what, Permission::Actions, repo)
+                .await?;
+            all.extend(page.artifacts.into_iter().filter(|a| a.name == name));
+            match next_link(&headers) {
+                Some(next) => path = next,
+                None => break,
+            }
+        }
+        Ok(all)
+    }
+
+    /// Ids of the successful runs of `workflow` (a file name such as
+    /// `benchmark.yml`) for commit `sha`:
+    /// `GET /repos/{o}/{r}/actions/workflows/{workflow}/runs?head_sha=SHA&status=success`.
+    pub async fn successful_runs(
+        &self,
+        repo: &RepoName,
+        workflow: &str,
+        sha: &Sha,
+    ) -> Result<Vec<u64>, ApiError> {
+        #[derive(Deserialize)]
+        struct Page {
+            workflow_runs: Vec<Run>,
+        }
+        #[derive(Deserialize)]
+        struct Run {
+            id: u64,
+            conclusion: Option<String>,
+        }
+        let what = format!("successful runs of {workflow} for {sha}");
+        let path = format!(
+            "/repos/{repo}/actions/workflows/{}/runs?head_sha={sha}&status=success&per_page=100",
+            encode_path(workflow)
+        );
+        let (page, _): (Page, _) = self
+            .get_json(&path, &what, Permission::Actions, repo)
+            .await?;
+        Ok(page
+            .workflow_runs
+            .into_iter()
+            .filter(|r| r.conclusion.as_deref() == Some("success"))
+            .map(|r| r.id)
+            .collect())
+    }
+
     /// Peels an annotated tag object to the commit it points at:
     /// `GET /repos/{o}/{r}/git/tags/{sha}`, repeated for a tag of a tag.
     pub async fn peel(&self, repo: &RepoName, tag: &Tag) -> Result<Sha, ApiError> {
@@ -534,6 +596,24 @@ impl Api {
             message: "a chain of more than 4 tag objects".to_owned(),
         })
     }
+}
+
+/// What an artifact answer holds that the resolver reads
+/// (`GET /repos/{o}/{r}/actions/artifacts`).
+#[derive(Debug, Clone, Deserialize)]
+pub struct Artifact {
+    pub id: u64,
+    pub name: String,
+    #[serde(default)]
+    pub expired: bool,
+    pub created_at: Option<String>,
+    pub workflow_run: Option<ArtifactRun>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct ArtifactRun {
+    pub id: Option<u64>,
+    pub head_sha: Option<String>,
 }
 
 enum Verdict {

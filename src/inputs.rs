@@ -52,6 +52,14 @@ pub struct Inputs {
     pub fetch: Option<PathBuf>,
     /// A local clone that may answer a merge-base: `GITHUB_WORKSPACE`, else `.`.
     pub workdir: PathBuf,
+    pub artifacts: Option<ArtifactQuery>,
+}
+
+/// `artifact-name` templates and the optional `artifact-workflow`.
+#[derive(Debug, Clone)]
+pub struct ArtifactQuery {
+    pub templates: Vec<String>,
+    pub workflow: Option<String>,
 }
 
 /// A token: its `Debug` and `Display` never show it.
@@ -280,6 +288,47 @@ pub fn validate(args: &ResolveArgs, env: Env<'_>) -> Result<Inputs, InputError> 
         },
         None => Duration::from_secs(60),
     };
+    let artifacts = match src.text(
+        "artifact-name",
+        args.artifact_name.as_deref(),
+        &["INPUT_ARTIFACT_NAME"],
+    ) {
+        Some((value, origin)) => {
+            let templates =
+                crate::artifacts::parse_templates(&value).map_err(|e| invalid(origin, e))?;
+            let workflow = match src.text(
+                "artifact-workflow",
+                args.artifact_workflow.as_deref(),
+                &["INPUT_ARTIFACT_WORKFLOW"],
+            ) {
+                Some((value, origin)) => {
+                    let value = value.trim().to_owned();
+                    let file = value.rsplit('/').next().unwrap_or_default().to_owned();
+                    let ok = (file.ends_with(".yml") || file.ends_with(".yaml"))
+                        && file.len() <= 255
+                        && file
+                            .bytes()
+                            .all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b));
+                    if !ok {
+                        return Err(invalid(
+                            origin,
+                            format!(
+                                "expected a workflow file name such as benchmark.yml, got {:?}",
+                                shorten(&value)
+                            ),
+                        ));
+                    }
+                    Some(file)
+                }
+                None => None,
+            };
+            Some(ArtifactQuery {
+                templates,
+                workflow,
+            })
+        }
+        None => None,
+    };
     let fetch_flag = args
         .fetch
         .as_ref()
@@ -316,6 +365,7 @@ pub fn validate(args: &ResolveArgs, env: Env<'_>) -> Result<Inputs, InputError> 
         tag_policy,
         timeout,
         fetch,
+        artifacts,
         workdir: src
             .text("", None, &["GITHUB_WORKSPACE"])
             .map_or_else(|| PathBuf::from("."), |(v, _)| PathBuf::from(v)),

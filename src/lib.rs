@@ -10,6 +10,7 @@
 //! steps together.
 
 pub mod answer;
+pub mod artifacts;
 pub mod cli;
 pub mod error;
 pub mod event;

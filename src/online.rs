@@ -13,8 +13,10 @@
 use std::path::{Path, PathBuf};
 
 use crate::answer::Answer;
+use crate::artifacts;
 use crate::git::{self, RemoteRefs};
 use crate::github::{Api, ApiError, Pull};
+use crate::inputs::ArtifactQuery;
 use crate::rules::{Commitish, Lookup};
 use crate::tags::{Tag, TagPolicy, literal_prefix, tag_version};
 use crate::validate::{RefName, RepoName, Sha};
@@ -37,6 +39,7 @@ pub struct Plan {
     /// Where a local clone may answer a merge-base.
     pub workdir: PathBuf,
     pub fetch: Option<PathBuf>,
+    pub artifacts: Option<ArtifactQuery>,
 }
 
 /// Settles the answer offline: a local clone may still answer a merge-base;
@@ -82,15 +85,87 @@ fn local_merge_base(answer: &mut Answer, lookup: &Lookup, workdir: &Path) -> boo
     }
 }
 
-/// Settles the answer over the network.
-pub async fn settle(answer: &mut Answer, plan: Plan, online: &Online) {
-    let repo = answer.base_repo.clone();
-    let mut lookup = plan.lookup.clone();
-    if let Some(l) = &lookup
+/// Settles the answer over the network: the base SHA and the release tag,
+/// the benchmark artifacts of the base commit alongside them when that
+/// commit is already known (right after, when it had to be looked up), and
+/// last the optional fetch.
+pub async fn settle(answer: &mut Answer, mut plan: Plan, online: &Online) {
+    if let Some(l) = &plan.lookup
         && local_merge_base(answer, l, &plan.workdir)
     {
-        lookup = None;
+        plan.lookup = None;
     }
+    let (repo, label, known) = (
+        answer.base_repo.clone(),
+        answer.label.clone(),
+        answer.base_sha.clone(),
+    );
+    let early = async {
+        match (&plan.artifacts, &known) {
+            (Some(q), Some(sha)) => Some(
+                artifacts::find(
+                    &online.api,
+                    &repo,
+                    sha,
+                    &label,
+                    &q.templates,
+                    q.workflow.as_deref(),
+                )
+                .await,
+            ),
+            _ => None,
+        }
+    };
+    let ((), early) = tokio::join!(settle_base_and_tags(answer, &plan, online), early);
+    let found = match (early, &plan.artifacts, answer.base_sha.clone()) {
+        (Some(found), _, _) => Some(found),
+        (None, Some(q), Some(sha)) => Some(
+            artifacts::find(
+                &online.api,
+                &repo,
+                &sha,
+                &label,
+                &q.templates,
+                q.workflow.as_deref(),
+            )
+            .await,
+        ),
+        (None, Some(_), None) => {
+            answer.notice(
+                "benchmark artifacts not looked up: there is no baseline commit".to_owned(),
+            );
+            None
+        }
+        (None, None, _) => None,
+    };
+    if let Some(found) = found {
+        apply_artifacts(answer, found);
+    }
+    finish_fetch(answer, plan.fetch.as_deref(), online).await;
+}
+
+fn apply_artifacts(answer: &mut Answer, found: artifacts::Lookup) {
+    answer.trace.extend(found.trace);
+    for warning in found.warnings {
+        answer.warn("Benchmark artifact unavailable", warning);
+    }
+    for notice in found.notices {
+        answer.notice(notice);
+    }
+    if let Some(first) = found.order.first()
+        && let Some(f) = found.found.get(first)
+    {
+        answer.artifact_name = Some(first.clone());
+        answer.artifact_available = f.available;
+        answer.artifact_id = f.id;
+        answer.artifact_run_id = f.run_id;
+    }
+    answer.artifacts = found.found;
+}
+
+async fn settle_base_and_tags(answer: &mut Answer, plan: &Plan, online: &Online) {
+    let repo = answer.base_repo.clone();
+    let lookup = plan.lookup.clone();
     let previous_tag = match &lookup {
         Some(Lookup::PreviousTag { current }) => Some(current.clone()),
         _ => None,
@@ -122,7 +197,7 @@ pub async fn settle(answer: &mut Answer, plan: Plan, online: &Online) {
         apply_base(answer, lookup, result, online).await;
     }
     let Some(tags) = tags else {
-        return finish_fetch(answer, plan.fetch.as_deref(), online).await;
+        return;
     };
     let (tags, via) = match tags {
         Ok(found) => found,
@@ -138,7 +213,7 @@ pub async fn settle(answer: &mut Answer, plan: Plan, online: &Online) {
                     format!("release tag of {repo} unavailable: {err}"),
                 );
             }
-            return finish_fetch(answer, plan.fetch.as_deref(), online).await;
+            return;
         }
     };
     answer
@@ -205,7 +280,6 @@ pub async fn settle(answer: &mut Answer, plan: Plan, online: &Online) {
             ),
         }
     }
-    finish_fetch(answer, plan.fetch.as_deref(), online).await;
 }
 
 /// Lists tags by API; when the API is out of reach, by git, with a warning.

@@ -42,6 +42,7 @@ pub fn resolve(inputs: &Inputs) -> Result<Answer, Error> {
         previous_tag_policy: inputs.tag_policy.clone(),
         workdir: inputs.workdir.clone(),
         fetch: inputs.fetch.clone(),
+        artifacts: inputs.artifacts.clone(),
     };
     if inputs.offline {
         online::settle_offline(&mut answer, plan);

@@ -37,6 +37,7 @@ fuzz_target!(|data: &[u8]| {
         previous_tag_policy: TagPolicy::default(),
         workdir: "/nonexistent".into(),
         fetch: None,
+        artifacts: None,
     };
     settle_offline(&mut answer, plan);
     answer.finish();

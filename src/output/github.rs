@@ -43,6 +43,14 @@ fn stdout(answer: &Answer, debug: &[String]) -> String {
             &warning.message,
         );
     }
+    for notice in &answer.notices {
+        command(
+            &mut out,
+            "notice",
+            &[("title", "Benchmark artifact")],
+            notice,
+        );
+    }
     command(&mut out, "group", &[], "Baseline decision");
     for line in &answer.trace {
         plain(&mut out, line);
@@ -118,9 +126,19 @@ fn summary(answer: &Answer) -> String {
     {
         let _ = writeln!(out, "| Latest release tag | {} @ `{sha}` |", md(tag));
     }
+    for (name, found) in &answer.artifacts {
+        let state = match (found.id, found.run_id) {
+            (Some(id), Some(run)) => format!("artifact {id} of run {run}: reused"),
+            _ => "none: the baseline runs once".to_owned(),
+        };
+        let _ = writeln!(out, "| Artifact {} | {state} |", md(name));
+    }
     out.push('\n');
     for warning in &answer.warnings {
         let _ = writeln!(out, "> [!WARNING]\n> {}\n", md(&warning.message));
+    }
+    for notice in &answer.notices {
+        let _ = writeln!(out, "> [!NOTE]\n> {}\n", md(notice));
     }
     out.push_str("<details><summary>Decision trace</summary>\n\n");
     for line in &answer.trace {

@@ -65,6 +65,14 @@ pub fn step_outputs(answer: &Answer) -> Vec<(&'static str, String)> {
         ("tag-version", text_or_empty(&answer.tag_version)),
         ("tag-available", answer.tag_available.to_string()),
         ("base-fetched", answer.base_fetched.to_string()),
+        ("artifact-available", answer.artifact_available.to_string()),
+        ("artifact-id", text_or_empty(&answer.artifact_id)),
+        ("artifact-run-id", text_or_empty(&answer.artifact_run_id)),
+        ("artifact-name", text_or_empty(&answer.artifact_name)),
+        (
+            "artifacts",
+            serde_json::to_string(&answer.artifacts).unwrap_or_else(|_| "{}".to_owned()),
+        ),
         ("json", json(answer)),
     ]
 }

@@ -31,8 +31,21 @@ pub fn render(answer: &Answer) -> String {
     {
         let _ = writeln!(out, "  latest tag  {tag} = {sha}");
     }
+    for (name, found) in &answer.artifacts {
+        match (found.id, found.run_id) {
+            (Some(id), Some(run)) => {
+                let _ = writeln!(out, "  artifact    {name}: id {id}, run {run}");
+            }
+            _ => {
+                let _ = writeln!(out, "  artifact    {name}: none");
+            }
+        }
+    }
     for warning in &answer.warnings {
         let _ = writeln!(out, "warning: {}", warning.message);
+    }
+    for notice in &answer.notices {
+        let _ = writeln!(out, "notice: {notice}");
     }
     let _ = writeln!(out, "decision:");
     for line in &answer.trace {

@@ -2,6 +2,7 @@
 //! module per capability.
 
 mod action;
+mod artifacts;
 mod bad_corpus;
 mod bad_input;
 mod cli;

@@ -1,0 +1,328 @@
+//! Reusing baselines already measured: the base commit's benchmark artifact,
+//! looked up in the BASE repository against the mock API.
+
+use serde_json::{Value, json};
+use wiremock::Mock;
+use wiremock::matchers::{method, path, query_param};
+
+use crate::mock_github::{MockGitHub, error, ok, ok_json};
+use crate::online::{BASE, HEAD, REPO, STALE, online, repo_json};
+
+fn artifact(id: u64, name: &str, run: u64, head_sha: &str, created: &str, expired: bool) -> Value {
+    json!({"id": id, "node_id": "MDg6QXJ0aWZhY3Qx", "name": name, "size_in_bytes": 5561,
+        "url": format!("https://api.github.com/repos/{REPO}/actions/artifacts/{id}"),
+        "archive_download_url": format!("https://api.github.com/repos/{REPO}/actions/artifacts/{id}/zip"),
+        "expired": expired, "created_at": created, "updated_at": created, "expires_at": "2027-02-01T00:00:00Z",
+        "digest": "sha256:00",
+        "workflow_run": {"id": run, "repository_id": 700001, "head_repository_id": 700001,
+                         "head_branch": "main", "head_sha": head_sha}})
+}
+
+async fn artifacts(mock: &MockGitHub, name: &str, list: Vec<Value>) {
+    Mock::given(method("GET"))
+        .and(path(format!("/repos/{REPO}/actions/artifacts")))
+        .and(query_param("name", name))
+        .respond_with(ok_json(
+            json!({"total_count": list.len(), "artifacts": list}),
+        ))
+        .mount(&mock.server)
+        .await;
+}
+
+async fn runs(mock: &MockGitHub, workflow: &str, list: Value) {
+    Mock::given(method("GET"))
+        .and(path(format!(
+            "/repos/{REPO}/actions/workflows/{workflow}/runs"
+        )))
+        .and(query_param("head_sha", BASE))
+        .and(query_param("status", "success"))
+        .respond_with(ok_json(json!({"total_count": 1, "workflow_runs": list})))
+        .mount(&mock.server)
+        .await;
+}
+
+/// A fork pull request into ROCm/FlyDSL whose base is BASE.
+fn fork_pr() -> Value {
+    json!({"pull_request": {"base": {"ref": "main", "sha": BASE, "repo": repo_json()},
+        "head": {"ref": "x", "sha": HEAD, "repo": {"full_name": "jhinpan/FlyDSL-lab"}}}})
+}
+
+fn name(runner: &str) -> String {
+    format!("bench-{runner}-{BASE}")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn found_in_the_base_repo_for_a_fork_pull_request_newest_wins() {
+    let mock = MockGitHub::start().await;
+    artifacts(
+        &mock,
+        &name("mi355"),
+        vec![
+            artifact(11, &name("mi355"), 101, BASE, "2026-11-01T10:00:00Z", false),
+            artifact(12, &name("mi355"), 102, BASE, "2026-11-02T10:00:00Z", false),
+            artifact(13, &name("mi355"), 103, BASE, "2026-10-30T10:00:00Z", false),
+        ],
+    )
+    .await;
+    let (run, j) = online(&mock, &fork_pr(), "pull_request")
+        .args(["--no-tag", "--artifact-name", "bench-mi355-{sha}"])
+        .json_async()
+        .await;
+    assert_eq!(j["is_fork"], true);
+    assert_eq!(j["artifact_available"], true, "{j}");
+    assert_eq!(j["artifact_id"], 12, "the newest");
+    assert_eq!(j["artifact_run_id"], 102);
+    assert_eq!(j["artifact_name"], name("mi355"));
+    assert_eq!(
+        j["artifacts"][name("mi355")],
+        json!({"available": true, "id": 12, "run_id": 102})
+    );
+    assert_eq!(j["notices"], json!([]));
+    assert_eq!(run.code, 0);
+    let requests = mock.requests().await;
+    assert!(
+        requests.iter().all(|r| r.contains("/repos/ROCm/FlyDSL/")),
+        "base repo only: {requests:?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn expired_or_other_commit_is_a_notice_and_the_baseline_runs_once() {
+    let mock = MockGitHub::start().await;
+    artifacts(
+        &mock,
+        &name("mi355"),
+        vec![artifact(
+            11,
+            &name("mi355"),
+            101,
+            BASE,
+            "2026-11-01T10:00:00Z",
+            true,
+        )],
+    )
+    .await;
+    artifacts(
+        &mock,
+        &name("mi325"),
+        vec![artifact(
+            21,
+            &name("mi325"),
+            201,
+            STALE,
+            "2026-11-01T10:00:00Z",
+            false,
+        )],
+    )
+    .await;
+    let run = online(&mock, &fork_pr(), "pull_request")
+        .args([
+            "--no-tag",
+            "--artifact-name",
+            "bench-mi355-{sha}, bench-mi325-{sha}",
+        ])
+        .on_runner()
+        .run_async()
+        .await;
+    run.assert_code(0);
+    let o = run.outputs();
+    assert_eq!(o["artifact-available"], "false");
+    assert_eq!(o["artifact-name"], name("mi355"));
+    assert_eq!(o["base-available"], "true", "the baseline itself stands");
+    let map: Value = serde_json::from_str(&o["artifacts"]).unwrap();
+    assert_eq!(map[name("mi325")]["available"], false);
+    assert!(
+        run.stdout
+            .contains("::notice title=Benchmark artifact::no benchmark artifact"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("all expired"));
+    assert!(run.stdout.contains(&format!("none from a run of {BASE}")));
+    assert!(
+        !run.stdout.contains("::warning"),
+        "a missing artifact is a notice, not a warning"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn artifact_workflow_keeps_only_successful_runs_of_that_workflow() {
+    let mock = MockGitHub::start().await;
+    artifacts(
+        &mock,
+        &name("mi355"),
+        vec![
+            artifact(11, &name("mi355"), 101, BASE, "2026-11-03T10:00:00Z", false), // failed run
+            artifact(12, &name("mi355"), 102, BASE, "2026-11-04T10:00:00Z", false), // other workflow
+            artifact(13, &name("mi355"), 103, BASE, "2026-11-01T10:00:00Z", false), // the one
+        ],
+    )
+    .await;
+    runs(&mock, "benchmark.yml", json!([
+        {"id": 103, "name": "benchmark", "path": ".github/workflows/benchmark.yml", "head_sha": BASE,
+         "event": "push", "status": "completed", "conclusion": "success"}
+    ]))
+    .await;
+    let (_, j) = online(&mock, &fork_pr(), "pull_request")
+        .args([
+            "--no-tag",
+            "--artifact-name",
+            "bench-mi355-{sha}",
+            "--artifact-workflow",
+            "benchmark.yml",
+        ])
+        .json_async()
+        .await;
+    assert_eq!(j["artifact_id"], 13, "{j}");
+
+    let mock = MockGitHub::start().await;
+    artifacts(
+        &mock,
+        &name("mi355"),
+        vec![artifact(
+            11,
+            &name("mi355"),
+            101,
+            BASE,
+            "2026-11-03T10:00:00Z",
+            false,
+        )],
+    )
+    .await;
+    runs(&mock, "benchmark.yml", json!([])).await;
+    let (_, j) = online(&mock, &fork_pr(), "pull_request")
+        .args([
+            "--no-tag",
+            "--artifact-name",
+            "bench-mi355-{sha}",
+            "--artifact-workflow",
+            "benchmark.yml",
+        ])
+        .json_async()
+        .await;
+    assert_eq!(j["artifact_available"], false);
+    assert!(
+        j["notices"]
+            .to_string()
+            .contains("none from a successful run of benchmark.yml"),
+        "{j}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pages_are_followed() {
+    let mock = MockGitHub::start().await;
+    let n = name("mi355");
+    let page1: Vec<Value> = (0..100)
+        .map(|i| artifact(1000 + i, &n, 5000 + i, STALE, "2026-11-01T10:00:00Z", false))
+        .collect();
+    let next = format!(
+        "<{}/repos/{REPO}/actions/artifacts?per_page=100&name={n}&page=2>; rel=\"next\"",
+        mock.url()
+    );
+    Mock::given(method("GET"))
+        .and(path(format!("/repos/{REPO}/actions/artifacts")))
+        .and(query_param("page", "2"))
+        .respond_with(ok_json(json!({"total_count": 101, "artifacts": [artifact(7, &n, 70, BASE, "2026-11-01T10:00:00Z", false)]})))
+        .with_priority(1)
+        .mount(&mock.server)
+        .await;
+    Mock::given(method("GET"))
+        .and(path(format!("/repos/{REPO}/actions/artifacts")))
+        .respond_with(
+            ok().insert_header("link", next.as_str())
+                .set_body_json(json!({"total_count": 101, "artifacts": page1})),
+        )
+        .with_priority(2)
+        .mount(&mock.server)
+        .await;
+    let (_, j) = online(&mock, &fork_pr(), "pull_request")
+        .args(["--no-tag", "--artifact-name", "bench-mi355-{sha}"])
+        .json_async()
+        .await;
+    assert_eq!(j["artifact_id"], 7, "{j}");
+    assert_eq!(mock.requests().await.len(), 2);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn forbidden_names_the_actions_read_permission() {
+    let mock = MockGitHub::start().await;
+    Mock::given(path(format!("/repos/{REPO}/actions/artifacts")))
+        .respond_with(error(403, "Resource not accessible by integration"))
+        .mount(&mock.server)
+        .await;
+    let run = online(&mock, &fork_pr(), "pull_request")
+        .args(["--no-tag", "--artifact-name", "bench-mi355-{sha}"])
+        .on_runner()
+        .run_async()
+        .await;
+    run.assert_code(0);
+    assert!(
+        run.stdout
+            .contains("::warning title=Benchmark artifact unavailable::"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("permissions: actions: read"),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(run.outputs()["artifact-available"], "false");
+    assert_eq!(run.outputs()["base-available"], "true");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_looked_up_base_is_looked_up_first_then_its_artifact() {
+    let mock = MockGitHub::start().await;
+    mock.commit_sha(REPO, "main", BASE).await;
+    artifacts(
+        &mock,
+        &format!("bench-{}", &BASE[..7]),
+        vec![artifact(
+            5,
+            &format!("bench-{}", &BASE[..7]),
+            50,
+            BASE,
+            "2026-11-01T10:00:00Z",
+            false,
+        )],
+    )
+    .await;
+    let (_, j) = online(
+        &mock,
+        &json!({"repository": repo_json()}),
+        "workflow_dispatch",
+    )
+    .args(["--no-tag", "--artifact-name", "bench-{short_sha}"])
+    .json_async()
+    .await;
+    assert_eq!(j["base_sha"], BASE);
+    assert_eq!(j["artifact_id"], 5, "{j}");
+}
+
+#[test]
+fn bad_templates_are_usage_errors() {
+    let run = crate::harness::Resolver::new()
+        .payload(&fork_pr().to_string(), "pull_request")
+        .args(["--offline", "--artifact-name", "bench/{commit}"])
+        .run();
+    run.assert_code(2);
+    assert!(
+        run.stderr
+            .contains("--artifact-name: \"bench/{commit}\": unknown placeholder {commit}"),
+        "{}",
+        run.stderr
+    );
+    let run = crate::harness::Resolver::new()
+        .payload(&fork_pr().to_string(), "pull_request")
+        .args([
+            "--offline",
+            "--artifact-name",
+            "x-{sha}",
+            "--artifact-workflow",
+            "../evil",
+        ])
+        .run();
+    run.assert_code(2);
+}
