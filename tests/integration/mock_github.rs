@@ -10,6 +10,9 @@ use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
 
 pub struct MockGitHub {
     pub server: MockServer,
+    /// Added to every answer of the helpers below: a stand-in for a real
+    /// network's round trip (the benchmarks use 50 ms).
+    pub latency: std::time::Duration,
 }
 
 /// A 200 with GitHub's rate-limit headers.
@@ -67,6 +70,7 @@ pub fn sequence(fail: usize, first: ResponseTemplate, then: ResponseTemplate) ->
 struct MatchingRefs {
     base: String,
     refs: Vec<(String, Value)>,
+    latency: std::time::Duration,
 }
 
 impl Respond for MatchingRefs {
@@ -83,7 +87,7 @@ impl Respond for MatchingRefs {
             .filter(|(name, _)| name.starts_with(&prefix))
             .map(|(_, v)| v)
             .collect();
-        ok_json(json!(found))
+        ok_json(json!(found)).set_delay(self.latency)
     }
 }
 
@@ -122,7 +126,12 @@ impl MockGitHub {
     pub async fn start() -> MockGitHub {
         MockGitHub {
             server: MockServer::start().await,
+            latency: std::time::Duration::ZERO,
         }
+    }
+
+    fn ok(&self) -> ResponseTemplate {
+        ok().set_delay(self.latency)
     }
 
     pub fn url(&self) -> String {
@@ -134,7 +143,7 @@ impl MockGitHub {
         Mock::given(method("GET"))
             .and(path(format!("/repos/{repo}/commits/{reference}")))
             .and(header("accept", "application/vnd.github.sha"))
-            .respond_with(ok().set_body_string(sha))
+            .respond_with(self.ok().set_body_string(sha))
             .mount(&self.server)
             .await;
     }
@@ -143,7 +152,7 @@ impl MockGitHub {
         let (owner, name) = repo.split_once('/').unwrap();
         Mock::given(method("GET"))
             .and(path(format!("/repos/{repo}")))
-            .respond_with(ok_json(json!({
+            .respond_with(self.ok().set_body_json(json!({
                 "id": 700001, "name": name, "full_name": repo, "owner": {"login": owner},
                 "private": false, "default_branch": default_branch, "visibility": "public"
             })))
@@ -155,7 +164,7 @@ impl MockGitHub {
     pub async fn compare(&self, repo: &str, base: &str, head: &str, merge_base: &str) {
         Mock::given(method("GET"))
             .and(path(format!("/repos/{repo}/compare/{base}...{head}")))
-            .respond_with(ok_json(json!({
+            .respond_with(self.ok().set_body_json(json!({
                 "status": "diverged", "ahead_by": 2, "behind_by": 3, "total_commits": 2,
                 "base_commit": {"sha": base},
                 "merge_base_commit": {"sha": merge_base, "commit": {"message": "m"}},
@@ -168,7 +177,7 @@ impl MockGitHub {
     pub async fn pull(&self, repo: &str, number: u64, body: Value) {
         Mock::given(method("GET"))
             .and(path(format!("/repos/{repo}/pulls/{number}")))
-            .respond_with(ok_json(body))
+            .respond_with(self.ok().set_body_json(body))
             .mount(&self.server)
             .await;
     }
@@ -189,7 +198,11 @@ impl MockGitHub {
         let base = format!("/repos/{repo}/git/matching-refs/tags/");
         Mock::given(method("GET"))
             .and(path_regex(format!("^{}", regex_escape(&base))))
-            .respond_with(MatchingRefs { base, refs })
+            .respond_with(MatchingRefs {
+                base,
+                refs,
+                latency: self.latency,
+            })
             .mount(&self.server)
             .await;
     }
@@ -198,7 +211,7 @@ impl MockGitHub {
     pub async fn tag_object(&self, repo: &str, tag_sha: &str, name: &str, commit: &str) {
         Mock::given(method("GET"))
             .and(path(format!("/repos/{repo}/git/tags/{tag_sha}")))
-            .respond_with(ok_json(json!({
+            .respond_with(self.ok().set_body_json(json!({
                 "node_id": "TAG_x", "tag": name, "sha": tag_sha, "message": "release",
                 "tagger": {"name": "r", "email": "r@example.com", "date": "2026-01-01T00:00:00Z"},
                 "object": {"type": "commit", "sha": commit, "url": "https://api.github.com/x"},
@@ -214,7 +227,7 @@ impl MockGitHub {
             .and(path(format!("/repos/{repo}/pulls")))
             .and(query_param("head", head))
             .and(query_param("state", "all"))
-            .respond_with(ok_json(pulls))
+            .respond_with(self.ok().set_body_json(pulls))
             .mount(&self.server)
             .await;
     }
