@@ -47,7 +47,9 @@ fn ms(d: Duration) -> String {
 /// The binary with a clean environment (no runner, no proxy) plus `envs`.
 fn command(program: &str, args: &[&str], envs: &[(&str, &str)]) -> Command {
     let mut cmd = Command::new(program);
-    cmd.args(args).env_clear().env("PATH", std::env::var("PATH").unwrap_or_default());
+    cmd.args(args)
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default());
     for (k, v) in envs {
         cmd.env(k, v);
     }
@@ -65,7 +67,9 @@ fn timed(args: &[&str], envs: &[(&str, &str)]) -> (Duration, Output) {
 fn peak_rss_kb(args: &[&str], envs: &[(&str, &str)]) -> u64 {
     let mut all = vec!["-f", "%M", BIN];
     all.extend_from_slice(args);
-    let out = command("/usr/bin/time", &all, envs).output().expect("/usr/bin/time");
+    let out = command("/usr/bin/time", &all, envs)
+        .output()
+        .expect("/usr/bin/time");
     String::from_utf8_lossy(&out.stderr)
         .lines()
         .last()
@@ -81,24 +85,42 @@ fn sh(cmd: &str) -> String {
         .unwrap_or_default()
 }
 
-/// 1. Offline resolution of every fixture payload: whole process.
+/// Section 1: offline resolution of every fixture payload, whole process.
 fn offline(report: &mut String) {
     let shared = root().join("../shared/fixtures/events");
-    let dir = if shared.join("expected.json").exists() { shared } else { root().join("tests/fixtures/events") };
-    let expected: Value = serde_json::from_str(&std::fs::read_to_string(dir.join("expected.json")).unwrap()).unwrap();
+    let dir = if shared.join("expected.json").exists() {
+        shared
+    } else {
+        root().join("tests/fixtures/events")
+    };
+    let expected: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("expected.json")).unwrap()).unwrap();
     let (mut medians, mut worst_rss) = (Vec::new(), 0);
     let mut rows = String::new();
     for (file, entry) in expected.as_object().unwrap() {
         let event = dir.join(file);
         let name = entry["event_name"].as_str().unwrap();
-        let args = ["--event", event.to_str().unwrap(), "--event-name", name, "--offline", "--format", "json"];
+        let args = [
+            "--event",
+            event.to_str().unwrap(),
+            "--event-name",
+            name,
+            "--offline",
+            "--format",
+            "json",
+        ];
         let env = [("GITHUB_REPOSITORY", "ROCm/FlyDSL")];
         let times: Vec<Duration> = (0..30).map(|_| timed(&args, &env).0).collect();
         let m = median(times);
         let rss = peak_rss_kb(&args, &env);
         worst_rss = worst_rss.max(rss);
         medians.push(m);
-        let _ = writeln!(rows, "| `{file}` | {} | {:.1} MB |", ms(m), rss as f64 / 1024.0);
+        let _ = writeln!(
+            rows,
+            "| `{file}` | {} | {:.1} MB |",
+            ms(m),
+            rss as f64 / 1024.0
+        );
     }
     let slowest = *medians.iter().max().unwrap();
     let _ = writeln!(
@@ -153,7 +175,11 @@ impl Respond for TagPages {
             .collect();
         let mut answer = ok().set_body_json(items).set_delay(LATENCY);
         if page * 100 < self.tags.len() {
-            let next = format!("<{}/repos/{REPO}/tags?per_page=100&page={}>; rel=\"next\"", self.base, page + 1);
+            let next = format!(
+                "<{}/repos/{REPO}/tags?per_page=100&page={}>; rel=\"next\"",
+                self.base,
+                page + 1
+            );
             answer = answer.insert_header("link", next.as_str());
         }
         answer
@@ -175,9 +201,17 @@ async fn page_by_page(base: &str) -> (String, usize) {
             .get("link")
             .and_then(|l| l.to_str().ok())
             .and_then(|l| l.split(';').next())
-            .map(|u| u.trim().trim_start_matches('<').trim_end_matches('>').to_owned());
+            .map(|u| {
+                u.trim()
+                    .trim_start_matches('<')
+                    .trim_end_matches('>')
+                    .to_owned()
+            });
         let page: Vec<Value> = serde_json::from_str(&response.text().await.unwrap()).unwrap();
-        names.extend(page.iter().filter_map(|t| t["name"].as_str().map(str::to_owned)));
+        names.extend(
+            page.iter()
+                .filter_map(|t| t["name"].as_str().map(str::to_owned)),
+        );
         match next {
             Some(n) => url = n,
             None => break,
@@ -185,7 +219,11 @@ async fn page_by_page(base: &str) -> (String, usize) {
     }
     let best = names
         .iter()
-        .filter_map(|n| Version::parse(n).filter(|v| !v.is_prerelease()).map(|v| (v, n)))
+        .filter_map(|n| {
+            Version::parse(n)
+                .filter(|v| !v.is_prerelease())
+                .map(|v| (v, n))
+        })
         .max_by(|a, b| a.0.cmp(&b.0))
         .map(|(_, n)| n.clone())
         .unwrap_or_default();
@@ -199,21 +237,38 @@ fn pr_payload() -> String {
 }
 
 async fn online_run(payload: &Path, api: &str, extra: &[&str]) -> (Duration, Value) {
-    let mut args = vec!["--event", payload.to_str().unwrap(), "--event-name", "pull_request", "--format", "json"];
+    let mut args = vec![
+        "--event",
+        payload.to_str().unwrap(),
+        "--event-name",
+        "pull_request",
+        "--format",
+        "json",
+    ];
     args.extend_from_slice(extra);
     let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
     let api = api.to_owned();
     tokio::task::spawn_blocking(move || {
         let a: Vec<&str> = args.iter().map(String::as_str).collect();
-        let (took, out) = timed(&a, &[("GITHUB_API_URL", &api), ("GITHUB_SERVER_URL", "git://127.0.0.1:1")]);
-        (took, serde_json::from_slice(&out.stdout).unwrap_or(Value::Null))
+        let (took, out) = timed(
+            &a,
+            &[
+                ("GITHUB_API_URL", &api),
+                ("GITHUB_SERVER_URL", "git://127.0.0.1:1"),
+            ],
+        );
+        (
+            took,
+            serde_json::from_slice(&out.stdout).unwrap_or(Value::Null),
+        )
     })
     .await
     .unwrap()
 }
 
-/// 2 and 6. Release-tag resolution at 10, 1,000 and 10,000 tags, 50 ms per
-/// request, against the page-by-page strategy; peak RSS at 10,000.
+/// Sections 2 and 6: release-tag resolution at 10, 1,000 and 10,000 tags,
+/// with 50 ms per request, against the page-by-page strategy; peak RSS at
+/// 10,000 tags.
 async fn tags(report: &mut String, payload: &Path) -> u64 {
     let mut rows = String::new();
     let mut rss_10k = 0;
@@ -222,12 +277,20 @@ async fn tags(report: &mut String, payload: &Path) -> u64 {
         mock.latency = LATENCY;
         let list = tag_list(n);
         mock.tags(REPO, &list).await;
-        Mock::given(wiremock::matchers::path_regex(format!("^/repos/{REPO}/git/tags/[0-9a-f]{{40}}$")))
-            .respond_with(ok().set_delay(LATENCY).set_body_json(json!({"object": {"type": "commit", "sha": TAG_COMMIT}})))
-            .mount(&mock.server)
-            .await;
+        Mock::given(wiremock::matchers::path_regex(format!(
+            "^/repos/{REPO}/git/tags/[0-9a-f]{{40}}$"
+        )))
+        .respond_with(
+            ok().set_delay(LATENCY)
+                .set_body_json(json!({"object": {"type": "commit", "sha": TAG_COMMIT}})),
+        )
+        .mount(&mock.server)
+        .await;
         let pages = TagPages {
-            tags: list.iter().map(|(n, s, _)| (n.clone(), s.clone())).collect(),
+            tags: list
+                .iter()
+                .map(|(n, s, _)| (n.clone(), s.clone()))
+                .collect(),
             base: mock.url(),
         };
         Mock::given(wiremock::matchers::path(format!("/repos/{REPO}/tags")))
@@ -260,8 +323,18 @@ async fn tags(report: &mut String, payload: &Path) -> u64 {
             let (p, api) = (payload.to_owned(), mock.url());
             rss_10k = tokio::task::spawn_blocking(move || {
                 peak_rss_kb(
-                    &["--event", p.to_str().unwrap(), "--event-name", "pull_request", "--format", "json"],
-                    &[("GITHUB_API_URL", &api), ("GITHUB_SERVER_URL", "git://127.0.0.1:1")],
+                    &[
+                        "--event",
+                        p.to_str().unwrap(),
+                        "--event-name",
+                        "pull_request",
+                        "--format",
+                        "json",
+                    ],
+                    &[
+                        ("GITHUB_API_URL", &api),
+                        ("GITHUB_SERVER_URL", "git://127.0.0.1:1"),
+                    ],
                 )
             })
             .await
@@ -302,7 +375,9 @@ async fn counting_relay(target: u16) -> (u16, Arc<AtomicUsize>) {
         while let Ok((mut client, _)) = listener.accept().await {
             let c = c.clone();
             tokio::spawn(async move {
-                let Ok(mut server) = TcpStream::connect(("127.0.0.1", target)).await else { return };
+                let Ok(mut server) = TcpStream::connect(("127.0.0.1", target)).await else {
+                    return;
+                };
                 let (mut cr, mut cw) = client.split();
                 let (mut sr, mut sw) = server.split();
                 let up = async {
@@ -331,10 +406,12 @@ async fn counting_relay(target: u16) -> (u16, Arc<AtomicUsize>) {
     (port, count)
 }
 
-/// 3. The git fallback: git2's ls-remote against the git command line's
-/// protocol-v2 `ls-remote --tags`, 10,000 tags and 20,000 refs/pull/*.
+/// Section 3: the git fallback, git2's ls-remote against the git command
+/// line's protocol-v2 `ls-remote --tags`, 10,000 tags and 20,000 refs/pull/*.
 async fn git(report: &mut String) {
-    let tags: Vec<(String, bool)> = (0..10_000).map(|i| (format!("v0.{}.{}", i / 100, i % 100), i % 2 == 1)).collect();
+    let tags: Vec<(String, bool)> = (0..10_000)
+        .map(|i| (format!("v0.{}.{}", i / 100, i % 100), i % 2 == 1))
+        .collect();
     let built = Instant::now();
     let repo = gitrepo::BareRepo::new(REPO, &tags, 20_000);
     let build_time = built.elapsed();
@@ -344,28 +421,54 @@ async fn git(report: &mut String) {
 
     let mut rows = String::new();
     let mut measure = |label: &str, times: Vec<Duration>, bytes: usize, refs: usize| {
-        let _ = writeln!(rows, "| {label} | {} | {:.0} KiB | {refs} |", ms(median(times)), bytes as f64 / 1024.0);
+        let _ = writeln!(
+            rows,
+            "| {label} | {} | {:.0} KiB | {refs} |",
+            ms(median(times)),
+            bytes as f64 / 1024.0
+        );
     };
     let (mut times, mut refs) = (Vec::new(), 0);
     count.store(0, Ordering::Relaxed);
     for _ in 0..5 {
         let u = url.clone();
         let started = Instant::now();
-        let listed = tokio::task::spawn_blocking(move || baseline_resolver::git::list_refs(&u, None)).await.unwrap().unwrap();
+        let listed =
+            tokio::task::spawn_blocking(move || baseline_resolver::git::list_refs(&u, None))
+                .await
+                .unwrap()
+                .unwrap();
         times.push(started.elapsed());
         refs = listed.refs.len();
     }
     let git2_bytes = count.swap(0, Ordering::Relaxed) / 5;
     let git2_median = median(times.clone());
-    measure("git2 (libgit2, protocol v0: every ref)", times, git2_bytes, refs);
-    for (label, version) in [("git ls-remote --tags, protocol v2", "2"), ("git ls-remote --tags, protocol v0", "0")] {
+    measure(
+        "git2 (libgit2, protocol v0: every ref)",
+        times,
+        git2_bytes,
+        refs,
+    );
+    for (label, version) in [
+        ("git ls-remote --tags, protocol v2", "2"),
+        ("git ls-remote --tags, protocol v0", "0"),
+    ] {
         let mut times = Vec::new();
         let mut listed = 0;
         for _ in 0..5 {
             let u = url.clone();
             let started = Instant::now();
             let out = tokio::task::spawn_blocking(move || {
-                Command::new("git").args(["-c", &format!("protocol.version={version}"), "ls-remote", "--tags", &u]).output().unwrap()
+                Command::new("git")
+                    .args([
+                        "-c",
+                        &format!("protocol.version={version}"),
+                        "ls-remote",
+                        "--tags",
+                        &u,
+                    ])
+                    .output()
+                    .unwrap()
             })
             .await
             .unwrap();
@@ -387,7 +490,10 @@ async fn git(report: &mut String) {
             let verdict = if ratio > 1.5 {
                 format!("git2 is {ratio:.1}x slower than the protocol-v2 command line")
             } else if ratio < 1.0 {
-                format!("git2 is faster in wall time ({:.1}x, no process to start)", 1.0 / ratio)
+                format!(
+                    "git2 is faster in wall time ({:.1}x, no process to start)",
+                    1.0 / ratio
+                )
             } else {
                 format!("git2 takes {ratio:.1}x the time of the protocol-v2 command line")
             };
@@ -403,15 +509,25 @@ async fn git(report: &mut String) {
             measure(label, times, bytes, listed);
         }
     }
-    let _ = writeln!(report, "| client | median wall | received | refs listed |\n|---|---|---|---|\n{rows}");
+    let _ = writeln!(
+        report,
+        "| client | median wall | received | refs listed |\n|---|---|---|---|\n{rows}"
+    );
 }
 
-/// 4. A whole online resolution (fork PR + tag lookup, + artifact lookup) at
-/// 50 ms per request, against the one-round-trip floor.
+/// Section 4: a whole online resolution (fork PR + tag lookup, and artifact
+/// lookups) with 50 ms per request, against the one-round-trip floor.
 async fn whole(report: &mut String, payload: &Path) {
     let mut mock = MockGitHub::start().await;
     mock.latency = LATENCY;
-    mock.tags(REPO, &[("v1.0.0".to_owned(), BASE.to_owned(), "commit"), ("v0.9.0".to_owned(), HEAD.to_owned(), "commit")]).await;
+    mock.tags(
+        REPO,
+        &[
+            ("v1.0.0".to_owned(), BASE.to_owned(), "commit"),
+            ("v0.9.0".to_owned(), HEAD.to_owned(), "commit"),
+        ],
+    )
+    .await;
     Mock::given(wiremock::matchers::path(format!("/repos/{REPO}/actions/artifacts")))
         .respond_with(ok().set_delay(LATENCY).set_body_json(json!({"total_count": 1, "artifacts": [
             {"id": 9, "name": format!("bench-mi355-{BASE}"), "expired": false, "created_at": "2026-11-01T00:00:00Z",
@@ -421,7 +537,13 @@ async fn whole(report: &mut String, payload: &Path) {
     let mut rows = String::new();
     for (label, extra) in [
         ("fork PR + tag lookup", vec![]),
-        ("fork PR + tag lookup + 3 artifact lookups", vec!["--artifact-name", "bench-mi355-{sha},bench-mi325-{sha},bench-navi-{sha}"]),
+        (
+            "fork PR + tag lookup + 3 artifact lookups",
+            vec![
+                "--artifact-name",
+                "bench-mi355-{sha},bench-mi325-{sha},bench-navi-{sha}",
+            ],
+        ),
     ] {
         let mut times = Vec::new();
         let mut answer = Value::Null;
@@ -436,7 +558,11 @@ async fn whole(report: &mut String, payload: &Path) {
             "| {label} | {} | **{:.2}** | {} |",
             ms(m),
             m.as_secs_f64() / LATENCY.as_secs_f64(),
-            if answer["tag_available"] == true { "tag found" } else { "no tag" }
+            if answer["tag_available"] == true {
+                "tag found"
+            } else {
+                "no tag"
+            }
         );
     }
     let _ = writeln!(
@@ -447,7 +573,7 @@ async fn whole(report: &mut String, payload: &Path) {
     );
 }
 
-/// 5. Binary size and the launcher's overhead.
+/// Section 5: binary size and the launcher's overhead.
 fn shipping(report: &mut String, payload: &Path) {
     let size = std::fs::metadata(BIN).map(|m| m.len()).unwrap_or(0);
     let dist = root().join("dist/baseline-resolver-linux-x86_64");
@@ -457,23 +583,40 @@ fn shipping(report: &mut String, payload: &Path) {
     std::fs::create_dir(&d).unwrap();
     std::fs::copy(root().join("dist/launch.sh"), d.join("launch.sh")).unwrap();
     std::fs::copy(BIN, d.join("baseline-resolver-linux-x86_64")).unwrap();
-    let sum = Command::new("sha256sum").arg("baseline-resolver-linux-x86_64").current_dir(&d).output().unwrap();
+    let sum = Command::new("sha256sum")
+        .arg("baseline-resolver-linux-x86_64")
+        .current_dir(&d)
+        .output()
+        .unwrap();
     std::fs::write(d.join("SHA256SUMS"), sum.stdout).unwrap();
     let launcher = d.join("launch.sh");
-    let args = ["--event", payload.to_str().unwrap(), "--event-name", "pull_request", "--offline", "--format", "json"];
+    let args = [
+        "--event",
+        payload.to_str().unwrap(),
+        "--event-name",
+        "pull_request",
+        "--offline",
+        "--format",
+        "json",
+    ];
     let env = [("RUNNER_OS", "Linux"), ("RUNNER_ARCH", "X64")];
     let run = |program: &Path| -> Duration {
         median(
             (0..50)
                 .map(|_| {
                     let started = Instant::now();
-                    command(program.to_str().unwrap(), &args, &env).output().unwrap();
+                    command(program.to_str().unwrap(), &args, &env)
+                        .output()
+                        .unwrap();
                     started.elapsed()
                 })
                 .collect(),
         )
     };
-    let (with_launcher, alone) = (run(&launcher), run(&d.join("baseline-resolver-linux-x86_64")));
+    let (with_launcher, alone) = (
+        run(&launcher),
+        run(&d.join("baseline-resolver-linux-x86_64")),
+    );
     let _ = writeln!(
         report,
         "## 5. Binary size and launcher overhead\n\n\
@@ -482,7 +625,10 @@ fn shipping(report: &mut String, payload: &Path) {
          - Launcher + binary (checksum verified with openssl's SHA-256), payload-only event: **{}** median of 50; \
          binary alone: {}; launcher overhead: **{}** (target for launcher + binary: under 20 ms).\n",
         size as f64 / 1_048_576.0,
-        dist_size.map_or_else(|| "not built in this run".to_owned(), |s| format!("**{:.2} MB**", s as f64 / 1_048_576.0)),
+        dist_size.map_or_else(
+            || "not built in this run".to_owned(),
+            |s| format!("**{:.2} MB**", s as f64 / 1_048_576.0)
+        ),
         ms(with_launcher),
         ms(alone),
         ms(with_launcher.saturating_sub(alone))
