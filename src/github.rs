@@ -125,6 +125,14 @@ struct Answer {
     body: String,
 }
 
+/// The object a git ref or tag object points at (`{"sha", "type"}`).
+#[derive(Deserialize)]
+struct GitObject {
+    sha: String,
+    #[serde(rename = "type")]
+    kind: String,
+}
+
 /// The error body GitHub sends with 4xx/5xx: `{"message": ..., "documentation_url": ...}`.
 #[derive(Deserialize)]
 struct ErrorBody {
@@ -355,6 +363,29 @@ impl Api {
         Ok((value, answer.headers))
     }
 
+    /// Every page of a paginated GET, following `rel="next"` links (as paths
+    /// on the same base URL) up to `max_pages`.
+    async fn get_pages<T: DeserializeOwned>(
+        &self,
+        first: String,
+        what: &str,
+        permission: Permission,
+        repo: &RepoName,
+        max_pages: usize,
+    ) -> Result<Vec<T>, ApiError> {
+        let mut pages = Vec::new();
+        let mut path = first;
+        for _ in 0..max_pages {
+            let (page, headers): (T, _) = self.get_json(&path, what, permission, repo).await?;
+            pages.push(page);
+            match next_link(&headers) {
+                Some(next) => path = next,
+                None => break,
+            }
+        }
+        Ok(pages)
+    }
+
     fn sha(value: &str, what: &str) -> Result<Sha, ApiError> {
         Sha::parse(value.trim()).map_err(|e| ApiError::Invalid {
             what: what.to_owned(),
@@ -439,19 +470,11 @@ impl Api {
     ) -> Result<Vec<Pull>, ApiError> {
         let what = format!("pull requests with head {head_owner}:{branch}");
         let head = encode_query(&format!("{head_owner}:{branch}"));
-        let mut path = format!("/repos/{repo}/pulls?state=all&per_page=100&head={head}");
-        let mut all = Vec::new();
-        for _ in 0..10 {
-            let (page, headers): (Vec<Pull>, _) = self
-                .get_json(&path, &what, Permission::PullRequests, repo)
-                .await?;
-            all.extend(page);
-            match next_link(&headers) {
-                Some(next) => path = next,
-                None => break,
-            }
-        }
-        Ok(all)
+        let first = format!("/repos/{repo}/pulls?state=all&per_page=100&head={head}");
+        let pages: Vec<Vec<Pull>> = self
+            .get_pages(first, &what, Permission::PullRequests, repo, 10)
+            .await?;
+        Ok(pages.into_iter().flatten().collect())
     }
 
     /// Every tag whose name starts with `prefix`, in one request:
@@ -463,42 +486,30 @@ impl Api {
         struct Ref {
             #[serde(rename = "ref")]
             name: String,
-            object: Object,
-        }
-        #[derive(Deserialize)]
-        struct Object {
-            sha: String,
-            #[serde(rename = "type")]
-            kind: String,
+            object: GitObject,
         }
         let what = format!("tags of {repo}");
-        let mut path = format!(
+        let first = format!(
             "/repos/{repo}/git/matching-refs/tags/{}",
             encode_path(prefix)
         );
+        let pages: Vec<Vec<Ref>> = self
+            .get_pages(first, &what, Permission::Contents, repo, 100)
+            .await?;
         let mut tags = Vec::new();
-        for _ in 0..100 {
-            let (refs, headers): (Vec<Ref>, _) = self
-                .get_json(&path, &what, Permission::Contents, repo)
-                .await?;
-            for r in refs {
-                let Some(name) = r.name.strip_prefix("refs/tags/") else {
-                    continue;
-                };
-                let Ok(object) = Sha::parse(&r.object.sha) else {
-                    continue;
-                };
-                let commit = (r.object.kind == "commit").then(|| object.clone());
-                tags.push(Tag {
-                    name: name.to_owned(),
-                    object,
-                    commit,
-                });
-            }
-            match next_link(&headers) {
-                Some(next) => path = next,
-                None => break,
-            }
+        for r in pages.into_iter().flatten() {
+            let Some(name) = r.name.strip_prefix("refs/tags/") else {
+                continue;
+            };
+            let Ok(object) = Sha::parse(&r.object.sha) else {
+                continue;
+            };
+            let commit = (r.object.kind == "commit").then(|| object.clone());
+            tags.push(Tag {
+                name: name.to_owned(),
+                object,
+                commit,
+            });
         }
         Ok(tags)
     }
@@ -511,22 +522,18 @@ impl Api {
             artifacts: Vec<Artifact>,
         }
         let what = format!("artifacts named {name}");
-        let mut path = format!(
+        let first = format!(
             "/repos/{repo}/actions/artifacts?per_page=100&name={}",
             encode_query(name)
         );
-        let mut all = Vec::new();
-        for _ in 0..10 {
-            let (page, headers): (Page, _) = self
-                .get_json(&path, &what, Permission::Actions, repo)
-                .await?;
-            all.extend(page.artifacts.into_iter().filter(|a| a.name == name));
-            match next_link(&headers) {
-                Some(next) => path = next,
-                None => break,
-            }
-        }
-        Ok(all)
+        let pages: Vec<Page> = self
+            .get_pages(first, &what, Permission::Actions, repo, 10)
+            .await?;
+        Ok(pages
+            .into_iter()
+            .flat_map(|p| p.artifacts)
+            .filter(|a| a.name == name)
+            .collect())
     }
 
     /// Ids of the successful runs of `workflow` (a file name such as
@@ -568,13 +575,7 @@ impl Api {
     pub async fn peel(&self, repo: &RepoName, tag: &Tag) -> Result<Sha, ApiError> {
         #[derive(Deserialize)]
         struct TagObject {
-            object: Object,
-        }
-        #[derive(Deserialize)]
-        struct Object {
-            sha: String,
-            #[serde(rename = "type")]
-            kind: String,
+            object: GitObject,
         }
         if let Some(commit) = &tag.commit {
             return Ok(commit.clone());
