@@ -326,3 +326,57 @@ fn bad_templates_are_usage_errors() {
         .run();
     run.assert_code(2);
 }
+
+/// Enterprise Server: the API lives under `/api/v3` and its `Link` URLs
+/// carry that prefix; the next page must not get it twice (octocrab's base
+/// URI layer leaves a path that already starts with the base path alone; this
+/// guards that, and our `Link` handling, end to end).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn enterprise_server_api_path_and_its_pagination() {
+    let mock = MockGitHub::start().await;
+    let n = name("mi355");
+    let prefix = "/api/v3";
+    let next = format!(
+        "<{}{prefix}/repos/{REPO}/actions/artifacts?per_page=100&name={n}&page=2>; rel=\"next\"",
+        mock.url()
+    );
+    Mock::given(method("GET"))
+        .and(path(format!("{prefix}/repos/{REPO}/actions/artifacts")))
+        .and(query_param("page", "2"))
+        .respond_with(ok_json(json!({"total_count": 2, "artifacts": [artifact(8, &n, 80, BASE, "2026-11-01T10:00:00Z", false)]})))
+        .with_priority(1)
+        .mount(&mock.server)
+        .await;
+    Mock::given(method("GET"))
+        .and(path(format!("{prefix}/repos/{REPO}/actions/artifacts")))
+        .respond_with(
+            ok().insert_header("link", next.as_str())
+                .set_body_json(json!({"total_count": 2, "artifacts": []})),
+        )
+        .with_priority(2)
+        .mount(&mock.server)
+        .await;
+    let (_, j) = crate::harness::Resolver::new()
+        .payload(&fork_pr().to_string(), "pull_request")
+        .env("GITHUB_API_URL", format!("{}{prefix}", mock.url()))
+        .env("GITHUB_SERVER_URL", "https://ghes.example.com")
+        .args([
+            "--no-tag",
+            "--artifact-name",
+            "bench-mi355-{sha}",
+            "--timeout",
+            "10",
+        ])
+        .json_async()
+        .await;
+    assert_eq!(j["artifact_id"], 8, "{j}");
+    assert_eq!(j["base_repo_url"], "https://ghes.example.com/ROCm/FlyDSL");
+    let requests = mock.requests().await;
+    assert!(
+        requests
+            .iter()
+            .all(|r| r.contains("GET /api/v3/repos/") && !r.contains("/api/v3/api/v3")),
+        "{requests:?}"
+    );
+    assert_eq!(requests.len(), 2);
+}

@@ -304,7 +304,11 @@ fn a_branch_name_of_zeros_is_not_a_zero_sha() {
     let branch = format!("ss{}ss", "0".repeat(60));
     let payload = json!({"ref": format!("refs/heads/{branch}"), "before": BASE, "after": HEAD,
         "repository": {"full_name": "ROCm/FlyDSL", "default_branch": "main"}});
-    let run = Resolver::new().payload(&payload.to_string(), "push").arg("--offline").on_runner().run();
+    let run = Resolver::new()
+        .payload(&payload.to_string(), "push")
+        .arg("--offline")
+        .on_runner()
+        .run();
     run.assert_code(0);
     let o = run.outputs();
     assert_eq!(o["base-ref"], branch);
