@@ -209,6 +209,33 @@ async fn artifact_workflow_keeps_only_successful_runs_of_that_workflow() {
     );
 }
 
+/// Two pages of `GET {prefix}/repos/{REPO}/actions/artifacts`, the first with
+/// a `Link` to the second, as GitHub paginates.
+async fn two_pages(mock: &MockGitHub, prefix: &str, first: Vec<Value>, second: Vec<Value>) {
+    let n = name("mi355");
+    let total = first.len() + second.len();
+    let next = format!(
+        "<{}{prefix}/repos/{REPO}/actions/artifacts?per_page=100&name={n}&page=2>; rel=\"next\"",
+        mock.url()
+    );
+    Mock::given(method("GET"))
+        .and(path(format!("{prefix}/repos/{REPO}/actions/artifacts")))
+        .and(query_param("page", "2"))
+        .respond_with(ok_json(json!({"total_count": total, "artifacts": second})))
+        .with_priority(1)
+        .mount(&mock.server)
+        .await;
+    Mock::given(method("GET"))
+        .and(path(format!("{prefix}/repos/{REPO}/actions/artifacts")))
+        .respond_with(
+            ok().insert_header("link", next.as_str())
+                .set_body_json(json!({"total_count": total, "artifacts": first})),
+        )
+        .with_priority(2)
+        .mount(&mock.server)
+        .await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn pages_are_followed() {
     let mock = MockGitHub::start().await;
@@ -216,26 +243,8 @@ async fn pages_are_followed() {
     let page1: Vec<Value> = (0..100)
         .map(|i| artifact(1000 + i, &n, 5000 + i, STALE, "2026-11-01T10:00:00Z", false))
         .collect();
-    let next = format!(
-        "<{}/repos/{REPO}/actions/artifacts?per_page=100&name={n}&page=2>; rel=\"next\"",
-        mock.url()
-    );
-    Mock::given(method("GET"))
-        .and(path(format!("/repos/{REPO}/actions/artifacts")))
-        .and(query_param("page", "2"))
-        .respond_with(ok_json(json!({"total_count": 101, "artifacts": [artifact(7, &n, 70, BASE, "2026-11-01T10:00:00Z", false)]})))
-        .with_priority(1)
-        .mount(&mock.server)
-        .await;
-    Mock::given(method("GET"))
-        .and(path(format!("/repos/{REPO}/actions/artifacts")))
-        .respond_with(
-            ok().insert_header("link", next.as_str())
-                .set_body_json(json!({"total_count": 101, "artifacts": page1})),
-        )
-        .with_priority(2)
-        .mount(&mock.server)
-        .await;
+    let page2 = vec![artifact(7, &n, 70, BASE, "2026-11-01T10:00:00Z", false)];
+    two_pages(&mock, "", page1, page2).await;
     let (_, j) = online(&mock, &fork_pr(), "pull_request")
         .args(["--no-tag", "--artifact-name", "bench-mi355-{sha}"])
         .json_async()
@@ -335,27 +344,9 @@ fn bad_templates_are_usage_errors() {
 async fn enterprise_server_api_path_and_its_pagination() {
     let mock = MockGitHub::start().await;
     let n = name("mi355");
+    let page2 = vec![artifact(8, &n, 80, BASE, "2026-11-01T10:00:00Z", false)];
+    two_pages(&mock, "/api/v3", vec![], page2).await;
     let prefix = "/api/v3";
-    let next = format!(
-        "<{}{prefix}/repos/{REPO}/actions/artifacts?per_page=100&name={n}&page=2>; rel=\"next\"",
-        mock.url()
-    );
-    Mock::given(method("GET"))
-        .and(path(format!("{prefix}/repos/{REPO}/actions/artifacts")))
-        .and(query_param("page", "2"))
-        .respond_with(ok_json(json!({"total_count": 2, "artifacts": [artifact(8, &n, 80, BASE, "2026-11-01T10:00:00Z", false)]})))
-        .with_priority(1)
-        .mount(&mock.server)
-        .await;
-    Mock::given(method("GET"))
-        .and(path(format!("{prefix}/repos/{REPO}/actions/artifacts")))
-        .respond_with(
-            ok().insert_header("link", next.as_str())
-                .set_body_json(json!({"total_count": 2, "artifacts": []})),
-        )
-        .with_priority(2)
-        .mount(&mock.server)
-        .await;
     let (_, j) = crate::harness::Resolver::new()
         .payload(&fork_pr().to_string(), "pull_request")
         .env("GITHUB_API_URL", format!("{}{prefix}", mock.url()))

@@ -174,6 +174,9 @@ fn hostile_branch_names_stay_data() {
         "feat%0Ainjected=1",
         "ghadelimiter_0123456789abcdef0123456789abcdef",
         "x<<EOF",
+        // Found by the fuzzer (a false alarm of its first oracle): a branch
+        // name full of zeros is data; only SHA fields are never the zero SHA.
+        &format!("ss{}ss", "0".repeat(60)),
     ] {
         let payload = json!({"ref": format!("refs/heads/{branch}"), "before": BASE, "after": HEAD,
             "repository": {"full_name": "ROCm/FlyDSL", "default_branch": "main"}});
@@ -186,6 +189,7 @@ fn hostile_branch_names_stay_data() {
         let o = run.outputs();
         assert_eq!(o["base-ref"], branch);
         assert_eq!(o["base-sha"], BASE);
+        assert_eq!(o["head-sha"], HEAD);
         assert_eq!(
             o.len(),
             crate::action::output_names().len(),
@@ -295,23 +299,4 @@ fn text_and_json_formats() {
     }
     assert_eq!(json["tag_available"], false);
     assert!(json["tag"].is_null());
-}
-
-/// Found by the fuzzer (a false alarm of its first oracle): a valid branch
-/// name full of zeros is data; only SHA fields are checked for the zero SHA.
-#[test]
-fn a_branch_name_of_zeros_is_not_a_zero_sha() {
-    let branch = format!("ss{}ss", "0".repeat(60));
-    let payload = json!({"ref": format!("refs/heads/{branch}"), "before": BASE, "after": HEAD,
-        "repository": {"full_name": "ROCm/FlyDSL", "default_branch": "main"}});
-    let run = Resolver::new()
-        .payload(&payload.to_string(), "push")
-        .arg("--offline")
-        .on_runner()
-        .run();
-    run.assert_code(0);
-    let o = run.outputs();
-    assert_eq!(o["base-ref"], branch);
-    assert_eq!(o["base-sha"], BASE);
-    assert_eq!(o["head-sha"], HEAD);
 }
