@@ -15,6 +15,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use crate::github::{Api, ApiError, Artifact};
+use crate::inputs::ArtifactQuery;
 use crate::validate::{Label, RepoName, Sha};
 
 /// Placeholders a template may use.
@@ -160,9 +161,9 @@ pub async fn find(
     repo: &RepoName,
     sha: &Sha,
     label: &Label,
-    templates: &[String],
-    workflow: Option<&str>,
+    query: &ArtifactQuery,
 ) -> Lookup {
+    let (templates, workflow) = (&query.templates, query.workflow.as_deref());
     let names: Vec<String> = templates.iter().map(|t| render(t, sha, label)).collect();
     let runs_future = async {
         match workflow {

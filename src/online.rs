@@ -102,34 +102,16 @@ pub async fn settle(answer: &mut Answer, mut plan: Plan, online: &Online) {
     );
     let early = async {
         match (&plan.artifacts, &known) {
-            (Some(q), Some(sha)) => Some(
-                artifacts::find(
-                    &online.api,
-                    &repo,
-                    sha,
-                    &label,
-                    &q.templates,
-                    q.workflow.as_deref(),
-                )
-                .await,
-            ),
+            (Some(q), Some(sha)) => Some(artifacts::find(&online.api, &repo, sha, &label, q).await),
             _ => None,
         }
     };
     let ((), early) = tokio::join!(settle_base_and_tags(answer, &plan, online), early);
     let found = match (early, &plan.artifacts, answer.base_sha.clone()) {
         (Some(found), _, _) => Some(found),
-        (None, Some(q), Some(sha)) => Some(
-            artifacts::find(
-                &online.api,
-                &repo,
-                &sha,
-                &label,
-                &q.templates,
-                q.workflow.as_deref(),
-            )
-            .await,
-        ),
+        (None, Some(q), Some(sha)) => {
+            Some(artifacts::find(&online.api, &repo, &sha, &label, q).await)
+        }
         (None, Some(_), None) => {
             answer.notice(
                 "benchmark artifacts not looked up: there is no baseline commit".to_owned(),
