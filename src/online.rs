@@ -27,6 +27,9 @@ pub struct Online {
     /// `GITHUB_SERVER_URL`, for the git fallback and `--fetch`.
     pub server_url: String,
     pub token: Option<String>,
+    /// The base repository's refs by `ls-remote`, listed at most once: the
+    /// tag listing and a branch tip may both fall back to git at once.
+    pub remote_refs: tokio::sync::OnceCell<Result<RemoteRefs, String>>,
 }
 
 /// What to settle, as the user asked.
@@ -302,13 +305,18 @@ async fn blocking<T: Send + 'static>(
     }
 }
 
+/// The base repository's refs, from one ls-remote conversation however many
+/// questions fall back to git.
 async fn ls_remote(online: &Online, repo: &RepoName) -> Result<RemoteRefs, String> {
-    let url = git_url(&online.server_url, repo);
-    let token = online.token.clone();
-    blocking(online.api.deadline(), move || {
-        git::list_refs(&url, token.as_deref())
-    })
-    .await
+    let list = || async {
+        let url = git_url(&online.server_url, repo);
+        let token = online.token.clone();
+        blocking(online.api.deadline(), move || {
+            git::list_refs(&url, token.as_deref())
+        })
+        .await
+    };
+    online.remote_refs.get_or_init(list).await.clone()
 }
 
 /// The base lookups other than the previous tag, by API.

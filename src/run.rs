@@ -65,6 +65,7 @@ pub fn resolve(inputs: &Inputs) -> Result<Answer, Error> {
                     api,
                     server_url: inputs.server_url.clone(),
                     token,
+                    remote_refs: tokio::sync::OnceCell::new(),
                 };
                 runtime.block_on(online::settle(&mut answer, plan, &online));
                 answer.trace.push(format!(
