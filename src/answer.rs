@@ -137,6 +137,7 @@ impl Answer {
     }
 
     pub fn warn(&mut self, title: &'static str, message: String) {
+        let message = one_line(&message, WARNING_MAX);
         self.trace.push(format!("warning: {message}"));
         self.warnings.push(Warning { title, message });
     }
@@ -187,6 +188,20 @@ impl Answer {
     pub fn missing_baseline(&self) -> bool {
         !self.skip && !self.base_available
     }
+}
+
+/// A warning is an annotation a person reads in the job log: one line, and
+/// at most this many characters, whatever a server put into it.
+const WARNING_MAX: usize = 400;
+
+fn one_line(text: &str, max: usize) -> String {
+    let flat = text.replace(['\r', '\n'], " ");
+    if flat.chars().count() <= max {
+        return flat;
+    }
+    let mut cut: String = flat.chars().take(max - 1).collect();
+    cut.push('…');
+    cut
 }
 
 /// The warning for a lookup that may not use the network.

@@ -2,8 +2,12 @@
 //! or Enterprise Server's `https://HOST/api/v3`), the job's token, the
 //! machine's proxy settings.
 //!
-//! octocrab carries the requests (auth, base URI, API version header) over its
-//! reqwest backend, which honours `HTTPS_PROXY`/`HTTP_PROXY`/`NO_PROXY`.
+//! octocrab carries the requests (auth, base URI, API version header) over a
+//! reqwest client built here, so the transport is chosen on purpose: TLS 1.2
+//! or newer through native-tls on the OpenSSL that libgit2 already links (one
+//! TLS stack and one trust store for the API and git: the system's CA
+//! certificates, `SSL_CERT_FILE`, `SSL_CERT_DIR`), HTTP/2 when the server
+//! offers it, and `HTTPS_PROXY`/`HTTP_PROXY`/`NO_PROXY` honoured.
 //! Everything above the transport is ours: one deadline for all network work,
 //! retries with jittered backoff on connection errors, 5xx and rate limits
 //! (honouring `Retry-After` and `x-ratelimit-reset` when they fit inside the
@@ -11,7 +15,7 @@
 //! Enterprise Server difference cannot break parsing.
 //! See <https://docs.github.com/en/rest/using-the-rest-api/best-practices-for-using-the-rest-api>.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use http::{HeaderMap, HeaderValue, StatusCode, header};
@@ -57,8 +61,32 @@ pub enum ApiError {
         status: u16,
         attempts: u32,
     },
-    #[error("{what}: cannot reach the API: {message}")]
-    Transport { what: String, message: String },
+    /// The request did not get an answer: `cause` is the root cause alone
+    /// (`connection refused`), not the chain of wrappers around it.
+    #[error("{what}: {host}: {cause}")]
+    Transport {
+        what: String,
+        host: String,
+        cause: String,
+    },
+    /// The server's certificate was refused. Final: retrying cannot help,
+    /// and nothing is ever retried without TLS.
+    #[error(
+        "{what}: {host}: certificate not trusted ({reason}); if a private CA signs it, add that CA to the system store or set SSL_CERT_FILE"
+    )]
+    Certificate {
+        what: String,
+        host: String,
+        reason: String,
+    },
+    /// The TLS handshake failed for another reason (a protocol version
+    /// below TLS 1.2, a plain-HTTP server at an https URL). Final too.
+    #[error("{what}: {host}: TLS handshake failed: {reason}")]
+    Tls {
+        what: String,
+        host: String,
+        reason: String,
+    },
     #[error("{what}: no answer within the {seconds}s deadline")]
     Deadline { what: String, seconds: u64 },
     #[error("{what}: unexpected answer: {message}")]
@@ -114,10 +142,22 @@ const MAX_BODY: usize = 32 * 1024 * 1024;
 
 pub struct Api {
     octo: Octocrab,
+    /// The API URL as configured, to name the host in messages.
+    host: String,
     deadline: Instant,
     timeout: Duration,
     requests: AtomicUsize,
+    /// Set once a request has had an answer: a connection to the API host
+    /// is open (and, over HTTP/2, shared by every later request).
+    connected: AtomicBool,
+    /// Held by the one request that opens the connection. Requests sent
+    /// together would otherwise each open their own (TCP and TLS
+    /// handshakes) before HTTP/2 lets all but one be thrown away.
+    opening: tokio::sync::Mutex<()>,
 }
+
+/// An answer's body as octocrab hands it over, read frame by frame.
+type Body = http_body_util::combinators::BoxBody<bytes::Bytes, octocrab::Error>;
 
 struct Answer {
     status: StatusCode,
@@ -169,17 +209,23 @@ impl Api {
         if let Some(token) = config.token {
             builder = builder.personal_token(token);
         }
+        let transport_error = |e: &(dyn std::error::Error + 'static)| ApiError::Transport {
+            what: what.clone(),
+            host: config.api_url.clone(),
+            cause: root_cause(e),
+        };
+        let client = http_client().map_err(|e| transport_error(&e))?;
         let octo = builder
-            .build_with_reqwest(octocrab::ReqwestClientConfig::Default)
-            .map_err(|e| ApiError::Transport {
-                what,
-                message: e.to_string(),
-            })?;
+            .build_with_reqwest(client)
+            .map_err(|e| transport_error(&e))?;
         Ok(Api {
             octo,
+            host: config.api_url,
             deadline: Instant::now() + config.timeout,
             timeout: config.timeout,
             requests: AtomicUsize::new(0),
+            connected: AtomicBool::new(false),
+            opening: tokio::sync::Mutex::new(()),
         })
     }
 
@@ -207,26 +253,15 @@ impl Api {
     ) -> Result<Answer, ApiError> {
         let mut headers = HeaderMap::new();
         headers.insert(header::ACCEPT, HeaderValue::from_static(accept));
-        self.requests.fetch_add(1, Ordering::Relaxed);
         let send = async {
-            let response = self
-                .octo
-                ._get_with_headers(path, Some(headers))
-                .await
-                .map_err(|e| ApiError::Transport {
-                    what: what.to_owned(),
-                    message: transport_message(&e),
-                })?;
+            let response = self.send(path, headers, what).await?;
             let status = response.status();
             let headers = response.headers().clone();
-            let body =
-                self.octo
-                    .body_to_string(response)
-                    .await
-                    .map_err(|e| ApiError::Transport {
-                        what: what.to_owned(),
-                        message: format!("reading the body: {}", transport_message(&e)),
-                    })?;
+            let body = self
+                .octo
+                .body_to_string(response)
+                .await
+                .map_err(|e| self.transport_error(what, &e, "reading the answer: "))?;
             if body.len() > MAX_BODY {
                 return Err(ApiError::Invalid {
                     what: what.to_owned(),
@@ -242,6 +277,48 @@ impl Api {
         match tokio::time::timeout_at(self.deadline, send).await {
             Ok(result) => result,
             Err(_) => Err(self.deadline_error(what)),
+        }
+    }
+
+    /// Sends one GET and waits for the answer's head. Until some request has
+    /// been answered, requests go one at a time, so the first opens the
+    /// connection and the others share it.
+    async fn send(
+        &self,
+        path: &str,
+        headers: HeaderMap,
+        what: &str,
+    ) -> Result<http::Response<Body>, ApiError> {
+        let mut _opening = None;
+        if !self.connected.load(Ordering::Acquire) {
+            let guard = self.opening.lock().await;
+            // Whoever held the lock may have opened the connection meanwhile.
+            if !self.connected.load(Ordering::Acquire) {
+                _opening = Some(guard);
+            }
+        }
+        self.requests.fetch_add(1, Ordering::Relaxed);
+        let response = self
+            .octo
+            ._get_with_headers(path, Some(headers))
+            .await
+            .map_err(|e| self.transport_error(what, &e, ""))?;
+        self.connected.store(true, Ordering::Release);
+        Ok(response)
+    }
+
+    fn transport_error(&self, what: &str, err: &octocrab::Error, doing: &str) -> ApiError {
+        let (what, host) = (what.to_owned(), self.host.clone());
+        if let Some(reason) = certificate_problem(err) {
+            return ApiError::Certificate { what, host, reason };
+        }
+        if let Some(reason) = tls_problem(err) {
+            return ApiError::Tls { what, host, reason };
+        }
+        ApiError::Transport {
+            what,
+            host,
+            cause: format!("{doing}{}", root_cause(err)),
         }
     }
 
@@ -662,17 +739,71 @@ fn next_link(headers: &HeaderMap) -> Option<String> {
     })
 }
 
-/// The text of an octocrab transport error, with its sources: the top level
-/// alone ("Service error") says nothing.
-fn transport_message(err: &octocrab::Error) -> String {
-    let mut text = err.to_string();
-    let mut source = std::error::Error::source(err);
-    while let Some(s) = source {
-        text.push_str(": ");
-        text.push_str(&s.to_string());
-        source = s.source();
+/// The client every API request goes through. Redirects keep reqwest's
+/// default: at most 10, and `Authorization` is dropped when one leaves the host.
+fn http_client() -> Result<reqwest::Client, reqwest::Error> {
+    reqwest::Client::builder()
+        .min_tls_version(reqwest::tls::Version::TLS_1_2)
+        .build()
+}
+
+/// The errors an error wraps, outermost first.
+fn chain<'a>(
+    err: &'a (dyn std::error::Error + 'static),
+) -> impl Iterator<Item = &'a (dyn std::error::Error + 'static)> {
+    std::iter::successors(Some(err), |e| e.source())
+}
+
+/// Why the server's certificate was refused, when that is what failed:
+/// OpenSSL's verify result (`unable to get local issuer certificate`,
+/// `hostname mismatch`, `certificate has expired`).
+fn certificate_problem(err: &(dyn std::error::Error + 'static)) -> Option<String> {
+    chain(err).find_map(|e| {
+        let text = e.to_string();
+        if !text.contains("certificate verify failed") {
+            return None;
+        }
+        // native-tls appends the verify result in parentheses.
+        let reason = text
+            .rsplit_once(" (")
+            .and_then(|(_, r)| r.strip_suffix(')'))
+            .unwrap_or("certificate verify failed");
+        Some(reason.to_owned())
+    })
+}
+
+/// OpenSSL's reason when the TLS handshake failed for something other than
+/// the certificate: `error:0A000102:SSL routines:FUNCTION:REASON:FILE:LINE:`.
+fn tls_problem(err: &(dyn std::error::Error + 'static)) -> Option<String> {
+    chain(err).find_map(|e| {
+        let text = e.to_string();
+        let at = text.find("SSL routines:")?;
+        Some(text[at..].split(':').nth(2).unwrap_or("failed").to_owned())
+    })
+}
+
+/// The root cause of a failed request in a few words, once: the wrappers
+/// around it (octocrab, reqwest, hyper) each repeat the URL and add nothing.
+fn root_cause(err: &(dyn std::error::Error + 'static)) -> String {
+    for e in chain(err) {
+        if let Some(io) = e.downcast_ref::<std::io::Error>() {
+            let phrase = match io.kind() {
+                std::io::ErrorKind::ConnectionRefused => "connection refused",
+                std::io::ErrorKind::ConnectionReset => "connection reset",
+                std::io::ErrorKind::ConnectionAborted => "connection aborted",
+                std::io::ErrorKind::TimedOut => "connection timed out",
+                std::io::ErrorKind::UnexpectedEof => "connection closed early",
+                _ => continue,
+            };
+            return phrase.to_owned();
+        }
     }
-    text
+    let deepest = chain(err)
+        .last()
+        .map(ToString::to_string)
+        .unwrap_or_default();
+    let one_line = deepest.replace(['\r', '\n'], " ");
+    crate::validate::shown(one_line.trim())
 }
 
 /// Percent-encodes a ref or prefix for a URL path; `/` stays (refs contain it).
@@ -726,6 +857,23 @@ mod tests {
     fn encoding() {
         assert_eq!(encode_path("release/v1$(id)"), "release/v1%24%28id%29");
         assert_eq!(encode_query("a:b/c"), "a%3Ab%2Fc");
+    }
+
+    /// Without a TLS feature reqwest refuses an https URL before it
+    /// connects ("scheme is not http"); with one, it gets as far as the
+    /// (refused) connection.
+    #[test]
+    fn the_client_speaks_https() {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let client = http_client().unwrap();
+        let err = runtime
+            .block_on(client.get("https://127.0.0.1:1/").send())
+            .unwrap_err();
+        assert_eq!(root_cause(&err), "connection refused", "{err:?}");
+        assert_eq!(certificate_problem(&err), None);
     }
 
     #[test]

@@ -33,7 +33,7 @@ pub enum InvalidValue {
 /// should not become an attacker-sized log line.
 const SHOWN: usize = 80;
 
-fn shown(value: &str) -> String {
+pub(crate) fn shown(value: &str) -> String {
     if value.chars().count() <= SHOWN {
         value.to_owned()
     } else {
