@@ -1,7 +1,8 @@
 //! The action as a runner runs it: `action.yml`'s composite step executed with
 //! the environment a runner gives, its `env:` expressions evaluated from a
 //! `with:` map and the input defaults, through `dist/launch.sh` and a freshly
-//! built binary; then `GITHUB_OUTPUT` read with the runner's parser.
+//! built binary (or the shipped one), online against an HTTPS API; then
+//! `GITHUB_OUTPUT` read with the runner's parser.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -9,8 +10,11 @@ use std::process::Command;
 
 use baseline_resolver::output::file_command;
 use serde_yaml_ng::Value;
+use wiremock::Mock;
+use wiremock::matchers::{header, method, path};
 
 use crate::harness::repo_root;
+use crate::mock_github::{MockGitHub, ok_json};
 
 pub fn action() -> Value {
     let text = std::fs::read_to_string(repo_root().join("action.yml")).unwrap();
@@ -82,6 +86,11 @@ fn evaluate(
 /// A copy of the action as the runner checks it out: action.yml, the
 /// launcher, and the test build of the binary with its checksum.
 pub fn action_dir() -> tempfile::TempDir {
+    action_dir_with(Path::new(env!("CARGO_BIN_EXE_baseline-resolver")))
+}
+
+/// The same with another build of the binary in `dist/`.
+pub fn action_dir_with(binary: &Path) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     std::fs::copy(
         repo_root().join("action.yml"),
@@ -92,7 +101,7 @@ pub fn action_dir() -> tempfile::TempDir {
     std::fs::create_dir(&dist).unwrap();
     std::fs::copy(repo_root().join("dist/launch.sh"), dist.join("launch.sh")).unwrap();
     let name = "baseline-resolver-linux-x86_64";
-    std::fs::copy(env!("CARGO_BIN_EXE_baseline-resolver"), dist.join(name)).unwrap();
+    std::fs::copy(binary, dist.join(name)).unwrap();
     let sum = Command::new("sha256sum")
         .arg(name)
         .current_dir(&dist)
@@ -319,6 +328,80 @@ fn the_launcher_names_the_platform_when_it_has_no_binary_and_no_cargo() {
         run.stdout
     );
     assert!(run.stdout.contains("install Rust"), "{}", run.stdout);
+}
+
+/// The step online, as on a runner: `GITHUB_API_URL` is an https URL, the
+/// job's token comes from `inputs.token`, the API's CA is trusted through
+/// `SSL_CERT_FILE`. Returns the run and the requests the API saw.
+async fn run_step_online(action_path: PathBuf) -> (StepRun, Vec<String>) {
+    let mock = MockGitHub::start().await;
+    Mock::given(method("GET"))
+        .and(path(
+            "/repos/ROCm/FlyDSL/git/matching-refs/tags/v".to_owned(),
+        ))
+        .and(header("authorization", "Bearer ghs_actiontesttoken"))
+        .respond_with(ok_json(serde_json::json!([{"ref": "refs/tags/v0.3.1",
+            "object": {"sha": "89abcdef0123456789abcdef0123456789abcdef", "type": "commit"}}])))
+        .mount(&mock.server)
+        .await;
+    let (api, ca) = (mock.url(), crate::tls::ca_file().to_owned());
+    let run = tokio::task::spawn_blocking(move || {
+        let ca = ca.display().to_string();
+        run_step(
+            &action_path,
+            &example_event(),
+            "pull_request",
+            &[],
+            &[
+                ("GITHUB_API_URL", api.as_str()),
+                ("GITHUB_SERVER_URL", "git://127.0.0.1:1"),
+                ("SSL_CERT_FILE", ca.as_str()),
+            ],
+        )
+    })
+    .await
+    .unwrap();
+    let requests = mock.requests().await;
+    (run, requests)
+}
+
+fn assert_tag_answered_over_https(run: &StepRun, requests: &[String]) {
+    assert_eq!(
+        run.code, 0,
+        "stdout: {}\nstderr: {}",
+        run.stdout, run.stderr
+    );
+    assert!(!run.stdout.contains("::warning"), "{}", run.stdout);
+    assert_eq!(run.outputs["tag"], "v0.3.1", "{}", run.stdout);
+    assert_eq!(run.outputs["tag-version"], "0.3.1");
+    assert_eq!(run.outputs["tag-available"], "true");
+    assert_eq!(run.outputs["base-available"], "true");
+    assert_eq!(requests.len(), 1, "{requests:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_composite_step_resolves_online_over_https() {
+    let dir = action_dir();
+    let (run, requests) = run_step_online(dir.path().to_owned()).await;
+    assert_tag_answered_over_https(&run, &requests);
+}
+
+/// The canary: the shipped binary is built without dev-dependencies, so a
+/// TLS feature that only a test dependency switched on would pass every
+/// other test and fail every real run. This one runs exactly that binary
+/// through the launcher against the HTTPS API. `.ci/run` builds it first.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_shipped_binary_speaks_https() {
+    let bin = repo_root().join("dist/baseline-resolver-linux-x86_64");
+    if !bin.exists() {
+        println!(
+            "NOTICE: dist/baseline-resolver-linux-x86_64 not built (scripts/build-dist); the HTTPS canary did not run"
+        );
+        return;
+    }
+    let dir = action_dir_with(&bin);
+    let (run, requests) = run_step_online(dir.path().to_owned()).await;
+    assert_tag_answered_over_https(&run, &requests);
 }
 
 /// The README's inputs and outputs tables list exactly what action.yml declares.

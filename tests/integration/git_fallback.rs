@@ -1,9 +1,11 @@
 //! Git answers what the API cannot: the tag listing and branch tips by
-//! ls-remote (over `file://` and `git daemon`), a merge-base from the local
-//! clone, and `--fetch` of exactly one commit.
+//! ls-remote (over HTTPS as GitHub serves git, and over `file://` and
+//! `git daemon` for mirrors), a merge-base from the local clone, and
+//! `--fetch` of exactly one commit.
 
 use serde_json::json;
 
+use crate::git_https::GitHttps;
 use crate::gitrepo::{BareRepo, GitDaemon, git};
 use crate::harness::Resolver;
 use crate::mock_github::{MockGitHub, error};
@@ -30,8 +32,9 @@ async fn tags_and_default_branch_come_from_git_when_the_api_is_down() {
         0,
     );
     let daemon = GitDaemon::start(repo.root.path());
+    let https = GitHttps::start(repo.root.path()).await;
     let mock = api_down().await;
-    for server in [repo.file_url(), daemon.url()] {
+    for server in [https.url(), repo.file_url(), daemon.url()] {
         let (_, j) = Resolver::new()
             .payload(
                 &json!({"repository": repo_json()}).to_string(),
@@ -39,6 +42,7 @@ async fn tags_and_default_branch_come_from_git_when_the_api_is_down() {
             )
             .api(&mock.url())
             .env("GITHUB_SERVER_URL", &server)
+            .env("INPUT_TOKEN", "ghs_gittoken")
             .args(["--timeout", "20"])
             .json_async()
             .await;
@@ -54,6 +58,48 @@ async fn tags_and_default_branch_come_from_git_when_the_api_is_down() {
             "{j}"
         );
     }
+    let seen = https.requests();
+    assert_eq!(
+        seen.len(),
+        1,
+        "one ls-remote conversation over HTTPS: {seen:?}"
+    );
+    assert_eq!(
+        seen[0].target,
+        format!("/{REPO}.git/info/refs?service=git-upload-pack")
+    );
+}
+
+/// A private repository: git answers 401 until the job's token comes, as
+/// `x-access-token` in Basic auth (what actions/checkout sends).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_token_answers_a_private_repositorys_challenge() {
+    let repo = BareRepo::new(REPO, &tags(&[("v1.0.0", false)]), 0);
+    let https = GitHttps::start(repo.root.path()).await;
+    https.make_private();
+    let mock = api_down().await;
+    let (_, j) = Resolver::new()
+        .payload(
+            &json!({"repository": repo_json()}).to_string(),
+            "workflow_dispatch",
+        )
+        .api(&mock.url())
+        .env("GITHUB_SERVER_URL", https.url())
+        .env("INPUT_TOKEN", "ghs_gittoken")
+        .args(["--timeout", "20"])
+        .json_async()
+        .await;
+    assert_eq!(j["tag"], "v1.0.0", "{j}");
+    let basic = format!(
+        "Basic {}",
+        openssl::base64::encode_block(b"x-access-token:ghs_gittoken")
+    );
+    let seen = https.requests();
+    assert_eq!(seen[0].authorization, None, "challenged first: {seen:?}");
+    assert_eq!(
+        seen.last().unwrap().authorization.as_deref(),
+        Some(basic.as_str())
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -110,6 +156,17 @@ fn merge_base_from_the_local_clone_needs_no_network() {
 async fn fetch_brings_exactly_the_base_commit_at_depth_one() {
     let repo = BareRepo::new(REPO, &tags(&[("v1.0.0", true)]), 3);
     let daemon = GitDaemon::start(repo.root.path());
+    let https = GitHttps::start(repo.root.path()).await;
+    for server in [https.url(), daemon.url()] {
+        fetch_into_a_new_clone(&repo, &server).await;
+    }
+    assert!(
+        https.requests().iter().any(|r| r.method == "POST"),
+        "the HTTPS fetch negotiated a pack"
+    );
+}
+
+async fn fetch_into_a_new_clone(repo: &BareRepo, server: &str) {
     let target = tempfile::tempdir().unwrap();
     git(target.path(), &["init", "--quiet"]);
     let base = &repo.commits[1];
@@ -117,15 +174,20 @@ async fn fetch_brings_exactly_the_base_commit_at_depth_one() {
         "head": {"ref": "x", "sha": repo.commits[2], "repo": {"full_name": "jhinpan/FlyDSL-lab"}}}});
     let run = Resolver::new()
         .payload(&payload.to_string(), "pull_request")
-        .api("http://127.0.0.1:1")
-        .env("GITHUB_SERVER_URL", daemon.url())
+        .api("https://127.0.0.1:1")
+        .env("GITHUB_SERVER_URL", server)
         .args(["--no-tag", "--timeout", "20", "--fetch"])
         .arg(target.path())
         .on_runner()
         .run_async()
         .await;
     run.assert_code(0);
-    assert_eq!(run.outputs()["base-fetched"], "true", "{}", run.stdout);
+    assert_eq!(
+        run.outputs()["base-fetched"],
+        "true",
+        "{server}: {}",
+        run.stdout
+    );
     let dir = target.path();
     assert_eq!(
         git(dir, &["rev-parse", "refs/baseline-resolver/base"]),
@@ -152,7 +214,7 @@ async fn a_failed_fetch_is_a_warning_and_nothing_older_is_tried() {
         "head": {"ref": "x", "sha": "b".repeat(40), "repo": repo_json()}}});
     let run = Resolver::new()
         .payload(&payload.to_string(), "pull_request")
-        .api("http://127.0.0.1:1")
+        .api("https://127.0.0.1:1")
         .env("GITHUB_SERVER_URL", "git://127.0.0.1:1")
         .args(["--no-tag", "--timeout", "10", "--fetch"])
         .arg(target.path())

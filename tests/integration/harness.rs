@@ -1,7 +1,8 @@
 //! A small builder over `assert_cmd` that runs the binary the way a runner
 //! would, in a scratch directory, with `GITHUB_*`, `RUNNER_*`, `ACTIONS_*`,
 //! `INPUT_*` and `*_PROXY` scrubbed from the inherited environment, so a test
-//! run inside GitHub Actions (or behind a proxy) behaves like one on a laptop.
+//! run inside GitHub Actions (or behind a proxy) behaves like one on a laptop,
+//! and with `SSL_CERT_FILE` naming the test CA that signs every test server.
 
 use std::path::{Path, PathBuf};
 
@@ -52,6 +53,9 @@ impl Resolver {
                 cmd.env_remove(&key);
             }
         }
+        // The test servers' CA, trusted as a self-hosted runner trusts a private one.
+        cmd.env("SSL_CERT_FILE", crate::tls::ca_file());
+        cmd.env_remove("SSL_CERT_DIR");
         let dir = tempfile::tempdir().expect("temp dir");
         cmd.current_dir(dir.path());
         Resolver { cmd, dir }
@@ -77,6 +81,11 @@ impl Resolver {
 
     pub fn env(mut self, key: &str, value: impl AsRef<std::ffi::OsStr>) -> Self {
         self.cmd.env(key, value);
+        self
+    }
+
+    pub fn env_remove(mut self, key: &str) -> Self {
+        self.cmd.env_remove(key);
         self
     }
 

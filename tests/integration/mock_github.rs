@@ -1,18 +1,21 @@
-//! A local stand-in for the GitHub REST API on 127.0.0.1 (wiremock), answering
-//! with the shapes GitHub documents: JSON bodies, `x-ratelimit-*` headers on
-//! every answer, `{"message", "documentation_url"}` error bodies, the `sha`
-//! media type, `Link` pagination. The binary reaches it through
-//! `GITHUB_API_URL`, as on a runner. The server stops when dropped.
+//! A local stand-in for the GitHub REST API on 127.0.0.1 (wiremock behind a
+//! TLS front, so it speaks HTTPS and HTTP/2 like GitHub), answering with the
+//! shapes GitHub documents: JSON bodies, `x-ratelimit-*` headers on every
+//! answer, `{"message", "documentation_url"}` error bodies, the `sha` media
+//! type, `Link` pagination with https URLs. The binary reaches it through
+//! `GITHUB_API_URL`, as on a runner, and trusts it through `SSL_CERT_FILE`
+//! (the harness sets it). The server stops when dropped.
 
 use serde_json::{Value, json};
 use wiremock::matchers::{header, method, path, path_regex, query_param};
 use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
 
+use crate::tls::{Front, Options};
+
 pub struct MockGitHub {
     pub server: MockServer,
-    /// Added to every answer of the helpers below: a stand-in for a real
-    /// network's round trip (the benchmarks use 50 ms).
-    pub latency: std::time::Duration,
+    /// The HTTPS side the binary talks to.
+    pub front: Front,
 }
 
 /// A 200 with GitHub's rate-limit headers.
@@ -70,7 +73,6 @@ pub fn sequence(fail: usize, first: ResponseTemplate, then: ResponseTemplate) ->
 struct MatchingRefs {
     base: String,
     refs: Vec<(String, Value)>,
-    latency: std::time::Duration,
 }
 
 impl Respond for MatchingRefs {
@@ -87,7 +89,7 @@ impl Respond for MatchingRefs {
             .filter(|(name, _)| name.starts_with(&prefix))
             .map(|(_, v)| v)
             .collect();
-        ok_json(json!(found)).set_delay(self.latency)
+        ok_json(json!(found))
     }
 }
 
@@ -124,18 +126,19 @@ fn regex_escape(text: &str) -> String {
 
 impl MockGitHub {
     pub async fn start() -> MockGitHub {
-        MockGitHub {
-            server: MockServer::start().await,
-            latency: std::time::Duration::ZERO,
-        }
+        MockGitHub::start_with(Options::github()).await
     }
 
-    fn ok(&self) -> ResponseTemplate {
-        ok().set_delay(self.latency)
+    /// With a TLS front of another shape: another CA, names or protocol.
+    pub async fn start_with(options: Options<'_>) -> MockGitHub {
+        let server = MockServer::start().await;
+        let front = Front::start(*server.address(), options).await;
+        MockGitHub { server, front }
     }
 
+    /// `https://127.0.0.1:PORT`, for `GITHUB_API_URL`.
     pub fn url(&self) -> String {
-        self.server.uri()
+        self.front.url()
     }
 
     /// `GET /repos/{repo}/commits/{reference}` with `Accept: application/vnd.github.sha`.
@@ -143,7 +146,7 @@ impl MockGitHub {
         Mock::given(method("GET"))
             .and(path(format!("/repos/{repo}/commits/{reference}")))
             .and(header("accept", "application/vnd.github.sha"))
-            .respond_with(self.ok().set_body_string(sha))
+            .respond_with(ok().set_body_string(sha))
             .mount(&self.server)
             .await;
     }
@@ -152,7 +155,7 @@ impl MockGitHub {
         let (owner, name) = repo.split_once('/').unwrap();
         Mock::given(method("GET"))
             .and(path(format!("/repos/{repo}")))
-            .respond_with(self.ok().set_body_json(json!({
+            .respond_with(ok().set_body_json(json!({
                 "id": 700001, "name": name, "full_name": repo, "owner": {"login": owner},
                 "private": false, "default_branch": default_branch, "visibility": "public"
             })))
@@ -164,7 +167,7 @@ impl MockGitHub {
     pub async fn compare(&self, repo: &str, base: &str, head: &str, merge_base: &str) {
         Mock::given(method("GET"))
             .and(path(format!("/repos/{repo}/compare/{base}...{head}")))
-            .respond_with(self.ok().set_body_json(json!({
+            .respond_with(ok().set_body_json(json!({
                 "status": "diverged", "ahead_by": 2, "behind_by": 3, "total_commits": 2,
                 "base_commit": {"sha": base},
                 "merge_base_commit": {"sha": merge_base, "commit": {"message": "m"}},
@@ -177,7 +180,7 @@ impl MockGitHub {
     pub async fn pull(&self, repo: &str, number: u64, body: Value) {
         Mock::given(method("GET"))
             .and(path(format!("/repos/{repo}/pulls/{number}")))
-            .respond_with(self.ok().set_body_json(body))
+            .respond_with(ok().set_body_json(body))
             .mount(&self.server)
             .await;
     }
@@ -198,11 +201,7 @@ impl MockGitHub {
         let base = format!("/repos/{repo}/git/matching-refs/tags/");
         Mock::given(method("GET"))
             .and(path_regex(format!("^{}", regex_escape(&base))))
-            .respond_with(MatchingRefs {
-                base,
-                refs,
-                latency: self.latency,
-            })
+            .respond_with(MatchingRefs { base, refs })
             .mount(&self.server)
             .await;
     }
@@ -211,7 +210,7 @@ impl MockGitHub {
     pub async fn tag_object(&self, repo: &str, tag_sha: &str, name: &str, commit: &str) {
         Mock::given(method("GET"))
             .and(path(format!("/repos/{repo}/git/tags/{tag_sha}")))
-            .respond_with(self.ok().set_body_json(json!({
+            .respond_with(ok().set_body_json(json!({
                 "node_id": "TAG_x", "tag": name, "sha": tag_sha, "message": "release",
                 "tagger": {"name": "r", "email": "r@example.com", "date": "2026-01-01T00:00:00Z"},
                 "object": {"type": "commit", "sha": commit, "url": "https://api.github.com/x"},
@@ -227,7 +226,7 @@ impl MockGitHub {
             .and(path(format!("/repos/{repo}/pulls")))
             .and(query_param("head", head))
             .and(query_param("state", "all"))
-            .respond_with(self.ok().set_body_json(pulls))
+            .respond_with(ok().set_body_json(pulls))
             .mount(&self.server)
             .await;
     }

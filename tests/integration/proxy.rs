@@ -1,6 +1,7 @@
 //! Self-hosted GPU runners often sit behind a proxy: requests to the API go
-//! through `HTTP_PROXY`/`HTTPS_PROXY` unless `NO_PROXY` exempts the host.
-//! A minimal forwarding HTTP proxy on 127.0.0.1 records what passes through.
+//! through `HTTPS_PROXY` (a CONNECT tunnel, TLS end to end) unless
+//! `NO_PROXY` exempts the host. A minimal proxy on 127.0.0.1 records the
+//! request line of every connection it is asked for.
 
 use std::sync::{Arc, Mutex};
 
@@ -8,11 +9,13 @@ use serde_json::json;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 
-use crate::mock_github::MockGitHub;
+use crate::git_https::GitHttps;
+use crate::gitrepo::BareRepo;
+use crate::mock_github::{MockGitHub, error};
 use crate::online::{REPO, TIP, online, repo_json};
 
-/// Forwards absolute-form HTTP requests (`GET http://host:port/path`) to
-/// their origin and records each request line. Stops with the test runtime.
+/// Tunnels `CONNECT host:port` to its target and records each request
+/// head. Stops with the test runtime.
 async fn start_proxy() -> (String, Arc<Mutex<Vec<String>>>) {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}", listener.local_addr().unwrap());
@@ -31,34 +34,28 @@ async fn start_proxy() -> (String, Arc<Mutex<Vec<String>>>) {
                     head.push(byte[0]);
                 }
                 let text = String::from_utf8_lossy(&head).into_owned();
-                let mut lines = text.split("\r\n");
-                let request_line = lines.next().unwrap_or_default().to_owned();
-                log.lock().unwrap().push(request_line.clone());
-                let mut parts = request_line.split(' ');
-                let (method, target) = (parts.next().unwrap_or("GET"), parts.next().unwrap_or("/"));
-                let Some(rest) = target.strip_prefix("http://") else {
+                log.lock().unwrap().push(text.clone());
+                let request_line = text.lines().next().unwrap_or_default();
+                let Some(authority) = request_line
+                    .strip_prefix("CONNECT ")
+                    .and_then(|rest| rest.split(' ').next())
+                else {
+                    let _ = client
+                        .write_all(b"HTTP/1.1 405 Method Not Allowed\r\n\r\n")
+                        .await;
                     return;
                 };
-                let (authority, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
                 let Ok(mut upstream) = TcpStream::connect(authority).await else {
+                    let _ = client.write_all(b"HTTP/1.1 502 Bad Gateway\r\n\r\n").await;
                     return;
                 };
-                let mut forwarded = format!("{method} {path} HTTP/1.1\r\n");
-                for line in lines.filter(|l| !l.is_empty()) {
-                    let lower = line.to_ascii_lowercase();
-                    if !lower.starts_with("connection:") && !lower.starts_with("proxy-") {
-                        forwarded.push_str(line);
-                        forwarded.push_str("\r\n");
-                    }
+                if client
+                    .write_all(b"HTTP/1.1 200 Connection established\r\n\r\n")
+                    .await
+                    .is_ok()
+                {
+                    let _ = tokio::io::copy_bidirectional(&mut client, &mut upstream).await;
                 }
-                forwarded.push_str("Connection: close\r\n\r\n");
-                if upstream.write_all(forwarded.as_bytes()).await.is_err() {
-                    return;
-                }
-                let mut response = Vec::new();
-                let _ = upstream.read_to_end(&mut response).await;
-                let _ = client.write_all(&response).await;
-                let _ = client.shutdown().await;
             });
         }
     });
@@ -66,38 +63,74 @@ async fn start_proxy() -> (String, Arc<Mutex<Vec<String>>>) {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn api_requests_go_through_the_proxy_unless_no_proxy_says_otherwise() {
+async fn api_requests_tunnel_through_the_proxy_unless_no_proxy_says_otherwise() {
     let mock = MockGitHub::start().await;
     mock.commit_sha(REPO, "main", TIP).await;
     let (proxy, seen) = start_proxy().await;
     let payload = json!({"repository": repo_json()});
+    let authority = mock.url().trim_start_matches("https://").to_owned();
 
-    for var in ["HTTP_PROXY", "http_proxy"] {
+    for var in ["HTTPS_PROXY", "https_proxy", "ALL_PROXY"] {
         seen.lock().unwrap().clear();
         let (_, j) = online(&mock, &payload, "workflow_dispatch")
             .arg("--no-tag")
+            .env("INPUT_TOKEN", "ghs_tunnelled")
             .env(var, &proxy)
             .json_async()
             .await;
         assert_eq!(j["base_sha"], TIP, "{var}: {j}");
-        let lines = seen.lock().unwrap().clone();
-        assert_eq!(lines.len(), 1, "{var}: {lines:?}");
+        let heads = seen.lock().unwrap().clone();
+        assert_eq!(heads.len(), 1, "one tunnel for the run ({var}): {heads:?}");
         assert!(
-            lines[0].starts_with(&format!("GET {}/repos/{REPO}/commits/main", mock.url())),
-            "{lines:?}"
+            heads[0].starts_with(&format!("CONNECT {authority} HTTP/1.1")),
+            "{heads:?}"
+        );
+        assert!(
+            !heads[0].contains("ghs_tunnelled"),
+            "the token travels inside TLS, never to the proxy"
         );
     }
 
-    seen.lock().unwrap().clear();
+    // HTTP_PROXY is for http:// URLs, as in curl: an https API does not use it.
+    for (var, value) in [("HTTP_PROXY", proxy.as_str()), ("NO_PROXY", "127.0.0.1")] {
+        seen.lock().unwrap().clear();
+        let mut resolver = online(&mock, &payload, "workflow_dispatch").arg("--no-tag");
+        resolver = match var {
+            "NO_PROXY" => resolver.env("HTTPS_PROXY", &proxy).env(var, value),
+            _ => resolver.env(var, value),
+        };
+        let (_, j) = resolver.json_async().await;
+        assert_eq!(j["base_sha"], TIP, "{var}");
+        assert!(
+            seen.lock().unwrap().is_empty(),
+            "{var}={value}: the proxy is not used"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn git_over_https_tunnels_through_the_proxy_too() {
+    let repo = BareRepo::new(REPO, &[("v1.0.0".to_owned(), false)], 0);
+    let git = GitHttps::start(repo.root.path()).await;
+    let mock = MockGitHub::start().await;
+    wiremock::Mock::given(wiremock::matchers::any())
+        .respond_with(error(503, "Service Unavailable"))
+        .mount(&mock.server)
+        .await;
+    let (proxy, seen) = start_proxy().await;
+    let payload = json!({"repository": repo_json()});
     let (_, j) = online(&mock, &payload, "workflow_dispatch")
-        .arg("--no-tag")
-        .env("HTTP_PROXY", &proxy)
-        .env("NO_PROXY", "127.0.0.1")
+        .env("GITHUB_SERVER_URL", git.url())
+        .env("HTTPS_PROXY", &proxy)
         .json_async()
         .await;
-    assert_eq!(j["base_sha"], TIP);
+    assert_eq!(j["tag"], "v1.0.0", "git answered: {j}");
+    let git_authority = git.url().trim_start_matches("https://").to_owned();
+    let heads = seen.lock().unwrap().clone();
     assert!(
-        seen.lock().unwrap().is_empty(),
-        "NO_PROXY bypasses the proxy"
+        heads
+            .iter()
+            .any(|h| h.starts_with(&format!("CONNECT {git_authority} "))),
+        "git went through the proxy: {heads:?}"
     );
 }

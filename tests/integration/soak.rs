@@ -1,5 +1,5 @@
 //! Fault soak: 1,000 online resolutions against a GitHub API on 127.0.0.1
-//! that answers each request with a random fault or the right answer:
+//! (HTTPS) that answers each request with a random fault or the right answer:
 //! 5xx, 429 with `Retry-After`, connection resets, slow answers, invalid
 //! JSON, truncated bodies. Every run must end within its deadline, exit 0
 //! without a panic, carry a warning whenever it is degraded, and never
@@ -16,6 +16,7 @@ use tokio::net::{TcpListener, TcpStream};
 
 use crate::harness::Resolver;
 use crate::online::{REPO, TAG_COMMIT, TIP};
+use crate::tls::{Front, Options};
 
 /// One run: how long it took, its exit code, its JSON answer, its stderr.
 type Outcome = (Duration, i32, Value, String);
@@ -146,7 +147,10 @@ async fn serve(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_thousand_resolutions_against_a_faulty_api() {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}", listener.local_addr().unwrap());
+    // The faults are served over HTTPS, as GitHub would serve them: a reset
+    // or a cut body reaches the binary through TLS.
+    let front = Front::start(listener.local_addr().unwrap(), Options::http1()).await;
+    let url = front.url();
     let state = Arc::new(AtomicU64::new(0x9e37_79b9_7f4a_7c15));
     let counts: Arc<Mutex<BTreeMap<Fault, usize>>> = Arc::default();
     let (s, c) = (state.clone(), counts.clone());
