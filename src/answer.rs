@@ -199,7 +199,7 @@ fn one_line(text: &str, max: usize) -> String {
     if flat.chars().count() <= max {
         return flat;
     }
-    let mut cut: String = flat.chars().take(max - 1).collect();
+    let mut cut: String = flat.chars().take(max.saturating_sub(1)).collect();
     cut.push('…');
     cut
 }

@@ -12,6 +12,7 @@
 
 use std::collections::BTreeMap;
 
+use futures_util::{StreamExt, stream};
 use serde::Serialize;
 
 use crate::github::{Api, ApiError, Artifact};
@@ -20,6 +21,14 @@ use crate::validate::{Label, RepoName, Sha};
 
 /// Placeholders a template may use.
 const PLACEHOLDERS: [&str; 3] = ["{sha}", "{short_sha}", "{label}"];
+
+/// One name per runner of a matrix; more is a mistake (or an attack on the
+/// API quota), refused before any request.
+pub const MAX_NAMES: usize = 64;
+
+/// Artifact lookups in flight at once: GitHub's secondary rate limits punish
+/// bursts, and a few concurrent requests already hide the round trips.
+const IN_FLIGHT: usize = 8;
 
 /// Splits `artifact-name` (commas or newlines) into templates and checks
 /// each: only known placeholders, and a name GitHub could store.
@@ -33,26 +42,28 @@ pub fn parse_templates(text: &str) -> Result<Vec<String>, String> {
     if templates.is_empty() {
         return Err("no artifact name in it".to_owned());
     }
+    if templates.len() > MAX_NAMES {
+        return Err(format!(
+            "{} artifact names; at most {MAX_NAMES} (one per runner)",
+            templates.len()
+        ));
+    }
     for template in &templates {
         let mut rest = template.as_str();
-        while let Some(open) = rest.find('{') {
-            let close = rest[open..]
-                .find('}')
+        while let Some((_, open)) = rest.split_once('{') {
+            let (name, after) = open
+                .split_once('}')
                 .ok_or_else(|| format!("{template:?}: an unclosed '{{'"))?;
-            let placeholder = &rest[open..open + close + 1];
-            if !PLACEHOLDERS.contains(&placeholder) {
+            let placeholder = format!("{{{name}}}");
+            if !PLACEHOLDERS.contains(&placeholder.as_str()) {
                 return Err(format!(
                     "{template:?}: unknown placeholder {placeholder} (known: {})",
                     PLACEHOLDERS.join(", ")
                 ));
             }
-            rest = &rest[open + close + 1..];
+            rest = after;
         }
-        let sample = render(
-            template,
-            &Sha::parse(&"a".repeat(40)).expect("a valid SHA"),
-            &Label::default(),
-        );
+        let sample = fill(template, &"a".repeat(40), Label::default().as_str());
         if !valid_name(&sample) {
             return Err(format!(
                 "{template:?}: not an artifact name (1 to 255 characters, none of \" : < > | * ? \\ / CR LF)"
@@ -63,10 +74,14 @@ pub fn parse_templates(text: &str) -> Result<Vec<String>, String> {
 }
 
 pub fn render(template: &str, sha: &Sha, label: &Label) -> String {
+    fill(template, sha.as_str(), label.as_str())
+}
+
+fn fill(template: &str, sha: &str, label: &str) -> String {
     template
-        .replace("{sha}", sha.as_str())
-        .replace("{short_sha}", &sha.as_str()[..7])
-        .replace("{label}", label.as_str())
+        .replace("{sha}", sha)
+        .replace("{short_sha}", sha.get(..7).unwrap_or(sha))
+        .replace("{label}", label)
 }
 
 /// The characters `actions/upload-artifact` refuses in a name.
@@ -171,7 +186,9 @@ pub async fn find(
             None => None,
         }
     };
-    let lists_future = futures_util::future::join_all(names.iter().map(|n| api.artifacts(repo, n)));
+    let lists_future = stream::iter(names.iter().map(|n| api.artifacts(repo, n)))
+        .buffered(IN_FLIGHT)
+        .collect::<Vec<_>>();
     let (runs, lists) = tokio::join!(runs_future, lists_future);
 
     let mut lookup = Lookup {

@@ -294,7 +294,7 @@ fn classify(path: &Path, field: String, err: serde_json::Error) -> LoadError {
         Category::Data => LoadError::Field {
             path: path.to_owned(),
             field,
-            message: strip_position(&err.to_string()),
+            message: cut_quoted_value(&strip_position(&err.to_string())),
         },
         Category::Io | Category::Syntax | Category::Eof => LoadError::Syntax {
             path: path.to_owned(),
@@ -305,11 +305,30 @@ fn classify(path: &Path, field: String, err: serde_json::Error) -> LoadError {
     }
 }
 
+/// serde_json quotes the offending value whole (`invalid type: string
+/// "...", expected u64`); a 5 MB string would become a 5 MB message, twice
+/// (stderr and the annotation). The quoted part is cut like any shown value.
+fn cut_quoted_value(message: &str) -> String {
+    let (Some(open), Some(close)) = (message.find('"'), message.rfind('"')) else {
+        return message.to_owned();
+    };
+    match (
+        message.get(..open),
+        message.get(open.saturating_add(1)..close),
+        message.get(close..),
+    ) {
+        (Some(before), Some(value), Some(after)) if close > open => {
+            format!("{before}\"{}{after}", crate::validate::shown(value))
+        }
+        _ => message.to_owned(),
+    }
+}
+
 /// serde_json appends " at line L column C"; the position is reported
 /// separately (or is meaningless next to a field path).
 fn strip_position(message: &str) -> String {
     match message.rfind(" at line ") {
-        Some(at) => message[..at].to_owned(),
+        Some(at) => message.get(..at).unwrap_or(message).to_owned(),
         None => message.to_owned(),
     }
 }

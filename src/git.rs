@@ -16,7 +16,8 @@
 use std::path::Path;
 
 use git2::{
-    AutotagOption, Direction, FetchOptions, ProxyOptions, Remote, RemoteCallbacks, Repository,
+    AutotagOption, Direction, FetchOptions, ProxyOptions, RemoteCallbacks, RemoteRedirect,
+    Repository,
 };
 use thiserror::Error;
 
@@ -117,33 +118,182 @@ fn proxy() -> ProxyOptions<'static> {
     proxy
 }
 
-fn with_token(callbacks: &mut RemoteCallbacks<'_>, token: Option<&str>) {
-    if let Some(token) = token {
-        let token = token.to_owned();
-        // The token goes to the git server as HTTP basic auth, as
-        // actions/checkout does; it is never logged.
-        callbacks
-            .credentials(move |_, _, _| git2::Cred::userpass_plaintext("x-access-token", &token));
+/// The job's token and the one server it may go to: the scheme, host and
+/// port of `GITHUB_SERVER_URL`. A redirect, an `insteadOf` rewrite or a
+/// proxy never makes it travel anywhere else.
+#[derive(Clone)]
+pub struct Auth {
+    token: String,
+    origin: Origin,
+}
+
+impl Auth {
+    /// `None` when `server_url` has no origin to hold the token to.
+    pub fn new(token: &str, server_url: &str) -> Option<Auth> {
+        Some(Auth {
+            token: token.to_owned(),
+            origin: Origin::parse(server_url)?,
+        })
     }
 }
 
-/// `git ls-remote URL`: one connection, every advertised ref.
-pub fn list_refs(url: &str, token: Option<&str>) -> Result<RemoteRefs, GitError> {
-    let mut remote = Remote::create_detached(url).map_err(git_err("ls-remote", url))?;
-    let received = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
-    let mut callbacks = RemoteCallbacks::new();
-    with_token(&mut callbacks, token);
-    {
-        let received = received.clone();
-        callbacks.transfer_progress(move |p| {
-            received.store(p.received_bytes(), std::sync::atomic::Ordering::Relaxed);
-            true
-        });
+/// Scheme, host and port (the scheme's default when none is written).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Origin {
+    scheme: String,
+    host: String,
+    port: Option<u16>,
+}
+
+impl Origin {
+    pub fn parse(url: &str) -> Option<Origin> {
+        let (scheme, rest) = url.split_once("://")?;
+        let scheme = scheme.to_ascii_lowercase();
+        let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
+        let host_port = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+        let (host, port) = match host_port.strip_prefix('[') {
+            Some(bracketed) => {
+                let (host, after) = bracketed.split_once(']')?;
+                (host, after.strip_prefix(':'))
+            }
+            None => match host_port.split_once(':') {
+                Some((host, port)) => (host, Some(port)),
+                None => (host_port, None),
+            },
+        };
+        let default = match scheme.as_str() {
+            "https" => Some(443),
+            "http" => Some(80),
+            "git" => Some(9418),
+            _ => None,
+        };
+        let port = match port {
+            Some(p) => Some(p.parse::<u16>().ok()?),
+            None => default,
+        };
+        Some(Origin {
+            port,
+            host: host.to_ascii_lowercase(),
+            scheme,
+        })
     }
+}
+
+impl std::fmt::Display for Origin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.port {
+            Some(port) => write!(f, "{}://{}:{port}", self.scheme, self.host),
+            None => write!(f, "{}://{}", self.scheme, self.host),
+        }
+    }
+}
+
+/// The URLs the server asked credentials for and was refused them, shared
+/// with the libgit2 callback.
+type Refused = std::sync::Arc<std::sync::Mutex<Vec<String>>>;
+
+fn callbacks<'a>(auth: Option<&Auth>, refused: &Refused) -> RemoteCallbacks<'a> {
+    let mut callbacks = RemoteCallbacks::new();
+    let (auth, refused) = (auth.cloned(), refused.clone());
+    // The token goes to the git server as HTTP basic auth, as actions/checkout
+    // does; it is never logged, and only to the origin of GITHUB_SERVER_URL.
+    callbacks.credentials(move |url, _, _| {
+        let asked = Origin::parse(url);
+        match &auth {
+            Some(auth) if asked.as_ref() == Some(&auth.origin) => {
+                git2::Cred::userpass_plaintext("x-access-token", &auth.token)
+            }
+            _ => {
+                if let Ok(mut list) = refused.lock() {
+                    list.push(
+                        asked.map_or_else(|| "an unknown host".to_owned(), |o| o.to_string()),
+                    );
+                }
+                Err(git2::Error::from_str("no credentials for this host"))
+            }
+        }
+    });
+    callbacks
+}
+
+/// A libgit2 error in words: where the conversation was, with whom, and,
+/// when a redirect or a request for credentials left the server, that the
+/// token was kept back.
+fn remote_error(action: &'static str, url: &str, refused: &Refused, e: &git2::Error) -> GitError {
+    let mut message = e.message().to_owned();
+    if message.contains("redirect") {
+        message.push_str(
+            " (a redirect away from the server's host is not followed: the baseline comes from GITHUB_SERVER_URL or not at all)",
+        );
+    }
+    if let Some(host) = refused.lock().ok().and_then(|l| l.first().cloned()) {
+        message.push_str(&format!(
+            "; {host} asked for credentials and the token was not sent there (it goes only to GITHUB_SERVER_URL's host)"
+        ));
+    }
+    GitError::Git {
+        action,
+        target: url.to_owned(),
+        message,
+    }
+}
+
+fn fetch_options<'a>(auth: Option<&Auth>, refused: &Refused) -> FetchOptions<'a> {
+    let mut options = FetchOptions::new();
+    options
+        .remote_callbacks(callbacks(auth, refused))
+        .proxy_options(proxy())
+        .follow_redirects(RemoteRedirect::None)
+        .download_tags(AutotagOption::None);
+    options
+}
+
+/// An empty bare repository in the temporary directory, removed on drop.
+struct Scratch {
+    path: std::path::PathBuf,
+}
+
+impl Scratch {
+    fn new() -> Result<(Scratch, Repository), git2::Error> {
+        let mut random = [0u8; 8];
+        getrandom::fill(&mut random).map_err(|e| git2::Error::from_str(&e.to_string()))?;
+        let name: String = random.iter().map(|b| format!("{b:02x}")).collect();
+        let path = std::env::temp_dir().join(format!("baseline-resolver-ls-remote-{name}"));
+        let repo = Repository::init_bare(&path)?;
+        Ok((Scratch { path }, repo))
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.path);
+    }
+}
+
+/// `git ls-remote URL`: one connection, every advertised ref, no redirect
+/// to another host followed.
+///
+/// libgit2's `connect` takes no redirect policy but reads
+/// `http.followRedirects` from the repository it belongs to, so the remote
+/// belongs to an empty scratch repository configured never to follow one.
+pub fn list_refs(url: &str, auth: Option<&Auth>) -> Result<RemoteRefs, GitError> {
+    let refused = Refused::default();
+    let fail = |e: git2::Error| remote_error("ls-remote", url, &refused, &e);
+    let (_scratch, repo) = Scratch::new().map_err(fail)?;
+    repo.config()
+        .and_then(|mut c| c.set_bool("http.followRedirects", false))
+        .map_err(fail)?;
+    let mut remote = repo.remote_anonymous(url).map_err(fail)?;
+    let target = remote.url().unwrap_or(url).to_owned();
+    let fail = |e: git2::Error| remote_error("ls-remote", &target, &refused, &e);
     let connection = remote
-        .connect_auth(Direction::Fetch, Some(callbacks), Some(proxy()))
-        .map_err(git_err("ls-remote", url))?;
-    let heads = connection.list().map_err(git_err("ls-remote", url))?;
+        .connect_auth(
+            Direction::Fetch,
+            Some(callbacks(auth, &refused)),
+            Some(proxy()),
+        )
+        .map_err(fail)?;
+    let heads = connection.list().map_err(fail)?;
     let mut refs = RemoteRefs::default();
     for head in heads {
         let Ok(sha) = Sha::parse(&head.oid().to_string()) else {
@@ -157,12 +307,11 @@ pub fn list_refs(url: &str, token: Option<&str>) -> Result<RemoteRefs, GitError>
         }
         refs.refs.push((head.name().to_owned(), sha));
     }
-    // The advertisement is not a pack, so transfer_progress may not fire;
+    // The advertisement is not a pack, so libgit2 counts no bytes for it;
     // estimate from the pkt-lines: 4 + 41 + name + 1 bytes per ref.
-    let estimate: usize = refs.refs.iter().map(|(n, _)| 46 + n.len()).sum();
-    refs.received_bytes = received
-        .load(std::sync::atomic::Ordering::Relaxed)
-        .max(estimate);
+    refs.received_bytes = refs.refs.iter().fold(0usize, |sum, (n, _)| {
+        sum.saturating_add(n.len()).saturating_add(46)
+    });
     Ok(refs)
 }
 
@@ -186,28 +335,76 @@ pub fn merge_base(dir: &Path, a: &Sha, b: &Sha) -> Option<Sha> {
 /// The ref `--fetch` writes, so the commit is kept and easy to check out.
 pub const FETCH_REF: &str = "refs/baseline-resolver/base";
 
+/// What `--fetch` did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fetched {
+    /// The clone already had the commit: only the ref was set, no network,
+    /// and the clone's history (and depth) untouched.
+    AlreadyPresent,
+    /// Fetched at depth 1.
+    Fetched,
+}
+
 /// Fetches exactly `sha` at depth 1 from `url` into the repository at `dir`
 /// (no tags, no other refs) and points [`FETCH_REF`] at it. One attempt.
-pub fn fetch_commit(dir: &Path, url: &str, sha: &Sha, token: Option<&str>) -> Result<(), GitError> {
+/// A clone that already holds the commit is not touched beyond the ref:
+/// a depth-1 fetch into a full clone would make it shallow.
+pub fn fetch_commit(
+    dir: &Path,
+    url: &str,
+    sha: &Sha,
+    auth: Option<&Auth>,
+) -> Result<Fetched, GitError> {
     let target = dir.display().to_string();
     let repo = Repository::open(dir).map_err(git_err("open", &target))?;
+    let oid = git2::Oid::from_str(sha.as_str()).map_err(git_err("open", &target))?;
+    if repo.find_commit(oid).is_ok() {
+        repo.reference(FETCH_REF, oid, true, "baseline-resolver: base commit")
+            .map_err(git_err("set the base ref in", &target))?;
+        return Ok(Fetched::AlreadyPresent);
+    }
+    let refused = Refused::default();
     let mut remote = repo
         .remote_anonymous(url)
-        .map_err(git_err("fetch from", url))?;
-    let mut callbacks = RemoteCallbacks::new();
-    with_token(&mut callbacks, token);
-    let mut options = FetchOptions::new();
-    options
-        .remote_callbacks(callbacks)
-        .proxy_options(proxy())
-        .download_tags(AutotagOption::None)
-        .depth(1);
+        .map_err(|e| remote_error("fetch from", url, &refused, &e))?;
+    // An `insteadOf` in the clone's config may have rewritten the URL: name
+    // the one actually asked.
+    let asked = remote.url().unwrap_or(url).to_owned();
+    let mut options = fetch_options(auth, &refused);
+    options.depth(1);
     let refspec = format!("+{sha}:{FETCH_REF}");
     remote
         .fetch(&[refspec.as_str()], Some(&mut options), None)
-        .map_err(git_err("fetch from", url))?;
-    let oid = git2::Oid::from_str(sha.as_str()).map_err(git_err("fetch from", url))?;
+        .map_err(|e| remote_error("fetch from", &asked, &refused, &e))?;
     repo.find_commit(oid)
         .map_err(git_err("find fetched commit in", &target))?;
-    Ok(())
+    Ok(Fetched::Fetched)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn origins_compare_scheme_host_and_port() {
+        let server = Origin::parse("https://GHES.example.com").unwrap();
+        for same in [
+            "https://ghes.example.com/o/r.git/info/refs",
+            "https://ghes.example.com:443/o/r.git",
+            "https://x-access-token@ghes.example.com/o/r",
+        ] {
+            assert_eq!(Origin::parse(same).as_ref(), Some(&server), "{same}");
+        }
+        for other in [
+            "http://ghes.example.com/o/r.git",
+            "https://ghes.example.com:8443/o/r.git",
+            "https://evil.example/o/r.git",
+            "https://ghes.example.com.evil.example/o/r.git",
+        ] {
+            assert_ne!(Origin::parse(other).as_ref(), Some(&server), "{other}");
+        }
+        let v6 = Origin::parse("https://[::1]:8443/x").unwrap();
+        assert_eq!(v6.to_string(), "https://::1:8443");
+        assert_eq!(Origin::parse("https://h:notaport/x"), None);
+    }
 }

@@ -19,6 +19,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use http::{HeaderMap, HeaderValue, StatusCode, header};
+use http_body_util::BodyExt;
 use octocrab::Octocrab;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
@@ -42,12 +43,19 @@ pub enum ApiError {
         permission: &'static str,
     },
     #[error(
-        "{what}: rate limited (HTTP {status}); the limit resets {reset}, past the deadline or the retries"
+        "{what}: the token was refused (HTTP 401: {message}): it is expired or wrong, or none was passed; pass the job's token (the action's default, `token: ${{{{ github.token }}}}`)"
+    )]
+    Unauthorized { what: String, message: String },
+    /// `kind` is "rate limit" (the hourly quota is used up) or "secondary
+    /// rate limit" (too many requests at once or too fast).
+    #[error(
+        "{what}: {kind} (HTTP {status}); it lifts in {wait_seconds}s, past the deadline or the retries"
     )]
     RateLimited {
         what: String,
+        kind: &'static str,
         status: u16,
-        reset: String,
+        wait_seconds: u64,
     },
     #[error("{what}: HTTP {status} ({message})")]
     Status {
@@ -137,8 +145,18 @@ pub struct Config {
 /// Retries after the first attempt, for 5xx and connection errors.
 const RETRIES: u32 = 3;
 const BACKOFF_BASE: Duration = Duration::from_millis(200);
-/// Bodies we read are small; anything larger is not what we asked for.
+/// The most one answer may hold. 10,000 tags are 2.3 MB; anything near
+/// this is not what was asked for, and reading stops here, mid-stream.
 const MAX_BODY: usize = 32 * 1024 * 1024;
+/// The most all answers of a run may hold together (pages and concurrent
+/// lookups included), so no server can push memory past about 100 MB.
+const MAX_TOTAL_BODY: usize = 48 * 1024 * 1024;
+/// The longest wait a server may ask for (`Retry-After`,
+/// `x-ratelimit-reset`); the deadline is never longer than this anyway.
+const MAX_WAIT: Duration = Duration::from_secs(3600);
+/// How long to wait on a secondary rate limit that names no wait, as
+/// GitHub's documentation asks.
+const SECONDARY_WAIT: Duration = Duration::from_secs(60);
 
 pub struct Api {
     octo: Octocrab,
@@ -154,6 +172,8 @@ pub struct Api {
     /// together would otherwise each open their own (TCP and TLS
     /// handshakes) before HTTP/2 lets all but one be thrown away.
     opening: tokio::sync::Mutex<()>,
+    /// Bytes of answer bodies still allowed in this run ([`MAX_TOTAL_BODY`]).
+    body_budget: AtomicUsize,
 }
 
 /// An answer's body as octocrab hands it over, read frame by frame.
@@ -162,7 +182,7 @@ type Body = http_body_util::combinators::BoxBody<bytes::Bytes, octocrab::Error>;
 struct Answer {
     status: StatusCode,
     headers: HeaderMap,
-    body: String,
+    body: Vec<u8>,
 }
 
 /// The object a git ref or tag object points at (`{"sha", "type"}`).
@@ -191,10 +211,10 @@ fn now_epoch() -> u64 {
 
 /// Full jitter: a random wait between half and all of `base * 2^attempt`.
 fn backoff(attempt: u32) -> Duration {
-    let cap = BACKOFF_BASE * 2u32.pow(attempt.min(6));
+    let cap = BACKOFF_BASE.saturating_mul(2u32.saturating_pow(attempt.min(6)));
     let mut byte = [0u8; 1];
     let _ = getrandom::fill(&mut byte);
-    cap / 2 + cap / 2 * u32::from(byte[0]) / 255
+    cap.mul_f64(0.5 + 0.5 * f64::from(byte[0]) / 255.0)
 }
 
 impl Api {
@@ -221,11 +241,15 @@ impl Api {
         Ok(Api {
             octo,
             host: config.api_url,
-            deadline: Instant::now() + config.timeout,
+            // The timeout is at most an hour (validated), so this cannot overflow.
+            deadline: Instant::now()
+                .checked_add(config.timeout)
+                .unwrap_or_else(Instant::now),
             timeout: config.timeout,
             requests: AtomicUsize::new(0),
             connected: AtomicBool::new(false),
             opening: tokio::sync::Mutex::new(()),
+            body_budget: AtomicUsize::new(MAX_TOTAL_BODY),
         })
     }
 
@@ -255,22 +279,11 @@ impl Api {
         headers.insert(header::ACCEPT, HeaderValue::from_static(accept));
         let send = async {
             let response = self.send(path, headers, what).await?;
-            let status = response.status();
-            let headers = response.headers().clone();
-            let body = self
-                .octo
-                .body_to_string(response)
-                .await
-                .map_err(|e| self.transport_error(what, &e, "reading the answer: "))?;
-            if body.len() > MAX_BODY {
-                return Err(ApiError::Invalid {
-                    what: what.to_owned(),
-                    message: format!("a {}-byte body", body.len()),
-                });
-            }
+            let (parts, body) = response.into_parts();
+            let body = self.read_body(body, &parts.headers, what).await?;
             Ok(Answer {
-                status,
-                headers,
+                status: parts.status,
+                headers: parts.headers,
                 body,
             })
         };
@@ -307,6 +320,52 @@ impl Api {
         Ok(response)
     }
 
+    /// Reads a body frame by frame and stops at [`MAX_BODY`], or when the
+    /// run's [`MAX_TOTAL_BODY`] is spent: the size is checked while it
+    /// streams, so an endless answer costs no more memory than the limit.
+    async fn read_body(
+        &self,
+        mut body: Body,
+        headers: &HeaderMap,
+        what: &str,
+    ) -> Result<Vec<u8>, ApiError> {
+        let too_large = |limit: usize| ApiError::Invalid {
+            what: what.to_owned(),
+            message: format!("the answer is larger than {} MiB", limit >> 20),
+        };
+        let declared = header_u64(headers, "content-length").unwrap_or(0);
+        if declared > MAX_BODY as u64 {
+            return Err(too_large(MAX_BODY));
+        }
+        let mut bytes = Vec::new();
+        while let Some(frame) = body.frame().await {
+            let frame =
+                frame.map_err(|e| self.transport_error(what, &e, "reading the answer: "))?;
+            let Ok(data) = frame.into_data() else {
+                continue;
+            };
+            if bytes.len().saturating_add(data.len()) > MAX_BODY {
+                return Err(too_large(MAX_BODY));
+            }
+            let spent =
+                self.body_budget
+                    .fetch_update(Ordering::AcqRel, Ordering::Acquire, |left| {
+                        left.checked_sub(data.len())
+                    });
+            if spent.is_err() {
+                return Err(ApiError::Invalid {
+                    what: what.to_owned(),
+                    message: format!(
+                        "the answers of this run are larger than {} MiB together",
+                        MAX_TOTAL_BODY >> 20
+                    ),
+                });
+            }
+            bytes.extend_from_slice(&data);
+        }
+        Ok(bytes)
+    }
+
     fn transport_error(&self, what: &str, err: &octocrab::Error, doing: &str) -> ApiError {
         let (what, host) = (what.to_owned(), self.host.clone());
         if let Some(reason) = certificate_problem(err) {
@@ -332,7 +391,7 @@ impl Api {
         permission: Permission,
         repo: &RepoName,
     ) -> Result<Answer, ApiError> {
-        let mut attempt = 0;
+        let mut attempt: u32 = 0;
         loop {
             let (hint, give_up) = match self.attempt(path, accept, what).await {
                 Ok(answer) if answer.status.is_success() => return Ok(answer),
@@ -343,7 +402,7 @@ impl Api {
                 Err(err @ ApiError::Transport { .. }) => (None, err),
                 Err(err) => return Err(err),
             };
-            attempt += 1;
+            attempt = attempt.saturating_add(1);
             if attempt > RETRIES {
                 return Err(match give_up {
                     ApiError::ServerError { what, status, .. } => ApiError::ServerError {
@@ -356,8 +415,13 @@ impl Api {
             }
             // The server's own wait (Retry-After, x-ratelimit-reset) when it
             // gave one, else jittered exponential backoff; never past the deadline.
-            let wait = hint.unwrap_or_else(|| backoff(attempt - 1));
-            if Instant::now() + wait >= self.deadline {
+            let wait = hint
+                .unwrap_or_else(|| backoff(attempt.saturating_sub(1)))
+                .min(MAX_WAIT);
+            let fits = Instant::now()
+                .checked_add(wait)
+                .is_some_and(|end| end < self.deadline);
+            if !fits {
                 return Err(give_up);
             }
             tokio::time::sleep(wait).await;
@@ -372,11 +436,11 @@ impl Api {
         repo: &RepoName,
     ) -> Verdict {
         let status = answer.status;
-        let message = serde_json::from_str::<ErrorBody>(&answer.body)
+        let message = serde_json::from_slice::<ErrorBody>(&answer.body)
             .ok()
             .and_then(|b| b.message)
             .unwrap_or_else(|| status.canonical_reason().unwrap_or("error").to_owned());
-        let message: String = message.chars().take(200).collect();
+        let message = crate::validate::shown(&message.replace(['\r', '\n'], " "));
         let retry_after = header_u64(&answer.headers, "retry-after").map(Duration::from_secs);
         let remaining = header_u64(&answer.headers, "x-ratelimit-remaining");
         let reset = header_u64(&answer.headers, "x-ratelimit-reset");
@@ -386,18 +450,36 @@ impl Api {
                     || retry_after.is_some()
                     || message.to_lowercase().contains("rate limit")));
         if rate_limited {
+            // The hourly quota is used up only when nothing remains; its end
+            // is x-ratelimit-reset. Anything else is a secondary limit:
+            // Retry-After if given, else at least a minute.
+            // See <https://docs.github.com/en/rest/using-the-rest-api/rate-limits-for-the-rest-api>.
+            let primary = remaining == Some(0);
+            let until_reset = reset
+                .filter(|_| primary)
+                .map(|r| Duration::from_secs(r.saturating_sub(now_epoch()).saturating_add(1)));
             let wait = retry_after
-                .or_else(|| reset.map(|r| Duration::from_secs(r.saturating_sub(now_epoch()) + 1)))
-                .unwrap_or(Duration::from_secs(60));
+                .or(until_reset)
+                .unwrap_or(SECONDARY_WAIT)
+                .min(MAX_WAIT);
             let give_up = ApiError::RateLimited {
                 what: what.to_owned(),
+                kind: if primary {
+                    "rate limit"
+                } else {
+                    "secondary rate limit"
+                },
                 status: status.as_u16(),
-                reset: format!("in {}s", wait.as_secs()),
+                wait_seconds: wait.as_secs(),
             };
             return Verdict::Retry(Some(wait), give_up);
         }
         match status.as_u16() {
-            401 | 403 => Verdict::Fail(ApiError::Forbidden {
+            401 => Verdict::Fail(ApiError::Unauthorized {
+                what: what.to_owned(),
+                message,
+            }),
+            403 => Verdict::Fail(ApiError::Forbidden {
                 what: what.to_owned(),
                 status: status.as_u16(),
                 message,
@@ -433,7 +515,7 @@ impl Api {
         let answer = self
             .get(path, "application/vnd.github+json", what, permission, repo)
             .await?;
-        let value = serde_json::from_str(&answer.body).map_err(|e| ApiError::Invalid {
+        let value = serde_json::from_slice(&answer.body).map_err(|e| ApiError::Invalid {
             what: what.to_owned(),
             message: format!("invalid JSON: {e}"),
         })?;
@@ -484,7 +566,7 @@ impl Api {
                 repo,
             )
             .await?;
-        Self::sha(&answer.body, &what)
+        Self::sha(&String::from_utf8_lossy(&answer.body), &what)
     }
 
     /// The repository's default branch: `GET /repos/{o}/{r}`.
@@ -734,7 +816,7 @@ fn next_link(headers: &HeaderMap) -> Option<String> {
         let url = url.trim().strip_prefix('<')?.strip_suffix('>')?;
         // Keep the path and query: the base URI (and its auth) stays ours.
         let after_scheme = url.split_once("://").map_or(url, |(_, rest)| rest);
-        let path = &after_scheme[after_scheme.find('/')?..];
+        let path = after_scheme.get(after_scheme.find('/')?..)?;
         Some(path.to_owned())
     })
 }
@@ -778,7 +860,8 @@ fn tls_problem(err: &(dyn std::error::Error + 'static)) -> Option<String> {
     chain(err).find_map(|e| {
         let text = e.to_string();
         let at = text.find("SSL routines:")?;
-        Some(text[at..].split(':').nth(2).unwrap_or("failed").to_owned())
+        let routines = text.get(at..)?;
+        Some(routines.split(':').nth(2).unwrap_or("failed").to_owned())
     })
 }
 

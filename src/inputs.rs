@@ -67,6 +67,20 @@ pub struct ArtifactQuery {
 pub struct Secret(String);
 
 impl Secret {
+    /// A token goes into an HTTP header and git's Basic auth: printable
+    /// ASCII without spaces. The line break a pasted secret often ends with
+    /// is trimmed; anything else is refused, without showing the value.
+    fn parse(value: &str) -> Result<Secret, &'static str> {
+        let token = value.trim();
+        if token.bytes().all(|b| b.is_ascii_graphic()) {
+            Ok(Secret(token.to_owned()))
+        } else {
+            Err(
+                "not a usable token: it holds a space, a line break, a control character or a non-ASCII character (the value is not shown)",
+            )
+        }
+    }
+
     pub fn expose(&self) -> &str {
         &self.0
     }
@@ -233,13 +247,14 @@ pub fn validate(args: &ResolveArgs, env: Env<'_>) -> Result<Inputs, InputError> 
         }
         None => "https://api.github.com".to_owned(),
     };
-    let token = src
-        .text(
-            "token",
-            args.token.as_deref(),
-            &["INPUT_TOKEN", "GITHUB_TOKEN"],
-        )
-        .map(|(value, _)| Secret(value.trim().to_owned()));
+    let token = match src.text(
+        "token",
+        args.token.as_deref(),
+        &["INPUT_TOKEN", "GITHUB_TOKEN"],
+    ) {
+        Some((value, origin)) => Some(Secret::parse(&value).map_err(|e| invalid(origin, e))?),
+        None => None,
+    };
     let tag_pattern = match src.text(
         "tag-pattern",
         args.tag_pattern.as_deref(),
@@ -388,12 +403,47 @@ fn parse_url(value: &str, schemes: &[&str]) -> Result<String, String> {
     });
     if ok {
         Ok(trimmed.to_owned())
+    } else if has_userinfo(value) {
+        Err(format!(
+            "expected a {} URL without credentials (the token goes in `token`, never in the URL), got {:?}",
+            schemes.join("/"),
+            shorten(&redact_userinfo(value))
+        ))
     } else {
         Err(format!(
             "expected a {} URL such as https://github.com or https://ghes.example.com, got {:?}",
             schemes.join("/"),
             shorten(value)
         ))
+    }
+}
+
+/// The authority of `SCHEME://AUTHORITY/...` (everything when there is no scheme).
+fn authority(value: &str) -> (usize, &str) {
+    let start = value.find("://").map_or(0, |i| i.saturating_add(3));
+    let rest = value.get(start..).unwrap_or_default();
+    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    (start, rest.get(..end).unwrap_or_default())
+}
+
+fn has_userinfo(value: &str) -> bool {
+    authority(value).1.contains('@')
+}
+
+/// `https://user:SECRET@host/x` as `https://***@host/x`: a URL in a message
+/// never shows its credentials.
+fn redact_userinfo(value: &str) -> String {
+    let (start, auth) = authority(value);
+    match auth.rfind('@') {
+        Some(at) => {
+            let host_from = start.saturating_add(at);
+            format!(
+                "{}***{}",
+                value.get(..start).unwrap_or_default(),
+                value.get(host_from..).unwrap_or_default()
+            )
+        }
+        None => value.to_owned(),
     }
 }
 
@@ -483,6 +533,42 @@ mod tests {
         vars.extend([("INPUT_BASE_SHA", sha.as_str()), ("INPUT_BASE_REF", "main")]);
         let err = validate_with(ResolveArgs::default(), &vars).unwrap_err();
         assert!(err.message.contains("not both"), "{err}");
+    }
+
+    #[test]
+    fn credentials_in_a_url_are_refused_and_never_shown() {
+        for var in ["GITHUB_SERVER_URL", "GITHUB_API_URL"] {
+            let mut vars = RUNNER.to_vec();
+            vars.push((
+                var,
+                "https://x-access-token:ghs_SECRET@ghes.example.com/api/v3",
+            ));
+            let err = validate_with(ResolveArgs::default(), &vars).unwrap_err();
+            assert_eq!(err.origin, var);
+            assert!(!err.to_string().contains("ghs_SECRET"), "{err}");
+            assert!(
+                err.message.contains("https://***@ghes.example.com/api/v3"),
+                "{err}"
+            );
+        }
+        assert_eq!(
+            redact_userinfo("https://a@b@host/p@q"),
+            "https://***@host/p@q"
+        );
+        assert_eq!(redact_userinfo("no url"), "no url");
+    }
+
+    #[test]
+    fn a_token_with_a_line_break_inside_is_a_usage_error_that_hides_it() {
+        let mut vars = RUNNER.to_vec();
+        vars.push(("INPUT_TOKEN", "ghs_abc\nghs_SECRET"));
+        let err = validate_with(ResolveArgs::default(), &vars).unwrap_err();
+        assert_eq!(err.origin, "INPUT_TOKEN");
+        assert!(!err.to_string().contains("SECRET"), "{err}");
+        let mut vars = RUNNER.to_vec();
+        vars.push(("INPUT_TOKEN", "ghs_pasted\n"));
+        let inputs = validate_with(ResolveArgs::default(), &vars).unwrap();
+        assert_eq!(inputs.token.unwrap().expose(), "ghs_pasted");
     }
 
     #[test]

@@ -9,6 +9,21 @@
 //! [`answer`] is written in one of the [`output`] forms. [`run`] ties the
 //! steps together.
 
+// Values from payloads, flags and servers reach most of this code: no
+// unwrap, no unchecked arithmetic or indexing where they could panic (with
+// `panic = "abort"`, a panic would lose every output of the run).
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        clippy::arithmetic_side_effects,
+        clippy::indexing_slicing,
+        clippy::string_slice
+    )
+)]
+
 pub mod answer;
 pub mod artifacts;
 pub mod cli;

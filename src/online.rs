@@ -26,7 +26,8 @@ pub struct Online {
     pub api: Api,
     /// `GITHUB_SERVER_URL`, for the git fallback and `--fetch`.
     pub server_url: String,
-    pub token: Option<String>,
+    /// The token for git, held to `server_url`'s host.
+    pub git_auth: Option<git::Auth>,
     /// The base repository's refs by `ls-remote`, listed at most once: the
     /// tag listing and a branch tip may both fall back to git at once.
     pub remote_refs: tokio::sync::OnceCell<Result<RemoteRefs, String>>,
@@ -201,9 +202,24 @@ async fn settle_base_and_tags(answer: &mut Answer, plan: &Plan, online: &Online)
             return;
         }
     };
-    answer
-        .trace
-        .push(format!("{} tags of {repo} listed ({via})", tags.len()));
+    match via {
+        None => answer.trace.push(format!(
+            "{} tags of {repo} listed (GET git/matching-refs)",
+            tags.len()
+        )),
+        Some(api_err) => {
+            answer.trace.push(format!(
+                "{} tags of {repo} listed (git ls-remote, because the API failed)",
+                tags.len()
+            ));
+            answer.warn(
+                "GitHub API unavailable",
+                format!(
+                    "the API failed ({api_err}); the release tags of {repo} were listed by git ls-remote instead"
+                ),
+            );
+        }
+    }
 
     // Round trip 2, only for annotated tags: peel the chosen tags together.
     let latest = plan.tag.as_ref().and_then(|p| p.latest(&tags));
@@ -267,23 +283,21 @@ async fn settle_base_and_tags(answer: &mut Answer, plan: &Plan, online: &Online)
     }
 }
 
-/// Lists tags by API; when the API is out of reach, by git, with a warning.
+/// Lists tags by API; when the API is out of reach, by git. The second
+/// value is the API's failure when git answered instead (for the warning).
 async fn list_tags(
     online: &Online,
     repo: &RepoName,
     policy: &TagPolicy,
-) -> Result<(Vec<Tag>, String), String> {
+) -> Result<(Vec<Tag>, Option<String>), String> {
     let prefix = literal_prefix(&policy.pattern);
     match online.api.tags(repo, prefix).await {
-        Ok(tags) => Ok((tags, "GET git/matching-refs".to_owned())),
+        Ok(tags) => Ok((tags, None)),
         Err(err) if err.api_unavailable() => {
             let refs = ls_remote(online, repo)
                 .await
                 .map_err(|git_err| format!("{err}; git fallback: {git_err}"))?;
-            Ok((
-                refs.tags(prefix),
-                format!("git ls-remote, because the API failed: {err}"),
-            ))
+            Ok((refs.tags(prefix), Some(err.to_string())))
         }
         Err(err) => Err(err.to_string()),
     }
@@ -310,9 +324,9 @@ async fn blocking<T: Send + 'static>(
 async fn ls_remote(online: &Online, repo: &RepoName) -> Result<RemoteRefs, String> {
     let list = || async {
         let url = git_url(&online.server_url, repo);
-        let token = online.token.clone();
+        let auth = online.git_auth.clone();
         blocking(online.api.deadline(), move || {
-            git::list_refs(&url, token.as_deref())
+            git::list_refs(&url, auth.as_ref())
         })
         .await
     };
@@ -511,17 +525,25 @@ async fn finish_fetch(answer: &mut Answer, dir: Option<&Path>, online: &Online) 
         return;
     };
     let url = git_url(&online.server_url, &answer.base_repo);
-    let (dir_owned, url_owned, token) = (dir.to_owned(), url.clone(), online.token.clone());
+    let (dir_owned, url_owned, auth) = (dir.to_owned(), url.clone(), online.git_auth.clone());
     let sha_owned = sha.clone();
     let result = blocking(online.api.deadline(), move || {
-        git::fetch_commit(&dir_owned, &url_owned, &sha_owned, token.as_deref())
+        git::fetch_commit(&dir_owned, &url_owned, &sha_owned, auth.as_ref())
     })
     .await;
     match result {
-        Ok(()) => {
+        Ok(git::Fetched::Fetched) => {
             answer.base_fetched = true;
             answer.trace.push(format!(
                 "fetched {sha} from {url} into {} as {} (depth 1, no tags)",
+                dir.display(),
+                git::FETCH_REF
+            ));
+        }
+        Ok(git::Fetched::AlreadyPresent) => {
+            answer.base_fetched = true;
+            answer.trace.push(format!(
+                "{sha} is already in {}: pointed {} at it, no network",
                 dir.display(),
                 git::FETCH_REF
             ));

@@ -61,10 +61,13 @@ pub fn resolve(inputs: &Inputs) -> Result<Answer, Error> {
         });
         match api {
             Ok(api) => {
+                let git_auth = token
+                    .as_deref()
+                    .and_then(|t| crate::git::Auth::new(t, &inputs.server_url));
                 let online = Online {
                     api,
                     server_url: inputs.server_url.clone(),
-                    token,
+                    git_auth,
                     remote_refs: tokio::sync::OnceCell::new(),
                 };
                 runtime.block_on(online::settle(&mut answer, plan, &online));
@@ -155,10 +158,27 @@ fn write(inputs: &Inputs, answer: &Answer) -> Result<(), Error> {
             };
             let rendered = output::github::render(answer, &debug)?;
             append("GITHUB_OUTPUT", output_file, &rendered.outputs)?;
-            if let Some(summary_file) = &inputs.step_summary {
-                append("GITHUB_STEP_SUMMARY", summary_file, &rendered.summary)?;
-            }
-            stdout.write_all(rendered.stdout.as_bytes())
+            // The outputs are what later steps need; a summary that cannot be
+            // written is worth a warning, not a failed step.
+            let summary_failed = inputs
+                .step_summary
+                .as_deref()
+                .and_then(|file| append("GITHUB_STEP_SUMMARY", file, &rendered.summary).err());
+            stdout
+                .write_all(rendered.stdout.as_bytes())
+                .and_then(|()| match summary_failed {
+                    Some(err) => {
+                        let mut line = String::new();
+                        output::workflow_command::command(
+                            &mut line,
+                            "warning",
+                            &[("title", "Job summary not written")],
+                            &err.to_string(),
+                        );
+                        stdout.write_all(line.as_bytes())
+                    }
+                    None => Ok(()),
+                })
         }
     };
     // A closed stdout (`| head`) is not worth failing a resolved answer over.

@@ -80,6 +80,11 @@ impl Version {
         self.pre.is_some() || self.dev.is_some()
     }
 
+    #[allow(
+        clippy::arithmetic_side_effects,
+        clippy::indexing_slicing,
+        reason = "end stays within 1..=len"
+    )]
     fn key(&self) -> Key<'_> {
         let release = {
             let mut end = self.release.len();
@@ -125,6 +130,11 @@ struct Cursor<'a> {
     i: usize,
 }
 
+#[allow(
+    clippy::arithmetic_side_effects,
+    clippy::indexing_slicing,
+    reason = "every index is below the length it was checked against; fuzzed by fuzz/version_order"
+)]
 impl Cursor<'_> {
     fn done(&self) -> bool {
         self.i == self.s.len()
@@ -182,6 +192,11 @@ impl Cursor<'_> {
     }
 }
 
+#[allow(
+    clippy::arithmetic_side_effects,
+    clippy::indexing_slicing,
+    reason = "every index is below the length it was checked against; fuzzed by fuzz/version_order"
+)]
 fn pep440(text: &str) -> Option<Version> {
     let lower = text.to_ascii_lowercase();
     let mut c = Cursor {
@@ -282,6 +297,11 @@ fn semver(text: &str) -> Option<Version> {
 
 /// A shell-style glob over tag names: `*` is any run of characters, `?` one
 /// character; everything else is literal.
+#[allow(
+    clippy::arithmetic_side_effects,
+    clippy::indexing_slicing,
+    reason = "every index is below the length it was checked against; fuzzed by fuzz/version_order"
+)]
 pub fn glob_match(pattern: &str, name: &str) -> bool {
     let (p, n): (Vec<char>, Vec<char>) = (pattern.chars().collect(), name.chars().collect());
     let (mut pi, mut ni) = (0, 0);
@@ -308,7 +328,7 @@ pub fn glob_match(pattern: &str, name: &str) -> bool {
 /// `matching-refs` endpoint filters on, so only candidate tags travel.
 pub fn literal_prefix(pattern: &str) -> &str {
     let end = pattern.find(['*', '?']).unwrap_or(pattern.len());
-    &pattern[..end]
+    pattern.get(..end).unwrap_or(pattern)
 }
 
 /// A tag as listed by the API or git: its name and the object it points at.

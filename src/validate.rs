@@ -73,7 +73,7 @@ impl Sha {
 
     /// The first 12 digits, for prose only; outputs always carry the full id.
     pub fn short(&self) -> &str {
-        &self.0[..12]
+        self.0.get(..12).unwrap_or(&self.0)
     }
 }
 

@@ -83,6 +83,12 @@ pub enum ReadError {
 
 /// Reads the next line from `index`, returning it without its line break and
 /// the break itself (`"\n"`, `"\r\n"` or `None` at end of text).
+#[allow(
+    clippy::arithmetic_side_effects,
+    clippy::indexing_slicing,
+    clippy::string_slice,
+    reason = "indices come from find() on the same text, at ASCII characters; the reader serves tests and the fuzzer"
+)]
 fn read_line<'a>(text: &'a str, index: &mut usize) -> Option<(&'a str, Option<&'static str>)> {
     if *index >= text.len() {
         return None;
@@ -107,6 +113,12 @@ fn read_line<'a>(text: &'a str, index: &mut usize) -> Option<(&'a str, Option<&'
 /// Parses a file-command file into `(name, value)` pairs, in order, exactly
 /// as the runner does. Later pairs with the same name overwrite earlier ones
 /// when the runner applies them.
+#[allow(
+    clippy::arithmetic_side_effects,
+    clippy::indexing_slicing,
+    clippy::string_slice,
+    reason = "indices come from find() on the same text, at ASCII characters; the reader serves tests and the fuzzer"
+)]
 pub fn read(text: &str) -> Result<Vec<(String, String)>, ReadError> {
     let mut pairs = Vec::new();
     let mut index = 0;

@@ -60,11 +60,17 @@ fn stdout(answer: &Answer, debug: &[String]) -> String {
 }
 
 /// Text for a markdown table cell or list item: nothing in it can close the
-/// cell, open HTML, or start a code span.
+/// cell, open HTML, start a code span, or become a link, an image or
+/// emphasis (`![x](https://evil.example/i.png)` stays text). Values come from
+/// payloads and servers; the summary shows them, never interprets them.
 fn md(value: &str) -> String {
     let mut out = String::with_capacity(value.len());
     for c in value.chars() {
         match c {
+            '\\' | '!' | '[' | ']' | '(' | ')' | '*' | '_' | '~' | '#' => {
+                out.push('\\');
+                out.push(c);
+            }
             '|' => out.push_str("\\|"),
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
@@ -82,7 +88,8 @@ fn summary(answer: &Answer) -> String {
     let _ = writeln!(
         out,
         "### Benchmark baseline `{}`\n",
-        md(answer.label.as_str())
+        // A validated label: no backtick can end the code span early.
+        answer.label.as_str()
     );
     let baseline = match (&answer.base_sha, &answer.skip_reason) {
         (Some(sha), _) => format!("**{}** @ `{sha}`", md(answer.base_repo.as_str())),
@@ -146,4 +153,21 @@ fn summary(answer: &Answer) -> String {
     }
     out.push_str("\n</details>\n\n");
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::md;
+
+    #[test]
+    fn markdown_from_servers_stays_text() {
+        let hostile =
+            "![x](https://evil.example/i.png) [click](javascript:x) **b** <img> `c` a|b\\[";
+        let shown = md(hostile);
+        for live in ["![", "](", "[click]", "**", "<img>", "`c`", "a|b"] {
+            assert!(!shown.contains(live), "{live} in {shown}");
+        }
+        assert_eq!(md("ROCm/FlyDSL v0.3.2.dev838"), "ROCm/FlyDSL v0.3.2.dev838");
+        assert_eq!(md(r"\["), r"\\\[", "a backslash cannot undo an escape");
+    }
 }

@@ -336,6 +336,58 @@ fn bad_templates_are_usage_errors() {
     run.assert_code(2);
 }
 
+#[test]
+fn more_than_64_artifact_names_are_a_usage_error() {
+    let names: Vec<String> = (0..65).map(|i| format!("bench-{i}-{{sha}}")).collect();
+    let run = crate::harness::Resolver::new()
+        .payload(&fork_pr().to_string(), "pull_request")
+        .args(["--offline", "--artifact-name", &names.join(",")])
+        .run();
+    run.assert_code(2);
+    assert!(
+        run.stderr.contains("65 artifact names; at most 64"),
+        "{}",
+        run.stderr
+    );
+}
+
+/// Records when each request arrived and answers it a little later.
+#[derive(Clone, Default)]
+struct Arrivals(std::sync::Arc<std::sync::Mutex<Vec<std::time::Instant>>>);
+
+impl wiremock::Respond for Arrivals {
+    fn respond(&self, _: &wiremock::Request) -> wiremock::ResponseTemplate {
+        self.0.lock().unwrap().push(std::time::Instant::now());
+        ok_json(json!({"total_count": 0, "artifacts": []}))
+            .set_delay(std::time::Duration::from_millis(300))
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn at_most_eight_artifact_lookups_are_in_flight() {
+    let mock = MockGitHub::start().await;
+    let arrivals = Arrivals::default();
+    Mock::given(path(format!("/repos/{REPO}/actions/artifacts")))
+        .respond_with(arrivals.clone())
+        .mount(&mock.server)
+        .await;
+    let names: Vec<String> = (0..24).map(|i| format!("bench-{i}-{{sha}}")).collect();
+    let (_, j) = online(&mock, &fork_pr(), "pull_request")
+        .args(["--no-tag", "--artifact-name", &names.join(",")])
+        .json_async()
+        .await;
+    assert_eq!(j["artifacts"].as_object().unwrap().len(), 24, "{j}");
+    let times = arrivals.0.lock().unwrap().clone();
+    assert_eq!(times.len(), 24);
+    for (i, start) in times.iter().enumerate() {
+        let together = times[i..]
+            .iter()
+            .filter(|t| t.duration_since(*start) < std::time::Duration::from_millis(200))
+            .count();
+        assert!(together <= 8, "{together} requests within 200 ms");
+    }
+}
+
 /// Enterprise Server: the API lives under `/api/v3` and its `Link` URLs
 /// carry that prefix; the next page must not get it twice (octocrab's base
 /// URI layer leaves a path that already starts with the base path alone; this

@@ -88,6 +88,30 @@ fn wrong_types_name_the_field() {
     refused(&run, 1, "field `repository.full_name`");
 }
 
+/// A wrong-typed field holding 5 MB is named with its value cut short, in
+/// a message of a few hundred bytes, not echoed whole (twice: stderr and
+/// the annotation).
+#[test]
+fn a_huge_wrong_typed_value_is_cut_short_in_the_message() {
+    let huge = "y".repeat(5 * 1024 * 1024);
+    let run = payload_run(
+        &json!({"ref": "refs/heads/main", "before": "x", "after": "y", "forced": huge}).to_string(),
+        "push",
+    );
+    refused(&run, 1, "field `forced`: invalid type: string \"yyyy");
+    assert!(run.stderr.contains("expected a boolean"), "{}", run.stderr);
+    assert!(
+        run.stderr.len() < 600,
+        "{} bytes on stderr",
+        run.stderr.len()
+    );
+    assert!(
+        run.stdout.len() < 600,
+        "{} bytes on stdout",
+        run.stdout.len()
+    );
+}
+
 #[test]
 fn missing_fields_and_bad_values_name_the_field() {
     let run = payload_run(

@@ -109,15 +109,95 @@ async fn rate_limit_resetting_after_the_deadline_gives_up_at_once() {
         .await;
     assert!(started.elapsed() < Duration::from_secs(5));
     assert_eq!(j["base_available"], false);
-    assert!(warnings(&j).contains("rate limited (HTTP 403)"), "{j}");
+    assert!(warnings(&j).contains("rate limit (HTTP 403)"), "{j}");
+}
+
+/// A secondary limit (requests remain) names no reset to wait for: the
+/// reset header is the hourly quota's, not this limit's. Without
+/// Retry-After the wait is at least a minute, which a 10 s deadline cannot
+/// hold: one attempt, and a warning that says "secondary rate limit".
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_secondary_rate_limit_without_retry_after_gives_up_at_once_and_says_so() {
+    let mock = MockGitHub::start().await;
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    let limited = error(403, "You have exceeded a secondary rate limit.")
+        .insert_header("x-ratelimit-remaining", "4000")
+        .insert_header("x-ratelimit-reset", (now + 1).to_string());
+    mount(&mock, sequence(1, limited, ok().set_body_string(TIP))).await;
+    let started = Instant::now();
+    let (_, j) = online(&mock, &dispatch(), "workflow_dispatch")
+        .arg("--no-tag")
+        .json_async()
+        .await;
+    assert!(started.elapsed() < Duration::from_secs(5));
+    assert_eq!(j["base_available"], false, "the reset was not taken: {j}");
+    assert!(
+        warnings(&j).contains("secondary rate limit (HTTP 403); it lifts in 60s"),
+        "{j}"
+    );
+    assert_eq!(mock.requests().await.len(), 1);
+}
+
+/// Times from the server are clamped: a `Retry-After` or reset at the end
+/// of time is a give-up, not an overflow that aborts the process.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn waits_at_the_end_of_time_are_a_warning_not_a_crash() {
+    for (status, headers) in [
+        (429, vec![("retry-after", "18446744073709551615")]),
+        (
+            403,
+            vec![
+                ("x-ratelimit-remaining", "0"),
+                ("x-ratelimit-reset", "18446744073709551615"),
+            ],
+        ),
+    ] {
+        let mock = MockGitHub::start().await;
+        let mut limited = error(status, "API rate limit exceeded");
+        for (name, value) in &headers {
+            limited = limited.insert_header(*name, *value);
+        }
+        mount(&mock, limited).await;
+        let run = online(&mock, &dispatch(), "workflow_dispatch")
+            .arg("--no-tag")
+            .on_runner()
+            .run_async()
+            .await;
+        run.assert_code(0);
+        assert!(
+            run.stdout.contains("it lifts in 3600s"),
+            "{headers:?}: {}",
+            run.stdout
+        );
+        assert_eq!(run.outputs()["base-available"], "false");
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn unauthorized_names_the_permission() {
-    for (status, message) in [
-        (401, "Bad credentials"),
-        (403, "Resource not accessible by integration"),
-    ] {
+async fn unauthorized_says_the_token_was_refused() {
+    let mock = MockGitHub::start().await;
+    mount(&mock, error(401, "Bad credentials")).await;
+    let (_, j) = online(&mock, &dispatch(), "workflow_dispatch")
+        .arg("--no-tag")
+        .env("INPUT_TOKEN", "ghs_expired")
+        .json_async()
+        .await;
+    let w = warnings(&j);
+    assert!(
+        w.contains("the token was refused (HTTP 401: Bad credentials)"),
+        "{w}"
+    );
+    assert!(w.contains("expired or wrong, or none was passed"), "{w}");
+    assert!(!w.contains("permissions:"), "not a permission problem: {w}");
+    assert_eq!(mock.requests().await.len(), 1, "no retry of 401");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn forbidden_names_the_permission() {
+    for (status, message) in [(403, "Resource not accessible by integration")] {
         let mock = MockGitHub::start().await;
         mount(&mock, error(status, message)).await;
         let run = online(&mock, &dispatch(), "workflow_dispatch")

@@ -130,6 +130,11 @@ async fn annotated_tags_are_peeled_by_git_and_ten_thousand_tags_work() {
             .contains("10001 tags of ROCm/FlyDSL listed"),
         "{j}"
     );
+    let warnings = j["warnings"].to_string();
+    assert!(
+        warnings.contains("the release tags of ROCm/FlyDSL were listed by git ls-remote instead"),
+        "git answering for the API is a visible warning: {warnings}"
+    );
 }
 
 #[test]

@@ -45,6 +45,8 @@ struct State {
     /// Answer a request without credentials with 401 and a Basic challenge,
     /// as GitHub does for a private repository.
     private: AtomicBool,
+    /// Answer every request with a 302 to this base URL, path kept.
+    redirect: Mutex<Option<String>>,
 }
 
 impl GitHttps {
@@ -61,6 +63,7 @@ impl GitHttps {
             root: root.to_owned(),
             seen: Mutex::default(),
             private: AtomicBool::new(false),
+            redirect: Mutex::default(),
         });
         let shared = state.clone();
         let task = tokio::spawn(async move {
@@ -81,6 +84,11 @@ impl GitHttps {
     /// From now on, ask for credentials as a private repository does.
     pub fn make_private(&self) {
         self.state.private.store(true, Ordering::SeqCst);
+    }
+
+    /// From now on, send every request on to `base` with a 302.
+    pub fn redirect_to(&self, base: &str) {
+        *self.state.redirect.lock().unwrap() = Some(base.to_owned());
     }
 
     /// `https://127.0.0.1:PORT`, for `GITHUB_SERVER_URL`.
@@ -116,6 +124,16 @@ async fn handle(
         target: parts.uri.to_string(),
         authorization: header("authorization"),
     });
+    let redirect = state.redirect.lock().unwrap().clone();
+    if let Some(base) = redirect {
+        let mut response = text(StatusCode::FOUND, "moved");
+        let location = format!("{base}{}", parts.uri);
+        response.headers_mut().insert(
+            "location",
+            hyper::header::HeaderValue::from_str(&location).unwrap(),
+        );
+        return Ok(response);
+    }
     if state.private.load(Ordering::SeqCst) && header("authorization").is_none() {
         let mut response = text(StatusCode::UNAUTHORIZED, "authentication required");
         response.headers_mut().insert(

@@ -22,3 +22,4 @@ mod rules;
 mod secrets;
 mod soak;
 mod tls;
+mod token_scope;

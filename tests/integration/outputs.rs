@@ -236,6 +236,57 @@ fn outputs_are_appended_not_replaced() {
     assert_eq!(run.outputs()["base-repo"], "ROCm/FlyDSL");
 }
 
+/// The outputs matter more than the summary: a summary that cannot be
+/// written (a directory, a full disk) is a warning, and the step succeeds
+/// with every output in place.
+#[test]
+fn a_summary_that_cannot_be_written_is_a_warning_not_a_failure() {
+    for summary in ["/dev/full", "/"] {
+        let run = Resolver::new()
+            .event(example(), "pull_request")
+            .arg("--offline")
+            .on_runner()
+            .env("GITHUB_STEP_SUMMARY", summary)
+            .run();
+        run.assert_code(0);
+        assert_eq!(run.outputs()["base-sha"], BASE, "{summary}");
+        assert!(
+            run.stdout.contains(&format!(
+                "::warning title=Job summary not written::cannot write GITHUB_STEP_SUMMARY {summary}"
+            )),
+            "{summary}: {}",
+            run.stdout
+        );
+    }
+}
+
+/// A Markdown image or link from a server (here an API error message) is
+/// shown as text in the job summary, never rendered.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn markdown_from_a_server_stays_text_in_the_summary() {
+    let mock = crate::mock_github::MockGitHub::start().await;
+    wiremock::Mock::given(wiremock::matchers::any())
+        .respond_with(crate::mock_github::error(
+            403,
+            "![i](https://evil.example/i.png) [docs](https://evil.example)",
+        ))
+        .mount(&mock.server)
+        .await;
+    let run = crate::online::online(
+        &mock,
+        &json!({"repository": {"full_name": "ROCm/FlyDSL"}}),
+        "workflow_dispatch",
+    )
+    .on_runner()
+    .run_async()
+    .await;
+    run.assert_code(0);
+    assert!(run.summary.contains("evil.example"), "{}", run.summary);
+    for live in ["![i](", "[docs](", "](https"] {
+        assert!(!run.summary.contains(live), "{live}: {}", run.summary);
+    }
+}
+
 #[test]
 fn enterprise_server_urls_come_from_github_server_url() {
     let run = Resolver::new()
