@@ -36,38 +36,66 @@ fail() {
 
 # Sets $actual to the SHA-256 of $1. openssl first: it uses the CPU's SHA
 # instructions (about 12 ms for the binary here, against 50 ms for
-# coreutils' sha256sum).
+# coreutils' sha256sum). A tool that is there but fails (a broken openssl,
+# a FIPS policy refusing the digest) hands over to the next one.
 sha256() {
-  if command -v openssl >/dev/null 2>&1; then
-    sum=$(openssl dgst -sha256 -r "$1")
-  elif command -v sha256sum >/dev/null 2>&1; then
-    sum=$(sha256sum "$1")
-  elif command -v shasum >/dev/null 2>&1; then
-    sum=$(shasum -a 256 "$1")
-  else
-    fail "none of openssl, sha256sum or shasum is installed, so $name cannot be verified"
-  fi
-  actual=${sum%% *}
+  actual=
+  for tool in openssl sha256sum shasum; do
+    command -v "$tool" >/dev/null 2>&1 || continue
+    case $tool in
+      openssl) sum=$(openssl dgst -sha256 -r "$1" 2>/dev/null) || continue ;;
+      sha256sum) sum=$(sha256sum "$1" 2>/dev/null) || continue ;;
+      shasum) sum=$(shasum -a 256 "$1" 2>/dev/null) || continue ;;
+    esac
+    actual=${sum%% *}
+    case $actual in
+      *[!0-9a-f]* | '') actual= ;;
+      *) [ ${#actual} -eq 64 ] && return 0 ;;
+    esac
+  done
+  fail "none of openssl, sha256sum or shasum could compute a SHA-256, so $name cannot be verified"
 }
 
 if [ -f "$bin" ]; then
   [ -f "$here/SHA256SUMS" ] || fail "$here/SHA256SUMS is missing, so $name cannot be verified"
   expected=
-  while read -r sum file; do
-    [ "${file#\*}" = "$name" ] && expected=$sum
+  listed=0
+  # `|| [ -n "$file" ]`: the last line counts even without a final newline.
+  while read -r sum file || [ -n "$file" ]; do
+    if [ "${file#\*}" = "$name" ]; then
+      listed=$((listed + 1))
+      expected=$sum
+    fi
   done <"$here/SHA256SUMS"
-  [ -n "$expected" ] || fail "$name is not listed in $here/SHA256SUMS"
+  [ "$listed" -gt 0 ] || fail "$name is not listed in $here/SHA256SUMS"
+  [ "$listed" -eq 1 ] || fail "$name is listed $listed times in $here/SHA256SUMS; refusing to guess which checksum is meant"
   sha256 "$bin"
   [ "$expected" = "$actual" ] || fail "checksum mismatch for $name: expected $expected, got $actual. Do not run it; re-pin the action to a release's full commit SHA"
   [ -x "$bin" ] || chmod +x "$bin" 2>/dev/null || fail "$bin is not executable"
   exec "$bin" "$@"
 fi
 
+# The platforms releases ship a binary for.
+case "$os-$arch" in
+  linux-x86_64) shipped=yes ;;
+  *) shipped=no ;;
+esac
+
 if command -v cargo >/dev/null 2>&1; then
-  echo "::warning title=baseline-resolver::no prebuilt binary for $os-$arch in this version of the action; building from source with cargo (this takes minutes)"
-  cargo build --release --locked --quiet --manifest-path "$here/../Cargo.toml" >&2 ||
+  if [ "$shipped" = yes ]; then
+    echo "::warning title=baseline-resolver::no prebuilt binary in this version of the action (it is pinned to a commit without release binaries, such as main); building from source with cargo, which takes minutes. Pin a release's full commit SHA instead"
+  else
+    echo "::warning title=baseline-resolver::no prebuilt binary for $os-$arch in this version of the action; building from source with cargo (this takes minutes)"
+  fi
+  # The build goes to a directory of the action's own, whatever
+  # CARGO_TARGET_DIR says, so the binary run is the one just built.
+  target="$here/../target"
+  cargo build --release --locked --quiet --manifest-path "$here/../Cargo.toml" --target-dir "$target" >&2 ||
     fail "building from source failed (cargo build --release --locked)"
-  exec "$here/../target/release/baseline-resolver" "$@"
+  exec "$target/release/baseline-resolver" "$@"
 fi
 
-fail "no prebuilt binary for $os-$arch in this version of the action, and no cargo to build one. Use a Linux x86_64 runner, pin a release tag or full commit SHA that ships $name, or install Rust (rustup) on the runner to build from source"
+if [ "$shipped" = yes ]; then
+  fail "no prebuilt binary in this version of the action: it is pinned to a commit without release binaries (such as main). Pin a release's full commit SHA (see the README), or install Rust (rustup) on the runner to build from source"
+fi
+fail "no prebuilt binary for $os-$arch in this version of the action, and no cargo to build one. Use a Linux x86_64 runner with a release of the action, or install Rust (rustup) on the runner to build from source"

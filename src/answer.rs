@@ -118,7 +118,15 @@ impl Answer {
                 answer.skip_reason = Some(reason);
                 None
             }
+            Baseline::Unavailable { source, reason } => {
+                answer.base_source = Some(source.as_str());
+                answer.unavailable(reason);
+                None
+            }
         };
+        for warning in decision.warnings {
+            answer.warn("Baseline chosen among several", warning);
+        }
         (answer, lookup)
     }
 
@@ -212,6 +220,9 @@ pub fn offline_warning(answer: &Answer, lookup: &Lookup) -> String {
         }
         Lookup::PreviousTag { .. } => {
             "run online (without --offline) so the base repository's tags answer it"
+        }
+        Lookup::FirstParent { .. } => {
+            "run online (without --offline) so the GitHub API answers it, or from a clone that holds the commit"
         }
         _ => "run online (without --offline) so the GitHub API answers it",
     };

@@ -332,6 +332,17 @@ pub fn merge_base(dir: &Path, a: &Sha, b: &Sha) -> Option<Sha> {
     Sha::parse(&base.to_string()).ok()
 }
 
+/// The first parent of `commit` in the git repository at (or above) `dir`,
+/// when the commit is there and has a parent.
+pub fn first_parent(dir: &Path, commit: &Sha) -> Option<Sha> {
+    let repo = Repository::discover(dir).ok()?;
+    let commit = repo
+        .find_commit(git2::Oid::from_str(commit.as_str()).ok()?)
+        .ok()?;
+    let parent = commit.parent_id(0).ok()?;
+    Sha::parse(&parent.to_string()).ok()
+}
+
 /// The ref `--fetch` writes, so the commit is kept and easy to check out.
 pub const FETCH_REF: &str = "refs/baseline-resolver/base";
 

@@ -99,6 +99,10 @@ pub enum ApiError {
     Deadline { what: String, seconds: u64 },
     #[error("{what}: unexpected answer: {message}")]
     Invalid { what: String, message: String },
+    /// The API answered, and the answer does not decide: several candidates
+    /// and no rule to pick one. Final: nothing is guessed.
+    #[error("{what}")]
+    Undecided { what: String },
 }
 
 impl ApiError {
@@ -609,6 +613,32 @@ impl Api {
         Self::sha(&c.merge_base_commit.sha, &what)
     }
 
+    /// The first parent of `commit`, `None` for a root commit:
+    /// `GET /repos/{o}/{r}/commits/{sha}` (`per_page=1` keeps its file list short).
+    pub async fn first_parent(
+        &self,
+        repo: &RepoName,
+        commit: &Sha,
+    ) -> Result<Option<Sha>, ApiError> {
+        #[derive(Deserialize)]
+        struct Commit {
+            parents: Vec<Parent>,
+        }
+        #[derive(Deserialize)]
+        struct Parent {
+            sha: String,
+        }
+        let what = format!("parents of {commit}");
+        let path = format!("/repos/{repo}/commits/{commit}?per_page=1");
+        let (c, _): (Commit, _) = self
+            .get_json(&path, &what, Permission::Contents, repo)
+            .await?;
+        match c.parents.first() {
+            Some(parent) => Ok(Some(Self::sha(&parent.sha, &what)?)),
+            None => Ok(None),
+        }
+    }
+
     /// `GET /repos/{o}/{r}/pulls/{number}`.
     pub async fn pull(&self, repo: &RepoName, number: u64) -> Result<Pull, ApiError> {
         let what = format!("pull request #{number}");
@@ -787,6 +817,8 @@ enum Verdict {
 #[derive(Debug, Clone, Deserialize)]
 pub struct Pull {
     pub number: u64,
+    /// `open` or `closed`.
+    pub state: Option<String>,
     pub base: PullSide,
     pub head: PullSide,
 }

@@ -50,7 +50,7 @@ pub struct Plan {
 /// anything else stays unavailable, with the warning.
 pub fn settle_offline(answer: &mut Answer, plan: Plan) {
     if let Some(lookup) = plan.lookup
-        && !local_merge_base(answer, &lookup, &plan.workdir)
+        && !local_answer(answer, &lookup, &plan.workdir)
     {
         let warning = crate::answer::offline_warning(answer, &lookup);
         answer.unavailable(warning);
@@ -68,21 +68,26 @@ pub fn settle_offline(answer: &mut Answer, plan: Plan) {
     }
 }
 
-/// A merge-base from the local clone, when both commits are in it.
-fn local_merge_base(answer: &mut Answer, lookup: &Lookup, workdir: &Path) -> bool {
-    let Lookup::MergeBase {
-        base: Commitish::Sha(base),
-        head,
-    } = lookup
-    else {
-        return false;
+/// A merge-base or a first parent from the local clone, when the commits
+/// are in it: no network at all.
+fn local_answer(answer: &mut Answer, lookup: &Lookup, workdir: &Path) -> bool {
+    let (sha, origin) = match lookup {
+        Lookup::MergeBase {
+            base: Commitish::Sha(base),
+            head,
+        } => (git::merge_base(workdir, base, head), "local git merge-base"),
+        Lookup::FirstParent { commit } => (
+            git::first_parent(workdir, commit),
+            "local git: first parent",
+        ),
+        _ => return false,
     };
-    match git::merge_base(workdir, base, head) {
+    match sha {
         Some(sha) => {
-            answer.trace.push(format!(
-                "merge-base of {base} and {head} from the local clone: {sha}"
-            ));
-            answer.found(sha, "local git merge-base".to_owned());
+            answer
+                .trace
+                .push(format!("{} from the local clone: {sha}", lookup.describe()));
+            answer.found(sha, origin.to_owned());
             true
         }
         None => false,
@@ -95,7 +100,7 @@ fn local_merge_base(answer: &mut Answer, lookup: &Lookup, workdir: &Path) -> boo
 /// last the optional fetch.
 pub async fn settle(answer: &mut Answer, mut plan: Plan, online: &Online) {
     if let Some(l) = &plan.lookup
-        && local_merge_base(answer, l, &plan.workdir)
+        && local_answer(answer, l, &plan.workdir)
     {
         plan.lookup = None;
     }
@@ -367,6 +372,7 @@ async fn base_lookup(api: &Api, repo: &RepoName, lookup: &Lookup) -> Result<Foun
             head_sha,
             head_owner,
             head_branch,
+            default_branch,
         } => {
             let (Some(owner), Some(branch)) = (head_owner, head_branch) else {
                 return Err(ApiError::Invalid {
@@ -376,24 +382,89 @@ async fn base_lookup(api: &Api, repo: &RepoName, lookup: &Lookup) -> Result<Foun
             };
             let pulls = api.pulls_with_head(repo, owner, branch).await?;
             let count = pulls.len();
-            let pull = pulls
+            let matching: Vec<Pull> = pulls
                 .into_iter()
                 .filter(|p| p.head.sha.eq_ignore_ascii_case(head_sha.as_str()))
-                .find(|p| {
+                .filter(|p| {
                     let base = p.base.repo.as_ref();
                     base.and_then(|r| r.full_name.as_deref())
                         .and_then(|n| RepoName::parse(n).ok())
                         .is_some_and(|n| n.same_repo(repo))
                 })
-                .ok_or_else(|| ApiError::NotFound {
-                    what: format!("pull request with head {owner}:{branch} at {head_sha} (of {count} with that head)"),
+                .collect();
+            if matching.is_empty() {
+                return Err(ApiError::NotFound {
+                    what: format!(
+                        "pull request with head {owner}:{branch} at {head_sha} (of {count} with that head)"
+                    ),
                     repo: repo.to_string(),
-                })?;
-            Found::from_pull(pull)
+                });
+            }
+            pull_for_run(api, repo, matching, default_branch.as_ref()).await
         }
+        Lookup::FirstParent { commit } => match api.first_parent(repo, commit).await? {
+            Some(sha) => Ok(Found::sha(sha, format!("GET commits/{commit}: parents[0]"))),
+            None => Err(ApiError::Undecided {
+                what: format!("{commit} is a root commit: it has no parent"),
+            }),
+        },
         Lookup::PreviousTag { current } => Err(ApiError::Invalid {
             what: format!("the tag before {current}"),
             message: "is settled from the tag listing, not here".to_owned(),
+        }),
+    }
+}
+
+/// The pull request of a fork's `workflow_run`, among those into the base
+/// repository with the run's head (open ones first): the only one, or the
+/// one into the default branch, said with a warning that names them all.
+/// Several and none into the default branch: nothing is guessed.
+async fn pull_for_run(
+    api: &Api,
+    repo: &RepoName,
+    matching: Vec<Pull>,
+    default_branch: Option<&RefName>,
+) -> Result<Found, ApiError> {
+    let open: Vec<Pull> = matching
+        .iter()
+        .filter(|p| p.state.as_deref() == Some("open"))
+        .cloned()
+        .collect();
+    let mut candidates = if open.is_empty() { matching } else { open };
+    if candidates.len() == 1
+        && let Some(only) = candidates.pop()
+    {
+        return Found::from_pull(only);
+    }
+    let default = match default_branch {
+        Some(branch) => branch.to_string(),
+        None => api.default_branch(repo).await?,
+    };
+    let names = candidates
+        .iter()
+        .map(|p| {
+            let base = p.base.git_ref.as_deref().unwrap_or("?");
+            format!("#{} into {}", p.number, crate::validate::shown(base))
+        })
+        .collect::<Vec<_>>()
+        .join(", ");
+    let count = candidates.len();
+    let chosen = candidates
+        .into_iter()
+        .find(|p| p.base.git_ref.as_deref() == Some(default.as_str()));
+    match chosen {
+        Some(pull) => {
+            let number = pull.number;
+            let mut found = Found::from_pull(pull)?;
+            found.warning = Some(format!(
+                "this run's head is in {count} pull requests of {repo} ({names}); #{number}, into the default branch {default}, is the baseline"
+            ));
+            Ok(found)
+        }
+        None => Err(ApiError::Undecided {
+            what: format!(
+                "this run's head is in {count} pull requests of {repo} ({names}) and none is into the default branch {default}; no baseline is guessed"
+            ),
         }),
     }
 }
@@ -405,6 +476,8 @@ struct Found {
     base_ref: Option<String>,
     /// For a pull request fetched by API: its head side.
     head: Option<(Option<RepoName>, Sha)>,
+    /// Worth a warning although a baseline was found (a choice among several).
+    warning: Option<String>,
 }
 
 impl Found {
@@ -414,6 +487,7 @@ impl Found {
             origin,
             base_ref: None,
             head: None,
+            warning: None,
         }
     }
 
@@ -436,6 +510,7 @@ impl Found {
             origin: format!("pull request #{} base.sha", pull.number),
             base_ref: pull.base.git_ref,
             head: Some((head_repo, head_sha)),
+            warning: None,
         })
     }
 }
@@ -462,6 +537,9 @@ async fn apply_base(
                 answer.is_fork = head_repo.as_ref().is_none_or(|h| !h.same_repo(&repo));
                 answer.head_repo = head_repo;
                 answer.head_sha = Some(head_sha);
+            }
+            if let Some(warning) = found.warning {
+                answer.warn("Baseline chosen among several", warning);
             }
             answer.found(found.sha, found.origin);
             return;

@@ -29,6 +29,7 @@ pub enum Source {
     MergeGroupBase,
     DefaultBranch,
     WorkflowRunPr,
+    WorkflowRunParent,
 }
 
 impl Source {
@@ -44,6 +45,7 @@ impl Source {
             Source::MergeGroupBase => "merge-group-base",
             Source::DefaultBranch => "default-branch",
             Source::WorkflowRunPr => "workflow-run-pr",
+            Source::WorkflowRunParent => "workflow-run-parent",
         }
     }
 }
@@ -95,6 +97,13 @@ pub enum Lookup {
         head_sha: Sha,
         head_owner: Option<String>,
         head_branch: Option<String>,
+        /// Decides between several open pull requests with this head.
+        default_branch: Option<RefName>,
+    },
+    /// The first parent of `commit`: what the branch held before it (a
+    /// `workflow_run` of a push, schedule or dispatch run).
+    FirstParent {
+        commit: Sha,
     },
     /// The base SHA of pull request `number` (an `issue_comment` carries only
     /// the number).
@@ -120,6 +129,7 @@ impl Lookup {
             Lookup::PullRequestBase { number } => {
                 format!("the base SHA of pull request #{number}")
             }
+            Lookup::FirstParent { commit } => format!("the first parent of {commit}"),
         }
     }
 }
@@ -137,6 +147,10 @@ pub enum Baseline {
     Lookup { source: Source, lookup: Lookup },
     /// Nothing to benchmark. `reason` is a stable token for scripts.
     Skip { reason: String },
+    /// Something to benchmark, but the payload itself rules out a baseline
+    /// (an ambiguous choice that is not guessed): unavailable, with `reason`
+    /// as the warning.
+    Unavailable { source: Source, reason: String },
 }
 
 /// The head side: what is being compared against the baseline.
@@ -159,6 +173,8 @@ pub struct Decision {
     pub head: Head,
     pub baseline: Baseline,
     pub trace: Vec<String>,
+    /// What the payload alone makes worth a warning (an ambiguous choice).
+    pub warnings: Vec<String>,
 }
 
 /// What the workflow asked for, besides the payload.
@@ -217,14 +233,19 @@ fn ref_field(value: &str, field: &str) -> Result<RefName, PayloadError> {
     })
 }
 
-/// Collects the decision trace.
+/// Collects the decision trace and the warnings.
 struct Builder {
     trace: Vec<String>,
+    warnings: Vec<String>,
 }
 
 impl Builder {
     fn note(&mut self, line: impl Into<String>) {
         self.trace.push(line.into());
+    }
+
+    fn warn(&mut self, line: String) {
+        self.warnings.push(line);
     }
 }
 
@@ -236,7 +257,10 @@ pub fn decide(
     settings: &Settings,
 ) -> Result<Decision, PayloadError> {
     check_shape(event_name, payload)?;
-    let mut b = Builder { trace: Vec::new() };
+    let mut b = Builder {
+        trace: Vec::new(),
+        warnings: Vec::new(),
+    };
     b.note(format!("event: {event_name}"));
     let (base_repo, base_ref, head, baseline) = match event_name {
         EventName::PullRequest | EventName::PullRequestTarget => {
@@ -264,6 +288,7 @@ pub fn decide(
         head,
         baseline,
         trace: b.trace,
+        warnings: b.warnings,
     };
     apply_overrides(&mut decision, settings);
     Ok(decision)
@@ -599,8 +624,13 @@ fn workflow_run(payload: &Payload, b: &mut Builder) -> Result<Parts, PayloadErro
         (_, Some(name)) => !name.same_repo(&repo),
         _ => true,
     };
+    // The run's repository object is a short one; the event's own
+    // `repository` usually carries the default branch.
     let default_branch =
-        default_branch_of(Some(run_repo), "workflow_run.repository.default_branch")?;
+        match default_branch_of(Some(run_repo), "workflow_run.repository.default_branch")? {
+            Some(branch) => Some(branch),
+            None => default_branch_of(payload.repository.as_ref(), "repository.default_branch")?,
+        };
     let head = Head {
         repo: head_repo,
         sha: Some(head_sha.clone()),
@@ -609,26 +639,37 @@ fn workflow_run(payload: &Payload, b: &mut Builder) -> Result<Parts, PayloadErro
 
     let triggered_by = run.event.as_deref().unwrap_or("pull_request");
     if !triggered_by.starts_with("pull_request") {
+        // A push, schedule, dispatch or merge-queue run: no pull request, so
+        // the baseline is what the branch held before this commit. Skipping
+        // it would leave main's own runs (whose artifacts pull requests
+        // reuse) silently uncompared.
+        let base_ref = match run.head_branch.as_deref() {
+            Some(name) => Some(ref_field(name, "workflow_run.head_branch")?),
+            None => default_branch,
+        };
         b.note(format!(
-            "workflow_run of a `{triggered_by}` run: there is no pull request and so no base"
+            "workflow_run of a `{}` run: no pull request; the baseline is the first parent of workflow_run.head_sha {head_sha}",
+            crate::validate::shown(triggered_by)
         ));
-        let reason = "workflow-run-not-from-pull-request".to_owned();
-        return Ok((repo, default_branch, head, Baseline::Skip { reason }));
+        let lookup = Lookup::FirstParent { commit: head_sha };
+        let source = Source::WorkflowRunParent;
+        return Ok((repo, base_ref, head, Baseline::Lookup { source, lookup }));
     }
 
     // Only an entry whose base is this repository and whose head is this run's
     // commit describes this run: the list can hold pull requests of other
     // repositories that happen to share the branch.
+    let mut matching = Vec::new();
     for (i, entry) in run.pull_requests.iter().enumerate() {
         let base = entry.base.as_ref();
         let base_id = base.and_then(|s| s.repo.as_ref()).and_then(|r| r.id);
         let entry_head = entry.head.as_ref().and_then(|s| s.sha.as_deref());
         let head_matches =
             entry_head.is_some_and(|sha| sha.eq_ignore_ascii_case(head_sha.as_str()));
+        let number = entry.number.unwrap_or_default();
         if base_id.is_none() || base_id != run_repo.id || !head_matches {
             b.note(format!(
-                "workflow_run.pull_requests[{i}] (#{}) is not this run's pull request into {repo}",
-                entry.number.unwrap_or_default()
+                "workflow_run.pull_requests[{i}] (#{number}) is not this run's pull request into {repo}"
             ));
             continue;
         }
@@ -642,18 +683,18 @@ fn workflow_run(payload: &Payload, b: &mut Builder) -> Result<Parts, PayloadErro
         )?;
         let base_ref = match base.git_ref.as_deref() {
             Some(name) => Some(ref_field(name, "workflow_run.pull_requests[].base.ref")?),
-            None => default_branch,
+            None => None,
         };
-        b.note(format!(
-            "workflow_run.pull_requests[{i}] (#{}) is this run's pull request",
-            entry.number.unwrap_or_default()
+        matching.push((i, number, sha, base_ref, field));
+    }
+    if !matching.is_empty() {
+        return Ok(choose_run_pull_request(
+            repo,
+            default_branch,
+            head,
+            matching,
+            b,
         ));
-        let baseline = Baseline::Known {
-            sha,
-            source: Source::WorkflowRunPr,
-            origin: field,
-        };
-        return Ok((repo, base_ref, head, baseline));
     }
     b.note(format!(
         "workflow_run.pull_requests[] holds no pull request into {repo} with head {head_sha} (it is empty for fork pull requests)"
@@ -662,6 +703,7 @@ fn workflow_run(payload: &Payload, b: &mut Builder) -> Result<Parts, PayloadErro
         head_owner: head.repo.as_ref().map(|r| r.owner().to_owned()),
         head_branch: run.head_branch.clone(),
         head_sha,
+        default_branch: default_branch.clone(),
     };
     let source = Source::WorkflowRunPr;
     Ok((
@@ -670,6 +712,68 @@ fn workflow_run(payload: &Payload, b: &mut Builder) -> Result<Parts, PayloadErro
         head,
         Baseline::Lookup { source, lookup },
     ))
+}
+
+/// An entry of `workflow_run.pull_requests[]` that is this run's: its
+/// index, number, base SHA, base branch and field path.
+type RunEntry = (usize, u64, Sha, Option<RefName>, String);
+
+/// The baseline from this run's entries of `workflow_run.pull_requests[]`:
+/// the only one, or, when the same head is in several pull requests, the
+/// one into the default branch (with a warning that names them all). When
+/// none of several is into the default branch, no baseline is guessed.
+fn choose_run_pull_request(
+    repo: RepoName,
+    default_branch: Option<RefName>,
+    head: Head,
+    matching: Vec<RunEntry>,
+    b: &mut Builder,
+) -> Parts {
+    let count = matching.len();
+    let names = matching
+        .iter()
+        .map(|(_, n, _, r, _)| format!("#{n} into {}", r.as_ref().map_or("?", RefName::as_str)))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let into_default = |entry: &RunEntry| {
+        entry.3.is_some()
+            && entry.3.as_ref().map(RefName::as_str) == default_branch.as_ref().map(RefName::as_str)
+    };
+    let chosen = if count == 1 {
+        matching.into_iter().next()
+    } else {
+        matching.into_iter().find(into_default)
+    };
+    let Some((i, number, sha, base_ref, field)) = chosen else {
+        let default = default_branch
+            .as_ref()
+            .map_or_else(String::new, |d| format!(" ({d})"));
+        let reason = format!(
+            "baseline unavailable for {repo}: this run's head is in {count} pull requests ({names}) and none is into the default branch{default}; no baseline is guessed"
+        );
+        b.note(reason.clone());
+        let source = Source::WorkflowRunPr;
+        return (
+            repo,
+            default_branch,
+            head,
+            Baseline::Unavailable { source, reason },
+        );
+    };
+    if count > 1 {
+        b.warn(format!(
+            "this run's head is in {count} pull requests of {repo} ({names}); #{number}, into the default branch, is the baseline"
+        ));
+    }
+    b.note(format!(
+        "workflow_run.pull_requests[{i}] (#{number}) is this run's pull request"
+    ));
+    let baseline = Baseline::Known {
+        sha,
+        source: Source::WorkflowRunPr,
+        origin: field,
+    };
+    (repo, base_ref.or(default_branch), head, baseline)
 }
 
 fn release(payload: &Payload, settings: &Settings, b: &mut Builder) -> Result<Parts, PayloadError> {
@@ -715,7 +819,9 @@ fn issue_comment(
 /// `base-sha` and `base-ref` inputs win over every rule.
 fn apply_overrides(decision: &mut Decision, settings: &Settings) {
     let previous = match &decision.baseline {
-        Baseline::Known { source, .. } | Baseline::Lookup { source, .. } => source.as_str(),
+        Baseline::Known { source, .. }
+        | Baseline::Lookup { source, .. }
+        | Baseline::Unavailable { source, .. } => source.as_str(),
         Baseline::Skip { reason } => reason.as_str(),
     }
     .to_owned();

@@ -311,6 +311,128 @@ fn the_launcher_refuses_a_binary_that_does_not_match_its_checksum() {
     assert!(run.outputs.is_empty());
 }
 
+fn rewrite_sums(dir: &Path, edit: impl Fn(&str) -> String) {
+    let sums = dir.join("dist/SHA256SUMS");
+    let text = std::fs::read_to_string(&sums).unwrap();
+    std::fs::write(&sums, edit(&text)).unwrap();
+}
+
+fn offline_step(dir: &Path, extra_env: &[(&str, &str)]) -> StepRun {
+    run_step(
+        dir,
+        &example_event(),
+        "pull_request",
+        &[("offline", "true")],
+        extra_env,
+    )
+}
+
+#[test]
+fn the_launcher_refuses_a_binary_listed_twice() {
+    let dir = action_dir();
+    rewrite_sums(dir.path(), |text| {
+        format!("{}  baseline-resolver-linux-x86_64\n{text}", "0".repeat(64))
+    });
+    let run = offline_step(dir.path(), &[]);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    assert!(
+        run.stdout.contains("is listed 2 times in"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.outputs.is_empty());
+}
+
+#[test]
+fn the_launcher_reads_a_checksum_file_without_a_final_newline() {
+    let dir = action_dir();
+    rewrite_sums(dir.path(), |text| text.trim_end().to_owned());
+    let run = offline_step(dir.path(), &[]);
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    assert_eq!(run.outputs["base-repo"], "ROCm/FlyDSL");
+}
+
+/// Fake tools on a PATH of their own, first in line.
+fn fake_tools(tools: &[(&str, &str)]) -> (tempfile::TempDir, String) {
+    use std::os::unix::fs::PermissionsExt;
+    let bin = tempfile::tempdir().unwrap();
+    for (name, script) in tools {
+        let path = bin.path().join(name);
+        std::fs::write(&path, format!("#!/bin/sh\n{script}\n")).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let path = format!(
+        "{}:{}",
+        bin.path().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    (bin, path)
+}
+
+#[test]
+fn a_failing_openssl_hands_the_checksum_to_sha256sum() {
+    let dir = action_dir();
+    let (_bin, path) = fake_tools(&[("openssl", "echo 'openssl: broken' >&2; exit 1")]);
+    let run = offline_step(dir.path(), &[("PATH", &path)]);
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    assert_eq!(run.outputs["base-repo"], "ROCm/FlyDSL");
+}
+
+/// Without a binary for the platform, the launcher builds from source into
+/// the action's own target directory and runs exactly what it built, even
+/// when `CARGO_TARGET_DIR` points at a stale build.
+#[test]
+fn the_source_build_runs_the_binary_it_built() {
+    let dir = action_dir();
+    let stale = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(stale.path().join("release")).unwrap();
+    let cargo = r#"
+target=
+while [ $# -gt 0 ]; do
+  [ "$1" = --target-dir ] && target=$2
+  shift
+done
+[ -n "$target" ] || target=${CARGO_TARGET_DIR:-target}
+mkdir -p "$target/release"
+printf '#!/bin/sh
+echo fresh build
+' > "$target/release/baseline-resolver"
+chmod +x "$target/release/baseline-resolver"
+"#;
+    let (_bin, path) = fake_tools(&[("cargo", cargo)]);
+    let stale_bin = stale.path().join("release/baseline-resolver");
+    std::fs::write(&stale_bin, "#!/bin/sh\necho stale build\n").unwrap();
+    let run = offline_step(
+        dir.path(),
+        &[
+            ("PATH", &path),
+            ("RUNNER_ARCH", "RISCV64"),
+            ("CARGO_TARGET_DIR", stale.path().to_str().unwrap()),
+        ],
+    );
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("fresh build"), "{}", run.stdout);
+    assert!(!run.stdout.contains("stale build"), "{}", run.stdout);
+}
+
+/// A commit without release binaries (such as `main`) on the one platform
+/// releases ship: the message says to pin a release.
+#[test]
+fn a_missing_linux_binary_means_the_action_is_not_pinned_to_a_release() {
+    let dir = action_dir();
+    std::fs::remove_file(dir.path().join("dist/baseline-resolver-linux-x86_64")).unwrap();
+    let run = offline_step(dir.path(), &[("PATH", "/usr/bin:/bin")]);
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stdout
+            .contains("pinned to a commit without release binaries (such as main)"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("Pin a release's full commit SHA"));
+    assert!(!run.stdout.contains("Use a Linux x86_64 runner"));
+}
+
 #[test]
 fn the_launcher_names_the_platform_when_it_has_no_binary_and_no_cargo() {
     let dir = action_dir();

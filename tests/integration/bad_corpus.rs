@@ -1,6 +1,10 @@
 //! The bad-input corpus: every file of `tests/bad_inputs/` run as an event,
-//! with the exit code, the message and the outputs its entry in `cases.json`
-//! names. A refused input writes nothing to `GITHUB_OUTPUT`.
+//! with the environment (`env`), exit code, message and outputs its entry in
+//! `cases.json` names. A refused input writes nothing to `GITHUB_OUTPUT`;
+//! the message names the file (or, for a usage error, `names`); nothing of
+//! `forbidden` (a secret) appears on stdout, stderr, in the summary or the
+//! outputs, and nothing of `summary_forbidden` (a live Markdown image) in
+//! the job summary.
 
 use serde_json::Value;
 
@@ -17,11 +21,36 @@ fn every_bad_input_is_refused_or_answered_as_its_case_says() {
     assert_eq!(files, cases.len(), "every file has a case");
     for case in cases {
         let file = case["file"].as_str().unwrap();
-        let run = Resolver::new()
+        let mut resolver = Resolver::new()
             .event(dir.join(file), case["event_name"].as_str().unwrap())
             .arg("--offline")
-            .on_runner()
-            .run();
+            .on_runner();
+        for (name, value) in case["env"].as_object().into_iter().flatten() {
+            resolver = resolver.env(name, value.as_str().unwrap());
+        }
+        let run = resolver.run();
+        for forbidden in case["forbidden"].as_array().into_iter().flatten() {
+            let forbidden = forbidden.as_str().unwrap();
+            for (place, text) in [
+                ("stdout", &run.stdout),
+                ("stderr", &run.stderr),
+                ("summary", &run.summary),
+                ("GITHUB_OUTPUT", &run.output_file),
+            ] {
+                assert!(
+                    !text.contains(forbidden),
+                    "{file}: {forbidden:?} in {place}: {text}"
+                );
+            }
+        }
+        for live in case["summary_forbidden"].as_array().into_iter().flatten() {
+            let live = live.as_str().unwrap();
+            assert!(
+                !run.summary.contains(live),
+                "{file}: {live:?} in the summary: {}",
+                run.summary
+            );
+        }
         let code = case["code"].as_i64().unwrap() as i32;
         assert_eq!(run.code, code, "{file}: exit code\nstderr: {}", run.stderr);
         assert!(!run.stderr.contains("panicked"), "{file}: {}", run.stderr);
@@ -41,9 +70,10 @@ fn every_bad_input_is_refused_or_answered_as_its_case_says() {
                 "{file}: stderr lacks {message:?}: {}",
                 run.stderr
             );
+            let names = case["names"].as_str().unwrap_or(file);
             assert!(
-                run.stderr.contains(file),
-                "{file}: the message names the file: {}",
+                run.stderr.contains(names),
+                "{file}: the message names {names}: {}",
                 run.stderr
             );
             assert_eq!(run.stderr.lines().count(), 1, "{file}: one line");

@@ -155,6 +155,18 @@ fn merge_base_from_the_local_clone_needs_no_network() {
     assert_eq!(j["base_sha"], repo.commits[1], "{j}");
     assert_eq!(j["base_source"], "push-merge-base");
     assert!(j["trace"].to_string().contains("from the local clone"));
+
+    // A workflow_run of a push: the first parent, from the clone too.
+    let payload = json!({"workflow_run": {"event": "push", "head_sha": repo.commits[2], "head_branch": "main",
+        "repository": repo_json(), "head_repository": repo_json(), "pull_requests": []}});
+    let (_, j) = Resolver::new()
+        .payload(&payload.to_string(), "workflow_run")
+        .env("GITHUB_WORKSPACE", clone.path())
+        .arg("--offline")
+        .json();
+    assert_eq!(j["base_sha"], repo.commits[1], "{j}");
+    assert_eq!(j["base_source"], "workflow-run-parent");
+    assert_eq!(j["warnings"], json!([]));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -240,4 +252,45 @@ async fn a_failed_fetch_is_a_warning_and_nothing_older_is_tried() {
         run.stdout
     );
     assert!(run.stdout.contains("nothing older is tried"));
+}
+
+/// A clone that already holds the base commit is left as it is: only the
+/// ref is set, with no network (the server here is unreachable), and the
+/// clone does not become shallow.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fetch_into_a_clone_that_has_the_commit_needs_no_network() {
+    let repo = BareRepo::new(REPO, &[], 0);
+    let clone = tempfile::tempdir().unwrap();
+    git(
+        clone.path(),
+        &["clone", "--quiet", &repo.path.display().to_string(), "."],
+    );
+    let base = &repo.commits[1];
+    let payload = json!({"pull_request": {"base": {"ref": "main", "sha": base, "repo": repo_json()},
+        "head": {"ref": "x", "sha": repo.commits[2], "repo": repo_json()}}});
+    let run = Resolver::new()
+        .payload(&payload.to_string(), "pull_request")
+        .api("https://127.0.0.1:1")
+        .env("GITHUB_SERVER_URL", "https://127.0.0.1:1")
+        .args(["--no-tag", "--timeout", "10", "--fetch"])
+        .arg(clone.path())
+        .on_runner()
+        .run_async()
+        .await;
+    run.assert_code(0);
+    assert_eq!(run.outputs()["base-fetched"], "true", "{}", run.stdout);
+    assert!(
+        run.stdout
+            .contains("pointed refs/baseline-resolver/base at it, no network")
+    );
+    let dir = clone.path();
+    assert_eq!(
+        git(dir, &["rev-parse", "refs/baseline-resolver/base"]),
+        *base
+    );
+    assert!(
+        !dir.join(".git/shallow").exists(),
+        "the clone stays complete"
+    );
+    assert_eq!(git(dir, &["rev-list", "--count", "HEAD"]), "3");
 }

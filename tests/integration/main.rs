@@ -13,6 +13,7 @@ mod git_https;
 mod gitrepo;
 mod harness;
 mod https;
+mod memory;
 mod mock_github;
 mod online;
 mod outputs;

@@ -163,6 +163,95 @@ async fn workflow_run_of_a_fork_pull_request_finds_it_by_head() {
     assert_eq!(j["is_fork"], true);
 }
 
+/// The same fork head in two open pull requests into different branches:
+/// the one into the default branch, and a warning that names both; neither
+/// into it: unavailable, nothing guessed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn workflow_run_of_a_fork_head_in_two_pull_requests_takes_the_default_branch_one() {
+    let pull = |number: u64, into: &str, base: &str| {
+        let mut p = pull_json(number, REPO, base, Some("jhinpan/FlyDSL-lab"), HEAD);
+        p["base"]["ref"] = json!(into);
+        p
+    };
+    let payload = json!({"workflow_run": {"event": "pull_request", "head_sha": HEAD, "head_branch": "mla-kernel",
+        "repository": {"id": 1, "full_name": REPO}, "head_repository": {"id": 2, "full_name": "jhinpan/FlyDSL-lab"},
+        "pull_requests": []}, "repository": repo_json()});
+    for (listed, want) in [
+        (
+            json!([pull(810, "release/1.x", STALE), pull(801, "main", BASE)]),
+            Some(BASE),
+        ),
+        (
+            json!([pull(810, "release/1.x", STALE), pull(811, "next", BASE)]),
+            None,
+        ),
+    ] {
+        let mock = MockGitHub::start().await;
+        mock.pulls_with_head(REPO, "jhinpan:mla-kernel", listed)
+            .await;
+        let (_, j) = online(&mock, &payload, "workflow_run")
+            .arg("--no-tag")
+            .json_async()
+            .await;
+        let warnings = j["warnings"].to_string();
+        assert!(warnings.contains("#810 into release/1.x"), "{warnings}");
+        match want {
+            Some(sha) => {
+                assert_eq!(j["base_sha"], sha, "{j}");
+                assert!(
+                    warnings.contains("#801, into the default branch main, is the baseline"),
+                    "{warnings}"
+                );
+            }
+            None => {
+                assert_eq!(j["base_available"], false, "{j}");
+                assert!(
+                    warnings.contains("none is into the default branch main"),
+                    "{warnings}"
+                );
+            }
+        }
+    }
+}
+
+/// A `workflow_run` of a push: the first parent of the run's head, from
+/// the API (offline: unavailable with a warning that says what would answer).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn workflow_run_of_a_push_compares_with_the_first_parent() {
+    let mock = MockGitHub::start().await;
+    wiremock::Mock::given(wiremock::matchers::path(format!(
+        "/repos/{REPO}/commits/{HEAD}"
+    )))
+    .and(wiremock::matchers::query_param("per_page", "1"))
+    .respond_with(ok().set_body_json(
+        json!({"sha": HEAD, "parents": [{"sha": STALE}, {"sha": BASE}],
+            "commit": {"message": "merge"}, "files": []}),
+    ))
+    .mount(&mock.server)
+    .await;
+    let payload = json!({"workflow_run": {"event": "push", "head_sha": HEAD, "head_branch": "main",
+        "repository": repo_json(), "head_repository": repo_json(), "pull_requests": []}});
+    let (_, j) = online(&mock, &payload, "workflow_run")
+        .arg("--no-tag")
+        .json_async()
+        .await;
+    assert_eq!(j["base_sha"], STALE, "the first parent: {j}");
+    assert_eq!(j["base_source"], "workflow-run-parent");
+    assert_eq!(j["base_ref"], "main");
+    assert_eq!(j["skip"], false);
+    assert_eq!(j["warnings"], json!([]));
+
+    let (_, j) = online(&mock, &payload, "workflow_run")
+        .arg("--offline")
+        .json_async()
+        .await;
+    assert_eq!(j["base_available"], false);
+    assert!(
+        j["warnings"].to_string().contains("the first parent of"),
+        "{j}"
+    );
+}
+
 fn tag(name: &str, sha: &str, kind: &'static str) -> (String, String, &'static str) {
     (name.to_owned(), sha.to_owned(), kind)
 }

@@ -265,14 +265,84 @@ fn workflow_run_matches_only_this_repo_and_this_head() {
             lookup: Lookup::PullRequestForHead {
                 head_sha: sha(HEAD),
                 head_owner: Some("ROCm".into()),
-                head_branch: None
+                head_branch: None,
+                default_branch: Some(RefName::parse("main").unwrap()),
             }
         }
     );
-    let mut push_run = run(json!([]));
-    push_run["workflow_run"]["event"] = json!("push");
-    let d = decide_json("workflow_run", push_run, &Settings::default()).unwrap();
-    assert!(matches!(d.baseline, Baseline::Skip { .. }));
+}
+
+/// The seed's failure was a benchmark silently not compared; a run of a
+/// push (or schedule, dispatch, merge queue) is compared with the commit
+/// before its head, never skipped.
+#[test]
+fn workflow_run_of_a_run_that_is_no_pull_request_compares_with_the_first_parent() {
+    for event in ["push", "schedule", "workflow_dispatch", "merge_group"] {
+        let p = json!({"workflow_run": {"event": event, "head_sha": HEAD, "head_branch": "main",
+            "repository": repo("ROCm/FlyDSL", 1), "head_repository": repo("ROCm/FlyDSL", 1),
+            "pull_requests": []}});
+        let d = decide_json("workflow_run", p, &Settings::default()).unwrap();
+        assert_eq!(
+            d.baseline,
+            Baseline::Lookup {
+                source: Source::WorkflowRunParent,
+                lookup: Lookup::FirstParent { commit: sha(HEAD) }
+            },
+            "{event}"
+        );
+        assert_eq!(d.base_ref.unwrap().as_str(), "main");
+        assert!(d.warnings.is_empty());
+    }
+}
+
+/// The same head in several pull requests of the base repository: the one
+/// into the default branch, with a warning that names them; none of them
+/// into it: unavailable, not guessed.
+#[test]
+fn workflow_run_with_several_pull_requests_prefers_the_default_branch() {
+    let entry = |number: u64, into: &str, base: &str| {
+        json!({"number": number, "head": {"sha": HEAD, "ref": "x", "repo": {"id": 1}},
+        "base": {"sha": base, "ref": into, "repo": {"id": 1}}})
+    };
+    let run = |prs: Value| {
+        json!({"workflow_run": {"event": "pull_request", "head_sha": HEAD,
+        "repository": {"id": 1, "full_name": "ROCm/FlyDSL"}, "head_repository": repo("ROCm/FlyDSL", 1),
+        "pull_requests": prs}, "repository": repo("ROCm/FlyDSL", 1)})
+    };
+    let d = decide_json(
+        "workflow_run",
+        run(json!([
+            entry(7, "release/1.x", STALE),
+            entry(8, "main", BASE)
+        ])),
+        &Settings::default(),
+    )
+    .unwrap();
+    assert!(
+        matches!(d.baseline, Baseline::Known { ref sha, .. } if sha.as_str() == BASE),
+        "{:?}",
+        d.baseline
+    );
+    assert_eq!(d.warnings.len(), 1);
+    assert!(
+        d.warnings[0].contains("#7 into release/1.x, #8 into main"),
+        "{:?}",
+        d.warnings
+    );
+    let d = decide_json(
+        "workflow_run",
+        run(json!([
+            entry(7, "release/1.x", STALE),
+            entry(9, "next", BASE)
+        ])),
+        &Settings::default(),
+    )
+    .unwrap();
+    assert!(
+        matches!(d.baseline, Baseline::Unavailable { ref reason, .. } if reason.contains("none is into the default branch (main)")),
+        "{:?}",
+        d.baseline
+    );
 }
 
 #[test]
