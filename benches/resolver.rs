@@ -20,7 +20,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use baseline_resolver::tags::Version;
+use baseline_resolver::resolve::tags::Version;
 use mock_github::{MockGitHub, ok};
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -519,11 +519,12 @@ async fn git(report: &mut String) {
     for _ in 0..5 {
         let u = url.clone();
         let started = Instant::now();
-        let listed =
-            tokio::task::spawn_blocking(move || baseline_resolver::git::list_refs(&u, None))
-                .await
-                .unwrap()
-                .unwrap();
+        let listed = tokio::task::spawn_blocking(move || {
+            baseline_resolver::resolve::git::list_refs(&u, None)
+        })
+        .await
+        .unwrap()
+        .unwrap();
         times.push(started.elapsed());
         refs = listed.refs.len();
     }

@@ -13,6 +13,8 @@ use std::fmt;
 use serde::Serialize;
 use thiserror::Error;
 
+use crate::runner::shown;
+
 /// Why a value was refused. The text is shown after the name of the field or
 /// flag it came from, e.g. `pull_request.base.sha: not a full commit SHA ...`.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -27,19 +29,6 @@ pub enum InvalidValue {
     Ref { value: String, reason: &'static str },
     #[error("not a valid label (letters, digits, '_' first, then also '.', '~', '-'): {0:?}")]
     Label(String),
-}
-
-/// Values longer than this are cut in error messages: an attacker-sized string
-/// should not become an attacker-sized log line.
-const SHOWN: usize = 80;
-
-pub(crate) fn shown(value: &str) -> String {
-    if value.chars().count() <= SHOWN {
-        value.to_owned()
-    } else {
-        let cut: String = value.chars().take(SHOWN).collect();
-        format!("{cut}... ({} bytes)", value.len())
-    }
 }
 
 /// A full commit object id: 40 hex digits (SHA-1) or 64 (SHA-256), lowercase.

@@ -5,12 +5,13 @@
 
 use std::path::Path;
 
-use baseline_resolver::answer::Answer;
-use baseline_resolver::event::{self, EventName};
-use baseline_resolver::online::{Plan, settle_offline};
-use baseline_resolver::output::{self, file_command};
-use baseline_resolver::rules::{Settings, decide};
-use baseline_resolver::tags::TagPolicy;
+use baseline_resolver::resolve::answer::Answer;
+use baseline_resolver::resolve::event::{self, EventName};
+use baseline_resolver::resolve::settle::{self, Plan};
+use baseline_resolver::resolve::render as output;
+use baseline_resolver::runner::file_command;
+use baseline_resolver::resolve::rules::{Settings, decide};
+use baseline_resolver::resolve::tags::TagPolicy;
 use baseline_resolver::validate::{Label, RepoName};
 use libfuzzer_sys::fuzz_target;
 

@@ -2,7 +2,7 @@
 //! runner's parser reads back as exactly the same pairs, no more, no fewer.
 #![no_main]
 
-use baseline_resolver::output::file_command;
+use baseline_resolver::runner::file_command;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|pairs: Vec<(String, String)>| {

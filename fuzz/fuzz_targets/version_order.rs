@@ -4,7 +4,7 @@
 
 use std::cmp::Ordering;
 
-use baseline_resolver::tags::Version;
+use baseline_resolver::resolve::tags::Version;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|input: (String, String, String)| {

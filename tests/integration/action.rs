@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use baseline_resolver::output::file_command;
+use baseline_resolver::runner::file_command;
 use serde_yaml_ng::Value;
 use wiremock::Mock;
 use wiremock::matchers::{header, method, path};

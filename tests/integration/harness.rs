@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
-use baseline_resolver::output::file_command;
+use baseline_resolver::runner::file_command;
 use serde_json::Value;
 use tempfile::TempDir;
 

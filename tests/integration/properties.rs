@@ -6,8 +6,8 @@
 use std::cmp::Ordering;
 use std::process::Command;
 
-use baseline_resolver::output::file_command;
-use baseline_resolver::tags::Version;
+use baseline_resolver::resolve::tags::Version;
+use baseline_resolver::runner::file_command;
 use baseline_resolver::validate::RefName;
 use proptest::prelude::*;
 

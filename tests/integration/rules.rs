@@ -2,9 +2,9 @@
 
 use std::path::Path;
 
-use baseline_resolver::event::{self, EventName};
-use baseline_resolver::rules::{
-    Baseline, Commitish, Lookup, PayloadError, Settings, Source, decide,
+use baseline_resolver::resolve::event::{self, EventName};
+use baseline_resolver::resolve::rules::{
+    BaseSource, Baseline, Commitish, Lookup, PayloadError, Settings, decide,
 };
 use baseline_resolver::validate::{RefName, Sha};
 use serde_json::{Value, json};
@@ -22,7 +22,7 @@ fn decide_json(
     event: &str,
     payload: Value,
     settings: &Settings,
-) -> Result<baseline_resolver::rules::Decision, PayloadError> {
+) -> Result<baseline_resolver::resolve::rules::Decision, PayloadError> {
     let payload = event::parse(Path::new("e.json"), payload.to_string().as_bytes()).unwrap();
     decide(&EventName::parse(event).unwrap(), &payload, settings)
 }
@@ -62,7 +62,7 @@ fn fork_pull_request_uses_the_base_repo_and_base_sha_not_the_fork() {
         d.baseline,
         Baseline::Known {
             sha: sha(BASE),
-            source: Source::PrBase,
+            source: BaseSource::PrBase,
             origin: "pull_request.base.sha".into()
         }
     );
@@ -83,7 +83,7 @@ fn deleted_fork_is_a_fork_with_no_head_repo() {
     assert!(matches!(
         d.baseline,
         Baseline::Known {
-            source: Source::PrBase,
+            source: BaseSource::PrBase,
             ..
         }
     ));
@@ -104,7 +104,7 @@ fn merge_base_mode_asks_for_the_merge_base_of_base_and_head() {
     assert_eq!(
         d.baseline,
         Baseline::Lookup {
-            source: Source::PrMergeBase,
+            source: BaseSource::PrMergeBase,
             lookup: Lookup::MergeBase {
                 base: Commitish::Sha(sha(BASE)),
                 head: sha(HEAD)
@@ -117,7 +117,7 @@ fn merge_base_mode_asks_for_the_merge_base_of_base_and_head() {
 fn fast_forward_push_uses_before() {
     let d = decide_json("push", push(BASE, HEAD, json!({})), &Settings::default()).unwrap();
     assert!(
-        matches!(d.baseline, Baseline::Known { ref sha, source: Source::PushBefore, .. } if sha.as_str() == BASE)
+        matches!(d.baseline, Baseline::Known { ref sha, source: BaseSource::PushBefore, .. } if sha.as_str() == BASE)
     );
     assert_eq!(d.base_ref.unwrap().as_str(), "main");
 }
@@ -133,7 +133,7 @@ fn forced_push_asks_for_the_merge_base_of_before_and_after() {
     assert_eq!(
         d.baseline,
         Baseline::Lookup {
-            source: Source::PushMergeBase,
+            source: BaseSource::PushMergeBase,
             lookup: Lookup::MergeBase {
                 base: Commitish::Sha(sha(STALE)),
                 head: sha(HEAD)
@@ -151,7 +151,7 @@ fn zero_before_is_a_branch_point_and_never_a_sha() {
         assert_eq!(
             d.baseline,
             Baseline::Lookup {
-                source: Source::BranchPoint,
+                source: BaseSource::BranchPoint,
                 lookup: Lookup::MergeBase {
                     base: Commitish::BranchTip(Some(main)),
                     head: sha(HEAD)
@@ -189,7 +189,7 @@ fn tag_push_asks_for_the_previous_tag() {
     assert_eq!(
         d.baseline,
         Baseline::Lookup {
-            source: Source::PreviousTag,
+            source: BaseSource::PreviousTag,
             lookup: Lookup::PreviousTag {
                 current: "v0.3.2".into()
             }
@@ -225,7 +225,7 @@ fn dispatch_uses_github_sha_as_head_and_the_default_branch_as_base() {
         assert_eq!(
             d.baseline,
             Baseline::Lookup {
-                source: Source::DefaultBranch,
+                source: BaseSource::DefaultBranch,
                 lookup: Lookup::Ref(Some(main))
             },
             "{event}"
@@ -250,7 +250,7 @@ fn workflow_run_matches_only_this_repo_and_this_head() {
     )
     .unwrap();
     assert!(
-        matches!(d.baseline, Baseline::Known { source: Source::WorkflowRunPr, ref origin, .. } if origin == "workflow_run.pull_requests[1].base.sha")
+        matches!(d.baseline, Baseline::Known { source: BaseSource::WorkflowRunPr, ref origin, .. } if origin == "workflow_run.pull_requests[1].base.sha")
     );
     let d = decide_json(
         "workflow_run",
@@ -261,7 +261,7 @@ fn workflow_run_matches_only_this_repo_and_this_head() {
     assert_eq!(
         d.baseline,
         Baseline::Lookup {
-            source: Source::WorkflowRunPr,
+            source: BaseSource::WorkflowRunPr,
             lookup: Lookup::PullRequestForHead {
                 head_sha: sha(HEAD),
                 head_owner: Some("ROCm".into()),
@@ -285,7 +285,7 @@ fn workflow_run_of_a_run_that_is_no_pull_request_compares_with_the_first_parent(
         assert_eq!(
             d.baseline,
             Baseline::Lookup {
-                source: Source::WorkflowRunParent,
+                source: BaseSource::WorkflowRunParent,
                 lookup: Lookup::FirstParent { commit: sha(HEAD) }
             },
             "{event}"
@@ -352,7 +352,7 @@ fn issue_comment_on_a_pull_request_asks_for_its_base() {
     assert_eq!(
         d.baseline,
         Baseline::Lookup {
-            source: Source::PrBase,
+            source: BaseSource::PrBase,
             lookup: Lookup::PullRequestBase { number: 801 }
         }
     );
@@ -392,7 +392,7 @@ fn inputs_override_every_rule() {
     };
     let d = decide_json("pull_request", fork_pr(Value::Null), &settings).unwrap();
     assert!(
-        matches!(d.baseline, Baseline::Known { source: Source::Input, ref sha, .. } if sha.as_str() == STALE)
+        matches!(d.baseline, Baseline::Known { source: BaseSource::Input, ref sha, .. } if sha.as_str() == STALE)
     );
     let settings = Settings {
         base_ref: Some(RefName::parse("release/1.x").unwrap()),
@@ -402,7 +402,7 @@ fn inputs_override_every_rule() {
     assert_eq!(
         d.baseline,
         Baseline::Lookup {
-            source: Source::Input,
+            source: BaseSource::Input,
             lookup: Lookup::Ref(Some(RefName::parse("release/1.x").unwrap()))
         }
     );

@@ -1,21 +1,14 @@
-//! The runner protocol: step outputs appended to `GITHUB_OUTPUT`, a markdown
-//! summary appended to `GITHUB_STEP_SUMMARY`, and workflow commands on stdout
-//! (see <https://docs.github.com/en/actions/reference/workflow-commands-for-github-actions>).
+//! The answer for a runner: step outputs for `GITHUB_OUTPUT`, a Markdown
+//! summary for `GITHUB_STEP_SUMMARY`, and workflow commands for the log.
 
 use std::fmt::Write as _;
 
-use super::file_command::{self, EncodeError};
 use super::step_outputs;
-use super::workflow_command::{command, plain};
-use crate::answer::Answer;
-
-/// The three things written for a runner, rendered before anything is written.
-#[derive(Debug)]
-pub struct Rendered {
-    pub outputs: String,
-    pub summary: String,
-    pub stdout: String,
-}
+use crate::resolve::answer::Answer;
+use crate::runner::Rendered;
+use crate::runner::file_command::{self, EncodeError};
+use crate::runner::markdown::escape as md;
+use crate::runner::workflow_command::{command, plain};
 
 pub fn render(answer: &Answer, debug: &[String]) -> Result<Rendered, EncodeError> {
     let mut outputs = String::new();
@@ -56,30 +49,6 @@ fn stdout(answer: &Answer, debug: &[String]) -> String {
         plain(&mut out, line);
     }
     command(&mut out, "endgroup", &[], "");
-    out
-}
-
-/// Text for a markdown table cell or list item: nothing in it can close the
-/// cell, open HTML, start a code span, or become a link, an image or
-/// emphasis (`![x](https://evil.example/i.png)` stays text). Values come from
-/// payloads and servers; the summary shows them, never interprets them.
-fn md(value: &str) -> String {
-    let mut out = String::with_capacity(value.len());
-    for c in value.chars() {
-        match c {
-            '\\' | '!' | '[' | ']' | '(' | ')' | '*' | '_' | '~' | '#' => {
-                out.push('\\');
-                out.push(c);
-            }
-            '|' => out.push_str("\\|"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '&' => out.push_str("&amp;"),
-            '`' => out.push_str("&#96;"),
-            '\r' | '\n' => out.push(' '),
-            c => out.push(c),
-        }
-    }
     out
 }
 
@@ -153,21 +122,4 @@ fn summary(answer: &Answer) -> String {
     }
     out.push_str("\n</details>\n\n");
     out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::md;
-
-    #[test]
-    fn markdown_from_servers_stays_text() {
-        let hostile =
-            "![x](https://evil.example/i.png) [click](javascript:x) **b** <img> `c` a|b\\[";
-        let shown = md(hostile);
-        for live in ["![", "](", "[click]", "**", "<img>", "`c`", "a|b"] {
-            assert!(!shown.contains(live), "{live} in {shown}");
-        }
-        assert_eq!(md("ROCm/FlyDSL v0.3.2.dev838"), "ROCm/FlyDSL v0.3.2.dev838");
-        assert_eq!(md(r"\["), r"\\\[", "a backslash cannot undo an escape");
-    }
 }

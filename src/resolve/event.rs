@@ -318,7 +318,7 @@ fn cut_quoted_value(message: &str) -> String {
         message.get(close..),
     ) {
         (Some(before), Some(value), Some(after)) if close > open => {
-            format!("{before}\"{}{after}", crate::validate::shown(value))
+            format!("{before}\"{}{after}", crate::runner::shown(value))
         }
         _ => message.to_owned(),
     }

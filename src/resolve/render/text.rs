@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use crate::answer::Answer;
+use crate::resolve::answer::Answer;
 
 pub fn render(answer: &Answer) -> String {
     let mut out = String::new();

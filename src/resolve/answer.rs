@@ -8,10 +8,58 @@ use std::collections::BTreeMap;
 
 use serde::{Serialize, Serializer};
 
-use crate::artifacts;
-
-use crate::rules::{Baseline, Decision, Lookup};
+use crate::resolve::rules::{Baseline, Decision, Lookup};
 use crate::validate::{Label, RefName, RepoName, Sha};
+
+/// One artifact name's state, as the `artifacts` output shows it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct ArtifactState {
+    pub available: bool,
+    pub id: Option<u64>,
+    pub run_id: Option<u64>,
+}
+
+/// What the artifact lookups found, per rendered name, and what to tell
+/// the user.
+#[derive(Debug, Default)]
+pub struct ArtifactReport {
+    pub states: BTreeMap<String, ArtifactState>,
+    /// Rendered names in template order: the first one fills the single
+    /// `artifact-*` outputs.
+    pub order: Vec<String>,
+    pub notices: Vec<String>,
+    pub warnings: Vec<String>,
+    pub trace: Vec<String>,
+}
+
+/// What settling the answer (by network, git or the local clone) learned,
+/// in the order it learned it. [`Answer::apply`] is the one place these
+/// reach the answer.
+#[derive(Debug)]
+pub enum Finding {
+    Trace(String),
+    Warning(&'static str, String),
+    Notice(String),
+    /// The baseline, and the request or field it came from.
+    Base {
+        sha: Sha,
+        origin: String,
+    },
+    BaseUnavailable(String),
+    BaseRef(RefName),
+    /// The head side, as a pull request fetched by API tells it.
+    Head {
+        repo: Option<RepoName>,
+        sha: Sha,
+    },
+    /// The latest release tag of the base repository, peeled.
+    Tag {
+        name: String,
+        sha: Sha,
+    },
+    Artifacts(ArtifactReport),
+    Fetched,
+}
 
 /// A warning: shown as `::warning title=...::message`, and in JSON as its
 /// message alone.
@@ -54,7 +102,7 @@ pub struct Answer {
     pub artifact_run_id: Option<u64>,
     pub artifact_name: Option<String>,
     /// Every rendered artifact name and what was found for it.
-    pub artifacts: BTreeMap<String, artifacts::Found>,
+    pub artifacts: BTreeMap<String, ArtifactState>,
     pub warnings: Vec<Warning>,
     /// Worth knowing, not worth a warning (e.g. no artifact to reuse).
     pub notices: Vec<String>,
@@ -130,7 +178,7 @@ impl Answer {
         (answer, lookup)
     }
 
-    pub fn found(&mut self, sha: Sha, origin: String) {
+    fn found(&mut self, sha: Sha, origin: String) {
         self.base_sha = Some(sha);
         self.base_available = true;
         self.base_origin = Some(origin);
@@ -138,21 +186,67 @@ impl Answer {
 
     /// Records a missing baseline, loudly: the warning is shown as a
     /// `::warning::` and in the summary.
-    pub fn unavailable(&mut self, warning: String) {
+    fn unavailable(&mut self, warning: String) {
         self.base_sha = None;
         self.base_available = false;
         self.warn("Benchmark baseline unavailable", warning);
     }
 
-    pub fn warn(&mut self, title: &'static str, message: String) {
+    fn warn(&mut self, title: &'static str, message: String) {
         let message = one_line(&message, WARNING_MAX);
         self.trace.push(format!("warning: {message}"));
         self.warnings.push(Warning { title, message });
     }
 
-    pub fn notice(&mut self, message: String) {
+    fn notice(&mut self, message: String) {
         self.trace.push(format!("notice: {message}"));
         self.notices.push(message);
+    }
+
+    /// Writes what settling learned into the answer, in order.
+    pub fn apply(&mut self, findings: Vec<Finding>) {
+        for finding in findings {
+            match finding {
+                Finding::Trace(line) => self.trace.push(line),
+                Finding::Warning(title, message) => self.warn(title, message),
+                Finding::Notice(message) => self.notice(message),
+                Finding::Base { sha, origin } => self.found(sha, origin),
+                Finding::BaseUnavailable(warning) => self.unavailable(warning),
+                Finding::BaseRef(branch) => self.base_ref = Some(branch),
+                Finding::Head { repo, sha } => {
+                    self.is_fork = repo.as_ref().is_none_or(|h| !h.same_repo(&self.base_repo));
+                    self.head_repo = repo;
+                    self.head_sha = Some(sha);
+                }
+                Finding::Tag { name, sha } => {
+                    self.tag_version = Some(crate::resolve::tags::tag_version(&name).to_owned());
+                    self.tag = Some(name);
+                    self.tag_sha = Some(sha);
+                    self.tag_available = true;
+                }
+                Finding::Artifacts(report) => self.apply_artifacts(report),
+                Finding::Fetched => self.base_fetched = true,
+            }
+        }
+    }
+
+    fn apply_artifacts(&mut self, report: ArtifactReport) {
+        self.trace.extend(report.trace);
+        for warning in report.warnings {
+            self.warn("Benchmark artifact unavailable", warning);
+        }
+        for notice in report.notices {
+            self.notice(notice);
+        }
+        if let Some(first) = report.order.first()
+            && let Some(state) = report.states.get(first)
+        {
+            self.artifact_name = Some(first.clone());
+            self.artifact_available = state.available;
+            self.artifact_id = state.id;
+            self.artifact_run_id = state.run_id;
+        }
+        self.artifacts = report.states;
     }
 
     /// Checks made once the base SHA is settled, whichever way it was found.
@@ -210,25 +304,4 @@ fn one_line(text: &str, max: usize) -> String {
     let mut cut: String = flat.chars().take(max.saturating_sub(1)).collect();
     cut.push('…');
     cut
-}
-
-/// The warning for a lookup that may not use the network.
-pub fn offline_warning(answer: &Answer, lookup: &Lookup) -> String {
-    let fallback = match lookup {
-        Lookup::MergeBase { .. } => {
-            "run online (without --offline) so the GitHub API's compare endpoint answers it, or from a clone that holds both commits"
-        }
-        Lookup::PreviousTag { .. } => {
-            "run online (without --offline) so the base repository's tags answer it"
-        }
-        Lookup::FirstParent { .. } => {
-            "run online (without --offline) so the GitHub API answers it, or from a clone that holds the commit"
-        }
-        _ => "run online (without --offline) so the GitHub API answers it",
-    };
-    format!(
-        "baseline unavailable for {}: the event payload does not hold {}; {fallback}, or pass base-sha",
-        answer.base_repo,
-        lookup.describe()
-    )
 }

@@ -1,33 +1,11 @@
-//! Writing the answer: step outputs and annotations for a runner (`github`),
-//! one JSON object for scripts (`json`), or prose for a person (`text`).
-//!
-//! Everything is rendered into memory first and written afterwards, so an
-//! answer that cannot be encoded leaves `GITHUB_OUTPUT` untouched.
+//! The answer in each output form: step outputs, summary and annotations for
+//! a runner ([`actions`]), one JSON object for scripts ([`json`]), or prose
+//! for a person ([`text`]). Rendering only: the runner layer writes.
 
-pub mod file_command;
-pub mod github;
+pub mod actions;
 pub mod text;
-pub mod workflow_command;
 
-use crate::answer::Answer;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Format {
-    Github,
-    Json,
-    Text,
-}
-
-impl Format {
-    pub fn parse(value: &str) -> Option<Format> {
-        match value {
-            "github" => Some(Format::Github),
-            "json" => Some(Format::Json),
-            "text" => Some(Format::Text),
-            _ => None,
-        }
-    }
-}
+use crate::resolve::answer::Answer;
 
 /// The whole answer as one JSON object (the `json` output and `--format json`).
 pub fn json(answer: &Answer) -> String {

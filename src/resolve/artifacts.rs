@@ -10,14 +10,40 @@
 //! workflow then runs the baseline once, as before.
 //! See <https://docs.github.com/en/rest/actions/artifacts>.
 
-use std::collections::BTreeMap;
-
 use futures_util::{StreamExt, stream};
-use serde::Serialize;
 
-use crate::github::{Api, ApiError, Artifact};
-use crate::inputs::ArtifactQuery;
+use thiserror::Error;
+
+use crate::resolve::answer::{ArtifactReport, ArtifactState};
+use crate::resolve::api::{Api, ApiError, Artifact};
 use crate::validate::{Label, RepoName, Sha};
+
+/// `artifact-name` templates and the optional `artifact-workflow`.
+#[derive(Debug, Clone)]
+pub struct ArtifactQuery {
+    pub templates: Vec<String>,
+    pub workflow: Option<String>,
+}
+
+/// Why `artifact-name` was refused.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum TemplateError {
+    #[error("no artifact name in it")]
+    Empty,
+    #[error("{count} artifact names; at most {MAX_NAMES} (one per runner)")]
+    TooMany { count: usize },
+    #[error("{template:?}: an unclosed '{{'")]
+    Unclosed { template: String },
+    #[error("{template:?}: unknown placeholder {placeholder} (known: {})", PLACEHOLDERS.join(", "))]
+    UnknownPlaceholder {
+        template: String,
+        placeholder: String,
+    },
+    #[error(
+        "{template:?}: not an artifact name (1 to 255 characters, none of \" : < > | * ? \\ / CR LF)"
+    )]
+    NotAName { template: String },
+}
 
 /// Placeholders a template may use.
 const PLACEHOLDERS: [&str; 3] = ["{sha}", "{short_sha}", "{label}"];
@@ -32,7 +58,7 @@ const IN_FLIGHT: usize = 8;
 
 /// Splits `artifact-name` (commas or newlines) into templates and checks
 /// each: only known placeholders, and a name GitHub could store.
-pub fn parse_templates(text: &str) -> Result<Vec<String>, String> {
+pub fn parse_templates(text: &str) -> Result<Vec<String>, TemplateError> {
     let templates: Vec<String> = text
         .split([',', '\n'])
         .map(str::trim)
@@ -40,34 +66,35 @@ pub fn parse_templates(text: &str) -> Result<Vec<String>, String> {
         .map(str::to_owned)
         .collect();
     if templates.is_empty() {
-        return Err("no artifact name in it".to_owned());
+        return Err(TemplateError::Empty);
     }
     if templates.len() > MAX_NAMES {
-        return Err(format!(
-            "{} artifact names; at most {MAX_NAMES} (one per runner)",
-            templates.len()
-        ));
+        return Err(TemplateError::TooMany {
+            count: templates.len(),
+        });
     }
     for template in &templates {
         let mut rest = template.as_str();
         while let Some((_, open)) = rest.split_once('{') {
             let (name, after) = open
                 .split_once('}')
-                .ok_or_else(|| format!("{template:?}: an unclosed '{{'"))?;
+                .ok_or_else(|| TemplateError::Unclosed {
+                    template: template.clone(),
+                })?;
             let placeholder = format!("{{{name}}}");
             if !PLACEHOLDERS.contains(&placeholder.as_str()) {
-                return Err(format!(
-                    "{template:?}: unknown placeholder {placeholder} (known: {})",
-                    PLACEHOLDERS.join(", ")
-                ));
+                return Err(TemplateError::UnknownPlaceholder {
+                    template: template.clone(),
+                    placeholder,
+                });
             }
             rest = after;
         }
         let sample = fill(template, &"a".repeat(40), Label::default().as_str());
         if !valid_name(&sample) {
-            return Err(format!(
-                "{template:?}: not an artifact name (1 to 255 characters, none of \" : < > | * ? \\ / CR LF)"
-            ));
+            return Err(TemplateError::NotAName {
+                template: template.clone(),
+            });
         }
     }
     Ok(templates)
@@ -94,14 +121,6 @@ pub fn valid_name(name: &str) -> bool {
                 '"' | ':' | '<' | '>' | '|' | '*' | '?' | '\\' | '/' | '\r' | '\n'
             )
         })
-}
-
-/// One name's answer, as the `artifacts` output shows it.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-pub struct Found {
-    pub available: bool,
-    pub id: Option<u64>,
-    pub run_id: Option<u64>,
 }
 
 /// Why no artifact counted, for the notice.
@@ -156,19 +175,6 @@ pub fn choose<'a>(
         .max_by(|a, b| a.created_at.cmp(&b.created_at).then(a.id.cmp(&b.id)))
 }
 
-/// What the lookups found, per rendered name (in template order), and what
-/// to tell the user.
-#[derive(Debug, Default)]
-pub struct Lookup {
-    pub found: BTreeMap<String, Found>,
-    /// Rendered names in template order: the first one fills the single
-    /// `artifact-*` outputs.
-    pub order: Vec<String>,
-    pub notices: Vec<String>,
-    pub warnings: Vec<String>,
-    pub trace: Vec<String>,
-}
-
 /// Looks every rendered name up in `repo`, concurrently, together with the
 /// workflow's successful runs for `sha` when a workflow is given.
 pub async fn find(
@@ -177,7 +183,7 @@ pub async fn find(
     sha: &Sha,
     label: &Label,
     query: &ArtifactQuery,
-) -> Lookup {
+) -> ArtifactReport {
     let (templates, workflow) = (&query.templates, query.workflow.as_deref());
     let names: Vec<String> = templates.iter().map(|t| render(t, sha, label)).collect();
     let runs_future = async {
@@ -191,20 +197,20 @@ pub async fn find(
         .collect::<Vec<_>>();
     let (runs, lists) = tokio::join!(runs_future, lists_future);
 
-    let mut lookup = Lookup {
+    let mut report = ArtifactReport {
         order: names.clone(),
-        ..Lookup::default()
+        ..ArtifactReport::default()
     };
     let runs = match runs {
         Some(Ok(ids)) => Some(ids),
         Some(Err(err)) => {
-            lookup.warnings.push(format!(
+            report.warnings.push(format!(
                 "benchmark artifacts of {repo} not looked up: {err}"
             ));
             for name in &names {
-                lookup.found.insert(name.clone(), Found::default());
+                report.states.insert(name.clone(), ArtifactState::default());
             }
-            return lookup;
+            return report;
         }
         None => None,
     };
@@ -213,34 +219,34 @@ pub async fn find(
             Ok(candidates) => match choose(&candidates, sha, runs.as_deref()) {
                 Some(a) => {
                     let run_id = a.workflow_run.as_ref().and_then(|r| r.id);
-                    lookup.trace.push(format!(
+                    report.trace.push(format!(
                         "artifact {name}: id {} from run {} of {sha} ({} candidates)",
                         a.id,
                         run_id.map_or_else(|| "?".to_owned(), |r| r.to_string()),
                         candidates.len()
                     ));
-                    Found {
+                    ArtifactState {
                         available: true,
                         id: Some(a.id),
                         run_id,
                     }
                 }
                 None => {
-                    lookup.notices.push(format!(
+                    report.notices.push(format!(
                         "no benchmark artifact {name} of {repo}@{sha} to reuse ({}); the baseline runs once instead",
                         reason(&candidates, sha, runs.as_deref(), workflow)
                     ));
-                    Found::default()
+                    ArtifactState::default()
                 }
             },
             Err(err) => {
-                lookup.warnings.push(artifact_warning(&err, name));
-                Found::default()
+                report.warnings.push(artifact_warning(&err, name));
+                ArtifactState::default()
             }
         };
-        lookup.found.insert(name.clone(), found);
+        report.states.insert(name.clone(), found);
     }
-    lookup
+    report
 }
 
 fn artifact_warning(err: &ApiError, name: &str) -> String {
@@ -250,7 +256,7 @@ fn artifact_warning(err: &ApiError, name: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::github::ArtifactRun;
+    use crate::resolve::api::ArtifactRun;
 
     fn sha(c: char) -> Sha {
         Sha::parse(&c.to_string().repeat(40)).unwrap()
@@ -278,6 +284,7 @@ mod tests {
         assert!(
             parse_templates("bench-{commit}")
                 .unwrap_err()
+                .to_string()
                 .contains("unknown placeholder {commit}")
         );
         assert!(parse_templates("a/b-{sha}").is_err());

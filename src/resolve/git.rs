@@ -21,7 +21,7 @@ use git2::{
 };
 use thiserror::Error;
 
-use crate::tags::Tag;
+use crate::resolve::tags::Tag;
 use crate::validate::Sha;
 
 #[derive(Debug, Error)]

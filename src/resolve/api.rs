@@ -26,7 +26,7 @@ use serde::de::DeserializeOwned;
 use thiserror::Error;
 use tokio::time::Instant;
 
-use crate::tags::Tag;
+use crate::resolve::tags::Tag;
 use crate::validate::{RepoName, Sha};
 
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -444,7 +444,7 @@ impl Api {
             .ok()
             .and_then(|b| b.message)
             .unwrap_or_else(|| status.canonical_reason().unwrap_or("error").to_owned());
-        let message = crate::validate::shown(&message.replace(['\r', '\n'], " "));
+        let message = crate::runner::shown(&message.replace(['\r', '\n'], " "));
         let retry_after = header_u64(&answer.headers, "retry-after").map(Duration::from_secs);
         let remaining = header_u64(&answer.headers, "x-ratelimit-remaining");
         let reset = header_u64(&answer.headers, "x-ratelimit-reset");
@@ -918,7 +918,7 @@ fn root_cause(err: &(dyn std::error::Error + 'static)) -> String {
         .map(ToString::to_string)
         .unwrap_or_default();
     let one_line = deepest.replace(['\r', '\n'], " ");
-    crate::validate::shown(one_line.trim())
+    crate::runner::shown(one_line.trim())
 }
 
 /// Percent-encodes a ref or prefix for a URL path; `/` stays (refs contain it).

@@ -1,0 +1,147 @@
+//! `resolve`: for one GitHub Actions event, exactly one benchmark baseline.
+//!
+//! The flow reads as the problem does: [`args`] (the command line) and the
+//! environment become validated [`inputs`]; the [`event`] file is parsed; the
+//! pure [`rules`] decide (no I/O); what the payload left open is settled
+//! ([`settle`]: the GitHub [`api`], [`git`], release [`tags`], benchmark
+//! [`artifacts`]) into findings that the [`answer`] takes in one place; the
+//! answer is rendered ([`render`]) and the runner layer writes it.
+
+pub mod answer;
+pub mod api;
+pub mod args;
+pub mod artifacts;
+pub mod defaults;
+pub mod event;
+pub mod git;
+pub mod inputs;
+pub mod render;
+pub mod rules;
+pub mod settle;
+pub mod tags;
+
+use std::path::PathBuf;
+
+use thiserror::Error;
+
+use crate::runner::file_command::EncodeError;
+use crate::runner::{self, Env, Format, InputError, WriteError, exit};
+use answer::Answer;
+use args::ResolveArgs;
+use event::LoadError;
+use inputs::Inputs;
+use rules::PayloadError;
+use settle::{Network, Plan, SettleError};
+
+/// Exit codes of `resolve` beyond the shared ones (0, 1 bad input, 2 usage).
+pub mod exits {
+    /// `--strict`, and there is something to benchmark but no baseline.
+    pub const NO_BASELINE: u8 = 3;
+}
+
+#[derive(Debug, Error)]
+pub enum ResolveError {
+    #[error(transparent)]
+    Input(#[from] InputError),
+    #[error(transparent)]
+    Load(#[from] LoadError),
+    #[error("event file {path} ({event}): {source}")]
+    Payload {
+        path: PathBuf,
+        event: String,
+        source: PayloadError,
+    },
+    #[error("cannot encode the step outputs: {0}")]
+    Encode(#[from] EncodeError),
+    #[error(transparent)]
+    Settle(#[from] SettleError),
+    #[error(transparent)]
+    Write(#[from] WriteError),
+}
+
+impl ResolveError {
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            ResolveError::Input(_) => exit::USAGE,
+            _ => exit::BAD_INPUT,
+        }
+    }
+}
+
+/// The command: validate, resolve, write; any error becomes one line on
+/// stderr (and an `::error::` annotation on a runner) and its exit code.
+pub fn main(args: &ResolveArgs, env: Env<'_>) -> u8 {
+    let result = inputs::validate(args, env)
+        .map_err(ResolveError::from)
+        .and_then(|inputs| run(&inputs));
+    match result {
+        Ok(code) => code,
+        Err(err) => {
+            runner::report_error("baseline-resolver", &err.to_string(), env);
+            err.exit_code()
+        }
+    }
+}
+
+/// Resolves and writes the answer; returns the exit code.
+pub fn run(inputs: &Inputs) -> Result<u8, ResolveError> {
+    let answer = resolve(inputs)?;
+    write(inputs, &answer)?;
+    if inputs.strict && answer.missing_baseline() {
+        return Ok(exits::NO_BASELINE);
+    }
+    Ok(exit::OK)
+}
+
+/// The answer for the inputs, without writing anything.
+pub fn resolve(inputs: &Inputs) -> Result<Answer, ResolveError> {
+    let payload = event::load(&inputs.event_path)?;
+    let decision =
+        rules::decide(&inputs.event_name, &payload, &inputs.settings).map_err(|source| {
+            ResolveError::Payload {
+                path: inputs.event_path.clone(),
+                event: inputs.event_name.to_string(),
+                source,
+            }
+        })?;
+    let (mut answer, lookup) = Answer::new(decision, inputs.label.clone(), &inputs.server_url);
+    let plan = Plan {
+        lookup,
+        tag: inputs.tag.clone(),
+        previous_tag_policy: inputs.tag_policy.clone(),
+        workdir: inputs.workdir.clone(),
+        fetch: inputs.fetch.clone(),
+        artifacts: inputs.artifacts.clone(),
+    };
+    let findings = if inputs.offline {
+        settle::offline(&answer, plan)
+    } else {
+        let network = Network {
+            api_url: inputs.api_url.clone(),
+            server_url: inputs.server_url.clone(),
+            token: inputs.token.as_ref().map(|t| t.expose().to_owned()),
+            timeout: inputs.timeout,
+        };
+        settle::online(&answer, plan, &network)?
+    };
+    answer.apply(findings);
+    answer.finish();
+    Ok(answer)
+}
+
+fn write(inputs: &Inputs, answer: &Answer) -> Result<(), ResolveError> {
+    match inputs.format {
+        Format::Json => runner::write::stdout(&format!("{}\n", render::json(answer)))?,
+        Format::Text => runner::write::stdout(&render::text::render(answer))?,
+        Format::Github => {
+            let debug = if inputs.debug {
+                inputs.debug_lines()
+            } else {
+                Vec::new()
+            };
+            let rendered = render::actions::render(answer, &debug)?;
+            runner::write::for_runner(&inputs.files, &rendered)?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,194 @@
+//! Values from flags and the environment, each with the name of where it came
+//! from, so a bad value's message points at the line of the workflow (or the
+//! command line) that set it.
+//!
+//! A flag wins over its environment variables; an empty variable counts as
+//! unset, because a composite action passes every input, given or not, as an
+//! `INPUT_*` variable; surrounding whitespace is dropped from every value
+//! (YAML block scalars end in a line break).
+
+use std::fmt;
+
+use thiserror::Error;
+
+/// Reads a variable of the process environment (or a test's map).
+pub type Env<'a> = &'a dyn Fn(&str) -> Option<String>;
+
+/// A value that was refused, and where it came from.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("{origin}: {message}")]
+pub struct InputError {
+    /// e.g. `--base-sha`, `INPUT_BASE_SHA` or `--strict / INPUT_STRICT`.
+    pub origin: String,
+    pub message: String,
+}
+
+/// One input: its flag (without `--`) and the variables that may carry it,
+/// in order of precedence.
+#[derive(Debug, Clone, Copy)]
+pub struct Input {
+    pub flag: &'static str,
+    pub vars: &'static [&'static str],
+}
+
+impl Input {
+    pub const fn new(flag: &'static str, vars: &'static [&'static str]) -> Input {
+        Input { flag, vars }
+    }
+
+    /// `--flag / VAR` for messages about the input as a whole.
+    fn both(&self) -> String {
+        match self.vars.first() {
+            Some(var) if self.flag.is_empty() => (*var).to_owned(),
+            Some(var) => format!("--{} / {var}", self.flag),
+            None => format!("--{}", self.flag),
+        }
+    }
+}
+
+/// A value as given, trimmed, with its origin.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Value {
+    pub text: String,
+    pub origin: String,
+}
+
+impl Value {
+    pub fn invalid(&self, message: impl fmt::Display) -> InputError {
+        InputError {
+            origin: self.origin.clone(),
+            message: message.to_string(),
+        }
+    }
+}
+
+/// Values longer than this are cut in messages: an attacker-sized string
+/// should not become an attacker-sized log line.
+const SHOWN: usize = 80;
+
+/// A value as a message shows it: whole when short, else its first 80
+/// characters and its size.
+pub fn shown(value: &str) -> String {
+    if value.chars().count() <= SHOWN {
+        value.to_owned()
+    } else {
+        let cut: String = value.chars().take(SHOWN).collect();
+        format!("{cut}... ({} bytes)", value.len())
+    }
+}
+
+/// Reads inputs from flags and an environment.
+pub struct Reader<'a> {
+    env: Env<'a>,
+}
+
+impl<'a> Reader<'a> {
+    pub fn new(env: Env<'a>) -> Reader<'a> {
+        Reader { env }
+    }
+
+    /// A variable, `None` when unset or empty.
+    pub fn var(&self, name: &str) -> Option<String> {
+        (self.env)(name).filter(|v| !v.is_empty())
+    }
+
+    /// The flag's value, else the first non-empty variable, trimmed.
+    pub fn value(&self, input: &Input, flag: Option<&str>) -> Option<Value> {
+        if let Some(text) = flag {
+            return Some(Value {
+                text: text.trim().to_owned(),
+                origin: format!("--{}", input.flag),
+            });
+        }
+        input.vars.iter().find_map(|var| {
+            let text = self.var(var)?;
+            Some(Value {
+                text: text.trim().to_owned(),
+                origin: (*var).to_owned(),
+            })
+        })
+    }
+
+    /// The value parsed by `parse`; its error is named by the origin.
+    pub fn parse<T, E: fmt::Display>(
+        &self,
+        input: &Input,
+        flag: Option<&str>,
+        parse: impl FnOnce(&str) -> Result<T, E>,
+    ) -> Result<Option<T>, InputError> {
+        match self.value(input, flag) {
+            Some(value) => parse(&value.text).map(Some).map_err(|e| value.invalid(e)),
+            None => Ok(None),
+        }
+    }
+
+    /// A switch: `true` when the flag is given, else `true`/`false` from the
+    /// first variable, `default` when it is unset.
+    pub fn switch(&self, input: &Input, flag: bool, default: bool) -> Result<bool, InputError> {
+        if flag {
+            return Ok(true);
+        }
+        let Some(value) = self.value(input, None) else {
+            return Ok(default);
+        };
+        match value.text.to_ascii_lowercase().as_str() {
+            "" => Ok(default),
+            "true" => Ok(true),
+            "false" => Ok(false),
+            _ => Err(InputError {
+                origin: input.both(),
+                message: format!("expected true or false, got {:?}", shown(&value.text)),
+            }),
+        }
+    }
+
+    /// An input that must be there: `missing` says how to give it.
+    pub fn required(
+        &self,
+        input: &Input,
+        flag: Option<&str>,
+        missing: &str,
+    ) -> Result<Value, InputError> {
+        self.value(input, flag).ok_or_else(|| InputError {
+            origin: input.both(),
+            message: missing.to_owned(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LABEL: Input = Input::new("label", &["INPUT_LABEL"]);
+    const STRICT: Input = Input::new("strict", &["INPUT_STRICT"]);
+
+    #[test]
+    fn a_flag_wins_an_empty_variable_is_unset_and_values_are_trimmed() {
+        let env = |name: &str| match name {
+            "INPUT_LABEL" => Some(" main-mi355\n".to_owned()),
+            "INPUT_STRICT" => Some(String::new()),
+            _ => None,
+        };
+        let reader = Reader::new(&env);
+        let v = reader.value(&LABEL, None).unwrap();
+        assert_eq!(
+            (v.text.as_str(), v.origin.as_str()),
+            ("main-mi355", "INPUT_LABEL")
+        );
+        let v = reader.value(&LABEL, Some("x")).unwrap();
+        assert_eq!(v.origin, "--label");
+        assert!(!reader.switch(&STRICT, false, false).unwrap());
+        let err = reader
+            .parse(&LABEL, None, |_| Err::<(), _>("bad"))
+            .unwrap_err();
+        assert_eq!(err.to_string(), "INPUT_LABEL: bad");
+    }
+
+    #[test]
+    fn a_switch_names_flag_and_variable() {
+        let env = |name: &str| (name == "INPUT_STRICT").then(|| "yes".to_owned());
+        let err = Reader::new(&env).switch(&STRICT, false, false).unwrap_err();
+        assert_eq!(err.origin, "--strict / INPUT_STRICT");
+    }
+}

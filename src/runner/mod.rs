@@ -1,0 +1,43 @@
+//! The GitHub Actions runner, as every command meets it: values from flags
+//! and the environment (named by where they came from when they are wrong),
+//! the output formats, the file commands (`GITHUB_OUTPUT`), workflow commands
+//! (`::warning::`), Markdown for the job summary, writing all of it once
+//! everything is rendered, and what happens when a command fails or panics.
+//!
+//! Nothing here knows what a baseline or a benchmark is: a command renders
+//! its answer into a [`Rendered`] and this layer writes it.
+//! See <https://docs.github.com/en/actions/reference/workflow-commands-for-github-actions>.
+
+pub mod env;
+pub mod exit;
+pub mod file_command;
+pub mod format;
+pub mod markdown;
+pub mod panic;
+pub mod workflow_command;
+pub mod write;
+
+pub use env::{Env, Input, InputError, Reader, Value, shown};
+pub use format::Format;
+pub use write::{Rendered, WriteError};
+
+/// `GITHUB_ACTIONS=true`: running as a step, so errors are annotations too.
+pub fn on_runner(env: Env<'_>) -> bool {
+    env("GITHUB_ACTIONS").as_deref() == Some("true")
+}
+
+/// `RUNNER_DEBUG=1` (the "Enable debug logging" re-run): print `::debug::` lines.
+pub fn debug(env: Env<'_>) -> bool {
+    env("RUNNER_DEBUG").as_deref() == Some("1")
+}
+
+/// Ends a failed command visibly: one line on stderr and, on a runner, an
+/// `::error::` annotation, both naming the command.
+pub fn report_error(command: &str, message: &str, env: Env<'_>) {
+    eprintln!("{command}: error: {message}");
+    if on_runner(env) {
+        let mut out = String::new();
+        workflow_command::command(&mut out, "error", &[("title", command)], message);
+        print!("{out}");
+    }
+}

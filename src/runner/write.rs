@@ -1,0 +1,138 @@
+//! Writing a command's rendered answer: everything is rendered into memory
+//! first, so an answer that cannot be encoded leaves `GITHUB_OUTPUT`
+//! untouched; then the step outputs are appended, then the job summary, then
+//! the log. Outputs are what later steps need: a summary that cannot be
+//! written is a warning, not a failed step.
+
+use std::fs::OpenOptions;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use thiserror::Error;
+
+use super::workflow_command;
+
+/// GitHub refuses a step summary over 1 MiB (and shows none of it).
+pub const SUMMARY_LIMIT: usize = 1024 * 1024;
+
+#[derive(Debug, Error)]
+pub enum WriteError {
+    #[error(
+        "--format github writes step outputs to the file named by GITHUB_OUTPUT, which is not set (use --format text or json outside a runner)"
+    )]
+    NoOutputFile,
+    #[error("cannot write {what} {path}: {source}")]
+    File {
+        what: &'static str,
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+/// What a command writes for a runner, rendered before anything is written.
+#[derive(Debug, Default)]
+pub struct Rendered {
+    /// `GITHUB_OUTPUT` entries, already encoded.
+    pub outputs: String,
+    /// Markdown for `GITHUB_STEP_SUMMARY`.
+    pub summary: String,
+    /// The log: annotations and plain lines.
+    pub stdout: String,
+}
+
+/// Where the runner wants outputs and the summary (`GITHUB_OUTPUT`,
+/// `GITHUB_STEP_SUMMARY`).
+#[derive(Debug, Clone, Default)]
+pub struct RunnerFiles {
+    pub output: Option<PathBuf>,
+    pub summary: Option<PathBuf>,
+}
+
+impl RunnerFiles {
+    pub fn from_env(reader: &super::Reader<'_>) -> RunnerFiles {
+        RunnerFiles {
+            output: reader.var("GITHUB_OUTPUT").map(PathBuf::from),
+            summary: reader.var("GITHUB_STEP_SUMMARY").map(PathBuf::from),
+        }
+    }
+}
+
+pub fn append(what: &'static str, path: &Path, text: &str) -> Result<(), WriteError> {
+    let write_err = |source| WriteError::File {
+        what,
+        path: path.to_owned(),
+        source,
+    };
+    let mut file = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(write_err)?;
+    file.write_all(text.as_bytes()).map_err(write_err)
+}
+
+/// The summary cut at a line break to fit [`SUMMARY_LIMIT`], saying so.
+pub fn fit_summary(summary: &str) -> std::borrow::Cow<'_, str> {
+    const NOTE: &str = "\n\n*(cut here: GitHub shows at most 1 MiB of a step summary)*\n";
+    if summary.len() <= SUMMARY_LIMIT {
+        return summary.into();
+    }
+    let room = SUMMARY_LIMIT.saturating_sub(NOTE.len());
+    let mut end = room;
+    while !summary.is_char_boundary(end) {
+        end = end.saturating_sub(1);
+    }
+    let head = summary.get(..end).unwrap_or_default();
+    let head = head
+        .rfind('\n')
+        .map_or(head, |at| head.get(..at).unwrap_or(head));
+    format!("{head}{NOTE}").into()
+}
+
+/// Writes for a runner: outputs, then the summary (a failure there becomes
+/// a warning in the log), then the log.
+pub fn for_runner(files: &RunnerFiles, rendered: &Rendered) -> Result<(), WriteError> {
+    let output = files.output.as_deref().ok_or(WriteError::NoOutputFile)?;
+    append("GITHUB_OUTPUT", output, &rendered.outputs)?;
+    let mut log = rendered.stdout.clone();
+    if let Some(path) = files.summary.as_deref()
+        && let Err(err) = append("GITHUB_STEP_SUMMARY", path, &fit_summary(&rendered.summary))
+    {
+        workflow_command::command(
+            &mut log,
+            "warning",
+            &[("title", "Job summary not written")],
+            &err.to_string(),
+        );
+    }
+    stdout(&log)
+}
+
+/// Writes to stdout. A closed stdout (`| head`) is not worth failing an
+/// answer over.
+pub fn stdout(text: &str) -> Result<(), WriteError> {
+    match std::io::stdout().lock().write_all(text.as_bytes()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(WriteError::File {
+            what: "stdout",
+            path: "-".into(),
+            source: e,
+        }),
+        _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_summary_over_the_limit_is_cut_at_a_line_and_says_so() {
+        let line = "| row | é |\n";
+        let big = line.repeat(SUMMARY_LIMIT / line.len() + 10);
+        let cut = fit_summary(&big);
+        assert!(cut.len() <= SUMMARY_LIMIT, "{}", cut.len());
+        assert!(cut.ends_with("step summary)*\n"));
+        assert!(cut.contains("| row | é |\n\n*(cut here"));
+        assert_eq!(fit_summary("small\n"), "small\n");
+    }
+}
