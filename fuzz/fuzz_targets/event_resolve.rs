@@ -7,11 +7,11 @@ use std::path::Path;
 
 use baseline_resolver::resolve::answer::Answer;
 use baseline_resolver::resolve::event::{self, EventName};
-use baseline_resolver::resolve::settle::{self, Plan};
-use baseline_resolver::resolve::render as output;
-use baseline_resolver::runner::file_command;
+use baseline_resolver::resolve::render;
 use baseline_resolver::resolve::rules::{Settings, decide};
+use baseline_resolver::resolve::settle::{self, Plan};
 use baseline_resolver::resolve::tags::TagPolicy;
+use baseline_resolver::runner::file_command;
 use baseline_resolver::validate::{Label, RepoName};
 use libfuzzer_sys::fuzz_target;
 
@@ -40,7 +40,8 @@ fuzz_target!(|data: &[u8]| {
         fetch: None,
         artifacts: None,
     };
-    settle_offline(&mut answer, plan);
+    let findings = settle::offline(&answer, plan);
+    answer.apply(findings);
     answer.finish();
     // No SHA field ever holds the zero SHA (a branch name may contain zeros:
     // the first version of this check looked at the whole JSON and the fuzzer
@@ -49,7 +50,7 @@ fuzz_target!(|data: &[u8]| {
         assert!(!sha.as_str().bytes().all(|b| b == b'0'), "zero SHA {sha}");
     }
     let mut written = String::new();
-    let outputs = output::step_outputs(&answer);
+    let outputs = render::step_outputs(&answer);
     for (name, value) in &outputs {
         file_command::encode(&mut written, name, value).unwrap();
     }

@@ -183,7 +183,7 @@ pub struct Api {
 /// An answer's body as octocrab hands it over, read frame by frame.
 type Body = http_body_util::combinators::BoxBody<bytes::Bytes, octocrab::Error>;
 
-struct Answer {
+struct Reply {
     status: StatusCode,
     headers: HeaderMap,
     body: Vec<u8>,
@@ -278,14 +278,14 @@ impl Api {
         path: &str,
         accept: &'static str,
         what: &str,
-    ) -> Result<Answer, ApiError> {
+    ) -> Result<Reply, ApiError> {
         let mut headers = HeaderMap::new();
         headers.insert(header::ACCEPT, HeaderValue::from_static(accept));
         let send = async {
             let response = self.send(path, headers, what).await?;
             let (parts, body) = response.into_parts();
             let body = self.read_body(body, &parts.headers, what).await?;
-            Ok(Answer {
+            Ok(Reply {
                 status: parts.status,
                 headers: parts.headers,
                 body,
@@ -394,7 +394,7 @@ impl Api {
         what: &str,
         permission: Permission,
         repo: &RepoName,
-    ) -> Result<Answer, ApiError> {
+    ) -> Result<Reply, ApiError> {
         let mut attempt: u32 = 0;
         loop {
             let (hint, give_up) = match self.attempt(path, accept, what).await {
@@ -434,7 +434,7 @@ impl Api {
 
     fn classify(
         &self,
-        answer: &Answer,
+        answer: &Reply,
         what: &str,
         permission: Permission,
         repo: &RepoName,

@@ -2,10 +2,12 @@
 //! module per capability.
 
 mod action;
+mod architecture;
 mod artifacts;
 mod bad_corpus;
 mod bad_input;
 mod cli;
+mod defaults;
 mod failures;
 mod fixtures;
 mod git_fallback;
@@ -21,6 +23,7 @@ mod properties;
 mod proxy;
 mod rules;
 mod secrets;
+mod snapshots;
 mod soak;
 mod tls;
 mod token_scope;

@@ -1,0 +1,188 @@
+//! The map in `ARCHITECTURE.md`, checked: which layer may import which, no
+//! import circle among a command's modules, and the rules doing no I/O.
+//! Imports are read from the source (`crate::...` and `super::...` paths),
+//! so a new module falls under the same checks without being listed here.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use crate::harness::repo_root;
+
+/// Every `.rs` file under `dir`.
+fn rust_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            files.extend(rust_files(&path));
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            files.push(path);
+        }
+    }
+    files
+}
+
+/// The source without comments and `#[cfg(test)]` modules (tests may use
+/// anything; a doc link is not an import).
+fn code(path: &Path) -> String {
+    let text = std::fs::read_to_string(path).unwrap();
+    let text = match text.find("#[cfg(test)]\nmod tests") {
+        Some(at) => &text[..at],
+        None => &text,
+    };
+    text.lines()
+        .filter(|l| !l.trim_start().starts_with("//"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The identifiers right after `prefix` (`prefix{a, b::c}` gives a and b).
+fn after(text: &str, prefix: &str) -> BTreeSet<String> {
+    let mut found = BTreeSet::new();
+    let ident = |s: &str| -> String {
+        s.chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect()
+    };
+    for (at, _) in text.match_indices(prefix) {
+        let rest = &text[at + prefix.len()..];
+        if let Some(group) = rest.strip_prefix('{') {
+            let group = &group[..group.find('}').unwrap_or(group.len())];
+            for item in group.split(',') {
+                let name = ident(item.trim());
+                if !name.is_empty() {
+                    found.insert(name);
+                }
+            }
+        } else {
+            let name = ident(rest);
+            if !name.is_empty() {
+                found.insert(name);
+            }
+        }
+    }
+    found
+}
+
+/// `src/resolve/settle/base.rs` is in layer `resolve`, module `settle`.
+fn place(path: &Path) -> (String, Option<String>) {
+    let rel = path.strip_prefix(repo_root().join("src")).unwrap();
+    let parts: Vec<String> = rel
+        .components()
+        .map(|c| {
+            c.as_os_str()
+                .to_string_lossy()
+                .trim_end_matches(".rs")
+                .to_owned()
+        })
+        .collect();
+    let layer = parts[0].clone();
+    let module = parts.get(1).filter(|m| *m != "mod").cloned();
+    (layer, module)
+}
+
+#[test]
+fn layers_import_only_downwards() {
+    // What each layer may import besides itself.
+    let allowed: BTreeMap<&str, &[&str]> = BTreeMap::from([
+        ("runner", &[][..]),
+        ("validate", &["runner"][..]),
+        ("resolve", &["runner", "validate"][..]),
+        ("compare", &["runner", "validate"][..]),
+        ("cli", &["runner", "resolve", "compare"][..]),
+        ("lib", &[][..]),
+        ("main", &[][..]),
+    ]);
+    for file in rust_files(&repo_root().join("src")) {
+        let (layer, _) = place(&file);
+        let ok = allowed
+            .get(layer.as_str())
+            .unwrap_or_else(|| panic!("{}: a layer ARCHITECTURE.md does not name", file.display()));
+        for used in after(&code(&file), "crate::") {
+            assert!(
+                used == layer || ok.contains(&used.as_str()),
+                "{}: layer {layer} imports {used}",
+                file.display()
+            );
+        }
+    }
+}
+
+#[test]
+fn no_import_circle_among_a_commands_modules() {
+    for command in ["resolve", "compare"] {
+        let dir = repo_root().join("src").join(command);
+        if !dir.exists() {
+            continue;
+        }
+        let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        for file in rust_files(&dir) {
+            let (_, Some(module)) = place(&file) else {
+                continue; // the command's mod.rs ties everything together
+            };
+            let text = code(&file);
+            let mut uses = after(&text, &format!("crate::{command}::"));
+            // `super::x` from `src/CMD/m.rs` or `src/CMD/m/mod.rs` is a sibling.
+            let nested = file.parent() != Some(dir.as_path());
+            let is_mod = file.file_name().is_some_and(|n| n == "mod.rs");
+            if !nested || is_mod {
+                uses.extend(after(&text, "super::"));
+            }
+            uses.remove(&module);
+            graph.entry(module).or_default().extend(uses);
+        }
+        // Depth-first search for a cycle.
+        fn visit(
+            node: &str,
+            graph: &BTreeMap<String, BTreeSet<String>>,
+            path: &mut Vec<String>,
+            done: &mut BTreeSet<String>,
+        ) {
+            if done.contains(node) {
+                return;
+            }
+            if let Some(at) = path.iter().position(|n| n == node) {
+                panic!("import circle: {} -> {node}", path[at..].join(" -> "));
+            }
+            path.push(node.to_owned());
+            for next in graph.get(node).into_iter().flatten() {
+                if graph.contains_key(next) {
+                    visit(next, graph, path, done);
+                }
+            }
+            path.pop();
+            done.insert(node.to_owned());
+        }
+        let mut done = BTreeSet::new();
+        for node in graph.keys() {
+            visit(node, &graph, &mut Vec::new(), &mut done);
+        }
+    }
+}
+
+/// The rules are the contract: payload in, decision out, nothing else.
+#[test]
+fn the_rules_do_no_io() {
+    for file in rust_files(&repo_root().join("src/resolve/rules")) {
+        let text = code(&file);
+        for used in after(&text, "crate::resolve::") {
+            assert!(
+                ["event", "rules"].contains(&used.as_str()),
+                "{}: the rules import resolve::{used}",
+                file.display()
+            );
+        }
+        for io in [
+            "std::fs",
+            "std::net",
+            "std::process",
+            "tokio",
+            "git2",
+            "octocrab",
+            "reqwest",
+            "std::env",
+        ] {
+            assert!(!text.contains(io), "{}: the rules use {io}", file.display());
+        }
+    }
+}

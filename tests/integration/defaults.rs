@@ -1,0 +1,89 @@
+//! Each default of `resolve` lives in one place (`resolve::defaults`); the
+//! help text, `action.yml` and the README repeat it for their readers, and
+//! this checks that they all say the same.
+
+use std::process::Command;
+
+use baseline_resolver::resolve::defaults;
+
+use crate::action::action;
+use crate::harness::repo_root;
+
+/// `(flag, action input, README default cell, the value)`.
+fn defaults() -> Vec<(&'static str, &'static str, String)> {
+    vec![
+        ("--label", "label", defaults::LABEL.to_owned()),
+        ("--mode", "mode", defaults::MODE.to_owned()),
+        (
+            "--tag-pattern",
+            "tag-pattern",
+            defaults::TAG_PATTERN.to_owned(),
+        ),
+        (
+            "--timeout",
+            "timeout",
+            defaults::TIMEOUT_SECONDS.to_string(),
+        ),
+        ("--server-url", "", defaults::SERVER_URL.to_owned()),
+        ("--api-url", "", defaults::API_URL.to_owned()),
+    ]
+}
+
+/// The long help with its line wrapping undone.
+fn help() -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_baseline-resolver"))
+        .arg("--help")
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&out.stdout)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The default cell of the README table row whose first cell is `key`.
+fn readme_default(readme: &str, section: &str, key: &str) -> String {
+    let start = readme
+        .find(section)
+        .unwrap_or_else(|| panic!("README has {section}"));
+    readme[start..]
+        .lines()
+        .find(|l| l.starts_with(&format!("| `{key}")))
+        .and_then(|row| {
+            let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+            let column = if section.contains("Action") { 2 } else { 3 };
+            cells.get(column).map(|c| c.trim_matches('`').to_owned())
+        })
+        .unwrap_or_else(|| panic!("README {section} has no row for {key}"))
+}
+
+#[test]
+fn help_action_yml_and_readme_state_the_same_defaults() {
+    let help = help();
+    let action = action();
+    let readme = std::fs::read_to_string(repo_root().join("README.md")).unwrap();
+    for (flag, input, value) in defaults() {
+        assert!(
+            help.contains(&format!("[default: {value}]")),
+            "--help states the default of {flag} as {value}"
+        );
+        assert_eq!(
+            readme_default(&readme, "## Command-line inputs", flag),
+            value,
+            "README's command-line table, {flag}"
+        );
+        if input.is_empty() {
+            continue;
+        }
+        assert_eq!(
+            action["inputs"][input]["default"].as_str(),
+            Some(value.as_str()),
+            "action.yml input {input}"
+        );
+        assert_eq!(
+            readme_default(&readme, "### Action inputs", input),
+            value,
+            "README's action inputs table, {input}"
+        );
+    }
+}

@@ -1,0 +1,42 @@
+//! The job summary and the text output as a reader sees them, kept as
+//! snapshots (`tests/integration/snapshots/`), so a change of layout is
+//! reviewed as a diff (`cargo insta review`, or rename the `.snap.new`).
+
+use crate::harness::{Resolver, repo_root};
+
+fn fork_pull_request() -> Resolver {
+    Resolver::new()
+        .event(
+            repo_root().join("examples/events/fork-pull-request.json"),
+            "pull_request",
+        )
+        .arg("--offline")
+}
+
+#[test]
+fn job_summary_of_a_fork_pull_request() {
+    let run = fork_pull_request().on_runner().run();
+    run.assert_code(0);
+    insta::assert_snapshot!("summary_fork_pull_request", run.summary);
+}
+
+#[test]
+fn job_summary_of_a_missing_baseline() {
+    let run = Resolver::new()
+        .payload(
+            r#"{"ref": "refs/heads/main", "repository": {"full_name": "ROCm/FlyDSL", "default_branch": "main"}}"#,
+            "workflow_dispatch",
+        )
+        .arg("--offline")
+        .on_runner()
+        .run();
+    run.assert_code(0);
+    insta::assert_snapshot!("summary_missing_baseline", run.summary);
+}
+
+#[test]
+fn text_output_of_a_fork_pull_request() {
+    let run = fork_pull_request().args(["--format", "text"]).run();
+    run.assert_code(0);
+    insta::assert_snapshot!("text_fork_pull_request", run.stdout);
+}
