@@ -1,4 +1,5 @@
-//! The command line: which command runs, with which arguments. No
+//! The command line: which command runs (`resolve`, `compare`), with which
+//! arguments. No
 //! subcommand means `resolve`, so `baseline-resolver --event ...` (and every
 //! workflow written before there were several commands) keeps working.
 
@@ -6,8 +7,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use crate::resolve;
 use crate::runner::Env;
+use crate::{compare, resolve};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -28,10 +29,14 @@ pub struct Cli {
 }
 
 #[derive(Debug, Subcommand)]
+#[allow(clippy::large_enum_variant, reason = "parsed once per process")]
 pub enum Command {
     /// Resolve the baseline for one event (the default command).
     #[command(after_long_help = resolve::args::after_long_help())]
     Resolve(resolve::args::ResolveArgs),
+    /// Compare benchmark results of the change with the baseline's: a verdict.
+    #[command(long_about = compare::args::ABOUT, after_long_help = compare::args::after_long_help())]
+    Compare(compare::args::CompareArgs),
 }
 
 impl Cli {
@@ -48,5 +53,6 @@ impl Cli {
 pub fn main(env: Env<'_>) -> ExitCode {
     match Cli::parse().command() {
         Command::Resolve(args) => ExitCode::from(resolve::main(&args, env)),
+        Command::Compare(args) => ExitCode::from(compare::main(&args, env)),
     }
 }

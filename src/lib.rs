@@ -4,7 +4,7 @@
 //! Two commands over one library (see `ARCHITECTURE.md` for the map):
 //! [`resolve`] reads a GitHub Actions event and answers the one baseline (the
 //! canonical base repository, never the fork; the exact base commit; where
-//! that answer came from; the latest release tag); `compare` turns benchmark
+//! that answer came from; the latest release tag); [`compare`] turns benchmark
 //! results of the change and that baseline into a verdict. Both stand on the
 //! [`runner`] layer (values, outputs, annotations, summaries) and share the
 //! validated identifiers of [`validate`]; [`cli`] parses the command line and
@@ -27,6 +27,8 @@
 #![warn(clippy::too_many_lines)]
 
 pub mod cli;
+pub mod compare;
+pub mod glob;
 pub mod resolve;
 pub mod runner;
 pub mod validate;

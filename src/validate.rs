@@ -243,9 +243,14 @@ impl Label {
     }
 }
 
+impl Label {
+    /// `main`: the dashboards that parse comparison labels look for it.
+    pub const DEFAULT: &str = "main";
+}
+
 impl Default for Label {
     fn default() -> Self {
-        Label("main".to_owned())
+        Label(Label::DEFAULT.to_owned())
     }
 }
 

@@ -2,7 +2,7 @@
 //! the README repeat them for their readers; a test checks they agree.
 
 /// The comparison label: dashboards parse it, so it stays `main`.
-pub const LABEL: &str = "main";
+pub const LABEL: &str = crate::validate::Label::DEFAULT;
 /// Release tags: a glob over tag names.
 pub const TAG_PATTERN: &str = "v*";
 /// One deadline for all network work, in seconds.

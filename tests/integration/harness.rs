@@ -125,11 +125,16 @@ impl Resolver {
         }
     }
 
-    /// Runs with `--format json --offline` and returns the parsed object.
+    /// Runs with `--format json` and returns the parsed object.
     pub fn json(self) -> (Run, Value) {
+        self.json_code(0)
+    }
+
+    /// The same, expecting exit code `code`.
+    pub fn json_code(self, code: i32) -> (Run, Value) {
         let run = self.args(["--format", "json"]).run();
         assert_eq!(
-            run.code, 0,
+            run.code, code,
             "stdout: {}\nstderr: {}",
             run.stdout, run.stderr
         );

@@ -7,6 +7,7 @@ mod artifacts;
 mod bad_corpus;
 mod bad_input;
 mod cli;
+mod compare;
 mod defaults;
 mod failures;
 mod fixtures;

@@ -109,3 +109,102 @@ proptest! {
         }
     }
 }
+
+mod comparing {
+    //! `compare`'s decision, on generated result tables: row order never
+    //! changes the verdict; scaling every current value by f changes every
+    //! row by f - 1; a row worse than the fail threshold always fails the gate.
+
+    use std::path::Path;
+
+    use baseline_resolver::compare::config::Config;
+    use baseline_resolver::compare::table::{Table, parse};
+    use baseline_resolver::compare::verdict::{Class, Thresholds, Verdict, compare};
+    use proptest::prelude::*;
+
+    const TH: Thresholds = Thresholds {
+        fail_pct: 10.0,
+        warn_pct: 3.0,
+    };
+
+    /// `(value in the baseline, value in current)`; `None` is a failed row.
+    fn rows() -> impl Strategy<Value = Vec<(Option<f64>, Option<f64>)>> {
+        prop::collection::vec(
+            (
+                prop::option::weighted(0.9, 0.5f64..5000.0),
+                prop::option::weighted(0.9, 0.5f64..5000.0),
+            ),
+            1..40,
+        )
+    }
+
+    fn table(values: &[(usize, Option<f64>)]) -> Table {
+        let mut text = "op,shape,dtype,tflops,status\n".to_owned();
+        for (i, v) in values {
+            match v {
+                Some(v) => text.push_str(&format!("op{i},{i}x1,bf16,{v},ok\n")),
+                None => text.push_str(&format!("op{i},{i}x1,bf16,-,missing\n")),
+            }
+        }
+        let c = Config::default();
+        parse(Path::new("t.csv"), text.as_bytes(), &c.keys, &c.metrics).unwrap()
+    }
+
+    fn sides(
+        rows: &[(Option<f64>, Option<f64>)],
+    ) -> (Vec<(usize, Option<f64>)>, Vec<(usize, Option<f64>)>) {
+        let base = rows.iter().enumerate().map(|(i, (b, _))| (i, *b)).collect();
+        let cur = rows.iter().enumerate().map(|(i, (_, c))| (i, *c)).collect();
+        (base, cur)
+    }
+
+    proptest! {
+        #[test]
+        fn row_order_never_changes_the_verdict(rows in rows(), seed in any::<u64>()) {
+            let (base, cur) = sides(&rows);
+            let config = Config::default();
+            let verdict = compare("main", &[table(&cur)], &[table(&base)], None, &config, TH).verdict();
+            let mut shuffled_base = base.clone();
+            let mut shuffled_cur = cur.clone();
+            // A deterministic shuffle from the seed.
+            let n = shuffled_base.len();
+            for i in (1..n).rev() {
+                let j = (seed.wrapping_mul(6364136223846793005).wrapping_add(i as u64) % (i as u64 + 1)) as usize;
+                shuffled_base.swap(i, j);
+                shuffled_cur.swap(n - 1 - i, n - 1 - j);
+            }
+            let again = compare("main", &[table(&shuffled_cur)], &[table(&shuffled_base)], None, &config, TH).verdict();
+            prop_assert_eq!(verdict, again);
+        }
+
+        #[test]
+        fn scaling_current_by_f_changes_every_row_by_f_minus_1(
+            values in prop::collection::vec(1.0f64..5000.0, 1..30),
+            f in 0.25f64..4.0,
+        ) {
+            let base: Vec<(usize, Option<f64>)> = values.iter().copied().map(Some).enumerate().collect();
+            // Printed with enough digits that the CSV round trip keeps them.
+            let cur: Vec<(usize, Option<f64>)> = values.iter().map(|v| Some(v * f)).enumerate().collect();
+            let c = compare("main", &[table(&cur)], &[table(&base)], None, &Config::default(), TH);
+            for row in &c.rows {
+                let change = row.change.unwrap();
+                prop_assert!((change - (f - 1.0)).abs() < 1e-9, "{} vs {}", change, f - 1.0);
+            }
+        }
+
+        #[test]
+        fn a_row_worse_than_the_threshold_always_fails_the_gate(
+            rows in rows(),
+            worse in 0.101f64..0.95,
+            which in any::<prop::sample::Index>(),
+        ) {
+            let (mut base, mut cur) = sides(&rows);
+            let i = which.index(base.len());
+            base[i].1 = Some(1000.0);
+            cur[i].1 = Some(1000.0 * (1.0 - worse));
+            let c = compare("main", &[table(&cur)], &[table(&base)], None, &Config::default(), TH);
+            prop_assert_eq!(c.rows[i].class, Class::Regressed);
+            prop_assert_eq!(c.verdict(), Verdict::Regression);
+        }
+    }
+}

@@ -1,0 +1,103 @@
+//! The `compare` command line as typed, and its help text. Each flag also
+//! has an `INPUT_*` variable (what `compare/action.yml` passes); several
+//! files in one variable go one per line.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+pub const ABOUT: &str =
+    "Compare benchmark results of the change with the baseline's: a verdict, never a silent pass.";
+
+const EXIT_CODES: &str = "\
+Exit codes:
+  0  pass; or, without --strict, inconclusive (a warning says why); or --no-gate
+  1  bad input: a --current file missing or unreadable, a missing key or metric column, a
+     key twice in one file, a file over 64 MiB, a config or resolution that cannot be read
+  2  usage: unknown flag, or an invalid flag / INPUT_* value
+  3  --strict and the gate is inconclusive: its baseline unavailable, or no row compared
+  4  rows regressed or lost against the gate baseline";
+
+const EXAMPLES: &str = "\
+Examples:
+  # The change against main's results and the release tag's, gated on main:
+  baseline-resolver compare --current current.csv \\
+      --baseline main=main.csv --baseline v0.3.1=tag.csv
+
+  # Three runs of each side: medians, and a regression only where the runs do not overlap:
+  baseline-resolver compare --current run1.csv --current run2.csv --current run3.csv \\
+      --baseline main=main1.csv --baseline main=main2.csv --baseline main=main3.csv
+
+  # Report only (for dashboards that ingest only successful runs):
+  baseline-resolver compare --current current.csv --baseline main=main.csv --no-gate
+
+Rows and classes:
+  Rows are matched on the key columns (op,shape,dtype). The headline metric is tflops when
+  it holds a number, else tbps; a row is valid when its status (if any) is ok and that
+  metric is a finite number above zero. change = current/baseline - 1, negative is worse.
+  regressed  worse by more than --fail-threshold     (fails the gate)
+  warned     worse by more than --warn-threshold
+  improved   better by more than --fail-threshold
+  unchanged  within the thresholds
+  noisy      beyond a threshold, but repeated samples overlap (reported, never failing)
+  lost       valid in the baseline, invalid or absent in current (fails the gate)
+  skipped    lost, but current says status=skip (a warning)
+  new        only current has it
+  not comparable  the baseline could not measure it (listed with the reason)";
+
+pub fn after_long_help() -> String {
+    format!("{EXAMPLES}\n\n{EXIT_CODES}")
+}
+
+#[derive(Debug, Clone, Default, Args)]
+pub struct CompareArgs {
+    /// Results of the change (CSV with a header). Repeat for repeated runs: medians are
+    /// compared. [env: INPUT_CURRENT, one file per line]
+    #[arg(long, value_name = "FILE")]
+    pub current: Vec<PathBuf>,
+
+    /// A baseline's results, as LABEL=FILE. Repeat a label for repeated runs; another label
+    /// is another baseline (the release tag), reported but not gated. LABEL matches
+    /// [A-Za-z0-9_][A-Za-z0-9_.~-]* (dashboards read it). [env: INPUT_BASELINE, one per line]
+    #[arg(long, value_name = "LABEL=FILE")]
+    pub baseline: Vec<String>,
+
+    /// The baseline label whose regressions fail the step.
+    /// [default: the first --baseline] [env: INPUT_GATE]
+    #[arg(long, value_name = "LABEL")]
+    pub gate: Option<String>,
+
+    /// Worse by more than this percentage is a regression. [default: 10]
+    /// [env: INPUT_FAIL_THRESHOLD]
+    #[arg(long, value_name = "PCT")]
+    pub fail_threshold: Option<String>,
+
+    /// Worse by more than this percentage is a warning. [default: 3]
+    /// [env: INPUT_WARN_THRESHOLD]
+    #[arg(long, value_name = "PCT")]
+    pub warn_threshold: Option<String>,
+
+    /// A TOML file of key columns, metrics and per-row rules (thresholds, floor, direction,
+    /// ignore). [env: INPUT_CONFIG]
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+
+    /// Exit 3 when the gate is inconclusive. [env: INPUT_STRICT]
+    #[arg(long)]
+    pub strict: bool,
+
+    /// Report only: exit 0 whatever the verdict (bad input still exits 1), and say
+    /// REPORT-ONLY in every output. [env: INPUT_NO_GATE]
+    #[arg(long)]
+    pub no_gate: bool,
+
+    /// resolve's JSON answer (a file, or the JSON itself), for the provenance: the base
+    /// repository and commit, the release tag. [env: INPUT_RESOLUTION]
+    #[arg(long, value_name = "FILE")]
+    pub resolution: Option<String>,
+
+    /// Output form: github (step outputs, summary, annotations), json (one object on
+    /// stdout) or text. [default: github when GITHUB_ACTIONS=true, else text]
+    #[arg(long, value_name = "FORMAT")]
+    pub format: Option<String>,
+}

@@ -1,0 +1,12 @@
+//! Every default of `compare`, in one place. The help text, `compare/action.yml`
+//! and the README repeat them for their readers; a test checks they agree.
+
+/// Worse by more than this (percent) fails the gate.
+pub const FAIL_THRESHOLD_PCT: f64 = 10.0;
+/// Worse by more than this (percent) is a warning: the dashboard's red line.
+pub const WARN_THRESHOLD_PCT: f64 = 3.0;
+/// The columns that name a benchmark row.
+pub const KEYS: [&str; 3] = ["op", "shape", "dtype"];
+/// The headline metric of a row: the first of these that holds a number,
+/// with the unit the dashboard line shows. Higher is better for both.
+pub const METRICS: [(&str, &str); 2] = [("tflops", "TFLOPS"), ("tbps", "TB/s")];

@@ -1,0 +1,248 @@
+//! Validated inputs of `compare`: flags merged with `INPUT_*` variables
+//! through the runner's [`Reader`], every value checked and named by where
+//! it came from when it is wrong.
+
+use std::path::PathBuf;
+
+use thiserror::Error;
+
+use super::args::CompareArgs;
+use super::defaults;
+use crate::runner::env::{Input, Value};
+use crate::runner::write::RunnerFiles;
+use crate::runner::{Env, Format, InputError, Reader, shown};
+use crate::validate::Label;
+
+const CURRENT: Input = Input::new("current", &["INPUT_CURRENT"]);
+const BASELINE: Input = Input::new("baseline", &["INPUT_BASELINE"]);
+const GATE: Input = Input::new("gate", &["INPUT_GATE"]);
+const FAIL: Input = Input::new("fail-threshold", &["INPUT_FAIL_THRESHOLD"]);
+const WARN: Input = Input::new("warn-threshold", &["INPUT_WARN_THRESHOLD"]);
+const CONFIG: Input = Input::new("config", &["INPUT_CONFIG"]);
+const STRICT: Input = Input::new("strict", &["INPUT_STRICT"]);
+const NO_GATE: Input = Input::new("no-gate", &["INPUT_NO_GATE"]);
+const RESOLUTION: Input = Input::new("resolution", &["INPUT_RESOLUTION"]);
+const FORMAT: Input = Input::new("format", &[]);
+
+#[derive(Debug, Error)]
+enum Problem {
+    #[error("no current results: pass --current FILE (the benchmark results of the change)")]
+    NoCurrent,
+    #[error("no baseline: pass --baseline LABEL=FILE (main's results, say main=main.csv)")]
+    NoBaseline,
+    #[error("expected LABEL=FILE, got {0:?}")]
+    NotLabelFile(String),
+    #[error("{0:?} is not one of the baseline labels ({1})")]
+    UnknownGate(String, String),
+    #[error("expected a percentage from 0 to 1000, got {0:?}")]
+    Percent(String),
+}
+
+/// One baseline label and its sample files, in the order given.
+#[derive(Debug, Clone)]
+pub struct BaselineFiles {
+    pub label: Label,
+    pub files: Vec<PathBuf>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Inputs {
+    pub current: Vec<PathBuf>,
+    pub baselines: Vec<BaselineFiles>,
+    /// The gate label (the first baseline unless `--gate`).
+    pub gate: Label,
+    pub fail_pct: f64,
+    pub warn_pct: f64,
+    pub config: Option<PathBuf>,
+    pub strict: bool,
+    pub report_only: bool,
+    /// A path, or the JSON itself.
+    pub resolution: Option<String>,
+    pub format: Format,
+    pub files: RunnerFiles,
+}
+
+pub fn validate(args: &CompareArgs, env: Env<'_>) -> Result<Inputs, InputError> {
+    let r = Reader::new(env);
+    let flags: Vec<String> = args
+        .current
+        .iter()
+        .map(|p| p.to_string_lossy().into_owned())
+        .collect();
+    let current: Vec<PathBuf> = list(&r, &CURRENT, &flags)
+        .into_iter()
+        .map(|v| PathBuf::from(v.text))
+        .collect();
+    if current.is_empty() {
+        return Err(usage(&CURRENT, Problem::NoCurrent));
+    }
+    let baselines = baselines(&r, args)?;
+    let labels = || {
+        baselines
+            .iter()
+            .map(|b| b.label.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let gate = match r.value(&GATE, args.gate.as_deref()) {
+        Some(v) => match baselines.iter().find(|b| b.label.as_str() == v.text) {
+            Some(b) => b.label.clone(),
+            None => return Err(v.invalid(Problem::UnknownGate(shown(&v.text), labels()))),
+        },
+        None => baselines
+            .first()
+            .map(|b| b.label.clone())
+            .ok_or_else(|| usage(&BASELINE, Problem::NoBaseline))?,
+    };
+    let config = args.config.as_ref().map(|p| p.to_string_lossy());
+    Ok(Inputs {
+        current,
+        gate,
+        baselines,
+        fail_pct: r
+            .parse(&FAIL, args.fail_threshold.as_deref(), percent)?
+            .unwrap_or(defaults::FAIL_THRESHOLD_PCT),
+        warn_pct: r
+            .parse(&WARN, args.warn_threshold.as_deref(), percent)?
+            .unwrap_or(defaults::WARN_THRESHOLD_PCT),
+        config: r
+            .value(&CONFIG, config.as_deref())
+            .map(|v| PathBuf::from(v.text)),
+        strict: r.switch(&STRICT, args.strict, false)?,
+        report_only: r.switch(&NO_GATE, args.no_gate, false)?,
+        resolution: r
+            .value(&RESOLUTION, args.resolution.as_deref())
+            .map(|v| v.text),
+        format: Format::choose(
+            r.value(&FORMAT, args.format.as_deref()),
+            crate::runner::on_runner(env),
+        )?,
+        files: RunnerFiles::from_env(&r),
+    })
+}
+
+fn usage(input: &Input, problem: Problem) -> InputError {
+    InputError {
+        origin: match input.vars.first() {
+            Some(var) => format!("--{} / {var}", input.flag),
+            None => format!("--{}", input.flag),
+        },
+        message: problem.to_string(),
+    }
+}
+
+/// A repeatable input: the flags when given, else one value per line of
+/// the variable.
+fn list(r: &Reader<'_>, input: &Input, flags: &[String]) -> Vec<Value> {
+    if !flags.is_empty() {
+        return flags
+            .iter()
+            .filter_map(|f| r.value(input, Some(f)))
+            .collect();
+    }
+    let Some(all) = r.value(input, None) else {
+        return Vec::new();
+    };
+    all.text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .map(|line| Value {
+            text: line.to_owned(),
+            origin: all.origin.clone(),
+        })
+        .collect()
+}
+
+/// `LABEL=FILE` entries, grouped by label in the order first given.
+fn baselines(r: &Reader<'_>, args: &CompareArgs) -> Result<Vec<BaselineFiles>, InputError> {
+    let mut out: Vec<BaselineFiles> = Vec::new();
+    for value in list(r, &BASELINE, &args.baseline) {
+        let (label, file) = value
+            .text
+            .split_once('=')
+            .filter(|(l, f)| !l.trim().is_empty() && !f.trim().is_empty())
+            .ok_or_else(|| value.invalid(Problem::NotLabelFile(shown(&value.text))))?;
+        let label = Label::parse(label.trim()).map_err(|e| value.invalid(e))?;
+        let file = PathBuf::from(file.trim());
+        match out.iter_mut().find(|b| b.label == label) {
+            Some(group) => group.files.push(file),
+            None => out.push(BaselineFiles {
+                label,
+                files: vec![file],
+            }),
+        }
+    }
+    if out.is_empty() {
+        return Err(usage(&BASELINE, Problem::NoBaseline));
+    }
+    Ok(out)
+}
+
+fn percent(text: &str) -> Result<f64, Problem> {
+    match text.trim_end_matches('%').trim().parse::<f64>() {
+        Ok(p) if p.is_finite() && (0.0..=1000.0).contains(&p) => Ok(p),
+        _ => Err(Problem::Percent(shown(text))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn validate_with(args: CompareArgs, vars: &[(&str, &str)]) -> Result<Inputs, InputError> {
+        let map: HashMap<String, String> = vars
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        validate(&args, &|name| map.get(name).cloned())
+    }
+
+    #[test]
+    fn action_inputs_one_per_line_grouped_by_label() {
+        let inputs = validate_with(
+            CompareArgs::default(),
+            &[
+                ("INPUT_CURRENT", "a.csv\nb.csv\n"),
+                ("INPUT_BASELINE", "main=m1.csv\nv0.3.1 = t.csv\nmain=m2.csv"),
+                ("INPUT_FAIL_THRESHOLD", "15%"),
+                ("INPUT_NO_GATE", "true"),
+            ],
+        )
+        .unwrap();
+        assert_eq!(inputs.current.len(), 2);
+        assert_eq!(inputs.baselines.len(), 2);
+        assert_eq!(inputs.baselines[0].files.len(), 2);
+        assert_eq!(inputs.gate.as_str(), "main");
+        assert_eq!((inputs.fail_pct, inputs.warn_pct), (15.0, 3.0));
+        assert!(inputs.report_only);
+    }
+
+    #[test]
+    fn errors_name_where_the_value_came_from() {
+        let err =
+            validate_with(CompareArgs::default(), &[("INPUT_BASELINE", "main=m.csv")]).unwrap_err();
+        assert_eq!(err.origin, "--current / INPUT_CURRENT");
+        let cur = [("INPUT_CURRENT", "c.csv")];
+        let args = |b: &str| CompareArgs {
+            baseline: vec![b.to_owned()],
+            ..CompareArgs::default()
+        };
+        let err = validate_with(args("main@x=m.csv"), &cur).unwrap_err();
+        assert_eq!(err.origin, "--baseline");
+        assert!(err.message.contains("not a valid label"), "{err}");
+        let err = validate_with(args("m.csv"), &cur).unwrap_err();
+        assert!(err.message.contains("expected LABEL=FILE"), "{err}");
+        let mut vars = cur.to_vec();
+        vars.push(("INPUT_GATE", "tag"));
+        let err = validate_with(args("main=m.csv"), &vars).unwrap_err();
+        assert_eq!(err.origin, "INPUT_GATE");
+        let mut vars = cur.to_vec();
+        vars.push(("INPUT_WARN_THRESHOLD", "-1"));
+        assert_eq!(
+            validate_with(args("main=m.csv"), &vars).unwrap_err().origin,
+            "INPUT_WARN_THRESHOLD"
+        );
+    }
+}

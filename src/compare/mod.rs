@@ -1,0 +1,195 @@
+//! `compare`: the benchmark results of the change against those of the one
+//! baseline (and, reported beside it, the release tag's), as a verdict that
+//! can fail the step: never a silent pass.
+//!
+//! [`args`] and the environment become [`inputs`]; the result files are
+//! read into [`table`]s (a partial baseline keeps its valid rows); the
+//! [`config`] gives keys, metrics and per-row rules; [`verdict`] (pure)
+//! classifies every row and decides; [`report`] holds it all and
+//! [`render`] shows it (the dashboard's log lines, step outputs, a job
+//! summary, JSON).
+
+pub mod args;
+pub mod config;
+pub mod defaults;
+pub mod inputs;
+pub mod render;
+pub mod report;
+pub mod table;
+pub mod verdict;
+
+use std::path::Path;
+
+use thiserror::Error;
+
+use crate::runner::file_command::EncodeError;
+use crate::runner::{self, Env, Format, InputError, WriteError, exit};
+use args::CompareArgs;
+use config::{Config, ConfigError};
+use inputs::Inputs;
+use report::{InputFile, Provenance, ProvenanceError, Report};
+use table::{Table, TableError};
+use verdict::{Comparison, Thresholds, Verdict};
+
+/// Exit codes of `compare` beyond the shared ones (0, 1 bad input, 2 usage).
+pub mod exits {
+    /// `--strict`, and the gate is inconclusive.
+    pub const INCONCLUSIVE: u8 = 3;
+    /// Rows regressed or were lost against the gate baseline.
+    pub const REGRESSION: u8 = 4;
+}
+
+#[derive(Debug, Error)]
+pub enum CompareError {
+    #[error(transparent)]
+    Input(#[from] InputError),
+    #[error(transparent)]
+    Table(#[from] TableError),
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    #[error(transparent)]
+    Provenance(#[from] ProvenanceError),
+    #[error("cannot encode the step outputs: {0}")]
+    Encode(#[from] EncodeError),
+    #[error(transparent)]
+    Write(#[from] WriteError),
+}
+
+impl CompareError {
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            CompareError::Input(_) => exit::USAGE,
+            _ => exit::BAD_INPUT,
+        }
+    }
+}
+
+/// The command: validate, compare, write; an error becomes one line on
+/// stderr (and an `::error::` annotation on a runner) and its exit code.
+pub fn main(args: &CompareArgs, env: Env<'_>) -> u8 {
+    match inputs::validate(args, env)
+        .map_err(CompareError::from)
+        .and_then(|inputs| run(&inputs))
+    {
+        Ok(code) => code,
+        Err(err) => {
+            runner::report_error("baseline-resolver compare", &err.to_string(), env);
+            err.exit_code()
+        }
+    }
+}
+
+/// Compares and writes the report; returns the exit code.
+pub fn run(inputs: &Inputs) -> Result<u8, CompareError> {
+    let report = compare(inputs)?;
+    match inputs.format {
+        Format::Json => runner::write::stdout(&format!("{}\n", render::json(&report, None)))?,
+        Format::Text => runner::write::stdout(&render::text(&report))?,
+        Format::Github => runner::write::for_runner(&inputs.files, &render::actions(&report)?)?,
+    }
+    Ok(match report.verdict {
+        _ if report.report_only => exit::OK,
+        Verdict::Regression => exits::REGRESSION,
+        Verdict::Inconclusive if inputs.strict => exits::INCONCLUSIVE,
+        Verdict::Pass | Verdict::Inconclusive => exit::OK,
+    })
+}
+
+/// The report, without writing anything. Everything is read (and every bad
+/// input found) before anything is written.
+pub fn compare(inputs: &Inputs) -> Result<Report, CompareError> {
+    let config = match &inputs.config {
+        Some(path) => Config::load(path)?,
+        None => Config::default(),
+    };
+    let provenance = inputs
+        .resolution
+        .as_deref()
+        .map(Provenance::load)
+        .transpose()?;
+    let mut files = Vec::new();
+    let mut current = Vec::new();
+    for path in &inputs.current {
+        let table = table::read(path, &config.keys, &config.metrics)?;
+        files.push(input_file("current", path, Some(&table)));
+        current.push(table);
+    }
+    let thresholds = Thresholds {
+        fail_pct: inputs.fail_pct,
+        warn_pct: inputs.warn_pct,
+    };
+    let mut warnings = Vec::new();
+    let mut comparisons = Vec::new();
+    // The gate first, then the other baselines in the order given.
+    let mut order: Vec<&inputs::BaselineFiles> = inputs.baselines.iter().collect();
+    order.sort_by_key(|b| b.label != inputs.gate);
+    for baseline in order {
+        let label = baseline.label.as_str();
+        let mut samples = Vec::new();
+        let mut missing = Vec::new();
+        for path in &baseline.files {
+            match read_baseline(path, &config)? {
+                Ok(table) => {
+                    files.push(input_file(label, path, Some(&table)));
+                    samples.push(table);
+                }
+                Err(why) => {
+                    files.push(input_file(label, path, None));
+                    missing.push(why);
+                }
+            }
+        }
+        let unavailable = samples.is_empty().then(|| missing.join("; "));
+        if !samples.is_empty() {
+            for why in &missing {
+                warnings.push(format!(
+                    "baseline {label}: {why}; the other samples are compared"
+                ));
+            }
+        }
+        let comparison =
+            verdict::compare(label, &current, &samples, unavailable, &config, thresholds);
+        if let Some(why) = &comparison.unavailable {
+            warnings.push(format!("baseline {label} unavailable: {why}"));
+        }
+        comparisons.push(comparison);
+    }
+    let verdict = comparisons
+        .first()
+        .map_or(Verdict::Inconclusive, Comparison::verdict);
+    Ok(Report {
+        comparisons,
+        verdict,
+        report_only: inputs.report_only,
+        thresholds,
+        inputs: files,
+        provenance,
+        warnings,
+        config,
+    })
+}
+
+/// A baseline file: absent, unreadable or empty is a baseline that is not
+/// there (`Ok(Err(why))`, a warning); a malformed one is bad input.
+fn read_baseline(path: &Path, config: &Config) -> Result<Result<Table, String>, CompareError> {
+    match std::fs::metadata(path) {
+        Err(e) => return Ok(Err(format!("{}: {e}", path.display()))),
+        Ok(meta) if meta.len() == 0 => return Ok(Err(format!("{} is empty", path.display()))),
+        Ok(_) => {}
+    }
+    match table::read(path, &config.keys, &config.metrics) {
+        Ok(table) => Ok(Ok(table)),
+        Err(TableError::Read { path, source }) => Ok(Err(format!("{}: {source}", path.display()))),
+        Err(err) => Err(err.into()),
+    }
+}
+
+fn input_file(role: &str, path: &Path, table: Option<&Table>) -> InputFile {
+    InputFile {
+        role: role.to_owned(),
+        path: path.to_owned(),
+        sha256: table.map(|t| t.sha256.clone()),
+        rows: table.map_or(0, |t| t.rows.len()),
+        valid_rows: table.map_or(0, Table::valid_rows),
+    }
+}
