@@ -138,6 +138,9 @@ mod comparing {
         )
     }
 
+    /// `(row number, value)` of one side; `None` is a failed row.
+    type Side = Vec<(usize, Option<f64>)>;
+
     fn table(values: &[(usize, Option<f64>)]) -> Table {
         let mut text = "op,shape,dtype,tflops,status\n".to_owned();
         for (i, v) in values {
@@ -150,9 +153,7 @@ mod comparing {
         parse(Path::new("t.csv"), text.as_bytes(), &c.keys, &c.metrics).unwrap()
     }
 
-    fn sides(
-        rows: &[(Option<f64>, Option<f64>)],
-    ) -> (Vec<(usize, Option<f64>)>, Vec<(usize, Option<f64>)>) {
+    fn sides(rows: &[(Option<f64>, Option<f64>)]) -> (Side, Side) {
         let base = rows.iter().enumerate().map(|(i, (b, _))| (i, *b)).collect();
         let cur = rows.iter().enumerate().map(|(i, (_, c))| (i, *c)).collect();
         (base, cur)
