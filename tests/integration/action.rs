@@ -17,11 +17,16 @@ use crate::harness::repo_root;
 use crate::mock_github::{MockGitHub, ok_json};
 
 pub fn action() -> Value {
-    let text = std::fs::read_to_string(repo_root().join("action.yml")).unwrap();
-    serde_yaml_ng::from_str(&text).expect("action.yml parses")
+    action_at("action.yml")
 }
 
-fn map(value: &Value) -> Vec<(String, Value)> {
+/// An action's metadata: `action.yml` (resolve) or `compare/action.yml`.
+pub fn action_at(file: &str) -> Value {
+    let text = std::fs::read_to_string(repo_root().join(file)).unwrap();
+    serde_yaml_ng::from_str(&text).unwrap_or_else(|e| panic!("{file} parses: {e}"))
+}
+
+pub fn map(value: &Value) -> Vec<(String, Value)> {
     value
         .as_mapping()
         .map(|m| {
@@ -92,11 +97,11 @@ pub fn action_dir() -> tempfile::TempDir {
 /// The same with another build of the binary in `dist/`.
 pub fn action_dir_with(binary: &Path) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    std::fs::copy(
-        repo_root().join("action.yml"),
-        dir.path().join("action.yml"),
-    )
-    .unwrap();
+    for file in ["action.yml", "compare/action.yml"] {
+        let to = dir.path().join(file);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::copy(repo_root().join(file), to).unwrap();
+    }
     let dist = dir.path().join("dist");
     std::fs::create_dir(&dist).unwrap();
     std::fs::copy(repo_root().join("dist/launch.sh"), dist.join("launch.sh")).unwrap();
@@ -126,7 +131,21 @@ pub fn run_step(
     with: &[(&str, &str)],
     extra_env: &[(&str, &str)],
 ) -> StepRun {
-    let action = action();
+    run_step_of("action.yml", action_path, event, event_name, with, extra_env)
+}
+
+/// Runs the composite step of the action `file` (relative to the action's
+/// checkout at `root`), as the runner would.
+pub fn run_step_of(
+    file: &str,
+    root: &Path,
+    event: &Path,
+    event_name: &str,
+    with: &[(&str, &str)],
+    extra_env: &[(&str, &str)],
+) -> StepRun {
+    let action = action_at(file);
+    let action_path = root.join(Path::new(file).parent().unwrap_or(Path::new("")));
     let steps = action["runs"]["steps"]
         .as_sequence()
         .expect("composite steps");
@@ -156,7 +175,7 @@ pub fn run_step(
         .env("GITHUB_EVENT_NAME", event_name)
         .env("GITHUB_OUTPUT", &output)
         .env("GITHUB_STEP_SUMMARY", &summary)
-        .env("GITHUB_ACTION_PATH", action_path)
+        .env("GITHUB_ACTION_PATH", &action_path)
         .env("GITHUB_WORKSPACE", work.path())
         .env("RUNNER_OS", "Linux")
         .env("RUNNER_ARCH", "X64");

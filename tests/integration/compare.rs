@@ -632,3 +632,55 @@ fn a_config_gives_rows_their_own_thresholds_and_unknown_keys_are_bad_input() {
         run.stderr
     );
 }
+
+/// `compare/action.yml` as the runner runs it: its composite step, with
+/// `with:` inputs evaluated into `INPUT_*`, through `dist/launch.sh` one
+/// directory up; the outputs written are exactly those it declares.
+#[test]
+fn the_compare_action_writes_the_outputs_it_declares() {
+    use crate::action::{action_at, action_dir, map, run_step_of};
+    let dir = action_dir();
+    let files = tempfile::tempdir().unwrap();
+    let (base, cur) = seed_files(files.path());
+    let baseline = format!("main={}\n", base.display());
+    let current = cur.display().to_string();
+    let resolution = r#"{"label":"main","base_repo":"ROCm/FlyDSL","base_sha":"fa4f8ae2d93c1a7e5b06f2c8e4d1b3a9c7e05f16","base_source":"pr-base"}"#;
+    let event = files.path().join("event.json");
+    std::fs::write(&event, "{}").unwrap();
+    let run = run_step_of(
+        "compare/action.yml",
+        dir.path(),
+        &event,
+        "pull_request",
+        &[
+            ("current", &current),
+            ("baseline", &baseline),
+            ("resolution", resolution),
+        ],
+        &[],
+    );
+    assert_eq!(run.code, 4, "stdout: {}\nstderr: {}", run.stdout, run.stderr);
+    let action = action_at("compare/action.yml");
+    let mut declared: Vec<String> = map(&action["outputs"]).into_iter().map(|(k, _)| k).collect();
+    declared.sort();
+    let written: Vec<String> = run.outputs.keys().cloned().collect();
+    assert_eq!(written, declared);
+    for (name, value) in map(&action["outputs"]) {
+        assert_eq!(
+            value["value"].as_str(),
+            Some(format!("${{{{ steps.compare.outputs.{name} }}}}").as_str())
+        );
+    }
+    let step = &action["runs"]["steps"][0];
+    for (input, _) in map(&action["inputs"]) {
+        let var = format!("INPUT_{}", input.to_uppercase().replace('-', "_"));
+        assert_eq!(
+            step["env"][var.as_str()].as_str(),
+            Some(format!("${{{{ inputs.{input} }}}}").as_str()),
+            "input {input} reaches the binary as {var}"
+        );
+    }
+    assert_eq!(run.outputs["verdict"], "regression");
+    assert!(run.stdout.contains("baseline main = ROCm/FlyDSL@fa4f8ae2d93c1a7e5b06f2c8e4d1b3a9c7e05f16 (pr-base)"));
+    assert!(run.stdout.contains("=== Benchmark: current vs main ==="));
+}

@@ -29,9 +29,10 @@ fn defaults() -> Vec<(&'static str, &'static str, String)> {
     ]
 }
 
-/// The long help with its line wrapping undone.
-fn help() -> String {
+/// The long help (of `command`) with its line wrapping undone.
+fn help(command: &[&str]) -> String {
     let out = Command::new(env!("CARGO_BIN_EXE_baseline-resolver"))
+        .args(command)
         .arg("--help")
         .output()
         .unwrap();
@@ -48,10 +49,10 @@ fn readme_default(readme: &str, section: &str, key: &str) -> String {
         .unwrap_or_else(|| panic!("README has {section}"));
     readme[start..]
         .lines()
-        .find(|l| l.starts_with(&format!("| `{key}")))
+        .find(|l| l.starts_with(&format!("| `{key}`")))
         .and_then(|row| {
             let cells: Vec<&str> = row.split('|').map(str::trim).collect();
-            let column = if section.contains("Action") { 2 } else { 3 };
+            let column = if section.contains("Command-line") { 3 } else { 2 };
             cells.get(column).map(|c| c.trim_matches('`').to_owned())
         })
         .unwrap_or_else(|| panic!("README {section} has no row for {key}"))
@@ -59,7 +60,7 @@ fn readme_default(readme: &str, section: &str, key: &str) -> String {
 
 #[test]
 fn help_action_yml_and_readme_state_the_same_defaults() {
-    let help = help();
+    let help = help(&[]);
     let action = action();
     let readme = std::fs::read_to_string(repo_root().join("README.md")).unwrap();
     for (flag, input, value) in defaults() {
@@ -86,4 +87,21 @@ fn help_action_yml_and_readme_state_the_same_defaults() {
             "README's action inputs table, {input}"
         );
     }
+}
+
+#[test]
+fn compare_states_its_defaults_alike_everywhere() {
+    use baseline_resolver::compare::defaults as compare;
+    let help = help(&["compare"]);
+    let action = crate::action::action_at("compare/action.yml");
+    let readme = std::fs::read_to_string(repo_root().join("README.md")).unwrap();
+    for (input, value) in [
+        ("fail-threshold", compare::FAIL_THRESHOLD_PCT.to_string()),
+        ("warn-threshold", compare::WARN_THRESHOLD_PCT.to_string()),
+    ] {
+        assert!(help.contains(&format!("[default: {value}]")), "--{input} in compare --help");
+        assert_eq!(action["inputs"][input]["default"].as_str(), Some(value.as_str()), "{input}");
+        assert_eq!(readme_default(&readme, "## Comparing", input), value, "README, {input}");
+    }
+    assert!(help.contains(&format!("key columns ({})", compare::KEYS.join(","))), "keys in compare --help");
 }
