@@ -35,7 +35,6 @@ use serde::Deserialize;
 use thiserror::Error;
 
 use super::defaults;
-use super::table::Key;
 use crate::glob::glob_match;
 
 #[derive(Debug, Error)]
@@ -197,8 +196,9 @@ impl Config {
         Ok(())
     }
 
-    /// The policy for one row: the first matching rule over the defaults.
-    pub fn policy(&self, key: &Key, fail_pct: f64, warn_pct: f64) -> Policy {
+    /// The policy for one row, by the values of its key columns: the first
+    /// matching rule over the defaults.
+    pub fn policy(&self, key: &[&str], fail_pct: f64, warn_pct: f64) -> Policy {
         let mut policy = Policy {
             fail: fail_pct / 100.0,
             warn: warn_pct / 100.0,
@@ -224,7 +224,7 @@ impl Config {
         policy
     }
 
-    fn matches(&self, rule: &Rule, key: &Key) -> bool {
+    fn matches(&self, rule: &Rule, key: &[&str]) -> bool {
         rule.patterns.iter().all(|pattern| {
             let Some((column, glob)) = pattern.split_once('=') else {
                 return false;
@@ -232,7 +232,7 @@ impl Config {
             self.keys
                 .iter()
                 .position(|k| k == column.trim())
-                .and_then(|i| key.0.get(i))
+                .and_then(|i| key.get(i))
                 .is_some_and(|value| glob_match(glob.trim(), value))
         })
     }
@@ -242,8 +242,8 @@ impl Config {
 mod tests {
     use super::*;
 
-    fn key(op: &str, shape: &str, dtype: &str) -> Key {
-        Key(vec![op.into(), shape.into(), dtype.into()])
+    fn key<'a>(op: &'a str, shape: &'a str, dtype: &'a str) -> [&'a str; 3] {
+        [op, shape, dtype]
     }
 
     #[test]

@@ -83,12 +83,24 @@ pub fn main(args: &CompareArgs, env: Env<'_>) -> u8 {
 pub fn run(inputs: &Inputs) -> Result<u8, CompareError> {
     let report = compare(inputs)?;
     match inputs.format {
-        Format::Json => runner::write::stdout(&format!("{}\n", render::json(&report, None)))?,
-        Format::Text => runner::write::stdout(&render::text(&report))?,
-        Format::Github => runner::write::for_runner(&inputs.files, &render::actions(&report)?)?,
+        Format::Json => runner::write::stdout(&(render::json(&report, None) + "\n"))?,
+        Format::Text => runner::write::stdout_with(|out| render::write_text(&report, out))?,
+        Format::Github => {
+            let rendered = render::actions(&report)?;
+            let warning = runner::write::outputs_and_summary(&inputs.files, &rendered)?;
+            runner::write::stdout_with(|out| {
+                out.write_all(rendered.stdout.as_bytes())?;
+                render::write_text(&report, out)?;
+                out.write_all(warning.as_bytes())
+            })?;
+        }
     }
-    Ok(match report.verdict {
-        _ if report.report_only => exit::OK,
+    let (verdict, report_only) = (report.verdict, report.report_only);
+    // The process ends next: freeing a few hundred thousand rows one by one
+    // would cost more than the comparison did.
+    std::mem::forget(report);
+    Ok(match verdict {
+        _ if report_only => exit::OK,
         Verdict::Regression => exits::REGRESSION,
         Verdict::Inconclusive if inputs.strict => exits::INCONCLUSIVE,
         Verdict::Pass | Verdict::Inconclusive => exit::OK,
@@ -107,36 +119,32 @@ pub fn compare(inputs: &Inputs) -> Result<Report, CompareError> {
         .as_deref()
         .map(Provenance::load)
         .transpose()?;
-    let mut files = Vec::new();
-    let mut current = Vec::new();
-    for path in &inputs.current {
-        let table = table::read(path, &config.keys, &config.metrics)?;
-        files.push(input_file("current", path, Some(&table)));
-        current.push(table);
-    }
+    // The gate first, then the other baselines in the order given.
+    let mut order: Vec<&inputs::BaselineFiles> = inputs.baselines.iter().collect();
+    order.sort_by_key(|b| b.label != inputs.gate);
+    let (current, baselines) = read_all(&inputs.current, &order, &config)?;
+    let mut files: Vec<InputFile> = inputs
+        .current
+        .iter()
+        .zip(&current)
+        .map(|(path, table)| input_file("current", path, Some(table)))
+        .collect();
     let thresholds = Thresholds {
         fail_pct: inputs.fail_pct,
         warn_pct: inputs.warn_pct,
     };
     let mut warnings = Vec::new();
     let mut comparisons = Vec::new();
-    // The gate first, then the other baselines in the order given.
-    let mut order: Vec<&inputs::BaselineFiles> = inputs.baselines.iter().collect();
-    order.sort_by_key(|b| b.label != inputs.gate);
-    for baseline in order {
+    let mut tables = Vec::new();
+    for (baseline, read) in order.iter().zip(baselines) {
         let label = baseline.label.as_str();
         let mut samples = Vec::new();
         let mut missing = Vec::new();
-        for path in &baseline.files {
-            match read_baseline(path, &config)? {
-                Ok(table) => {
-                    files.push(input_file(label, path, Some(&table)));
-                    samples.push(table);
-                }
-                Err(why) => {
-                    files.push(input_file(label, path, None));
-                    missing.push(why);
-                }
+        for (path, table) in baseline.files.iter().zip(read) {
+            files.push(input_file(label, path, table.as_ref().ok()));
+            match table {
+                Ok(table) => samples.push(table),
+                Err(why) => missing.push(why),
             }
         }
         let unavailable = samples.is_empty().then(|| missing.join("; "));
@@ -153,10 +161,12 @@ pub fn compare(inputs: &Inputs) -> Result<Report, CompareError> {
             warnings.push(format!("baseline {label} unavailable: {why}"));
         }
         comparisons.push(comparison);
+        tables.extend(samples);
     }
     let verdict = comparisons
         .first()
         .map_or(Verdict::Inconclusive, Comparison::verdict);
+    tables.extend(current);
     Ok(Report {
         comparisons,
         verdict,
@@ -166,7 +176,58 @@ pub fn compare(inputs: &Inputs) -> Result<Report, CompareError> {
         provenance,
         warnings,
         config,
+        tables,
     })
+}
+
+/// A baseline's files as read: a table, or why the file is not there.
+type BaselineRead = Vec<Result<Table, String>>;
+
+/// Reads every file at once, each on a thread of its own: parsing is most
+/// of a comparison's time, and the files do not depend on each other. The
+/// first bad input, in the order given, is the error.
+fn read_all(
+    current: &[std::path::PathBuf],
+    baselines: &[&inputs::BaselineFiles],
+    config: &Config,
+) -> Result<(Vec<Table>, Vec<BaselineRead>), CompareError> {
+    std::thread::scope(|scope| {
+        let current: Vec<_> = current
+            .iter()
+            .map(|path| scope.spawn(move || table::read(path, &config.keys, &config.metrics)))
+            .collect();
+        let baselines: Vec<Vec<_>> = baselines
+            .iter()
+            .map(|b| {
+                b.files
+                    .iter()
+                    .map(|path| scope.spawn(move || read_baseline(path, config)))
+                    .collect()
+            })
+            .collect();
+        let current = current
+            .into_iter()
+            .map(|h| joined(h).map_err(CompareError::from))
+            .collect::<Result<Vec<Table>, _>>()?;
+        let baselines = baselines
+            .into_iter()
+            .map(|files| {
+                files
+                    .into_iter()
+                    .map(joined)
+                    .collect::<Result<BaselineRead, _>>()
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok((current, baselines))
+    })
+}
+
+/// A reading thread's result; its panic, if it had one, goes on here (and
+/// to the panic hook).
+fn joined<T>(handle: std::thread::ScopedJoinHandle<'_, T>) -> T {
+    handle
+        .join()
+        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
 }
 
 /// A baseline file: absent, unreadable or empty is a baseline that is not

@@ -5,12 +5,15 @@
 //! exact `repo@sha` of a baseline is on a line of its own.
 
 use std::fmt::Write as _;
+use std::io;
 
-use serde_json::{Value, json};
+use std::collections::BTreeMap;
 
-use super::report::Report;
-use super::table::Key;
-use super::verdict::{Class, Comparison, RowResult, Verdict};
+use serde::Serialize;
+use serde::ser::{SerializeMap, Serializer};
+
+use super::report::{Provenance, Report};
+use super::verdict::{Class, Comparison, RowResult, Side, Verdict};
 use crate::runner::Rendered;
 use crate::runner::file_command::{self, EncodeError};
 use crate::runner::markdown::escape as md;
@@ -38,38 +41,142 @@ const COUNTED: [(Class, &str); 10] = [
     (Class::Ignored, "ignored"),
 ];
 
-/// `op`, `shape` and `dtype` (or the configured key columns: the first two,
-/// then the rest joined).
-fn key_fields(key: &Key) -> (&str, &str, String) {
-    let part = |i: usize| key.0.get(i).map_or("", String::as_str);
-    let rest = key.0.get(2..).map_or_else(String::new, |r| r.join(","));
-    (part(0), part(1), rest)
-}
-
-/// One dashboard line: exactly the motivating repository's format.
-pub fn dashboard_line(label: &str, row: &RowResult, unit: &str) -> Option<String> {
-    let (base, cur) = (row.baseline.as_ref()?.median, row.current.as_ref()?.median);
-    let (op, shape, dtype) = key_fields(&row.key);
+/// One dashboard line (with its line break): exactly the motivating
+/// repository's format,
+/// `  {op:>18} {shape:>34} {dtype:>8}  LABEL={base:9.3} {unit:<6}  current={cur:9.3} {unit:<6}  ratio={ratio:6.3}x  delta={delta:+9.3} ({pct:+6.1}%)`.
+/// Keys hold no control character (see `Key`), so a line can never split.
+/// Written piece by piece: a block can have a hundred thousand lines.
+pub fn dashboard_line(out: &mut String, label: &str, row: &RowResult, unit: &str) {
+    let (Some(base), Some(cur)) = (&row.baseline, &row.current) else {
+        return;
+    };
+    let (base, cur) = (base.median, cur.median);
+    // `op`, `shape` and `dtype` (or the configured key columns: the first
+    // two, then the rest).
+    let (op, shape, dtype) = row.key.dashboard_fields();
     let ratio = cur / base;
-    let delta = cur - base;
-    let pct = (ratio - 1.0) * 100.0;
-    Some(format!(
-        "  {op:>18} {shape:>34} {dtype:>8}  {label}={base:9.3} {unit:<6}  current={cur:9.3} {unit:<6}  ratio={ratio:6.3}x  delta={delta:+9.3} ({pct:+6.1}%)"
-    ))
+    out.push_str("  ");
+    pad_left(out, op, 18);
+    out.push(' ');
+    pad_left(out, shape, 34);
+    out.push(' ');
+    pad_left(out, &dtype, 8);
+    out.push_str("  ");
+    out.push_str(label);
+    out.push('=');
+    fixed(out, base, 9, 3, false);
+    out.push(' ');
+    pad_right(out, unit, 6);
+    out.push_str("  current=");
+    fixed(out, cur, 9, 3, false);
+    out.push(' ');
+    pad_right(out, unit, 6);
+    out.push_str("  ratio=");
+    fixed(out, ratio, 6, 3, false);
+    out.push_str("x  delta=");
+    fixed(out, cur - base, 9, 3, true);
+    out.push_str(" (");
+    fixed(out, (ratio - 1.0) * 100.0, 6, 1, true);
+    out.push_str("%)\n");
 }
 
-fn dashboard(report: &Report, comparison: &Comparison, out: &mut String) {
-    let label = &comparison.label;
-    if let Some(line) = report.provenance.as_ref().and_then(|p| p.describe(label)) {
-        let _ = writeln!(out, "baseline {label} = {line}");
+/// `{text:>width}`.
+fn pad_left(out: &mut String, text: &str, width: usize) {
+    out.extend(std::iter::repeat_n(
+        ' ',
+        width.saturating_sub(text.chars().count()),
+    ));
+    out.push_str(text);
+}
+
+/// `{text:<width}`.
+fn pad_right(out: &mut String, text: &str, width: usize) {
+    out.push_str(text);
+    out.extend(std::iter::repeat_n(
+        ' ',
+        width.saturating_sub(text.chars().count()),
+    ));
+}
+
+/// `value` as `{value:width.precision}` (`{value:+width.precision}` with
+/// `plus`) writes it: exactly, and about five times quicker. The value is
+/// scaled and rounded in binary; when that cannot be told from a tie of the
+/// exact decimal value (or the value is out of range), `format!` decides.
+fn fixed(out: &mut String, value: f64, width: usize, precision: usize, plus: bool) {
+    let scale = match precision {
+        1 => 10.0,
+        3 => 1000.0,
+        _ => 0.0,
+    };
+    let scaled = value * scale;
+    let fraction = (scaled - scaled.trunc()).abs();
+    let clear =
+        scale > 0.0 && value.is_finite() && scaled.abs() < 1e15 && (fraction - 0.5).abs() > 1e-3;
+    if !clear {
+        let _ = if plus {
+            write!(out, "{value:+width$.precision$}")
+        } else {
+            write!(out, "{value:width$.precision$}")
+        };
+        return;
     }
-    let _ = writeln!(out, "=== Benchmark: current vs {label} ===");
-    for row in comparison.rows.iter().filter(|r| r.class.compared()) {
-        if let Some(line) = dashboard_line(label, row, report.unit(row.metric)) {
-            out.push_str(&line.replace(['\r', '\n'], " "));
-            out.push('\n');
+    // Exact below 2^53: the scaled value is an integer after rounding.
+    #[allow(
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        reason = "|scaled| < 1e15 < 2^53"
+    )]
+    let mut units = scaled.round().abs() as u64;
+    // Digits from the right into a stack buffer: `int.frac`, at least one
+    // digit before the point.
+    let mut buffer = [b'0'; 32];
+    let mut at = buffer.len();
+    let mut written = 0;
+    while units > 0 || written <= precision {
+        if written == precision && precision > 0 {
+            at = at.saturating_sub(1);
+            if let Some(b) = buffer.get_mut(at) {
+                *b = b'.';
+            }
         }
+        at = at.saturating_sub(1);
+        if let Some(b) = buffer.get_mut(at) {
+            *b = b'0'.saturating_add(u8::try_from(units % 10).unwrap_or(0));
+        }
+        units /= 10;
+        written = written.saturating_add(1);
     }
+    let sign = if value.is_sign_negative() {
+        "-"
+    } else if plus {
+        "+"
+    } else {
+        ""
+    };
+    let digits = std::str::from_utf8(buffer.get(at..).unwrap_or_default()).unwrap_or_default();
+    out.extend(std::iter::repeat_n(
+        ' ',
+        width.saturating_sub(sign.len().saturating_add(digits.len())),
+    ));
+    out.push_str(sign);
+    out.push_str(digits);
+}
+
+/// The dashboard block of one baseline, written line by line.
+fn dashboard(report: &Report, comparison: &Comparison, out: &mut dyn io::Write) -> io::Result<()> {
+    let label = &comparison.label;
+    let mut line = String::with_capacity(256);
+    if let Some(source) = report.provenance.as_ref().and_then(|p| p.describe(label)) {
+        plain(&mut line, &format!("baseline {label} = {source}"));
+    }
+    let _ = writeln!(line, "=== Benchmark: current vs {label} ===");
+    out.write_all(line.as_bytes())?;
+    for row in comparison.rows.iter().filter(|r| r.class.compared()) {
+        line.clear();
+        dashboard_line(&mut line, label, row, report.unit(row.metric));
+        out.write_all(line.as_bytes())?;
+    }
+    Ok(())
 }
 
 fn verdict_line(report: &Report) -> String {
@@ -120,19 +227,22 @@ fn counts_line(c: &Comparison) -> String {
 }
 
 /// The report for a person (and the log of the github form).
-pub fn text(report: &Report) -> String {
-    let mut out = String::new();
-    let _ = writeln!(out, "{}", verdict_line(report));
+/// The report for a person (and the log of the github form), written as
+/// it is formed.
+pub fn write_text(report: &Report, out: &mut dyn io::Write) -> io::Result<()> {
+    let mut head = format!("{}\n", verdict_line(report));
     if report.report_only {
-        let _ = writeln!(out, "{REPORT_ONLY}");
+        head.push_str(REPORT_ONLY);
+        head.push('\n');
     }
+    out.write_all(head.as_bytes())?;
     for c in &report.comparisons {
         if let Some(why) = &c.unavailable {
-            let _ = writeln!(out, "baseline {} unavailable: {why}", c.label);
+            writeln!(out, "baseline {} unavailable: {why}", c.label)?;
             continue;
         }
-        dashboard(report, c, &mut out);
-        let _ = writeln!(out, "{}", counts_line(c));
+        dashboard(report, c, out)?;
+        let mut tail = format!("{}\n", counts_line(c));
         for row in c
             .rows
             .iter()
@@ -145,15 +255,24 @@ pub fn text(report: &Report) -> String {
                 .map(|r| format!(" ({r})"))
                 .unwrap_or_default();
             plain(
-                &mut out,
+                &mut tail,
                 &format!("  {}: {key}{reason}", row.class.as_str()),
             );
         }
+        out.write_all(tail.as_bytes())?;
     }
+    let mut warnings = String::new();
     for warning in &report.warnings {
-        plain(&mut out, &format!("warning: {warning}"));
+        plain(&mut warnings, &format!("warning: {warning}"));
     }
-    out
+    out.write_all(warnings.as_bytes())
+}
+
+/// The report as text, in memory (for tests and small reports).
+pub fn text(report: &Report) -> String {
+    let mut out = Vec::new();
+    let _ = write_text(report, &mut out);
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 fn row_message(report: &Report, c: &Comparison, row: &RowResult) -> String {
@@ -275,12 +394,12 @@ pub fn step_outputs(report: &Report) -> Vec<(&'static str, String)> {
                 .map(|c| format!("{:.1}", c * 100.0))
                 .unwrap_or_default(),
         ),
-        ("json", json(report, Some(OUTPUT_ROWS)).to_string()),
+        ("json", json(report, Some(OUTPUT_ROWS))),
     ]
 }
 
-/// For a runner: outputs, the job summary, and the log (the dashboard block
-/// and the annotations).
+/// For a runner: the outputs, the job summary, and the annotations; the
+/// rest of the log is [`write_text`], written after them.
 pub fn actions(report: &Report) -> Result<Rendered, EncodeError> {
     let mut outputs = String::new();
     for (name, value) in step_outputs(report) {
@@ -288,7 +407,6 @@ pub fn actions(report: &Report) -> Result<Rendered, EncodeError> {
     }
     let mut stdout = String::new();
     annotations(report, &mut stdout);
-    stdout.push_str(&text(report));
     Ok(Rendered {
         outputs,
         summary: summary(report),
@@ -410,87 +528,252 @@ fn full_tables(report: &Report, out: &mut String) {
     }
 }
 
-fn row_json(report: &Report, row: &RowResult) -> Value {
-    let key: serde_json::Map<String, Value> = report
-        .config
-        .keys
-        .iter()
-        .zip(&row.key.0)
-        .map(|(k, v)| (k.clone(), Value::from(v.as_str())))
-        .collect();
-    json!({
-        "key": key,
-        "class": row.class.as_str(),
-        "change_pct": row.change.map(|c| c * 100.0),
-        "unit": row.metric.map(|m| report.unit(Some(m))),
-        "baseline": row.baseline,
-        "current": row.current,
-        "reason": row.reason,
-        "thresholds": {
-            "fail_pct": row.policy.fail * 100.0,
-            "warn_pct": row.policy.warn * 100.0,
-            "floor": row.policy.floor,
-            "rule": row.policy.rule,
-        },
-    })
+/// A row's key as a JSON object: `{"op": ..., "shape": ..., "dtype": ...}`.
+struct JsonKey<'a> {
+    columns: &'a [String],
+    row: &'a RowResult,
 }
 
-fn comparison_json(report: &Report, c: &Comparison, gate: bool, rows: Option<usize>) -> Value {
-    let counts: serde_json::Map<String, Value> = COUNTED
-        .iter()
-        .map(|(class, name)| ((*name).to_owned(), Value::from(c.count(*class))))
-        .chain([("compared".to_owned(), Value::from(c.compared()))])
-        .collect();
-    // The step output keeps what is not unchanged first, and few of them.
-    let listed: Vec<Value> = match rows {
-        None => c.rows.iter().map(|r| row_json(report, r)).collect(),
-        Some(max) => c
-            .rows
+impl Serialize for JsonKey<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.columns.len()))?;
+        for (column, value) in self.columns.iter().zip(self.row.key.fields()) {
+            map.serialize_entry(column, value)?;
+        }
+        map.end()
+    }
+}
+
+#[derive(Serialize)]
+struct JsonPolicy {
+    fail_pct: f64,
+    warn_pct: f64,
+    floor: f64,
+    rule: Option<usize>,
+}
+
+#[derive(Serialize)]
+struct JsonRow<'a> {
+    key: JsonKey<'a>,
+    class: &'static str,
+    change_pct: Option<f64>,
+    unit: Option<&'a str>,
+    baseline: Option<&'a Side>,
+    current: Option<&'a Side>,
+    reason: Option<&'a str>,
+    thresholds: JsonPolicy,
+}
+
+impl<'a> JsonRow<'a> {
+    fn new(report: &'a Report, row: &'a RowResult) -> JsonRow<'a> {
+        JsonRow {
+            key: JsonKey {
+                columns: &report.config.keys,
+                row,
+            },
+            class: row.class.as_str(),
+            change_pct: row.change.map(|c| c * 100.0),
+            unit: row.metric.map(|m| report.unit(Some(m))),
+            baseline: row.baseline.as_ref(),
+            current: row.current.as_ref(),
+            reason: row.reason.as_deref(),
+            thresholds: JsonPolicy {
+                fail_pct: row.policy.fail * 100.0,
+                warn_pct: row.policy.warn * 100.0,
+                floor: row.policy.floor,
+                rule: row.policy.rule,
+            },
+        }
+    }
+}
+
+/// The rows of a comparison, written one by one as the JSON is written (a
+/// hundred thousand rows are never held as JSON values).
+struct JsonRows<'a> {
+    report: &'a Report,
+    rows: Vec<&'a RowResult>,
+}
+
+impl Serialize for JsonRows<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.rows.iter().map(|r| JsonRow::new(self.report, r)))
+    }
+}
+
+#[derive(Serialize)]
+struct JsonWorst {
+    key: String,
+    change_pct: Option<f64>,
+}
+
+#[derive(Serialize)]
+struct JsonComparison<'a> {
+    label: &'a str,
+    gate: bool,
+    available: bool,
+    unavailable_reason: Option<&'a str>,
+    verdict: &'static str,
+    counts: BTreeMap<&'static str, usize>,
+    worst: Option<JsonWorst>,
+    rows_listed: usize,
+    rows: JsonRows<'a>,
+}
+
+impl<'a> JsonComparison<'a> {
+    fn new(
+        report: &'a Report,
+        c: &'a Comparison,
+        gate: bool,
+        limit: Option<usize>,
+    ) -> JsonComparison<'a> {
+        let mut counts: BTreeMap<&'static str, usize> = COUNTED
             .iter()
-            .filter(|r| r.class != Class::Unchanged)
-            .take(max)
-            .map(|r| row_json(report, r))
-            .collect(),
-    };
-    json!({
-        "label": c.label,
-        "gate": gate,
-        "available": c.unavailable.is_none(),
-        "unavailable_reason": c.unavailable,
-        "verdict": c.verdict().as_str(),
-        "counts": counts,
-        "worst": c.worst().map(|r| json!({"key": r.key.describe(&report.config.keys), "change_pct": r.change.map(|x| x * 100.0)})),
-        "rows_listed": listed.len(),
-        "rows": listed,
-    })
+            .map(|(class, name)| (*name, c.count(*class)))
+            .collect();
+        counts.insert("compared", c.compared());
+        // The step output keeps what is not unchanged, and few of them.
+        let rows: Vec<&RowResult> = match limit {
+            None => c.rows.iter().collect(),
+            Some(max) => c
+                .rows
+                .iter()
+                .filter(|r| r.class != Class::Unchanged)
+                .take(max)
+                .collect(),
+        };
+        JsonComparison {
+            label: &c.label,
+            gate,
+            available: c.unavailable.is_none(),
+            unavailable_reason: c.unavailable.as_deref(),
+            verdict: c.verdict().as_str(),
+            counts,
+            worst: c.worst().map(|r| JsonWorst {
+                key: r.key.describe(&report.config.keys),
+                change_pct: r.change.map(|x| x * 100.0),
+            }),
+            rows_listed: rows.len(),
+            rows: JsonRows { report, rows },
+        }
+    }
 }
 
-/// The whole report as one object; `rows` caps the rows listed per
+#[derive(Serialize)]
+struct JsonInput<'a> {
+    role: &'a str,
+    path: String,
+    sha256: Option<&'a str>,
+    rows: usize,
+    valid_rows: usize,
+}
+
+#[derive(Serialize)]
+struct JsonThresholds {
+    fail_pct: f64,
+    warn_pct: f64,
+}
+
+#[derive(Serialize)]
+struct JsonReport<'a> {
+    schema: u32,
+    verdict: &'static str,
+    report_only: bool,
+    gate: Option<&'a str>,
+    thresholds: JsonThresholds,
+    inputs: Vec<JsonInput<'a>>,
+    provenance: Option<&'a Provenance>,
+    baselines: Vec<JsonComparison<'a>>,
+    warnings: &'a [String],
+}
+
+/// The whole report as one JSON object; `rows` caps the rows listed per
 /// baseline (the step output), `None` lists every row (`--format json`).
-pub fn json(report: &Report, rows: Option<usize>) -> Value {
-    let inputs: Vec<Value> = report
-        .inputs
-        .iter()
-        .map(|f| json!({"role": f.role, "path": f.path.display().to_string(), "sha256": f.sha256, "rows": f.rows, "valid_rows": f.valid_rows}))
-        .collect();
-    let comparisons: Vec<Value> = report
-        .comparisons
-        .iter()
-        .enumerate()
-        .map(|(i, c)| comparison_json(report, c, i == 0, rows))
-        .collect();
-    let provenance = report.provenance.as_ref().map(|p| {
-        json!({"label": p.label, "base_repo": p.base_repo, "base_sha": p.base_sha, "base_source": p.base_source, "tag": p.tag, "tag_sha": p.tag_sha})
-    });
-    json!({
-        "schema": 1,
-        "verdict": report.verdict.as_str(),
-        "report_only": report.report_only,
-        "gate": report.gate().map(|g| g.label.clone()),
-        "thresholds": {"fail_pct": report.thresholds.fail_pct, "warn_pct": report.thresholds.warn_pct},
-        "inputs": inputs,
-        "provenance": provenance,
-        "baselines": comparisons,
-        "warnings": report.warnings,
-    })
+pub fn json(report: &Report, rows: Option<usize>) -> String {
+    let value = JsonReport {
+        schema: 1,
+        verdict: report.verdict.as_str(),
+        report_only: report.report_only,
+        gate: report.gate().map(|g| g.label.as_str()),
+        thresholds: JsonThresholds {
+            fail_pct: report.thresholds.fail_pct,
+            warn_pct: report.thresholds.warn_pct,
+        },
+        inputs: report
+            .inputs
+            .iter()
+            .map(|f| JsonInput {
+                role: &f.role,
+                path: f.path.display().to_string(),
+                sha256: f.sha256.as_deref(),
+                rows: f.rows,
+                valid_rows: f.valid_rows,
+            })
+            .collect(),
+        provenance: report.provenance.as_ref(),
+        baselines: report
+            .comparisons
+            .iter()
+            .enumerate()
+            .map(|(i, c)| JsonComparison::new(report, c, i == 0, rows))
+            .collect(),
+        warnings: &report.warnings,
+    };
+    // Plain strings, numbers and options: serializing cannot fail.
+    serde_json::to_string(&value).unwrap_or_else(|e| format!("{{\"error\":{:?}}}", e.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fixed;
+
+    /// The quick formatting is byte for byte what `format!` writes.
+    #[test]
+    fn fixed_matches_format_exactly() {
+        let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let specials = [
+            0.0,
+            -0.0,
+            0.0005,
+            -0.0005,
+            0.00049,
+            1.0625,
+            -1.0625,
+            2.5e-4,
+            999.9995,
+            1e20,
+            f64::NAN,
+            f64::INFINITY,
+            -12.05,
+            0.05,
+            -0.05,
+        ];
+        let mut values: Vec<f64> = specials.to_vec();
+        for _ in 0..200_000 {
+            let bits = next();
+            let magnitude = 10f64.powi(((bits >> 8) % 12) as i32 - 4);
+            let v = ((bits >> 20) as f64 / (1u64 << 44) as f64 - 0.5) * magnitude;
+            values.push(v);
+            values.push((v * 1000.0).round() / 1000.0 + 0.0005);
+        }
+        for v in values {
+            for (width, precision, plus) in
+                [(9, 3, false), (9, 3, true), (6, 3, false), (6, 1, true)]
+            {
+                let mut quick = String::new();
+                fixed(&mut quick, v, width, precision, plus);
+                let exact = if plus {
+                    format!("{v:+width$.precision$}")
+                } else {
+                    format!("{v:width$.precision$}")
+                };
+                assert_eq!(quick, exact, "{v:e} {width}.{precision} {plus}");
+            }
+        }
+    }
 }

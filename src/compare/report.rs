@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use super::config::Config;
@@ -22,7 +22,7 @@ pub struct InputFile {
 }
 
 /// Where the baseline came from: `resolve`'s answer, as its JSON says it.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, Serialize)]
 pub struct Provenance {
     pub label: Option<String>,
     pub base_repo: Option<String>,
@@ -89,6 +89,8 @@ pub struct Report {
     /// Baselines that could not be read, and other things worth a warning.
     pub warnings: Vec<String>,
     pub config: Config,
+    /// The tables read, kept with the report they made.
+    pub tables: Vec<super::table::Table>,
 }
 
 impl Report {

@@ -12,8 +12,7 @@
 //! any row regressed or was lost, `inconclusive` when the baseline is
 //! unavailable or nothing was compared, else `pass`.
 
-use std::collections::{HashMap, HashSet};
-
+use rustc_hash::FxHashMap;
 use serde::Serialize;
 
 use super::config::{Config, Direction, Policy};
@@ -63,27 +62,57 @@ impl Class {
     }
 }
 
-/// One side of a row: its samples (one per file that measured it) and
-/// their median.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// One side of a row: the median of its samples (one per file that
+/// measured it), and the samples themselves when there are several (one
+/// sample is the median: no list is allocated for the common case).
+#[derive(Debug, Clone, PartialEq)]
 pub struct Side {
     pub median: f64,
-    pub samples: Vec<f64>,
+    repeated: Vec<f64>,
 }
 
 impl Side {
-    fn of(mut samples: Vec<f64>) -> Option<Side> {
-        if samples.is_empty() {
-            return None;
+    fn of(values: &[(usize, f64)]) -> Option<Side> {
+        match values {
+            [] => None,
+            [(_, one)] => Some(Side {
+                median: *one,
+                repeated: Vec::new(),
+            }),
+            many => {
+                let mut samples: Vec<f64> = many.iter().map(|(_, v)| *v).collect();
+                samples.sort_by(f64::total_cmp);
+                let mid = samples.len() / 2;
+                let median = match (samples.get(mid.wrapping_sub(1)), samples.get(mid)) {
+                    (Some(a), Some(b)) if samples.len().is_multiple_of(2) => (a + b) / 2.0,
+                    (_, Some(m)) => *m,
+                    _ => return None,
+                };
+                Some(Side {
+                    median,
+                    repeated: samples,
+                })
+            }
         }
-        samples.sort_by(f64::total_cmp);
-        let mid = samples.len() / 2;
-        let median = match (samples.get(mid.wrapping_sub(1)), samples.get(mid)) {
-            (Some(a), Some(b)) if samples.len().is_multiple_of(2) => (a + b) / 2.0,
-            (_, Some(m)) => *m,
-            _ => return None,
-        };
-        Some(Side { median, samples })
+    }
+
+    /// Every sample, sorted.
+    pub fn samples(&self) -> &[f64] {
+        if self.repeated.is_empty() {
+            std::slice::from_ref(&self.median)
+        } else {
+            &self.repeated
+        }
+    }
+}
+
+impl Serialize for Side {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut side = serializer.serialize_struct("Side", 2)?;
+        side.serialize_field("median", &self.median)?;
+        side.serialize_field("samples", self.samples())?;
+        side.end()
     }
 }
 
@@ -164,7 +193,8 @@ impl Verdict {
     }
 }
 
-/// What the sample files say of one key.
+/// What the sample files of one side say of one key, gathered when the
+/// key is compared, into buffers reused for every key.
 #[derive(Default)]
 struct Samples {
     /// Valid values, by metric.
@@ -175,31 +205,87 @@ struct Samples {
     present: bool,
 }
 
-impl Samples {
-    fn collect(tables: &[Table]) -> HashMap<&Key, Samples> {
-        let mut by_key: HashMap<&Key, Samples> = HashMap::new();
-        for table in tables {
-            for row in &table.rows {
-                let s = by_key.entry(&row.key).or_default();
-                s.present = true;
-                s.skipped |= row.skipped;
-                match &row.measure {
-                    Ok(m) => s.values.push((m.metric, m.value)),
-                    Err(reason) => s.reasons.push(reason.clone()),
+/// Every key of the baseline and current tables once, baseline order
+/// first, with the row each table has for it: one map, each key hashed
+/// once per table.
+struct Keys<'a> {
+    keys: Vec<&'a Key>,
+    /// The baseline's tables, then current's.
+    tables: Vec<&'a Table>,
+    baseline_tables: usize,
+    /// `keys.len() x tables.len()` row numbers; `u32::MAX` where absent.
+    rows: Vec<u32>,
+}
+
+impl<'a> Keys<'a> {
+    fn new(baseline: &'a [Table], current: &'a [Table]) -> Keys<'a> {
+        let tables: Vec<&Table> = baseline.iter().chain(current).collect();
+        let width = tables.len();
+        let most = tables.iter().map(|t| t.rows.len()).max().unwrap_or(0);
+        let mut slots: FxHashMap<&Key, usize> =
+            FxHashMap::with_capacity_and_hasher(most, Default::default());
+        let mut keys = Vec::with_capacity(most);
+        let mut rows: Vec<u32> = Vec::with_capacity(most.saturating_mul(width));
+        for (t, table) in tables.iter().enumerate() {
+            for (r, row) in table.rows.iter().enumerate() {
+                let slot = *slots.entry(&row.key).or_insert_with(|| {
+                    keys.push(&row.key);
+                    rows.resize(rows.len().saturating_add(width), u32::MAX);
+                    keys.len().saturating_sub(1)
+                });
+                if let Some(cell) = rows.get_mut(slot.saturating_mul(width).saturating_add(t)) {
+                    *cell = u32::try_from(r).unwrap_or(u32::MAX);
                 }
             }
         }
-        by_key
+        Keys {
+            keys,
+            baseline_tables: baseline.len(),
+            tables,
+            rows,
+        }
     }
 
+    /// Fills `s` (cleared first, its buffers kept) with what the tables of
+    /// one side say of the key in `slot`; false when none has it.
+    fn fill(&self, slot: usize, baseline: bool, s: &mut Samples) -> bool {
+        s.values.clear();
+        s.reasons.clear();
+        s.skipped = false;
+        s.present = false;
+        let width = self.tables.len();
+        let side = if baseline {
+            0..self.baseline_tables
+        } else {
+            self.baseline_tables..width
+        };
+        for t in side {
+            let row = self
+                .rows
+                .get(slot.saturating_mul(width).saturating_add(t))
+                .filter(|&&r| r != u32::MAX)
+                .and_then(|&r| self.tables.get(t)?.rows.get(usize::try_from(r).ok()?));
+            let Some(row) = row else { continue };
+            s.present = true;
+            s.skipped |= row.skipped;
+            match &row.measure {
+                Ok(m) => s.values.push((m.metric, m.value)),
+                Err(reason) => s.reasons.push(reason.clone()),
+            }
+        }
+        s.present
+    }
+}
+
+impl Samples {
     /// The metric of the valid samples, when they all measured the same one.
     fn metric(&self) -> Result<Option<usize>, String> {
-        let metrics: HashSet<usize> = self.values.iter().map(|(m, _)| *m).collect();
-        match metrics.len() {
-            0 => Ok(None),
-            1 => Ok(metrics.into_iter().next()),
-            _ => Err("the samples measured different metrics".to_owned()),
+        let mut metrics = self.values.iter().map(|(m, _)| *m);
+        let first = metrics.next();
+        if metrics.any(|m| Some(m) != first) {
+            return Err("the samples measured different metrics".to_owned());
         }
+        Ok(first)
     }
 }
 
@@ -223,13 +309,27 @@ pub fn compare(
         (baseline.iter().all(|t| t.valid_rows() == 0))
             .then(|| "the baseline has no valid row".to_owned())
     });
-    let cur = Samples::collect(current);
-    let base = Samples::collect(baseline);
     let mut rows = Vec::new();
     if unavailable.is_none() {
-        for key in union_of_keys(baseline, current) {
-            let policy = config.policy(key, thresholds.fail_pct, thresholds.warn_pct);
-            rows.push(row(key, base.get(key), cur.get(key), policy, config));
+        let keys = Keys::new(baseline, current);
+        rows.reserve(keys.keys.len());
+        let (mut b, mut c) = (Samples::default(), Samples::default());
+        for (slot, key) in keys.keys.iter().enumerate() {
+            let fields: Vec<&str> = if config.rules.is_empty() {
+                Vec::new()
+            } else {
+                key.fields().collect()
+            };
+            let policy = config.policy(&fields, thresholds.fail_pct, thresholds.warn_pct);
+            let in_base = keys.fill(slot, true, &mut b);
+            let in_cur = keys.fill(slot, false, &mut c);
+            rows.push(row(
+                key,
+                in_base.then_some(&b),
+                in_cur.then_some(&c),
+                policy,
+                config,
+            ));
         }
     }
     Comparison {
@@ -237,17 +337,6 @@ pub fn compare(
         unavailable,
         rows,
     }
-}
-
-/// Every key, baseline order first, then the keys only current has.
-fn union_of_keys<'a>(baseline: &'a [Table], current: &'a [Table]) -> Vec<&'a Key> {
-    let mut seen = HashSet::new();
-    baseline
-        .iter()
-        .chain(current)
-        .flat_map(|t| t.rows.iter().map(|r| &r.key))
-        .filter(|k| seen.insert(*k))
-        .collect()
 }
 
 fn result(key: &Key, class: Class, reason: Option<String>, policy: Policy) -> RowResult {
@@ -261,10 +350,6 @@ fn result(key: &Key, class: Class, reason: Option<String>, policy: Policy) -> Ro
         reason,
         policy,
     }
-}
-
-fn values(samples: &Samples) -> Vec<f64> {
-    samples.values.iter().map(|(_, v)| *v).collect()
 }
 
 fn row(
@@ -302,8 +387,8 @@ fn row(
         (Some(_), None) => lost(key, cur, policy),
         (Some(b), Some(c)) => return measured(key, b, c, policy, config),
     };
-    out.baseline = base.and_then(|b| Side::of(values(b)));
-    out.current = cur.and_then(|c| Side::of(values(c)));
+    out.baseline = base.and_then(|b| Side::of(&b.values));
+    out.current = cur.and_then(|c| Side::of(&c.values));
     out.metric = [base, cur]
         .into_iter()
         .flatten()
@@ -355,7 +440,7 @@ fn measured(key: &Key, b: &Samples, c: &Samples, policy: Policy, config: &Config
         .direction
         .or_else(|| config.metrics.get(metric).map(|m| m.direction))
         .unwrap_or(Direction::Higher);
-    let (Some(base), Some(cur)) = (Side::of(values(b)), Side::of(values(c))) else {
+    let (Some(base), Some(cur)) = (Side::of(&b.values), Side::of(&c.values)) else {
         return result(key, Class::NotComparable, None, policy);
     };
     let change = (cur.median / base.median - 1.0) * direction.sign();
@@ -371,7 +456,7 @@ fn measured(key: &Key, b: &Samples, c: &Samples, policy: Policy, config: &Config
     } else {
         Class::Unchanged
     };
-    let repeated = base.samples.len() > 1 || cur.samples.len() > 1;
+    let repeated = base.samples().len() > 1 || cur.samples().len() > 1;
     if repeated && class != Class::Unchanged && !separated(&base, &cur, direction, change < 0.0) {
         class = Class::Noisy;
     }
@@ -390,8 +475,8 @@ fn measured(key: &Key, b: &Samples, c: &Samples, policy: Policy, config: &Config
 /// Every current sample is worse (or, for an improvement, better) than
 /// every baseline sample: the sets do not overlap.
 fn separated(base: &Side, cur: &Side, direction: Direction, worse: bool) -> bool {
-    let (bmin, bmax) = bounds(&base.samples);
-    let (cmin, cmax) = bounds(&cur.samples);
+    let (bmin, bmax) = bounds(base.samples());
+    let (cmin, cmax) = bounds(cur.samples());
     let current_higher = cmin > bmax;
     let current_lower = cmax < bmin;
     match (direction, worse) {
@@ -433,7 +518,10 @@ mod tests {
             warn_pct: 3.0,
         };
         let c = compare("main", &[t(cur)], &[t(base)], None, &Config::default(), th);
-        c.rows.into_iter().find(|r| r.key.0[0] == "x").unwrap()
+        c.rows
+            .into_iter()
+            .find(|r| r.key.fields().next() == Some("x"))
+            .unwrap()
     }
 
     #[test]

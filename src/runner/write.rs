@@ -92,26 +92,43 @@ pub fn fit_summary(summary: &str) -> std::borrow::Cow<'_, str> {
 /// Writes for a runner: outputs, then the summary (a failure there becomes
 /// a warning in the log), then the log.
 pub fn for_runner(files: &RunnerFiles, rendered: &Rendered) -> Result<(), WriteError> {
+    let summary_warning = outputs_and_summary(files, rendered)?;
+    stdout(&format!("{}{summary_warning}", rendered.stdout))
+}
+
+/// The first two writes for a runner: the outputs, then the summary.
+/// Returns what the log should say about a summary that could not be
+/// written (empty when it was).
+pub fn outputs_and_summary(files: &RunnerFiles, rendered: &Rendered) -> Result<String, WriteError> {
     let output = files.output.as_deref().ok_or(WriteError::NoOutputFile)?;
     append("GITHUB_OUTPUT", output, &rendered.outputs)?;
-    let mut log = rendered.stdout.clone();
+    let mut warning = String::new();
     if let Some(path) = files.summary.as_deref()
         && let Err(err) = append("GITHUB_STEP_SUMMARY", path, &fit_summary(&rendered.summary))
     {
         workflow_command::command(
-            &mut log,
+            &mut warning,
             "warning",
             &[("title", "Job summary not written")],
             &err.to_string(),
         );
     }
-    stdout(&log)
+    Ok(warning)
 }
 
 /// Writes to stdout. A closed stdout (`| head`) is not worth failing an
 /// answer over.
 pub fn stdout(text: &str) -> Result<(), WriteError> {
-    match std::io::stdout().lock().write_all(text.as_bytes()) {
+    stdout_with(|out| out.write_all(text.as_bytes()))
+}
+
+/// Writes to a buffered stdout piece by piece: a log of a hundred thousand
+/// lines is never held whole in memory.
+pub fn stdout_with(
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<(), WriteError> {
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    match write(&mut out).and_then(|()| out.flush()) {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(WriteError::File {
             what: "stdout",
             path: "-".into(),

@@ -131,7 +131,14 @@ pub fn run_step(
     with: &[(&str, &str)],
     extra_env: &[(&str, &str)],
 ) -> StepRun {
-    run_step_of("action.yml", action_path, event, event_name, with, extra_env)
+    run_step_of(
+        "action.yml",
+        action_path,
+        event,
+        event_name,
+        with,
+        extra_env,
+    )
 }
 
 /// Runs the composite step of the action `file` (relative to the action's

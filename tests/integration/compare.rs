@@ -659,9 +659,16 @@ fn the_compare_action_writes_the_outputs_it_declares() {
         ],
         &[],
     );
-    assert_eq!(run.code, 4, "stdout: {}\nstderr: {}", run.stdout, run.stderr);
+    assert_eq!(
+        run.code, 4,
+        "stdout: {}\nstderr: {}",
+        run.stdout, run.stderr
+    );
     let action = action_at("compare/action.yml");
-    let mut declared: Vec<String> = map(&action["outputs"]).into_iter().map(|(k, _)| k).collect();
+    let mut declared: Vec<String> = map(&action["outputs"])
+        .into_iter()
+        .map(|(k, _)| k)
+        .collect();
     declared.sort();
     let written: Vec<String> = run.outputs.keys().cloned().collect();
     assert_eq!(written, declared);
@@ -681,6 +688,8 @@ fn the_compare_action_writes_the_outputs_it_declares() {
         );
     }
     assert_eq!(run.outputs["verdict"], "regression");
-    assert!(run.stdout.contains("baseline main = ROCm/FlyDSL@fa4f8ae2d93c1a7e5b06f2c8e4d1b3a9c7e05f16 (pr-base)"));
+    assert!(run.stdout.contains(
+        "baseline main = ROCm/FlyDSL@fa4f8ae2d93c1a7e5b06f2c8e4d1b3a9c7e05f16 (pr-base)"
+    ));
     assert!(run.stdout.contains("=== Benchmark: current vs main ==="));
 }

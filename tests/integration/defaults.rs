@@ -52,7 +52,11 @@ fn readme_default(readme: &str, section: &str, key: &str) -> String {
         .find(|l| l.starts_with(&format!("| `{key}`")))
         .and_then(|row| {
             let cells: Vec<&str> = row.split('|').map(str::trim).collect();
-            let column = if section.contains("Command-line") { 3 } else { 2 };
+            let column = if section.contains("Command-line") {
+                3
+            } else {
+                2
+            };
             cells.get(column).map(|c| c.trim_matches('`').to_owned())
         })
         .unwrap_or_else(|| panic!("README {section} has no row for {key}"))
@@ -99,9 +103,23 @@ fn compare_states_its_defaults_alike_everywhere() {
         ("fail-threshold", compare::FAIL_THRESHOLD_PCT.to_string()),
         ("warn-threshold", compare::WARN_THRESHOLD_PCT.to_string()),
     ] {
-        assert!(help.contains(&format!("[default: {value}]")), "--{input} in compare --help");
-        assert_eq!(action["inputs"][input]["default"].as_str(), Some(value.as_str()), "{input}");
-        assert_eq!(readme_default(&readme, "## Comparing", input), value, "README, {input}");
+        assert!(
+            help.contains(&format!("[default: {value}]")),
+            "--{input} in compare --help"
+        );
+        assert_eq!(
+            action["inputs"][input]["default"].as_str(),
+            Some(value.as_str()),
+            "{input}"
+        );
+        assert_eq!(
+            readme_default(&readme, "## Comparing", input),
+            value,
+            "README, {input}"
+        );
     }
-    assert!(help.contains(&format!("key columns ({})", compare::KEYS.join(","))), "keys in compare --help");
+    assert!(
+        help.contains(&format!("key columns ({})", compare::KEYS.join(","))),
+        "keys in compare --help"
+    );
 }
