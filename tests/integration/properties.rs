@@ -160,6 +160,20 @@ mod comparing {
     }
 
     proptest! {
+        /// Whatever a results file holds, reading it gives a table or a
+        /// named error, never a panic (with `panic = "abort"`, a panic would
+        /// lose every output of the step).
+        #[test]
+        fn any_bytes_are_a_table_or_an_error(
+            bytes in prop::collection::vec(
+                prop::sample::select(b"op,shape,dtype,tflops,tbps,status\n\r\" -.0123456789xokmissingskip\xff\x1f".to_vec()),
+                0..400,
+            ),
+        ) {
+            let c = Config::default();
+            let _ = parse(Path::new("t.csv"), &bytes, &c.keys, &c.metrics);
+        }
+
         #[test]
         fn row_order_never_changes_the_verdict(rows in rows(), seed in any::<u64>()) {
             let (base, cur) = sides(&rows);
