@@ -77,7 +77,7 @@ fi
 
 # The platforms releases ship a binary for.
 case "$os-$arch" in
-  linux-x86_64) shipped=yes ;;
+  linux-x86_64 | linux-aarch64) shipped=yes ;;
   *) shipped=no ;;
 esac
 
@@ -98,4 +98,4 @@ fi
 if [ "$shipped" = yes ]; then
   fail "no prebuilt binary in this version of the action: it is pinned to a commit without release binaries (such as main). Pin a release's full commit SHA (see the README), or install Rust (rustup) on the runner to build from source"
 fi
-fail "no prebuilt binary for $os-$arch in this version of the action, and no cargo to build one. Use a Linux x86_64 runner with a release of the action, or install Rust (rustup) on the runner to build from source"
+fail "no prebuilt binary for $os-$arch in this version of the action, and no cargo to build one. Use a Linux x86_64 or aarch64 runner with a release of the action, or install Rust (rustup) on the runner to build from source"

@@ -3,6 +3,7 @@
 
 mod action;
 mod architecture;
+mod arm64;
 mod artifacts;
 mod bad_corpus;
 mod bad_input;
