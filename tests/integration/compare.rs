@@ -108,6 +108,16 @@ fn compare() -> Resolver {
     Resolver::new().arg("compare")
 }
 
+/// `compare` on the seed case's files: the current results against `main`.
+fn compare_seed() -> Resolver {
+    let r = compare();
+    let (base, cur) = seed_files(r.dir());
+    r.arg("--current")
+        .arg(&cur)
+        .arg("--baseline")
+        .arg(format!("main={}", base.display()))
+}
+
 /// The motivating repository's dashboard line, checked field by field.
 fn assert_dashboard_line(line: &str, label: &str) {
     let fields: Vec<&str> = line.split_whitespace().collect();
@@ -122,15 +132,7 @@ fn assert_dashboard_line(line: &str, label: &str) {
 
 #[test]
 fn the_seed_case_compares_the_64_valid_rows_and_fails_on_the_regression() {
-    let r = compare();
-    let (base, cur) = seed_files(r.dir());
-    let run = r
-        .arg("--current")
-        .arg(&cur)
-        .arg("--baseline")
-        .arg(format!("main={}", base.display()))
-        .args(["--format", "text"])
-        .run();
+    let run = compare_seed().args(["--format", "text"]).run();
     run.assert_code(4);
     let lines: Vec<&str> = run.stdout.lines().collect();
     assert_eq!(
@@ -180,14 +182,7 @@ fn the_seed_case_compares_the_64_valid_rows_and_fails_on_the_regression() {
 }
 
 fn on_runner_seed() -> Run {
-    let r = compare();
-    let (base, cur) = seed_files(r.dir());
-    r.arg("--current")
-        .arg(&cur)
-        .arg("--baseline")
-        .arg(format!("main={}", base.display()))
-        .on_runner()
-        .run()
+    compare_seed().on_runner().run()
 }
 
 #[test]
@@ -249,15 +244,7 @@ fn step_outputs_summary_and_annotations() {
 
 #[test]
 fn json_format_has_every_row_with_samples_and_thresholds() {
-    let r = compare();
-    let (base, cur) = seed_files(r.dir());
-    let (_, j) = r
-        .arg("--current")
-        .arg(&cur)
-        .arg("--baseline")
-        .arg(format!("main={}", base.display()))
-        .args(["--fail-threshold", "25"])
-        .json();
+    let (_, j) = compare_seed().args(["--fail-threshold", "25"]).json();
     assert_eq!(j["verdict"], "pass", "20% is within 25%");
     let rows = j["baselines"][0]["rows"].as_array().unwrap();
     assert_eq!(rows.len(), 66);
@@ -456,16 +443,7 @@ fn an_unavailable_gate_is_inconclusive_and_strict_fails_it() {
 
 #[test]
 fn report_only_passes_and_says_so_everywhere() {
-    let r = compare();
-    let (base, cur) = seed_files(r.dir());
-    let run = r
-        .arg("--current")
-        .arg(&cur)
-        .arg("--baseline")
-        .arg(format!("main={}", base.display()))
-        .arg("--no-gate")
-        .on_runner()
-        .run();
+    let run = compare_seed().arg("--no-gate").on_runner().run();
     run.assert_code(0);
     assert_eq!(run.outputs()["verdict"], "regression");
     assert_eq!(run.outputs()["report-only"], "true");
@@ -478,15 +456,7 @@ fn report_only_passes_and_says_so_everywhere() {
     );
     let json: Value = serde_json::from_str(&run.outputs()["json"]).unwrap();
     assert_eq!(json["report_only"], true);
-    let r = compare();
-    let (base, cur) = seed_files(r.dir());
-    let text = r
-        .arg("--current")
-        .arg(&cur)
-        .arg("--baseline")
-        .arg(format!("main={}", base.display()))
-        .args(["--no-gate", "--format", "text"])
-        .run();
+    let text = compare_seed().args(["--no-gate", "--format", "text"]).run();
     text.assert_code(0);
     assert!(
         text.stdout

@@ -22,6 +22,18 @@ async fn mount(mock: &MockGitHub, responder: impl wiremock::Respond + 'static) {
         .await;
 }
 
+/// A 403 rate-limit answer: `remaining` requests left in the hour, the
+/// hourly quota resetting `reset_in` seconds from now.
+fn rate_limited(message: &str, remaining: &str, reset_in: u64) -> ResponseTemplate {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    error(403, message)
+        .insert_header("x-ratelimit-remaining", remaining)
+        .insert_header("x-ratelimit-reset", (now + reset_in).to_string())
+}
+
 fn warnings(j: &serde_json::Value) -> String {
     j["warnings"].to_string()
 }
@@ -76,13 +88,7 @@ async fn too_many_requests_honours_retry_after() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn primary_rate_limit_waits_for_the_reset_when_it_fits() {
     let mock = MockGitHub::start().await;
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_secs();
-    let limited = error(403, "API rate limit exceeded for installation ID 1.")
-        .insert_header("x-ratelimit-remaining", "0")
-        .insert_header("x-ratelimit-reset", (now + 1).to_string());
+    let limited = rate_limited("API rate limit exceeded for installation ID 1.", "0", 1);
     mount(&mock, sequence(1, limited, ok().set_body_string(TIP))).await;
     let (_, j) = online(&mock, &dispatch(), "workflow_dispatch")
         .arg("--no-tag")
@@ -94,13 +100,7 @@ async fn primary_rate_limit_waits_for_the_reset_when_it_fits() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn rate_limit_resetting_after_the_deadline_gives_up_at_once() {
     let mock = MockGitHub::start().await;
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_secs();
-    let limited = error(403, "API rate limit exceeded")
-        .insert_header("x-ratelimit-remaining", "0")
-        .insert_header("x-ratelimit-reset", (now + 3600).to_string());
+    let limited = rate_limited("API rate limit exceeded", "0", 3600);
     mount(&mock, limited).await;
     let started = Instant::now();
     let (_, j) = online(&mock, &dispatch(), "workflow_dispatch")
@@ -119,13 +119,7 @@ async fn rate_limit_resetting_after_the_deadline_gives_up_at_once() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_secondary_rate_limit_without_retry_after_gives_up_at_once_and_says_so() {
     let mock = MockGitHub::start().await;
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_secs();
-    let limited = error(403, "You have exceeded a secondary rate limit.")
-        .insert_header("x-ratelimit-remaining", "4000")
-        .insert_header("x-ratelimit-reset", (now + 1).to_string());
+    let limited = rate_limited("You have exceeded a secondary rate limit.", "4000", 1);
     mount(&mock, sequence(1, limited, ok().set_body_string(TIP))).await;
     let started = Instant::now();
     let (_, j) = online(&mock, &dispatch(), "workflow_dispatch")

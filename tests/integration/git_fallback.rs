@@ -15,13 +15,28 @@ fn tags(names: &[(&str, bool)]) -> Vec<(String, bool)> {
     names.iter().map(|(n, a)| (n.to_string(), *a)).collect()
 }
 
-async fn api_down() -> MockGitHub {
+/// An API that answers every request 503, so git must answer.
+pub async fn api_down() -> MockGitHub {
     let mock = MockGitHub::start().await;
     wiremock::Mock::given(wiremock::matchers::any())
         .respond_with(error(503, "Service Unavailable"))
         .mount(&mock.server)
         .await;
     mock
+}
+
+/// A `workflow_dispatch` of REPO against `api`, with git served at
+/// `server` (`GITHUB_SERVER_URL`) and `token` as the job's token.
+pub fn dispatch_with_git(api: &MockGitHub, server: &str, token: &str) -> Resolver {
+    Resolver::new()
+        .payload(
+            &json!({"repository": repo_json()}).to_string(),
+            "workflow_dispatch",
+        )
+        .api(&api.url())
+        .env("GITHUB_SERVER_URL", server)
+        .env("INPUT_TOKEN", token)
+        .args(["--timeout", "20"])
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -35,15 +50,7 @@ async fn tags_and_default_branch_come_from_git_when_the_api_is_down() {
     let https = GitHttps::start(repo.root.path()).await;
     let mock = api_down().await;
     for server in [https.url(), repo.file_url(), daemon.url()] {
-        let (_, j) = Resolver::new()
-            .payload(
-                &json!({"repository": repo_json()}).to_string(),
-                "workflow_dispatch",
-            )
-            .api(&mock.url())
-            .env("GITHUB_SERVER_URL", &server)
-            .env("INPUT_TOKEN", "ghs_gittoken")
-            .args(["--timeout", "20"])
+        let (_, j) = dispatch_with_git(&mock, &server, "ghs_gittoken")
             .json_async()
             .await;
         assert_eq!(j["base_sha"], repo.commits[2], "{server}: main's tip: {j}");
@@ -78,15 +85,7 @@ async fn the_token_answers_a_private_repositorys_challenge() {
     let https = GitHttps::start(repo.root.path()).await;
     https.make_private();
     let mock = api_down().await;
-    let (_, j) = Resolver::new()
-        .payload(
-            &json!({"repository": repo_json()}).to_string(),
-            "workflow_dispatch",
-        )
-        .api(&mock.url())
-        .env("GITHUB_SERVER_URL", https.url())
-        .env("INPUT_TOKEN", "ghs_gittoken")
-        .args(["--timeout", "20"])
+    let (_, j) = dispatch_with_git(&mock, &https.url(), "ghs_gittoken")
         .json_async()
         .await;
     assert_eq!(j["tag"], "v1.0.0", "{j}");

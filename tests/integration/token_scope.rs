@@ -4,25 +4,17 @@
 //! `GITHUB_API_URL`'s host (dropped when a redirect leaves it).
 
 use serde_json::json;
-use wiremock::matchers::{any, method, path};
+use wiremock::matchers::{method, path};
 use wiremock::{Mock, ResponseTemplate};
 
+use crate::git_fallback::{api_down, dispatch_with_git};
 use crate::git_https::GitHttps;
 use crate::gitrepo::{BareRepo, git};
 use crate::harness::Resolver;
-use crate::mock_github::{MockGitHub, error, ok_json};
+use crate::mock_github::{MockGitHub, ok_json};
 use crate::online::{REPO, repo_json};
 
 const TOKEN: &str = "ghs_onlyforthehost";
-
-async fn api_down() -> MockGitHub {
-    let mock = MockGitHub::start().await;
-    Mock::given(any())
-        .respond_with(error(503, "Service Unavailable"))
-        .mount(&mock.server)
-        .await;
-    mock
-}
 
 fn never_saw_the_token(server: &GitHttps) {
     for seen in server.requests() {
@@ -38,15 +30,7 @@ async fn a_git_redirect_to_another_host_is_not_followed() {
     elsewhere.make_private();
     server.redirect_to(&format!("https://localhost:{}", elsewhere.front.port));
     let mock = api_down().await;
-    let (_, j) = Resolver::new()
-        .payload(
-            &json!({"repository": repo_json()}).to_string(),
-            "workflow_dispatch",
-        )
-        .api(&mock.url())
-        .env("GITHUB_SERVER_URL", server.url())
-        .env("INPUT_TOKEN", TOKEN)
-        .args(["--timeout", "20"])
+    let (_, j) = dispatch_with_git(&mock, &server.url(), TOKEN)
         .json_async()
         .await;
     assert_eq!(j["base_available"], false, "{j}");
