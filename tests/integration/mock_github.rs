@@ -131,7 +131,15 @@ impl MockGitHub {
 
     /// With a TLS front of another shape: another CA, names or protocol.
     pub async fn start_with(options: Options<'_>) -> MockGitHub {
-        let server = MockServer::start().await;
+        // TCP_NODELAY on the listener, which Linux hands to every accepted
+        // socket: wiremock sets none, and its HTTP/2 answer, written after a
+        // small SETTINGS ack, would otherwise wait on loopback for the Front's
+        // delayed ACK (40 ms), a stall no GitHub server has.
+        let socket = tokio::net::TcpSocket::new_v4().unwrap();
+        socket.set_nodelay(true).unwrap();
+        socket.bind(([127, 0, 0, 1], 0).into()).unwrap();
+        let listener = socket.listen(1024).unwrap().into_std().unwrap();
+        let server = MockServer::builder().listener(listener).start().await;
         let front = Front::start(*server.address(), options).await;
         MockGitHub { server, front }
     }
