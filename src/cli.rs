@@ -1,7 +1,7 @@
 //! The command line: which command runs (`resolve`, `compare`), with which
-//! arguments. No
-//! subcommand means `resolve`, so `baseline-resolver --event ...` (and every
-//! workflow written before there were several commands) keeps working.
+//! arguments. No subcommand means `resolve`, so `baseline-resolver --event
+//! ...` (and every workflow written before there were several commands)
+//! keeps working.
 
 use std::process::ExitCode;
 

@@ -29,7 +29,7 @@ use config::{Config, ConfigError};
 use inputs::Inputs;
 use report::{InputFile, Provenance, ProvenanceError, Report};
 use table::{Table, TableError};
-use verdict::{Comparison, Thresholds, Verdict};
+use verdict::{Thresholds, Verdict};
 
 /// Exit codes of `compare` beyond the shared ones (0, 1 bad input, 2 usage).
 pub mod exits {
@@ -95,7 +95,7 @@ pub fn run(inputs: &Inputs) -> Result<u8, CompareError> {
             })?;
         }
     }
-    let (verdict, report_only) = (report.verdict, report.report_only);
+    let (verdict, report_only) = (report.verdict(), report.report_only);
     // The process ends next: freeing a few hundred thousand rows one by one
     // would cost more than the comparison did.
     std::mem::forget(report);
@@ -163,13 +163,9 @@ pub fn compare(inputs: &Inputs) -> Result<Report, CompareError> {
         comparisons.push(comparison);
         tables.extend(samples);
     }
-    let verdict = comparisons
-        .first()
-        .map_or(Verdict::Inconclusive, Comparison::verdict);
     tables.extend(current);
     Ok(Report {
         comparisons,
-        verdict,
         report_only: inputs.report_only,
         thresholds,
         inputs: files,

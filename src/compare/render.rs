@@ -182,7 +182,7 @@ fn dashboard(report: &Report, comparison: &Comparison, out: &mut dyn io::Write) 
 fn verdict_line(report: &Report) -> String {
     let gate = report.gate().map_or("?", |g| g.label.as_str());
     let (fail, warn) = (report.thresholds.fail_pct, report.thresholds.warn_pct);
-    let what = match (report.verdict, report.gate()) {
+    let what = match (report.verdict(), report.gate()) {
         (Verdict::Inconclusive, Some(g)) if g.unavailable.is_some() => {
             format!(
                 "its baseline is unavailable: {}",
@@ -200,7 +200,7 @@ fn verdict_line(report: &Report) -> String {
     };
     format!(
         "compare: {} against {gate}: {what} (fail: worse by more than {fail}%, warn: {warn}%)",
-        report.verdict.as_str().to_uppercase()
+        report.verdict().as_str().to_uppercase()
     )
 }
 
@@ -226,7 +226,6 @@ fn counts_line(c: &Comparison) -> String {
     )
 }
 
-/// The report for a person (and the log of the github form).
 /// The report for a person (and the log of the github form), written as
 /// it is formed.
 pub fn write_text(report: &Report, out: &mut dyn io::Write) -> io::Result<()> {
@@ -356,7 +355,7 @@ fn annotations(report: &Report, out: &mut String) {
             &row_message(report, gate, row),
         );
     }
-    if report.verdict == Verdict::Inconclusive {
+    if report.verdict() == Verdict::Inconclusive {
         command(
             out,
             "warning",
@@ -372,7 +371,7 @@ pub fn step_outputs(report: &Report) -> Vec<(&'static str, String)> {
     let count = |class| gate.map_or(0, |g| g.count(class)).to_string();
     let worst = gate.and_then(Comparison::worst);
     vec![
-        ("verdict", report.verdict.as_str().to_owned()),
+        ("verdict", report.verdict().as_str().to_owned()),
         ("report-only", report.report_only.to_string()),
         ("compared", gate.map_or(0, Comparison::compared).to_string()),
         ("regressed", count(Class::Regressed)),
@@ -443,7 +442,7 @@ fn summary(report: &Report) -> String {
     let _ = writeln!(
         out,
         "### Benchmark comparison: {}\n",
-        report.verdict.as_str().to_uppercase()
+        report.verdict().as_str().to_uppercase()
     );
     let _ = writeln!(out, "{}\n", md(&verdict_line(report)));
     if report.report_only {
@@ -691,7 +690,7 @@ struct JsonReport<'a> {
 pub fn json(report: &Report, rows: Option<usize>) -> String {
     let value = JsonReport {
         schema: 1,
-        verdict: report.verdict.as_str(),
+        verdict: report.verdict().as_str(),
         report_only: report.report_only,
         gate: report.gate().map(|g| g.label.as_str()),
         thresholds: JsonThresholds {

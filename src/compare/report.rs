@@ -79,9 +79,8 @@ impl Provenance {
 }
 
 pub struct Report {
+    /// The gate's comparison first, then the other baselines in the order given.
     pub comparisons: Vec<Comparison>,
-    /// The gate's comparison: always the first.
-    pub verdict: Verdict,
     pub report_only: bool,
     pub thresholds: Thresholds,
     pub inputs: Vec<InputFile>,
@@ -89,13 +88,21 @@ pub struct Report {
     /// Baselines that could not be read, and other things worth a warning.
     pub warnings: Vec<String>,
     pub config: Config,
-    /// The tables read, kept with the report they made.
+    /// The tables read. Nothing reads them after the comparison; they are
+    /// held so that `compare::run` can end the process without freeing
+    /// them row by row.
     pub tables: Vec<super::table::Table>,
 }
 
 impl Report {
     pub fn gate(&self) -> Option<&Comparison> {
         self.comparisons.first()
+    }
+
+    /// The gate's verdict; inconclusive without a gate.
+    pub fn verdict(&self) -> Verdict {
+        self.gate()
+            .map_or(Verdict::Inconclusive, Comparison::verdict)
     }
 
     /// The unit a row's metric is shown in.

@@ -11,8 +11,6 @@
 //! column, a key twice) is an error naming the file and the line.
 //! See `../shared/context/motivating-workflow.md`.
 
-use std::fs::File;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -20,6 +18,7 @@ use rustc_hash::FxHashMap;
 use thiserror::Error;
 
 use super::config::Metric;
+use crate::runner::read::{self, ReadError};
 use crate::runner::shown;
 
 /// Result files are megabytes at most; anything larger is not one.
@@ -59,8 +58,8 @@ pub enum TableError {
 /// The values of the key columns of one row. One shared allocation: the
 /// cells joined by the unit separator (a control character in a cell is
 /// read as a space, so no cell holds one), cloned by reference count (files
-/// are read on threads of their own), with
-/// its hash computed once: every key is hashed into several maps.
+/// are read on threads of their own), with its hash computed once: every
+/// key is hashed into several maps.
 #[derive(Debug, Clone)]
 pub struct Key {
     text: Arc<str>,
@@ -177,29 +176,16 @@ impl Table {
 
 /// Reads and parses one results file.
 pub fn read(path: &Path, keys: &[String], metrics: &[Metric]) -> Result<Table, TableError> {
-    let read_err = |source| TableError::Read {
-        path: path.to_owned(),
-        source,
-    };
-    let file = File::open(path).map_err(read_err)?;
-    let size = file.metadata().map_err(read_err)?.len();
-    if size > MAX_FILE_BYTES {
-        return Err(TableError::TooLarge {
+    let bytes = read::bounded(path, MAX_FILE_BYTES).map_err(|err| match err {
+        ReadError::Io(source) => TableError::Read {
+            path: path.to_owned(),
+            source,
+        },
+        ReadError::TooLarge { size } => TableError::TooLarge {
             path: path.to_owned(),
             size,
-        });
-    }
-    let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0).saturating_add(1));
-    file.take(MAX_FILE_BYTES.saturating_add(1))
-        .read_to_end(&mut bytes)
-        .map_err(read_err)?;
-    let read_size = u64::try_from(bytes.len()).unwrap_or(u64::MAX);
-    if read_size > MAX_FILE_BYTES {
-        return Err(TableError::TooLarge {
-            path: path.to_owned(),
-            size: read_size,
-        });
-    }
+        },
+    })?;
     parse(path, &bytes, keys, metrics)
 }
 

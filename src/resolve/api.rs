@@ -139,6 +139,7 @@ impl Permission {
     }
 }
 
+#[derive(Clone)]
 pub struct Config {
     /// e.g. `https://api.github.com` or `https://HOST/api/v3`.
     pub api_url: String,

@@ -9,12 +9,12 @@
 //! looked at. See <https://docs.github.com/en/webhooks/webhook-events-and-payloads>.
 
 use std::fmt;
-use std::fs::File;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 use thiserror::Error;
+
+use crate::runner::read::{self, ReadError};
 
 /// Real payloads are kilobytes; the runner caps them far below this. Anything
 /// larger is not an event file and is refused before it is parsed.
@@ -228,29 +228,16 @@ pub struct Issue {
 /// Reads and parses the event file, refusing what is not an event payload
 /// before any rule looks at it.
 pub fn load(path: &Path) -> Result<Payload, LoadError> {
-    let read_err = |source| LoadError::Read {
-        path: path.to_owned(),
-        source,
-    };
-    let file = File::open(path).map_err(read_err)?;
-    let size = file.metadata().map_err(read_err)?.len();
-    if size > MAX_PAYLOAD_BYTES {
-        return Err(LoadError::TooLarge {
+    let text = read::bounded(path, MAX_PAYLOAD_BYTES).map_err(|err| match err {
+        ReadError::Io(source) => LoadError::Read {
+            path: path.to_owned(),
+            source,
+        },
+        ReadError::TooLarge { size } => LoadError::TooLarge {
             path: path.to_owned(),
             size,
-        });
-    }
-    // `take` guards against a file that grows (or a FIFO that lies about its size).
-    let mut text = Vec::with_capacity(size as usize);
-    file.take(MAX_PAYLOAD_BYTES + 1)
-        .read_to_end(&mut text)
-        .map_err(read_err)?;
-    if text.len() as u64 > MAX_PAYLOAD_BYTES {
-        return Err(LoadError::TooLarge {
-            path: path.to_owned(),
-            size: text.len() as u64,
-        });
-    }
+        },
+    })?;
     parse(path, &text)
 }
 

@@ -117,10 +117,12 @@ pub fn resolve(inputs: &Inputs) -> Result<Answer, ResolveError> {
         settle::offline(&answer, plan)
     } else {
         let network = Network {
-            api_url: inputs.api_url.clone(),
+            api: api::Config {
+                api_url: inputs.api_url.clone(),
+                token: inputs.token.as_ref().map(|t| t.expose().to_owned()),
+                timeout: inputs.timeout,
+            },
             server_url: inputs.server_url.clone(),
-            token: inputs.token.as_ref().map(|t| t.expose().to_owned()),
-            timeout: inputs.timeout,
         };
         settle::online(&answer, plan, &network)?
     };

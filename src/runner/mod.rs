@@ -14,6 +14,7 @@ pub mod file_command;
 pub mod format;
 pub mod markdown;
 pub mod panic;
+pub mod read;
 pub mod workflow_command;
 pub mod write;
 

@@ -19,7 +19,6 @@ mod fetch;
 mod release;
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use thiserror::Error;
 
@@ -56,12 +55,10 @@ pub struct Plan {
     pub artifacts: Option<ArtifactQuery>,
 }
 
-/// How to reach the API and git.
+/// How to reach the API and git (which takes the API's token).
 pub struct Network {
-    pub api_url: String,
+    pub api: api::Config,
     pub server_url: String,
-    pub token: Option<String>,
-    pub timeout: Duration,
 }
 
 #[derive(Debug, Error)]
@@ -123,17 +120,14 @@ pub fn online(answer: &Answer, plan: Plan, network: &Network) -> Result<Vec<Find
         .map_err(SettleError::Runtime)?;
     // octocrab starts its request buffer on the runtime it is built in.
     let entered = runtime.enter();
-    let api = Api::new(api::Config {
-        api_url: network.api_url.clone(),
-        token: network.token.clone(),
-        timeout: network.timeout,
-    });
+    let api = Api::new(network.api.clone());
     let findings = match api {
         Ok(api) => {
             let online = Online {
                 api,
                 server_url: network.server_url.clone(),
                 git_auth: network
+                    .api
                     .token
                     .as_deref()
                     .and_then(|t| git::Auth::new(t, &network.server_url)),
@@ -143,7 +137,7 @@ pub fn online(answer: &Answer, plan: Plan, network: &Network) -> Result<Vec<Find
             findings.push(Finding::Trace(format!(
                 "{} API request(s) to {}",
                 online.api.requests(),
-                network.api_url
+                network.api.api_url
             )));
             findings
         }
