@@ -36,6 +36,7 @@ use thiserror::Error;
 
 use super::defaults;
 use crate::glob::glob_match;
+use crate::runner::read::{self, ReadError};
 
 #[derive(Debug, Error)]
 pub enum ConfigError {
@@ -44,9 +45,14 @@ pub enum ConfigError {
         path: PathBuf,
         source: std::io::Error,
     },
+    #[error("the config {path} is {size} bytes, over the {MAX_CONFIG_BYTES}-byte limit")]
+    TooLarge { path: PathBuf, size: u64 },
     #[error("config {path}: {message}")]
     Invalid { path: PathBuf, message: String },
 }
+
+/// A config is a few rules; anything this large is not one.
+pub const MAX_CONFIG_BYTES: u64 = 1024 * 1024;
 
 /// Which way is better.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -149,9 +155,15 @@ pub struct Policy {
 
 impl Config {
     pub fn load(path: &Path) -> Result<Config, ConfigError> {
-        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
-            path: path.to_owned(),
-            source,
+        let text = read::bounded_text(path, MAX_CONFIG_BYTES).map_err(|err| match err {
+            ReadError::Io(source) => ConfigError::Read {
+                path: path.to_owned(),
+                source,
+            },
+            ReadError::TooLarge { size } => ConfigError::TooLarge {
+                path: path.to_owned(),
+                size,
+            },
         })?;
         Config::parse(&text).map_err(|message| ConfigError::Invalid {
             path: path.to_owned(),

@@ -9,6 +9,7 @@ use thiserror::Error;
 
 use super::config::Config;
 use super::verdict::{Comparison, Thresholds, Verdict};
+use crate::runner::read::{self, ReadError};
 
 /// A file the comparison read (or could not).
 #[derive(Debug, Clone)]
@@ -32,6 +33,10 @@ pub struct Provenance {
     pub tag_sha: Option<String>,
 }
 
+/// `resolve`'s JSON answer is kilobytes (its warnings and artifact list are
+/// capped); anything this large is not one.
+pub const MAX_RESOLUTION_BYTES: u64 = 1024 * 1024;
+
 #[derive(Debug, Error)]
 pub enum ProvenanceError {
     #[error("cannot read the resolution {path}: {source}")]
@@ -39,6 +44,8 @@ pub enum ProvenanceError {
         path: PathBuf,
         source: std::io::Error,
     },
+    #[error("the resolution {path} is {size} bytes, over the {MAX_RESOLUTION_BYTES}-byte limit")]
+    TooLarge { path: PathBuf, size: u64 },
     #[error("the resolution {origin} is not resolve's JSON answer: {message}")]
     Invalid { origin: String, message: String },
 }
@@ -51,9 +58,15 @@ impl Provenance {
             (value.to_owned(), "(inline JSON)".to_owned())
         } else {
             let path = Path::new(value);
-            let text = std::fs::read_to_string(path).map_err(|source| ProvenanceError::Read {
-                path: path.to_owned(),
-                source,
+            let text = read::bounded_text(path, MAX_RESOLUTION_BYTES).map_err(|err| match err {
+                ReadError::Io(source) => ProvenanceError::Read {
+                    path: path.to_owned(),
+                    source,
+                },
+                ReadError::TooLarge { size } => ProvenanceError::TooLarge {
+                    path: path.to_owned(),
+                    size,
+                },
             })?;
             (text, path.display().to_string())
         };

@@ -1,5 +1,5 @@
 //! Reading a file a command was pointed at (an event payload, a results
-//! file) whole, bounded: whatever is at the path, a file that grows while it
+//! file, a config) whole, bounded: whatever is at the path, a file that grows while it
 //! is read or a FIFO that reports no size, at most `limit` bytes are held.
 
 use std::fs::File;
@@ -36,6 +36,17 @@ pub fn bounded(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
         return Err(ReadError::TooLarge { size: read });
     }
     Ok(bytes)
+}
+
+/// The file as UTF-8 text, bounded like [`bounded`]; text that is not
+/// UTF-8 is the error `read_to_string` gives.
+pub fn bounded_text(path: &Path, limit: u64) -> Result<String, ReadError> {
+    String::from_utf8(bounded(path, limit)?).map_err(|_| {
+        ReadError::Io(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            "stream did not contain valid UTF-8",
+        ))
+    })
 }
 
 #[cfg(test)]

@@ -603,6 +603,30 @@ fn a_config_gives_rows_their_own_thresholds_and_unknown_keys_are_bad_input() {
     );
 }
 
+/// A config or resolution file of megabytes is not one: refused by size,
+/// before it is read into memory or parsed, naming the file.
+#[test]
+fn oversized_config_and_resolution_files_are_refused_by_size() {
+    let big = "# padding\n".repeat(110_000);
+    for flag in ["--config", "--resolution"] {
+        let r = compare_seed();
+        let file = write(r.dir(), "big.file", &big);
+        let run = r.arg(flag).arg(&file).run();
+        run.assert_code(1);
+        assert!(
+            run.stderr
+                .contains("big.file is 1100000 bytes, over the 1048576-byte limit"),
+            "{flag}: {}",
+            run.stderr
+        );
+        assert!(
+            run.stdout.is_empty(),
+            "{flag}: nothing compared: {}",
+            run.stdout
+        );
+    }
+}
+
 /// `compare/action.yml` as the runner runs it: its composite step, with
 /// `with:` inputs evaluated into `INPUT_*`, through `dist/launch.sh` one
 /// directory up; the outputs written are exactly those it declares.
