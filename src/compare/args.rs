@@ -14,6 +14,7 @@ Exit codes:
   0  pass; or, without --strict, inconclusive (a warning says why); or --no-gate
   1  bad input: a --current file missing or unreadable, a missing key or metric column, a
      key twice in one file, a file over 64 MiB, a config or resolution that cannot be read
+     or is over 1 MiB
   2  usage: unknown flag, or an invalid flag / INPUT_* value
   3  --strict and the gate is inconclusive: its baseline unavailable, or no row compared
   4  rows regressed or lost against the gate baseline";
