@@ -7,7 +7,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use crate::runner::Env;
+use crate::runner::log::{LogSink as _, LogText};
+use crate::runner::{Env, exit, write};
 use crate::{compare, resolve};
 
 #[derive(Debug, Parser)]
@@ -48,10 +49,27 @@ impl Cli {
     }
 }
 
-/// Parses the command line (clap exits 2 on a usage error, with its own
-/// message) and runs the command.
+/// Parses the command line and runs the command. A usage error (exit 2),
+/// `--help` and `--version` are clap's text, written line by line through
+/// the log writer: an argument it quotes back cannot become a workflow
+/// command either.
 pub fn main(env: Env<'_>) -> ExitCode {
-    match Cli::parse().command() {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => {
+            let mut text = LogText::new();
+            for line in err.render().to_string().lines() {
+                text.push_line(line);
+            }
+            if err.use_stderr() {
+                write::stderr(&text);
+            } else {
+                let _ = write::stdout(|log| log.append(&text));
+            }
+            return ExitCode::from(u8::try_from(err.exit_code()).unwrap_or(exit::USAGE));
+        }
+    };
+    match cli.command() {
         Command::Resolve(args) => ExitCode::from(resolve::main(&args, env)),
         Command::Compare(args) => ExitCode::from(compare::main(&args, env)),
     }

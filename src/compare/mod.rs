@@ -23,6 +23,7 @@ use std::path::Path;
 use thiserror::Error;
 
 use crate::runner::file_command::EncodeError;
+use crate::runner::log::LogSink as _;
 use crate::runner::{self, Env, Format, InputError, WriteError, exit};
 use args::CompareArgs;
 use config::{Config, ConfigError};
@@ -83,15 +84,15 @@ pub fn main(args: &CompareArgs, env: Env<'_>) -> u8 {
 pub fn run(inputs: &Inputs) -> Result<u8, CompareError> {
     let report = compare(inputs)?;
     match inputs.format {
-        Format::Json => runner::write::stdout(&(render::json(&report, None) + "\n"))?,
-        Format::Text => runner::write::stdout_with(|out| render::write_text(&report, out))?,
+        Format::Json => runner::write::stdout(|log| log.json(&render::json(&report, None)))?,
+        Format::Text => runner::write::stdout(|log| render::write_text(&report, log))?,
         Format::Github => {
             let rendered = render::actions(&report)?;
             let warning = runner::write::outputs_and_summary(&inputs.files, &rendered)?;
-            runner::write::stdout_with(|out| {
-                out.write_all(rendered.stdout.as_bytes())?;
-                render::write_text(&report, out)?;
-                out.write_all(warning.as_bytes())
+            runner::write::stdout(|log| {
+                log.append(&rendered.stdout)?;
+                render::write_text(&report, log)?;
+                log.append(&warning)
             })?;
         }
     }

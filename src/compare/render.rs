@@ -16,8 +16,8 @@ use super::report::{Provenance, Report};
 use super::verdict::{Class, Comparison, RowResult, Side, Verdict};
 use crate::runner::Rendered;
 use crate::runner::file_command::{self, EncodeError};
+use crate::runner::log::{LogSink, LogText};
 use crate::runner::markdown::escape as md;
-use crate::runner::workflow_command::{command, plain};
 
 /// Annotations per kind: GitHub shows ten per step anyway.
 const ANNOTATIONS: usize = 10;
@@ -163,18 +163,17 @@ fn fixed(out: &mut String, value: f64, width: usize, precision: usize, plus: boo
 }
 
 /// The dashboard block of one baseline, written line by line.
-fn dashboard(report: &Report, comparison: &Comparison, out: &mut dyn io::Write) -> io::Result<()> {
+fn dashboard(report: &Report, comparison: &Comparison, out: &mut dyn LogSink) -> io::Result<()> {
     let label = &comparison.label;
-    let mut line = String::with_capacity(256);
     if let Some(source) = report.provenance.as_ref().and_then(|p| p.describe(label)) {
-        plain(&mut line, &format!("baseline {label} = {source}"));
+        out.line(&format!("baseline {label} = {source}"))?;
     }
-    let _ = writeln!(line, "=== Benchmark: current vs {label} ===");
-    out.write_all(line.as_bytes())?;
+    out.line(&format!("=== Benchmark: current vs {label} ==="))?;
+    let mut line = String::with_capacity(256);
     for row in comparison.rows.iter().filter(|r| r.class.compared()) {
         line.clear();
         dashboard_line(&mut line, label, row, report.unit(row.metric));
-        out.write_all(line.as_bytes())?;
+        out.line(line.trim_end_matches('\n'))?;
     }
     Ok(())
 }
@@ -228,20 +227,18 @@ fn counts_line(c: &Comparison) -> String {
 
 /// The report for a person (and the log of the github form), written as
 /// it is formed.
-pub fn write_text(report: &Report, out: &mut dyn io::Write) -> io::Result<()> {
-    let mut head = format!("{}\n", verdict_line(report));
+pub fn write_text(report: &Report, out: &mut dyn LogSink) -> io::Result<()> {
+    out.line(&verdict_line(report))?;
     if report.report_only {
-        head.push_str(REPORT_ONLY);
-        head.push('\n');
+        out.line(REPORT_ONLY)?;
     }
-    out.write_all(head.as_bytes())?;
     for c in &report.comparisons {
         if let Some(why) = &c.unavailable {
-            writeln!(out, "baseline {} unavailable: {why}", c.label)?;
+            out.line(&format!("baseline {} unavailable: {why}", c.label))?;
             continue;
         }
         dashboard(report, c, out)?;
-        let mut tail = format!("{}\n", counts_line(c));
+        out.line(&counts_line(c))?;
         for row in c
             .rows
             .iter()
@@ -253,25 +250,20 @@ pub fn write_text(report: &Report, out: &mut dyn io::Write) -> io::Result<()> {
                 .as_deref()
                 .map(|r| format!(" ({r})"))
                 .unwrap_or_default();
-            plain(
-                &mut tail,
-                &format!("  {}: {key}{reason}", row.class.as_str()),
-            );
+            out.line(&format!("  {}: {key}{reason}", row.class.as_str()))?;
         }
-        out.write_all(tail.as_bytes())?;
     }
-    let mut warnings = String::new();
     for warning in &report.warnings {
-        plain(&mut warnings, &format!("warning: {warning}"));
+        out.line(&format!("warning: {warning}"))?;
     }
-    out.write_all(warnings.as_bytes())
+    Ok(())
 }
 
 /// The report as text, in memory (for tests and small reports).
 pub fn text(report: &Report) -> String {
-    let mut out = Vec::new();
+    let mut out = LogText::new();
     let _ = write_text(report, &mut out);
-    String::from_utf8_lossy(&out).into_owned()
+    out.as_str().to_owned()
 }
 
 fn row_message(report: &Report, c: &Comparison, row: &RowResult) -> String {
@@ -301,10 +293,9 @@ fn row_message(report: &Report, c: &Comparison, row: &RowResult) -> String {
 /// Annotations: for the gate, `::error` for up to ten regressed or lost
 /// rows (`::warning` under `--no-gate`), `::warning` for up to ten more and
 /// one line for the rest; skipped rows and unavailable baselines warn.
-fn annotations(report: &Report, out: &mut String) {
+fn annotations(report: &Report, out: &mut LogText) {
     for warning in &report.warnings {
-        command(
-            out,
+        out.push_command(
             "warning",
             &[("title", "Benchmark baseline unavailable")],
             warning,
@@ -319,8 +310,7 @@ fn annotations(report: &Report, out: &mut String) {
     };
     for (i, row) in failing.iter().enumerate().take(2 * ANNOTATIONS) {
         let kind = if i < ANNOTATIONS { first } else { "warning" };
-        command(
-            out,
+        out.push_command(
             kind,
             &[("title", "Benchmark regression")],
             &row_message(report, gate, row),
@@ -335,12 +325,7 @@ fn annotations(report: &Report, out: &mut String) {
             "{more} more regressed or lost rows against {}: see the job summary",
             gate.label
         );
-        command(
-            out,
-            "warning",
-            &[("title", "Benchmark regression")],
-            &message,
-        );
+        out.push_command("warning", &[("title", "Benchmark regression")], &message);
     }
     for row in gate
         .rows
@@ -348,16 +333,14 @@ fn annotations(report: &Report, out: &mut String) {
         .filter(|r| r.class == Class::Skipped)
         .take(ANNOTATIONS)
     {
-        command(
-            out,
+        out.push_command(
             "warning",
             &[("title", "Benchmark skipped")],
             &row_message(report, gate, row),
         );
     }
     if report.verdict() == Verdict::Inconclusive {
-        command(
-            out,
+        out.push_command(
             "warning",
             &[("title", "Benchmark comparison inconclusive")],
             &verdict_line(report),
@@ -404,7 +387,7 @@ pub fn actions(report: &Report) -> Result<Rendered, EncodeError> {
     for (name, value) in step_outputs(report) {
         file_command::encode(&mut outputs, name, &value)?;
     }
-    let mut stdout = String::new();
+    let mut stdout = LogText::new();
     annotations(report, &mut stdout);
     Ok(Rendered {
         outputs,

@@ -25,6 +25,7 @@ use std::path::PathBuf;
 use thiserror::Error;
 
 use crate::runner::file_command::EncodeError;
+use crate::runner::log::LogSink as _;
 use crate::runner::{self, Env, Format, InputError, WriteError, exit};
 use answer::Answer;
 use args::ResolveArgs;
@@ -133,8 +134,8 @@ pub fn resolve(inputs: &Inputs) -> Result<Answer, ResolveError> {
 
 fn write(inputs: &Inputs, answer: &Answer) -> Result<(), ResolveError> {
     match inputs.format {
-        Format::Json => runner::write::stdout(&format!("{}\n", render::json(answer)))?,
-        Format::Text => runner::write::stdout(&render::text::render(answer))?,
+        Format::Json => runner::write::stdout(|log| log.json(&render::json(answer)))?,
+        Format::Text => runner::write::stdout(|log| log.append(&render::text::render(answer)))?,
         Format::Github => {
             let debug = if inputs.debug {
                 inputs.debug_lines()

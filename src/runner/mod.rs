@@ -12,6 +12,7 @@ pub mod env;
 pub mod exit;
 pub mod file_command;
 pub mod format;
+pub mod log;
 pub mod markdown;
 pub mod panic;
 pub mod read;
@@ -35,10 +36,13 @@ pub fn debug(env: Env<'_>) -> bool {
 /// Ends a failed command visibly: one line on stderr and, on a runner, an
 /// `::error::` annotation, both naming the command.
 pub fn report_error(command: &str, message: &str, env: Env<'_>) {
-    eprintln!("{command}: error: {message}");
+    let mut line = log::LogText::new();
+    line.push_line(&format!("{command}: error: {message}"));
+    write::stderr(&line);
     if on_runner(env) {
-        let mut out = String::new();
-        workflow_command::command(&mut out, "error", &[("title", command)], message);
-        print!("{out}");
+        let _ = write::stdout(|log| {
+            use log::LogSink as _;
+            log.command("error", &[("title", command)], message)
+        });
     }
 }

@@ -1,6 +1,8 @@
 //! A panic cannot be silent: with `panic = "abort"` it ends the process
 //! before any output is written, so the hook says so first.
 
+use super::log::{LogSink as _, LogText};
+
 /// Makes even a bug visible on a runner: with `panic = "abort"` a panic
 /// ends the process before any output is written, so the hook says so in
 /// one `::error` annotation (and on stderr) instead of a bare exit 134.
@@ -14,28 +16,25 @@ pub fn install_hook(on_runner: bool) {
             .unwrap_or_default();
         let location = info.location().map(ToString::to_string);
         let (stdout, stderr) = panic_report(&message, location.as_deref(), on_runner);
-        print!("{stdout}");
-        eprint!("{stderr}");
+        let _ = super::write::stdout(|log| log.append(&stdout));
+        super::write::stderr(&stderr);
     }));
 }
 
 /// The lines a panic prints: `(stdout, stderr)`.
-fn panic_report(message: &str, location: Option<&str>, on_runner: bool) -> (String, String) {
+fn panic_report(message: &str, location: Option<&str>, on_runner: bool) -> (LogText, LogText) {
     let text = format!(
         "internal error, please report it with this line and the event file: {} (at {})",
         super::shown(message),
         location.unwrap_or("unknown place")
     );
-    let mut stdout = String::new();
+    let mut stdout = LogText::new();
     if on_runner {
-        super::workflow_command::command(
-            &mut stdout,
-            "error",
-            &[("title", "baseline-resolver")],
-            &text,
-        );
+        stdout.push_command("error", &[("title", "baseline-resolver")], &text);
     }
-    (stdout, format!("baseline-resolver: {text}\n"))
+    let mut stderr = LogText::new();
+    stderr.push_line(&format!("baseline-resolver: {text}"));
+    (stdout, stderr)
 }
 
 #[cfg(test)]
@@ -45,6 +44,7 @@ mod tests {
     #[test]
     fn a_panic_is_one_error_annotation() {
         let (stdout, stderr) = panic_report("boom\n::set-output x", Some("src/x.rs:1:2"), true);
+        let (stdout, stderr) = (stdout.as_str(), stderr.as_str());
         assert_eq!(stdout.lines().count(), 1, "{stdout}");
         assert!(
             stdout.starts_with("::error title=baseline-resolver::internal error, please report")
@@ -54,9 +54,12 @@ mod tests {
             "escaped: {stdout}"
         );
         assert!(stderr.contains("src/x.rs:1:2"));
-        let (stdout, _) = panic_report(&"x".repeat(10_000), None, false);
+        let (stdout, stderr) = panic_report(&"x".repeat(10_000), None, false);
         assert!(stdout.is_empty());
-        let (_, stderr) = panic_report(&"x".repeat(10_000), None, false);
-        assert!(stderr.len() < 400, "cut short: {}", stderr.len());
+        assert!(
+            stderr.as_str().len() < 400,
+            "cut short: {}",
+            stderr.as_str().len()
+        );
     }
 }

@@ -1,8 +1,9 @@
-//! Workflow commands on stdout: `::warning title=...::message`, `::group::`,
-//! `::debug::`. Escaping follows `@actions/core` (`command.ts`): in data,
-//! `%`, CR and LF; in properties also `:` and `,`. Without it a message with a
-//! line break would end the command and start a line the runner reads as a
-//! new command.
+//! The syntax of a workflow command, `::warning title=...::message`.
+//! Escaping follows `@actions/core` (`command.ts`): in data, `%`, CR and
+//! LF; in properties also `:` and `,`. Without it a message with a line
+//! break would end the command and start a line the runner reads as a new
+//! command. Only [`super::log`] formats commands: it also breaks any `##[`
+//! the data holds.
 
 use std::fmt::Write as _;
 
@@ -17,8 +18,8 @@ pub fn escape_property(value: &str) -> String {
     escape_data(value).replace(':', "%3A").replace(',', "%2C")
 }
 
-/// `::name key=value,...::message` followed by a newline.
-pub fn command(out: &mut String, name: &str, properties: &[(&str, &str)], message: &str) {
+/// `::name key=value,...::message` and a newline, escaped.
+pub(super) fn format(out: &mut String, name: &str, properties: &[(&str, &str)], message: &str) {
     out.push_str("::");
     out.push_str(name);
     for (i, (key, value)) in properties.iter().enumerate() {
@@ -30,13 +31,6 @@ pub fn command(out: &mut String, name: &str, properties: &[(&str, &str)], messag
     out.push('\n');
 }
 
-/// A plain log line. Line breaks become spaces so a value can never start a
-/// line of its own, where `::` would make it a command.
-pub fn plain(out: &mut String, line: &str) {
-    out.push_str(&line.replace(['\r', '\n'], " "));
-    out.push('\n');
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -44,7 +38,7 @@ mod tests {
     #[test]
     fn escapes_like_the_toolkit() {
         let mut out = String::new();
-        command(
+        format(
             &mut out,
             "warning",
             &[("title", "a:b,c%\n")],
@@ -54,8 +48,5 @@ mod tests {
             out,
             "::warning title=a%3Ab%2Cc%25%0A::100%25%0D%0A::error::x\n"
         );
-        let mut out = String::new();
-        plain(&mut out, "x\n::error::y");
-        assert_eq!(out, "x ::error::y\n");
     }
 }

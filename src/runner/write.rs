@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
-use super::workflow_command;
+use super::log::{LogSink, LogStream, LogText};
 
 /// GitHub refuses a step summary over 1 MiB (and shows none of it).
 pub const SUMMARY_LIMIT: usize = 1024 * 1024;
@@ -37,7 +37,7 @@ pub struct Rendered {
     /// Markdown for `GITHUB_STEP_SUMMARY`.
     pub summary: String,
     /// The log: annotations and plain lines.
-    pub stdout: String,
+    pub stdout: LogText,
 }
 
 /// Where the runner wants outputs and the summary (`GITHUB_OUTPUT`,
@@ -93,21 +93,26 @@ pub fn fit_summary(summary: &str) -> std::borrow::Cow<'_, str> {
 /// a warning in the log), then the log.
 pub fn for_runner(files: &RunnerFiles, rendered: &Rendered) -> Result<(), WriteError> {
     let summary_warning = outputs_and_summary(files, rendered)?;
-    stdout(&format!("{}{summary_warning}", rendered.stdout))
+    stdout(|log| {
+        log.append(&rendered.stdout)?;
+        log.append(&summary_warning)
+    })
 }
 
 /// The first two writes for a runner: the outputs, then the summary.
 /// Returns what the log should say about a summary that could not be
 /// written (empty when it was).
-pub fn outputs_and_summary(files: &RunnerFiles, rendered: &Rendered) -> Result<String, WriteError> {
+pub fn outputs_and_summary(
+    files: &RunnerFiles,
+    rendered: &Rendered,
+) -> Result<LogText, WriteError> {
     let output = files.output.as_deref().ok_or(WriteError::NoOutputFile)?;
     append("GITHUB_OUTPUT", output, &rendered.outputs)?;
-    let mut warning = String::new();
+    let mut warning = LogText::new();
     if let Some(path) = files.summary.as_deref()
         && let Err(err) = append("GITHUB_STEP_SUMMARY", path, &fit_summary(&rendered.summary))
     {
-        workflow_command::command(
-            &mut warning,
+        warning.push_command(
             "warning",
             &[("title", "Job summary not written")],
             &err.to_string(),
@@ -116,19 +121,17 @@ pub fn outputs_and_summary(files: &RunnerFiles, rendered: &Rendered) -> Result<S
     Ok(warning)
 }
 
-/// Writes to stdout. A closed stdout (`| head`) is not worth failing an
-/// answer over.
-pub fn stdout(text: &str) -> Result<(), WriteError> {
-    stdout_with(|out| out.write_all(text.as_bytes()))
-}
-
-/// Writes to a buffered stdout piece by piece: a log of a hundred thousand
-/// lines is never held whole in memory.
-pub fn stdout_with(
-    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+/// Writes the log to a buffered stdout line by line, as it is formed: a
+/// log of a hundred thousand lines is never held whole in memory. Every
+/// line goes through [`LogSink`], so none is read as a command it was not
+/// meant to be. A closed stdout (`| head`) is not worth failing an answer
+/// over.
+pub fn stdout(
+    write: impl FnOnce(&mut LogStream<'_>) -> std::io::Result<()>,
 ) -> Result<(), WriteError> {
     let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-    match write(&mut out).and_then(|()| out.flush()) {
+    let written = write(&mut LogStream::new(&mut out));
+    match written.and_then(|()| out.flush()) {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(WriteError::File {
             what: "stdout",
             path: "-".into(),
@@ -136,6 +139,13 @@ pub fn stdout_with(
         }),
         _ => Ok(()),
     }
+}
+
+/// Lines on stderr (an error message), each made safe like every log line.
+pub fn stderr(lines: &LogText) {
+    let _ = std::io::stderr()
+        .lock()
+        .write_all(lines.as_str().as_bytes());
 }
 
 #[cfg(test)]

@@ -187,3 +187,32 @@ fn the_rules_do_no_io() {
         }
     }
 }
+
+/// Text reaches stdout and stderr only through the runner's log writer,
+/// which makes every line safe from being read as a workflow command
+/// (`runner::log`): nothing else prints or opens the streams.
+#[test]
+fn only_the_log_writer_prints() {
+    let writer = repo_root().join("src/runner/write.rs");
+    for file in rust_files(&repo_root().join("src")) {
+        if file == writer {
+            continue;
+        }
+        let text = code(&file);
+        for io in [
+            "print!(",
+            "println!(",
+            "eprint!(",
+            "eprintln!(",
+            "io::stdout",
+            "io::stderr",
+            "dbg!(",
+        ] {
+            assert!(
+                !text.contains(io),
+                "{}: uses {io}; write through runner::write and runner::log",
+                file.display()
+            );
+        }
+    }
+}

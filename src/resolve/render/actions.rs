@@ -7,8 +7,8 @@ use super::step_outputs;
 use crate::resolve::answer::Answer;
 use crate::runner::Rendered;
 use crate::runner::file_command::{self, EncodeError};
+use crate::runner::log::LogText;
 use crate::runner::markdown::escape as md;
-use crate::runner::workflow_command::{command, plain};
 
 pub fn render(answer: &Answer, debug: &[String]) -> Result<Rendered, EncodeError> {
     let mut outputs = String::new();
@@ -22,33 +22,23 @@ pub fn render(answer: &Answer, debug: &[String]) -> Result<Rendered, EncodeError
     })
 }
 
-fn stdout(answer: &Answer, debug: &[String]) -> String {
-    let mut out = String::new();
+fn stdout(answer: &Answer, debug: &[String]) -> LogText {
+    let mut out = LogText::new();
     for line in debug {
-        command(&mut out, "debug", &[], line);
+        out.push_command("debug", &[], line);
     }
-    plain(&mut out, &answer.baseline_line());
+    out.push_line(&answer.baseline_line());
     for warning in &answer.warnings {
-        command(
-            &mut out,
-            "warning",
-            &[("title", warning.title)],
-            &warning.message,
-        );
+        out.push_command("warning", &[("title", warning.title)], &warning.message);
     }
     for notice in &answer.notices {
-        command(
-            &mut out,
-            "notice",
-            &[("title", "Benchmark artifact")],
-            notice,
-        );
+        out.push_command("notice", &[("title", "Benchmark artifact")], notice);
     }
-    command(&mut out, "group", &[], "Baseline decision");
+    out.push_command("group", &[], "Baseline decision");
     for line in &answer.trace {
-        plain(&mut out, line);
+        out.push_line(line);
     }
-    command(&mut out, "endgroup", &[], "");
+    out.push_command("endgroup", &[], "");
     out
 }
 

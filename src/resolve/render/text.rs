@@ -3,8 +3,19 @@
 use std::fmt::Write as _;
 
 use crate::resolve::answer::Answer;
+use crate::runner::log::LogText;
 
-pub fn render(answer: &Answer) -> String {
+/// The answer as log lines: every line made safe (values come from payloads
+/// and servers).
+pub fn render(answer: &Answer) -> LogText {
+    let mut log = LogText::new();
+    for line in prose(answer).lines() {
+        log.push_line(line);
+    }
+    log
+}
+
+fn prose(answer: &Answer) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "{}", answer.baseline_line());
     let _ = writeln!(
