@@ -1,33 +1,91 @@
 //! Shell-style globs over names: `*` is any run of characters, `?` one
 //! character, everything else literal. Release tag patterns (`v*`) and
 //! comparison rules (`op=allreduce*`) both use them.
+//!
+//! A [`Glob`] is compiled once and matched without allocating: a config may
+//! hold thousands of rules, each tried against every row. The common shapes
+//! (a literal, `prefix*`, `*suffix`, `*`) are compared directly; anything
+//! else runs the backtracking matcher over chars.
 
-/// Whether `name` matches `pattern` as a whole.
-#[allow(
-    clippy::arithmetic_side_effects,
-    clippy::indexing_slicing,
-    reason = "pi and ni stay below the lengths the loop checks them against"
-)]
-pub fn glob_match(pattern: &str, name: &str) -> bool {
-    let (p, n): (Vec<char>, Vec<char>) = (pattern.chars().collect(), name.chars().collect());
-    let (mut pi, mut ni) = (0, 0);
-    let mut star: Option<(usize, usize)> = None;
-    while ni < n.len() {
-        if pi < p.len() && (p[pi] == '?' || p[pi] == n[ni]) {
-            pi += 1;
-            ni += 1;
-        } else if pi < p.len() && p[pi] == '*' {
-            star = Some((pi, ni));
-            pi += 1;
-        } else if let Some((sp, sn)) = star {
-            pi = sp + 1;
-            ni = sn + 1;
-            star = Some((sp, sn + 1));
+/// A compiled glob.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Glob {
+    shape: Shape,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Shape {
+    Any,
+    Literal(String),
+    Prefix(String),
+    Suffix(String),
+    General(Vec<char>),
+}
+
+impl Glob {
+    pub fn new(pattern: &str) -> Glob {
+        let wild = |s: &str| s.contains(['*', '?']);
+        let shape = if pattern.chars().all(|c| c == '*') && !pattern.is_empty() {
+            Shape::Any
+        } else if !wild(pattern) {
+            Shape::Literal(pattern.to_owned())
+        } else if let Some(prefix) = pattern.strip_suffix('*').filter(|p| !wild(p)) {
+            Shape::Prefix(prefix.to_owned())
+        } else if let Some(suffix) = pattern.strip_prefix('*').filter(|s| !wild(s)) {
+            Shape::Suffix(suffix.to_owned())
         } else {
-            return false;
+            Shape::General(pattern.chars().collect())
+        };
+        Glob { shape }
+    }
+
+    /// Whether `name` matches as a whole.
+    pub fn matches(&self, name: &str) -> bool {
+        match &self.shape {
+            Shape::Any => true,
+            Shape::Literal(l) => name == l,
+            Shape::Prefix(p) => name.starts_with(p.as_str()),
+            Shape::Suffix(s) => name.ends_with(s.as_str()),
+            Shape::General(p) => general(p, name),
         }
     }
-    p[pi..].iter().all(|&c| c == '*')
+}
+
+/// Whether `name` matches `pattern` as a whole (compiled each call: for a
+/// pattern used once).
+pub fn glob_match(pattern: &str, name: &str) -> bool {
+    Glob::new(pattern).matches(name)
+}
+
+/// The backtracking matcher: the last star is remembered and takes one
+/// more character each time the rest fails, so it is linear in practice.
+fn general(p: &[char], name: &str) -> bool {
+    let next_char = |at: usize| name.get(at..).and_then(|r| r.chars().next());
+    let (mut pi, mut at) = (0usize, 0usize);
+    // (pattern index after the star, name offset the star has reached)
+    let mut star: Option<(usize, usize)> = None;
+    while let Some(c) = next_char(at) {
+        match p.get(pi) {
+            Some('*') => {
+                pi = pi.saturating_add(1);
+                star = Some((pi, at));
+            }
+            Some(&pc) if pc == '?' || pc == c => {
+                pi = pi.saturating_add(1);
+                at = at.saturating_add(c.len_utf8());
+            }
+            _ => match star {
+                Some((sp, sn)) => {
+                    let taken = sn.saturating_add(next_char(sn).map_or(1, char::len_utf8));
+                    star = Some((sp, taken));
+                    pi = sp;
+                    at = taken;
+                }
+                None => return false,
+            },
+        }
+    }
+    p.get(pi..).unwrap_or_default().iter().all(|&c| c == '*')
 }
 
 #[cfg(test)]
@@ -42,5 +100,46 @@ mod tests {
         assert!(glob_match("*-stable", "v1-stable"));
         assert!(glob_match("*", ""));
         assert!(!glob_match("v1", "v12"));
+        assert!(glob_match("a*b*c", "axxbyyc"));
+        assert!(!glob_match("a*b*c", "axxbyy"));
+        assert!(glob_match("*x8192", "1x8192"));
+        assert!(glob_match("é?*", "éàb"));
+        assert!(glob_match("**a", "a"));
+        assert!(!glob_match("", "a"));
+        assert!(glob_match("", ""));
+    }
+
+    /// Every shape agrees with a plain recursive matcher.
+    #[test]
+    fn the_fast_shapes_agree_with_the_definition() {
+        fn reference(p: &[char], n: &[char]) -> bool {
+            match (p.first(), n.first()) {
+                (None, None) => true,
+                (Some('*'), _) => reference(&p[1..], n) || (!n.is_empty() && reference(p, &n[1..])),
+                (Some('?'), Some(_)) => reference(&p[1..], &n[1..]),
+                (Some(a), Some(b)) if a == b => reference(&p[1..], &n[1..]),
+                _ => false,
+            }
+        }
+        let alphabet = ['a', 'b', '*', '?'];
+        let mut patterns = vec![String::new()];
+        for _ in 0..4 {
+            let more: Vec<String> = patterns
+                .iter()
+                .flat_map(|p| alphabet.iter().map(move |c| format!("{p}{c}")))
+                .collect();
+            patterns.extend(more);
+        }
+        patterns.sort();
+        patterns.dedup();
+        let names = ["", "a", "b", "ab", "ba", "aab", "abb", "abab", "bbba"];
+        for p in &patterns {
+            let glob = Glob::new(p);
+            let pc: Vec<char> = p.chars().collect();
+            for n in names {
+                let nc: Vec<char> = n.chars().collect();
+                assert_eq!(glob.matches(n), reference(&pc, &nc), "{p:?} {n:?}");
+            }
+        }
     }
 }

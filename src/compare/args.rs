@@ -68,9 +68,11 @@ pub struct CompareArgs {
     #[arg(long, value_name = "LABEL")]
     pub gate: Option<String>,
 
-    /// Worse by more than this percentage is a regression. [default: 10]
+    /// Worse by more than this percentage is a regression, or `auto`: each row's own
+    /// run-to-run noise band learned from --history (rows without enough history keep
+    /// the default). Under 100 unless every metric is lower-is-better. [default: 10]
     /// [env: INPUT_FAIL_THRESHOLD]
-    #[arg(long, value_name = "PCT")]
+    #[arg(long, value_name = "PCT|auto")]
     pub fail_threshold: Option<String>,
 
     /// Worse by more than this percentage is a warning. [default: 3]
@@ -92,10 +94,19 @@ pub struct CompareArgs {
     #[arg(long)]
     pub no_gate: bool,
 
-    /// resolve's JSON answer (a file, or the JSON itself), for the provenance: the base
-    /// repository and commit, the release tag. [env: INPUT_RESOLUTION]
+    /// resolve's JSON answer (a file, or the JSON itself): the provenance (base repository
+    /// and commit, release tag), and evidence: when it says there is no baseline, or its
+    /// label is none of the --baseline labels, the gate is inconclusive. [env: INPUT_RESOLUTION]
     #[arg(long, value_name = "FILE")]
     pub resolution: Option<String>,
+
+    /// A past run of the gate baseline's branch (same CSV format), oldest first; repeat, or
+    /// a glob in the file name (history/*.csv, expanded in name order). Each row's fail
+    /// threshold becomes the larger of the configured one and its run-to-run noise band;
+    /// a row with fewer than 5 valid runs keeps the configured one. A file that cannot be
+    /// read is a warning. [env: INPUT_HISTORY, one per line]
+    #[arg(long, value_name = "FILE")]
+    pub history: Vec<PathBuf>,
 
     /// Output form: github (step outputs, summary, annotations), json (one object on
     /// stdout) or text. [default: github when GITHUB_ACTIONS=true, else text]

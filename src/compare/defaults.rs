@@ -5,6 +5,16 @@
 pub const FAIL_THRESHOLD_PCT: f64 = 10.0;
 /// Worse by more than this (percent) is a warning: the dashboard's red line.
 pub const WARN_THRESHOLD_PCT: f64 = 3.0;
+/// The same as fractions, as the comparison uses them.
+pub const FAIL_THRESHOLD: f64 = FAIL_THRESHOLD_PCT / 100.0;
+pub const WARN_THRESHOLD: f64 = WARN_THRESHOLD_PCT / 100.0;
+/// The most input files one comparison reads (current, baselines and
+/// history together), so that thousands of files cannot exhaust threads
+/// or descriptors.
+pub const MAX_FILES: usize = 1000;
+/// The most bytes all input files of one comparison may hold together
+/// (each file at most 64 MiB).
+pub const MAX_TOTAL_BYTES: u64 = 512 * 1024 * 1024;
 /// The columns that name a benchmark row.
 pub const KEYS: [&str; 3] = ["op", "shape", "dtype"];
 /// The headline metric of a row: the first of these that holds a number,

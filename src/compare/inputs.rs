@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use thiserror::Error;
 
 use super::args::CompareArgs;
+use super::config::{FailThreshold, Thresholds};
 use super::defaults;
 use crate::runner::env::{Input, Value};
 use crate::runner::write::RunnerFiles;
@@ -22,6 +23,7 @@ const CONFIG: Input = Input::new("config", &["INPUT_CONFIG"]);
 const STRICT: Input = Input::new("strict", &["INPUT_STRICT"]);
 const NO_GATE: Input = Input::new("no-gate", &["INPUT_NO_GATE"]);
 const RESOLUTION: Input = Input::new("resolution", &["INPUT_RESOLUTION"]);
+const HISTORY: Input = Input::new("history", &["INPUT_HISTORY"]);
 const FORMAT: Input = Input::new("format", &[]);
 
 #[derive(Debug, Error)]
@@ -36,6 +38,8 @@ enum Problem {
     UnknownGate(String, String),
     #[error("expected a percentage from 0 to 1000, got {0:?}")]
     Percent(String),
+    #[error("expected a percentage from 0 to 1000 or auto, got {0:?}")]
+    FailPercent(String),
 }
 
 /// One baseline label and its sample files, in the order given.
@@ -51,8 +55,11 @@ pub struct Inputs {
     pub baselines: Vec<BaselineFiles>,
     /// The gate label (the first baseline unless `--gate`).
     pub gate: Label,
-    pub fail_pct: f64,
-    pub warn_pct: f64,
+    /// Fractions; `fail_origin` names where the fail threshold came from.
+    pub thresholds: Thresholds,
+    pub fail_origin: String,
+    /// Past runs of the gate's branch (paths or globs), in run order.
+    pub history: Vec<PathBuf>,
     pub config: Option<PathBuf>,
     pub strict: bool,
     pub report_only: bool,
@@ -95,16 +102,35 @@ pub fn validate(args: &CompareArgs, env: Env<'_>) -> Result<Inputs, InputError> 
             .ok_or_else(|| usage(&BASELINE, Problem::NoBaseline))?,
     };
     let config = args.config.as_ref().map(|p| p.to_string_lossy());
+    let fail = r.value(&FAIL, args.fail_threshold.as_deref());
+    let fail_origin = fail
+        .as_ref()
+        .map_or_else(|| FAIL.both(), |v| v.origin.clone());
+    let thresholds = Thresholds {
+        fail_given: fail.is_some(),
+        fail: match fail {
+            Some(v) => fail_threshold(&v.text).map_err(|e| v.invalid(e))?,
+            None => FailThreshold::Fixed(defaults::FAIL_THRESHOLD),
+        },
+        warn: r
+            .parse(&WARN, args.warn_threshold.as_deref(), percent)?
+            .map_or(defaults::WARN_THRESHOLD, |p| p / 100.0),
+    };
+    let history_flags: Vec<String> = args
+        .history
+        .iter()
+        .map(|p| p.to_string_lossy().into_owned())
+        .collect();
     Ok(Inputs {
         current,
         gate,
         baselines,
-        fail_pct: r
-            .parse(&FAIL, args.fail_threshold.as_deref(), percent)?
-            .unwrap_or(defaults::FAIL_THRESHOLD_PCT),
-        warn_pct: r
-            .parse(&WARN, args.warn_threshold.as_deref(), percent)?
-            .unwrap_or(defaults::WARN_THRESHOLD_PCT),
+        thresholds,
+        fail_origin,
+        history: list(&r, &HISTORY, &history_flags)
+            .into_iter()
+            .map(|v| PathBuf::from(v.text))
+            .collect(),
         config: r
             .value(&CONFIG, config.as_deref())
             .map(|v| PathBuf::from(v.text)),
@@ -123,10 +149,7 @@ pub fn validate(args: &CompareArgs, env: Env<'_>) -> Result<Inputs, InputError> 
 
 fn usage(input: &Input, problem: Problem) -> InputError {
     InputError {
-        origin: match input.vars.first() {
-            Some(var) => format!("--{} / {var}", input.flag),
-            None => format!("--{}", input.flag),
-        },
+        origin: input.both(),
         message: problem.to_string(),
     }
 }
@@ -179,11 +202,24 @@ fn baselines(r: &Reader<'_>, args: &CompareArgs) -> Result<Vec<BaselineFiles>, I
     Ok(out)
 }
 
+/// A percentage as written (`10`, `10%`), from 0 to 1000.
 fn percent(text: &str) -> Result<f64, Problem> {
     match text.trim_end_matches('%').trim().parse::<f64>() {
         Ok(p) if p.is_finite() && (0.0..=1000.0).contains(&p) => Ok(p),
         _ => Err(Problem::Percent(shown(text))),
     }
+}
+
+/// `--fail-threshold`: a percentage, or `auto` (learned per row from
+/// `--history`). Whether a percentage can ever fail depends on the
+/// metrics' directions, checked once the config is read.
+fn fail_threshold(text: &str) -> Result<FailThreshold, Problem> {
+    if text.eq_ignore_ascii_case("auto") {
+        return Ok(FailThreshold::Auto);
+    }
+    percent(text)
+        .map(|p| FailThreshold::Fixed(p / 100.0))
+        .map_err(|_| Problem::FailPercent(shown(text)))
 }
 
 #[cfg(test)]
@@ -215,7 +251,9 @@ mod tests {
         assert_eq!(inputs.baselines.len(), 2);
         assert_eq!(inputs.baselines[0].files.len(), 2);
         assert_eq!(inputs.gate.as_str(), "main");
-        assert_eq!((inputs.fail_pct, inputs.warn_pct), (15.0, 3.0));
+        assert_eq!(inputs.thresholds.fail, FailThreshold::Fixed(0.15));
+        assert_eq!(inputs.thresholds.warn, 0.03);
+        assert!(inputs.thresholds.fail_given);
         assert!(inputs.report_only);
     }
 

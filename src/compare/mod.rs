@@ -2,23 +2,26 @@
 //! baseline (and, reported beside it, the release tag's), as a verdict that
 //! can fail the step: never a silent pass.
 //!
-//! [`args`] and the environment become [`inputs`]; the result files are
-//! read into [`table`]s (a partial baseline keeps its valid rows); the
-//! [`config`] gives keys, metrics and per-row rules; [`verdict`] (pure)
-//! classifies every row and decides; [`report`] holds it all and
-//! [`render`] shows it (the dashboard's log lines, step outputs, a job
-//! summary, JSON).
+//! [`args`] and the environment become [`inputs`]; the [`config`] gives
+//! keys, metrics and per-row rules; [`files`] reads every results file
+//! (bounded: a pool of threads, a cap on files and on bytes) into
+//! [`table`]s (a partial baseline keeps its valid rows); [`join`] lines up
+//! the keys, [`noise`] learns each row's run-to-run band from the history,
+//! and [`verdict`] (pure) classifies every row and decides; [`report`]
+//! holds it all and [`render`] shows it (the dashboard's log lines, step
+//! outputs, a job summary, JSON).
 
 pub mod args;
 pub mod config;
 pub mod defaults;
+pub mod files;
 pub mod inputs;
+pub mod join;
+pub mod noise;
 pub mod render;
 pub mod report;
 pub mod table;
 pub mod verdict;
-
-use std::path::Path;
 
 use thiserror::Error;
 
@@ -26,11 +29,12 @@ use crate::runner::file_command::EncodeError;
 use crate::runner::log::LogSink as _;
 use crate::runner::{self, Env, Format, InputError, WriteError, exit};
 use args::CompareArgs;
-use config::{Config, ConfigError};
+use config::{Config, ConfigError, FailThreshold};
+use files::Read;
 use inputs::Inputs;
-use report::{InputFile, Provenance, ProvenanceError, Report};
-use table::{Table, TableError};
-use verdict::{Thresholds, Verdict};
+use report::{Provenance, ProvenanceError, Report};
+use table::TableError;
+use verdict::{Sides, Verdict};
 
 /// Exit codes of `compare` beyond the shared ones (0, 1 bad input, 2 usage).
 pub mod exits {
@@ -80,26 +84,67 @@ pub fn main(args: &CompareArgs, env: Env<'_>) -> u8 {
     }
 }
 
+/// Everything a comparison reads, before anything is compared or written:
+/// every bad input is found first.
+pub struct Loaded {
+    pub config: Config,
+    pub provenance: Option<Provenance>,
+    pub read: Read,
+}
+
+/// Reads the config, the resolution and every results file.
+pub fn load(inputs: &Inputs) -> Result<Loaded, CompareError> {
+    let config = match &inputs.config {
+        Some(path) => config::load::load(path)?,
+        None => Config::default(),
+    };
+    if let FailThreshold::Fixed(f) = inputs.thresholds.fail
+        && f >= 1.0
+        && !config.all_lower()
+    {
+        return Err(CompareError::Input(InputError {
+            origin: inputs.fail_origin.clone(),
+            message: format!(
+                "{} can never fail: a higher-is-better metric falls at most 100% (to zero). Use a smaller threshold, or --no-gate to report without failing",
+                f * 100.0
+            ),
+        }));
+    }
+    let provenance = inputs
+        .resolution
+        .as_deref()
+        .map(Provenance::load)
+        .transpose()?;
+    let read = files::read(inputs, &config)?;
+    Ok(Loaded {
+        config,
+        provenance,
+        read,
+    })
+}
+
 /// Compares and writes the report; returns the exit code.
 pub fn run(inputs: &Inputs) -> Result<u8, CompareError> {
-    let report = compare(inputs)?;
+    let loaded = load(inputs)?;
+    let report = compare(inputs, &loaded);
     match inputs.format {
-        Format::Json => runner::write::stdout(|log| log.json(&render::json(&report, None)))?,
-        Format::Text => runner::write::stdout(|log| render::write_text(&report, log))?,
+        Format::Json => runner::write::stdout(|log| log.json(&render::json::json(&report, None)))?,
+        Format::Text => runner::write::stdout(|log| render::text::write(&report, log))?,
         Format::Github => {
             let rendered = render::actions(&report)?;
             let warning = runner::write::outputs_and_summary(&inputs.files, &rendered)?;
             runner::write::stdout(|log| {
                 log.append(&rendered.stdout)?;
-                render::write_text(&report, log)?;
+                render::text::write(&report, log)?;
                 log.append(&warning)
             })?;
         }
     }
     let (verdict, report_only) = (report.verdict(), report.report_only);
-    // The process ends next: freeing a few hundred thousand rows one by one
-    // would cost more than the comparison did.
-    std::mem::forget(report);
+    drop(report);
+    // The process ends next: freeing millions of rows would cost more than
+    // the comparison did.
+    std::mem::forget(loaded);
     Ok(match verdict {
         _ if report_only => exit::OK,
         Verdict::Regression => exits::REGRESSION,
@@ -108,146 +153,59 @@ pub fn run(inputs: &Inputs) -> Result<u8, CompareError> {
     })
 }
 
-/// The report, without writing anything. Everything is read (and every bad
-/// input found) before anything is written.
-pub fn compare(inputs: &Inputs) -> Result<Report, CompareError> {
-    let config = match &inputs.config {
-        Some(path) => Config::load(path)?,
-        None => Config::default(),
-    };
-    let provenance = inputs
-        .resolution
-        .as_deref()
-        .map(Provenance::load)
-        .transpose()?;
-    // The gate first, then the other baselines in the order given.
-    let mut order: Vec<&inputs::BaselineFiles> = inputs.baselines.iter().collect();
-    order.sort_by_key(|b| b.label != inputs.gate);
-    let (current, baselines) = read_all(&inputs.current, &order, &config)?;
-    let mut files: Vec<InputFile> = inputs
-        .current
-        .iter()
-        .zip(&current)
-        .map(|(path, table)| input_file("current", path, Some(table)))
-        .collect();
-    let thresholds = Thresholds {
-        fail_pct: inputs.fail_pct,
-        warn_pct: inputs.warn_pct,
-    };
-    let mut warnings = Vec::new();
-    let mut comparisons = Vec::new();
-    let mut tables = Vec::new();
-    for (baseline, read) in order.iter().zip(baselines) {
+/// The report over what was loaded. The resolution is evidence: when it
+/// says its label has no baseline, or its label is none of the baselines,
+/// that comparison (or the gate) is inconclusive with a warning.
+pub fn compare<'t>(inputs: &Inputs, loaded: &'t Loaded) -> Report<'t> {
+    let read = &loaded.read;
+    let mut warnings = read.warnings.clone();
+    let evidence = loaded
+        .provenance
+        .as_ref()
+        .map(|p| (p.label(), p.no_baseline()));
+    let mut gate = None;
+    let mut others = Vec::new();
+    for baseline in &read.baselines {
         let label = baseline.label.as_str();
-        let mut samples = Vec::new();
-        let mut missing = Vec::new();
-        for (path, table) in baseline.files.iter().zip(read) {
-            files.push(input_file(label, path, table.as_ref().ok()));
-            match table {
-                Ok(table) => samples.push(table),
-                Err(why) => missing.push(why),
-            }
-        }
-        let unavailable = samples.is_empty().then(|| missing.join("; "));
-        if !samples.is_empty() {
-            for why in &missing {
-                warnings.push(format!(
-                    "baseline {label}: {why}; the other samples are compared"
+        let is_gate = label == inputs.gate.as_str();
+        let mut unavailable = baseline.unavailable.clone();
+        match &evidence {
+            Some((resolved, Some(why))) if *resolved == label => unavailable = Some(why.clone()),
+            Some((resolved, _))
+                if is_gate && !read.baselines.iter().any(|b| b.label.as_str() == *resolved) =>
+            {
+                unavailable = Some(format!(
+                    "the resolution is for the label {:?}, which no --baseline names, so nothing says these results are its baseline",
+                    runner::shown(resolved)
                 ));
             }
+            _ => {}
         }
-        let comparison =
-            verdict::compare(label, &current, &samples, unavailable, &config, thresholds);
+        let sides = Sides {
+            label: label.to_owned(),
+            baseline: &baseline.tables,
+            current: &read.current,
+            history: if is_gate { &read.history } else { &[] },
+            unavailable,
+        };
+        let comparison = verdict::compare(sides, &loaded.config, inputs.thresholds);
         if let Some(why) = &comparison.unavailable {
             warnings.push(format!("baseline {label} unavailable: {why}"));
         }
-        comparisons.push(comparison);
-        tables.extend(samples);
+        if is_gate {
+            gate = Some(comparison);
+        } else {
+            others.push(comparison);
+        }
     }
-    tables.extend(current);
-    Ok(Report {
-        comparisons,
+    Report {
+        gate,
+        others,
         report_only: inputs.report_only,
-        thresholds,
-        inputs: files,
-        provenance,
+        thresholds: inputs.thresholds,
+        inputs: read.inputs.clone(),
+        provenance: loaded.provenance.clone(),
         warnings,
-        config,
-        tables,
-    })
-}
-
-/// A baseline's files as read: a table, or why the file is not there.
-type BaselineRead = Vec<Result<Table, String>>;
-
-/// Reads every file at once, each on a thread of its own: parsing is most
-/// of a comparison's time, and the files do not depend on each other. The
-/// first bad input, in the order given, is the error.
-fn read_all(
-    current: &[std::path::PathBuf],
-    baselines: &[&inputs::BaselineFiles],
-    config: &Config,
-) -> Result<(Vec<Table>, Vec<BaselineRead>), CompareError> {
-    std::thread::scope(|scope| {
-        let current: Vec<_> = current
-            .iter()
-            .map(|path| scope.spawn(move || table::read(path, &config.keys, &config.metrics)))
-            .collect();
-        let baselines: Vec<Vec<_>> = baselines
-            .iter()
-            .map(|b| {
-                b.files
-                    .iter()
-                    .map(|path| scope.spawn(move || read_baseline(path, config)))
-                    .collect()
-            })
-            .collect();
-        let current = current
-            .into_iter()
-            .map(|h| joined(h).map_err(CompareError::from))
-            .collect::<Result<Vec<Table>, _>>()?;
-        let baselines = baselines
-            .into_iter()
-            .map(|files| {
-                files
-                    .into_iter()
-                    .map(joined)
-                    .collect::<Result<BaselineRead, _>>()
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        Ok((current, baselines))
-    })
-}
-
-/// A reading thread's result; its panic, if it had one, goes on here (and
-/// to the panic hook).
-fn joined<T>(handle: std::thread::ScopedJoinHandle<'_, T>) -> T {
-    handle
-        .join()
-        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-}
-
-/// A baseline file: absent, unreadable or empty is a baseline that is not
-/// there (`Ok(Err(why))`, a warning); a malformed one is bad input.
-fn read_baseline(path: &Path, config: &Config) -> Result<Result<Table, String>, CompareError> {
-    match std::fs::metadata(path) {
-        Err(e) => return Ok(Err(format!("{}: {e}", path.display()))),
-        Ok(meta) if meta.len() == 0 => return Ok(Err(format!("{} is empty", path.display()))),
-        Ok(_) => {}
-    }
-    match table::read(path, &config.keys, &config.metrics) {
-        Ok(table) => Ok(Ok(table)),
-        Err(TableError::Read { path, source }) => Ok(Err(format!("{}: {source}", path.display()))),
-        Err(err) => Err(err.into()),
-    }
-}
-
-fn input_file(role: &str, path: &Path, table: Option<&Table>) -> InputFile {
-    InputFile {
-        role: role.to_owned(),
-        path: path.to_owned(),
-        sha256: table.map(|t| t.sha256.clone()),
-        rows: table.map_or(0, |t| t.rows.len()),
-        valid_rows: table.map_or(0, Table::valid_rows),
+        config: &loaded.config,
     }
 }

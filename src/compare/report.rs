@@ -1,20 +1,24 @@
 //! Everything one comparison run found, as every output form shows it: the
-//! comparisons (the gate's first), the files read, the provenance of the
-//! baseline, and what is worth a warning.
+//! gate's comparison and the others, the files read, the provenance of the
+//! baseline, and what is worth a warning. Also `resolve`'s answer
+//! ([`Provenance`]), which is evidence as well as decoration: a resolution
+//! that says there is no baseline makes the gate inconclusive, whatever
+//! the baseline file holds.
 
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use super::config::Config;
-use super::verdict::{Comparison, Thresholds, Verdict};
+use super::config::{Config, Thresholds};
+use super::verdict::{Comparison, Verdict};
 use crate::runner::read::{self, ReadError};
+use crate::runner::shown;
 
 /// A file the comparison read (or could not).
 #[derive(Debug, Clone)]
 pub struct InputFile {
-    /// `current`, or the baseline label.
+    /// `current`, `history`, or the baseline label.
     pub role: String,
     pub path: PathBuf,
     pub sha256: Option<String>,
@@ -23,12 +27,17 @@ pub struct InputFile {
 }
 
 /// Where the baseline came from: `resolve`'s answer, as its JSON says it.
+/// Strangers may have written it (a fork's run uploads it): every field is
+/// shown as data, cut, never trusted as a path or a command.
 #[derive(Debug, Clone, Default, Deserialize, Serialize)]
 pub struct Provenance {
     pub label: Option<String>,
     pub base_repo: Option<String>,
     pub base_sha: Option<String>,
     pub base_source: Option<String>,
+    pub base_available: Option<bool>,
+    pub skip: Option<bool>,
+    pub skip_reason: Option<String>,
     pub tag: Option<String>,
     pub tag_sha: Option<String>,
 }
@@ -72,49 +81,100 @@ impl Provenance {
         };
         serde_json::from_str(&text).map_err(|e| ProvenanceError::Invalid {
             origin,
-            message: crate::runner::shown(&e.to_string()),
+            message: shown(&e.to_string()),
         })
+    }
+
+    /// The label the resolution answered for (`main` unless it says).
+    pub fn label(&self) -> &str {
+        self.label.as_deref().unwrap_or("main")
     }
 
     /// `ROCm/FlyDSL@fa4f8ae2...` for a label, when the resolution names it:
     /// the base commit for the resolution's label, the tag's commit for the tag.
     pub fn describe(&self, label: &str) -> Option<String> {
-        let repo = self.base_repo.as_deref()?;
-        if self.label.as_deref().unwrap_or("main") == label {
-            let source = self.base_source.as_deref().unwrap_or("?");
-            return Some(format!("{repo}@{} ({source})", self.base_sha.as_deref()?));
+        let repo = shown(self.base_repo.as_deref()?);
+        if self.label() == label {
+            let source = shown(self.base_source.as_deref().unwrap_or("?"));
+            return Some(format!(
+                "{repo}@{} ({source})",
+                shown(self.base_sha.as_deref()?)
+            ));
         }
         if self.tag.as_deref() == Some(label) {
-            return Some(format!("{repo}@{} (release tag)", self.tag_sha.as_deref()?));
+            return Some(format!(
+                "{repo}@{} (release tag)",
+                shown(self.tag_sha.as_deref()?)
+            ));
         }
         None
     }
+
+    /// Every field cut to what an output shows of it.
+    pub fn cut(&self) -> Provenance {
+        let c = |v: &Option<String>| v.as_deref().map(shown);
+        Provenance {
+            label: c(&self.label),
+            base_repo: c(&self.base_repo),
+            base_sha: c(&self.base_sha),
+            base_source: c(&self.base_source),
+            base_available: self.base_available,
+            skip: self.skip,
+            skip_reason: c(&self.skip_reason),
+            tag: c(&self.tag),
+            tag_sha: c(&self.tag_sha),
+        }
+    }
+
+    /// Why the resolution says there is no baseline for its label, if it
+    /// does: then that label's results are not evidence of anything.
+    pub fn no_baseline(&self) -> Option<String> {
+        if self.skip == Some(true) {
+            let why = self.skip_reason.as_deref().unwrap_or("no reason given");
+            return Some(format!(
+                "the resolution says there is nothing to benchmark (skip: true, {})",
+                shown(why)
+            ));
+        }
+        (self.base_available == Some(false)).then(|| {
+            "the resolution says the baseline is unavailable (base_available: false), so a results file for it cannot be the baseline"
+                .to_owned()
+        })
+    }
 }
 
-pub struct Report {
-    /// The gate's comparison first, then the other baselines in the order given.
-    pub comparisons: Vec<Comparison>,
+pub struct Report<'t> {
+    /// The gate's comparison, when there is a baseline at all.
+    pub gate: Option<Comparison<'t>>,
+    /// The other baselines (the release tag), reported but not gated, in
+    /// the order given.
+    pub others: Vec<Comparison<'t>>,
     pub report_only: bool,
     pub thresholds: Thresholds,
     pub inputs: Vec<InputFile>,
     pub provenance: Option<Provenance>,
     /// Baselines that could not be read, and other things worth a warning.
     pub warnings: Vec<String>,
-    pub config: Config,
-    /// The tables read. Nothing reads them after the comparison; they are
-    /// held so that `compare::run` can end the process without freeing
-    /// them row by row.
-    pub tables: Vec<super::table::Table>,
+    pub config: &'t Config,
 }
 
-impl Report {
-    pub fn gate(&self) -> Option<&Comparison> {
-        self.comparisons.first()
+impl<'t> Report<'t> {
+    /// Every comparison, the gate's first.
+    pub fn comparisons(&self) -> impl Iterator<Item = &Comparison<'t>> {
+        self.gate.iter().chain(&self.others)
+    }
+
+    /// Whether `comparison` is the gate's.
+    pub fn is_gate(&self, comparison: &Comparison<'_>) -> bool {
+        self.gate
+            .as_ref()
+            .is_some_and(|g| std::ptr::eq(g, comparison))
     }
 
     /// The gate's verdict; inconclusive without a gate.
     pub fn verdict(&self) -> Verdict {
-        self.gate()
+        self.gate
+            .as_ref()
             .map_or(Verdict::Inconclusive, Comparison::verdict)
     }
 

@@ -1,22 +1,26 @@
-//! The comparison itself, pure: result tables in, a class per row and a
-//! verdict out. No I/O.
+//! The comparison itself, pure: joined result tables in, a class per row
+//! and a verdict out. No I/O.
 //!
-//! Per baseline, over the union of the keys of current and baseline:
-//! compared rows are `regressed`, `warned`, `improved` or `unchanged` by how
-//! much worse or better the current median is (negative is worse, whichever
-//! way the metric points), or `noisy` when repeated samples overlap; a row
-//! valid in the baseline but not in current is `lost` (`skipped` when the
-//! current row says `skip`); a row only current has is `new`; a row the
-//! baseline has but could not measure is `not comparable`, and the rest of
-//! the baseline is still compared. The gate's verdict is `regression` when
-//! any row regressed or was lost, `inconclusive` when the baseline is
-//! unavailable or nothing was compared, else `pass`.
+//! Per baseline, over the union of the keys of current and baseline: a row
+//! is compared on the metric its baseline measured. Compared rows are
+//! `regressed`, `warned`, `improved` or `unchanged` by how much worse or
+//! better the current median is (negative is worse, whichever way the
+//! metric points), or `noisy` when the change is explained by noise: within
+//! the row's run-to-run band learned from the history, or repeated samples
+//! that overlap. A row valid in the baseline whose metric is not valid in
+//! current is `lost` (`skipped` when current says `skip`); a row only
+//! current has is `new`; a row the baseline has but could not measure is
+//! `not-comparable`, and the rest of the baseline is still compared.
+//!
+//! Rows are classified when they are read ([`Comparison::rows`]), not
+//! stored: a comparison of millions of rows holds only its counts, so its
+//! memory stays near the size of the tables themselves.
 
-use rustc_hash::FxHashMap;
-use serde::Serialize;
-
-use super::config::{Config, Direction, Policy};
-use super::table::{Key, Table};
+use super::config::{Config, Direction, FailThreshold, Policy, Source, Thresholds};
+use super::defaults;
+use super::join::Join;
+use super::noise::{self, Band};
+use super::table::{Key, RowView, Status, Table};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Class {
@@ -33,7 +37,22 @@ pub enum Class {
 }
 
 impl Class {
-    pub fn as_str(self) -> &'static str {
+    /// Every class, in the order outputs count them.
+    pub const ALL: [Class; 10] = [
+        Class::Regressed,
+        Class::Warned,
+        Class::Improved,
+        Class::Unchanged,
+        Class::Noisy,
+        Class::Lost,
+        Class::Skipped,
+        Class::New,
+        Class::NotComparable,
+        Class::Ignored,
+    ];
+
+    /// The one spelling of the class, everywhere it is shown.
+    pub fn name(self) -> &'static str {
         match self {
             Class::Regressed => "regressed",
             Class::Warned => "warned",
@@ -43,9 +62,13 @@ impl Class {
             Class::Lost => "lost",
             Class::Skipped => "skipped",
             Class::New => "new",
-            Class::NotComparable => "not comparable",
+            Class::NotComparable => "not-comparable",
             Class::Ignored => "ignored",
         }
+    }
+
+    fn index(self) -> usize {
+        Class::ALL.iter().position(|c| *c == self).unwrap_or(0)
     }
 
     /// Both sides measured: a dashboard line.
@@ -63,8 +86,7 @@ impl Class {
 }
 
 /// One side of a row: the median of its samples (one per file that
-/// measured it), and the samples themselves when there are several (one
-/// sample is the median: no list is allocated for the common case).
+/// measured it), and the samples themselves when there are several.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Side {
     pub median: f64,
@@ -72,15 +94,15 @@ pub struct Side {
 }
 
 impl Side {
-    fn of(values: &[(usize, f64)]) -> Option<Side> {
+    fn of(values: &[f64]) -> Option<Side> {
         match values {
             [] => None,
-            [(_, one)] => Some(Side {
+            [one] => Some(Side {
                 median: *one,
                 repeated: Vec::new(),
             }),
             many => {
-                let mut samples: Vec<f64> = many.iter().map(|(_, v)| *v).collect();
+                let mut samples = many.to_vec();
                 samples.sort_by(f64::total_cmp);
                 let mid = samples.len() / 2;
                 let median = match (samples.get(mid.wrapping_sub(1)), samples.get(mid)) {
@@ -106,20 +128,30 @@ impl Side {
     }
 }
 
-impl Serialize for Side {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeStruct;
-        let mut side = serializer.serialize_struct("Side", 2)?;
-        side.serialize_field("median", &self.median)?;
-        side.serialize_field("samples", self.samples())?;
-        side.end()
-    }
+/// Where the fail threshold a row was judged by came from.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Origin {
+    /// The default, `--fail-threshold` or a rule: no history was given.
+    Configured(Source),
+    /// The larger of the configured threshold and the row's noise band.
+    Learned(Band),
+    /// `--history` was given, but it holds fewer than
+    /// [`noise::MIN_RUNS`] valid samples of the row: the configured
+    /// threshold alone.
+    TooLittleHistory { runs: usize, source: Source },
+}
+
+/// The fail threshold a row was judged by (a fraction), and its origin.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Applied {
+    pub fail: f64,
+    pub origin: Origin,
 }
 
 /// The result for one key against one baseline.
 #[derive(Debug, Clone, PartialEq)]
-pub struct RowResult {
-    pub key: Key,
+pub struct RowResult<'t> {
+    pub key: Key<'t>,
     pub class: Class,
     /// current / baseline - 1, signed so that negative is worse (a fraction).
     pub change: Option<f64>,
@@ -127,52 +159,19 @@ pub struct RowResult {
     pub baseline: Option<Side>,
     /// The metric compared (index into the config's metrics).
     pub metric: Option<usize>,
-    /// Why the row is lost, skipped or not comparable.
+    /// Why the row is noisy, lost, skipped or not comparable.
     pub reason: Option<String>,
     pub policy: Policy,
+    pub applied: Option<Applied>,
 }
 
-/// The comparison against one baseline label.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Comparison {
-    pub label: String,
-    /// Why the baseline is unavailable (absent, unreadable, no valid row).
-    pub unavailable: Option<String>,
-    pub rows: Vec<RowResult>,
-}
-
-impl Comparison {
-    pub fn count(&self, class: Class) -> usize {
-        self.rows.iter().filter(|r| r.class == class).count()
-    }
-
-    pub fn compared(&self) -> usize {
-        self.rows.iter().filter(|r| r.class.compared()).count()
-    }
-
-    /// The compared row with the most negative change.
-    pub fn worst(&self) -> Option<&RowResult> {
-        self.rows
-            .iter()
-            .filter(|r| r.class.compared())
-            .filter_map(|r| r.change.map(|c| (c, r)))
-            .min_by(|a, b| a.0.total_cmp(&b.0))
-            .map(|(_, r)| r)
-    }
-
-    /// Unavailable: inconclusive; a regressed or lost row: regression (a
-    /// lost row counts even when nothing else could be compared); nothing
-    /// compared: inconclusive; else pass.
-    pub fn verdict(&self) -> Verdict {
-        if self.unavailable.is_some() {
-            Verdict::Inconclusive
-        } else if self.rows.iter().any(|r| r.class.fails()) {
-            Verdict::Regression
-        } else if self.compared() == 0 {
-            Verdict::Inconclusive
-        } else {
-            Verdict::Pass
-        }
+impl RowResult<'_> {
+    /// A re-run could change this row's verdict: it is noisy, or it
+    /// regressed on a single sample per side.
+    pub fn worth_rerun(&self) -> bool {
+        let single = |s: &Option<Side>| s.as_ref().is_some_and(|s| s.samples().len() == 1);
+        self.class == Class::Noisy
+            || (self.class == Class::Regressed && single(&self.baseline) && single(&self.current))
     }
 }
 
@@ -193,283 +192,346 @@ impl Verdict {
     }
 }
 
-/// What the sample files of one side say of one key, gathered when the
-/// key is compared, into buffers reused for every key.
-#[derive(Default)]
-struct Samples {
-    /// Valid values, by metric.
-    values: Vec<(usize, f64)>,
-    /// Why the rows that are not valid are not.
-    reasons: Vec<String>,
-    skipped: bool,
-    present: bool,
-}
+/// The groups of a [`Join`] a comparison reads.
+const BASELINE: usize = 0;
+const CURRENT: usize = 1;
+const HISTORY: usize = 2;
 
-/// Every key of the baseline and current tables once, baseline order
-/// first, with the row each table has for it: one map, each key hashed
-/// once per table.
-struct Keys<'a> {
-    keys: Vec<&'a Key>,
-    /// The baseline's tables, then current's.
-    tables: Vec<&'a Table>,
-    baseline_tables: usize,
-    /// `keys.len() x tables.len()` row numbers; `u32::MAX` where absent.
-    rows: Vec<u32>,
-}
-
-impl<'a> Keys<'a> {
-    fn new(baseline: &'a [Table], current: &'a [Table]) -> Keys<'a> {
-        let tables: Vec<&Table> = baseline.iter().chain(current).collect();
-        let width = tables.len();
-        let most = tables.iter().map(|t| t.rows.len()).max().unwrap_or(0);
-        let mut slots: FxHashMap<&Key, usize> =
-            FxHashMap::with_capacity_and_hasher(most, Default::default());
-        let mut keys = Vec::with_capacity(most);
-        let mut rows: Vec<u32> = Vec::with_capacity(most.saturating_mul(width));
-        for (t, table) in tables.iter().enumerate() {
-            for (r, row) in table.rows.iter().enumerate() {
-                let slot = *slots.entry(&row.key).or_insert_with(|| {
-                    keys.push(&row.key);
-                    rows.resize(rows.len().saturating_add(width), u32::MAX);
-                    keys.len().saturating_sub(1)
-                });
-                if let Some(cell) = rows.get_mut(slot.saturating_mul(width).saturating_add(t)) {
-                    *cell = u32::try_from(r).unwrap_or(u32::MAX);
-                }
-            }
-        }
-        Keys {
-            keys,
-            baseline_tables: baseline.len(),
-            tables,
-            rows,
-        }
-    }
-
-    /// Fills `s` (cleared first, its buffers kept) with what the tables of
-    /// one side say of the key in `slot`; false when none has it.
-    fn fill(&self, slot: usize, baseline: bool, s: &mut Samples) -> bool {
-        s.values.clear();
-        s.reasons.clear();
-        s.skipped = false;
-        s.present = false;
-        let width = self.tables.len();
-        let side = if baseline {
-            0..self.baseline_tables
-        } else {
-            self.baseline_tables..width
-        };
-        for t in side {
-            let row = self
-                .rows
-                .get(slot.saturating_mul(width).saturating_add(t))
-                .filter(|&&r| r != u32::MAX)
-                .and_then(|&r| self.tables.get(t)?.rows.get(usize::try_from(r).ok()?));
-            let Some(row) = row else { continue };
-            s.present = true;
-            s.skipped |= row.skipped;
-            match &row.measure {
-                Ok(m) => s.values.push((m.metric, m.value)),
-                Err(reason) => s.reasons.push(reason.clone()),
-            }
-        }
-        s.present
-    }
-}
-
-impl Samples {
-    /// The metric of the valid samples, when they all measured the same one.
-    fn metric(&self) -> Result<Option<usize>, String> {
-        let mut metrics = self.values.iter().map(|(m, _)| *m);
-        let first = metrics.next();
-        if metrics.any(|m| Some(m) != first) {
-            return Err("the samples measured different metrics".to_owned());
-        }
-        Ok(first)
-    }
-}
-
-/// The thresholds as given: percentages.
-#[derive(Debug, Clone, Copy)]
-pub struct Thresholds {
-    pub fail_pct: f64,
-    pub warn_pct: f64,
-}
-
-/// Compares `current` with the samples of one baseline label.
-pub fn compare(
-    label: &str,
-    current: &[Table],
-    baseline: &[Table],
-    unavailable: Option<String>,
-    config: &Config,
+/// The comparison against one baseline label.
+pub struct Comparison<'t> {
+    pub label: String,
+    /// Why the baseline is unavailable (absent, unreadable, no valid row,
+    /// or the resolution says there is none).
+    pub unavailable: Option<String>,
+    join: Join<'t>,
+    config: &'t Config,
     thresholds: Thresholds,
-) -> Comparison {
-    let unavailable = unavailable.or_else(|| {
-        (baseline.iter().all(|t| t.valid_rows() == 0))
+    /// The matching rule per key, when the config has rules.
+    rules: Vec<u32>,
+    /// Per key, the history's band, or the runs it had when too few;
+    /// empty without history.
+    bands: Vec<Result<Band, usize>>,
+    counts: [usize; 10],
+    worst: Option<usize>,
+}
+
+/// What a comparison is made of.
+pub struct Sides<'t> {
+    pub label: String,
+    pub baseline: &'t [Table],
+    pub current: &'t [Table],
+    /// Past runs of the gate baseline's branch, in run order.
+    pub history: &'t [Table],
+    pub unavailable: Option<String>,
+}
+
+/// Compares the current tables with the samples of one baseline label.
+pub fn compare<'t>(sides: Sides<'t>, config: &'t Config, thresholds: Thresholds) -> Comparison<'t> {
+    let unavailable = sides.unavailable.or_else(|| {
+        (sides.baseline.iter().all(|t| t.valid_rows() == 0))
             .then(|| "the baseline has no valid row".to_owned())
     });
-    let mut rows = Vec::new();
-    if unavailable.is_none() {
-        let keys = Keys::new(baseline, current);
-        rows.reserve(keys.keys.len());
-        let (mut b, mut c) = (Samples::default(), Samples::default());
-        for (slot, key) in keys.keys.iter().enumerate() {
-            let fields: Vec<&str> = if config.rules.is_empty() {
-                Vec::new()
+    let join = match unavailable {
+        Some(_) => Join::new(&[], 0),
+        None => Join::new(&[sides.baseline, sides.current, sides.history], 2),
+    };
+    let mut comparison = Comparison {
+        label: sides.label,
+        unavailable,
+        rules: Vec::new(),
+        bands: Vec::new(),
+        counts: [0; 10],
+        worst: None,
+        join,
+        config,
+        thresholds,
+    };
+    if !config.rules.is_empty() {
+        let mut cells: Vec<std::borrow::Cow<'_, str>> = Vec::new();
+        comparison.rules = (0..comparison.join.len())
+            .map(|slot| {
+                cells.clear();
+                cells.extend(comparison.join.key(slot).into_iter().flat_map(Key::fields));
+                let refs: Vec<&str> = cells.iter().map(AsRef::as_ref).collect();
+                config
+                    .rule_for(&refs)
+                    .and_then(|r| u32::try_from(r).ok())
+                    .unwrap_or(u32::MAX)
+            })
+            .collect();
+    }
+    if !sides.history.is_empty() {
+        comparison.bands = (0..comparison.join.len())
+            .map(|slot| comparison.band(slot))
+            .collect();
+    }
+    let mut worst: Option<(f64, usize)> = None;
+    for slot in 0..comparison.join.len() {
+        let Some(row) = comparison.row(slot) else {
+            continue;
+        };
+        if let Some(n) = comparison.counts.get_mut(row.class.index()) {
+            *n = n.saturating_add(1);
+        }
+        if row.class.compared()
+            && let Some(change) = row.change
+            && worst.is_none_or(|(w, _)| change < w)
+        {
+            worst = Some((change, slot));
+        }
+    }
+    comparison.worst = worst.map(|(_, slot)| slot);
+    comparison
+}
+
+impl<'t> Comparison<'t> {
+    pub fn count(&self, class: Class) -> usize {
+        self.counts.get(class.index()).copied().unwrap_or(0)
+    }
+
+    pub fn compared(&self) -> usize {
+        Class::ALL
+            .iter()
+            .filter(|c| c.compared())
+            .map(|c| self.count(*c))
+            .sum()
+    }
+
+    /// Every row, classified as it is read, in key order.
+    pub fn rows(&self) -> impl Iterator<Item = RowResult<'t>> + '_ {
+        (0..self.join.len()).filter_map(|slot| self.row(slot))
+    }
+
+    /// The compared row with the most negative change.
+    pub fn worst(&self) -> Option<RowResult<'t>> {
+        self.worst.and_then(|slot| self.row(slot))
+    }
+
+    /// Unavailable: inconclusive; a regressed or lost row: regression (a
+    /// lost row counts even when nothing else could be compared); nothing
+    /// compared: inconclusive; else pass.
+    pub fn verdict(&self) -> Verdict {
+        if self.unavailable.is_some() {
+            Verdict::Inconclusive
+        } else if self.count(Class::Regressed) > 0 || self.count(Class::Lost) > 0 {
+            Verdict::Regression
+        } else if self.compared() == 0 {
+            Verdict::Inconclusive
+        } else {
+            Verdict::Pass
+        }
+    }
+
+    /// Whether a history was given.
+    pub fn has_history(&self) -> bool {
+        !self.bands.is_empty()
+    }
+
+    fn band(&self, slot: usize) -> Result<Band, usize> {
+        // The history's values of the metric the baseline measured.
+        let metric = self
+            .join
+            .rows(slot, BASELINE)
+            .find_map(|r| r.measure.map(|m| m.0));
+        let values: Vec<f64> = match metric {
+            Some(m) => self
+                .join
+                .rows(slot, HISTORY)
+                .filter_map(|r| r.value(m))
+                .collect(),
+            None => Vec::new(),
+        };
+        noise::band(&values).ok_or(values.len())
+    }
+
+    fn row(&self, slot: usize) -> Option<RowResult<'t>> {
+        let key = self.join.key(slot)?;
+        let rule = self
+            .rules
+            .get(slot)
+            .filter(|r| **r != u32::MAX)
+            .and_then(|r| usize::try_from(*r).ok());
+        let policy = self.config.policy(rule, &self.thresholds);
+        let base: Vec<RowView<'t>> = self.join.rows(slot, BASELINE).collect();
+        let cur: Vec<RowView<'t>> = self.join.rows(slot, CURRENT).collect();
+        let mut out = RowResult {
+            key,
+            class: Class::Ignored,
+            change: None,
+            current: None,
+            baseline: None,
+            metric: None,
+            reason: None,
+            policy,
+            applied: None,
+        };
+        if policy.ignore {
+            out.reason = Some("ignored by the config".to_owned());
+            return Some(out);
+        }
+        let base_valid: Vec<(usize, f64)> = base.iter().filter_map(|r| r.measure).collect();
+        if base.is_empty() {
+            let values: Vec<(usize, f64)> = cur.iter().filter_map(|r| r.measure).collect();
+            if values.is_empty() {
+                out.class = Class::NotComparable;
+                out.reason = Some(format!("not in the baseline; current: {}", reasons(&cur)));
             } else {
-                key.fields().collect()
-            };
-            let policy = config.policy(&fields, thresholds.fail_pct, thresholds.warn_pct);
-            let in_base = keys.fill(slot, true, &mut b);
-            let in_cur = keys.fill(slot, false, &mut c);
-            rows.push(row(
-                key,
-                in_base.then_some(&b),
-                in_cur.then_some(&c),
-                policy,
-                config,
+                out.class = Class::New;
+                out.metric = values.first().map(|m| m.0);
+                out.current = Side::of(&values.iter().map(|v| v.1).collect::<Vec<_>>());
+            }
+            return Some(out);
+        }
+        let Some(&(metric, _)) = base_valid.first() else {
+            out.class = Class::NotComparable;
+            out.reason = Some(format!("baseline: {}", reasons(&base)));
+            return Some(out);
+        };
+        out.metric = Some(metric);
+        if base_valid.iter().any(|(m, _)| *m != metric) {
+            out.class = Class::NotComparable;
+            out.reason = Some("the baseline samples measured different metrics".to_owned());
+            return Some(out);
+        }
+        let base_values: Vec<f64> = base_valid.iter().map(|v| v.1).collect();
+        out.baseline = Side::of(&base_values);
+        let cur_values: Vec<f64> = cur.iter().filter_map(|r| r.value(metric)).collect();
+        if cur_values.is_empty() {
+            self.lost(&mut out, &cur, metric);
+            return Some(out);
+        }
+        out.current = Side::of(&cur_values);
+        self.measured(&mut out, slot);
+        Some(out)
+    }
+
+    /// Valid in the baseline, its metric not valid in current: lost, or
+    /// skipped when current said `skip`.
+    fn lost(&self, out: &mut RowResult<'t>, cur: &[RowView<'t>], metric: usize) {
+        let column = |m: usize| {
+            self.config
+                .metrics
+                .get(m)
+                .map_or("the metric", |m| m.column.as_str())
+        };
+        if cur.is_empty() {
+            out.class = Class::Lost;
+            out.reason = Some("not in the current results".to_owned());
+        } else if cur.iter().any(|r| r.status == Status::Skip) {
+            out.class = Class::Skipped;
+            out.reason = Some("current: status is \"skip\"".to_owned());
+        } else {
+            out.class = Class::Lost;
+            let why: Vec<String> = cur
+                .iter()
+                .map(|r| match (r.status, r.measure) {
+                    (Status::Ok, Some((other, _))) if other != metric => format!(
+                        "{} holds no positive number (the baseline measured it; current has only {})",
+                        column(metric),
+                        column(other)
+                    ),
+                    (_, _) if !r.reason().is_empty() => r.reason().to_owned(),
+                    _ => format!("{} holds no positive number", column(metric)),
+                })
+                .collect();
+            out.reason = Some(format!("current: {}", why.join("; ")));
+        }
+    }
+
+    /// Both sides measured: how much worse or better, against which
+    /// threshold, and whether noise explains it.
+    fn measured(&self, out: &mut RowResult<'t>, slot: usize) {
+        let (Some(base), Some(cur), Some(metric)) = (&out.baseline, &out.current, out.metric)
+        else {
+            return;
+        };
+        let policy = out.policy;
+        let direction = policy
+            .direction
+            .or_else(|| self.config.metrics.get(metric).map(|m| m.direction))
+            .unwrap_or(Direction::Higher);
+        let change = (cur.median / base.median - 1.0) * direction.sign();
+        out.change = Some(change);
+        let band = match self.bands.get(slot) {
+            Some(Ok(band)) => Some(*band),
+            _ => None,
+        };
+        let applied = self.applied(&policy, slot, band);
+        out.applied = Some(applied);
+        let beyond_floor = (cur.median - base.median).abs() > policy.floor;
+        let within_band = band.is_some_and(|b| change.abs() <= b.fraction);
+        let mut class = if !beyond_floor {
+            Class::Unchanged
+        } else if change < -applied.fail {
+            Class::Regressed
+        } else if change < -policy.warn && within_band {
+            Class::Noisy
+        } else if change < -policy.warn {
+            Class::Warned
+        } else if change > applied.fail {
+            Class::Improved
+        } else {
+            Class::Unchanged
+        };
+        if class == Class::Noisy
+            && let Some(b) = band
+        {
+            out.reason = Some(format!(
+                "within {}'s run-to-run noise: +-{:.1}% over {} runs",
+                self.label,
+                b.fraction * 100.0,
+                b.runs
             ));
         }
-    }
-    Comparison {
-        label: label.to_owned(),
-        unavailable,
-        rows,
-    }
-}
-
-fn result(key: &Key, class: Class, reason: Option<String>, policy: Policy) -> RowResult {
-    RowResult {
-        key: key.clone(),
-        class,
-        change: None,
-        current: None,
-        baseline: None,
-        metric: None,
-        reason,
-        policy,
-    }
-}
-
-fn row(
-    key: &Key,
-    base: Option<&Samples>,
-    cur: Option<&Samples>,
-    policy: Policy,
-    config: &Config,
-) -> RowResult {
-    let reasons = |s: &Samples| s.reasons.join("; ");
-    let cur_valid = cur.filter(|c| !c.values.is_empty());
-    let mut out = match (base, cur_valid) {
-        _ if policy.ignore => result(
-            key,
-            Class::Ignored,
-            Some("ignored by the config".to_owned()),
-            policy,
-        ),
-        (None, Some(_)) => result(key, Class::New, None, policy),
-        (None, None) => result(
-            key,
-            Class::NotComparable,
-            Some(format!(
-                "not in the baseline; current: {}",
-                cur.map(reasons).unwrap_or_default()
-            )),
-            policy,
-        ),
-        (Some(b), _) if b.values.is_empty() => result(
-            key,
-            Class::NotComparable,
-            Some(format!("baseline: {}", reasons(b))),
-            policy,
-        ),
-        (Some(_), None) => lost(key, cur, policy),
-        (Some(b), Some(c)) => return measured(key, b, c, policy, config),
-    };
-    out.baseline = base.and_then(|b| Side::of(&b.values));
-    out.current = cur.and_then(|c| Side::of(&c.values));
-    out.metric = [base, cur]
-        .into_iter()
-        .flatten()
-        .find_map(|s| s.metric().ok().flatten());
-    out
-}
-
-/// Valid in the baseline, not in current: lost, or skipped when current
-/// said `skip`.
-fn lost(key: &Key, cur: Option<&Samples>, policy: Policy) -> RowResult {
-    match cur {
-        None => result(
-            key,
-            Class::Lost,
-            Some("not in the current results".to_owned()),
-            policy,
-        ),
-        Some(c) if c.skipped => result(
-            key,
-            Class::Skipped,
-            Some("current: status is \"skip\"".to_owned()),
-            policy,
-        ),
-        Some(c) => result(
-            key,
-            Class::Lost,
-            Some(format!("current: {}", c.reasons.join("; "))),
-            policy,
-        ),
-    }
-}
-
-/// Both sides measured: how much worse or better, and whether the samples
-/// say it clearly.
-fn measured(key: &Key, b: &Samples, c: &Samples, policy: Policy, config: &Config) -> RowResult {
-    let metric = match (b.metric(), c.metric()) {
-        (Ok(Some(mb)), Ok(Some(mc))) if mb == mc => mb,
-        (Ok(Some(mb)), Ok(Some(mc))) => {
-            let unit = |m: usize| config.metrics.get(m).map_or("?", |m| m.unit.as_str());
-            let why = format!("the baseline measured {}, current {}", unit(mb), unit(mc));
-            return result(key, Class::NotComparable, Some(why), policy);
+        let repeated = base.samples().len() > 1 || cur.samples().len() > 1;
+        if repeated
+            && matches!(class, Class::Regressed | Class::Warned | Class::Improved)
+            && !separated(base, cur, direction, change < 0.0)
+        {
+            class = Class::Noisy;
+            out.reason = Some("the repeated runs of the two sides overlap".to_owned());
         }
-        (Err(why), _) | (_, Err(why)) => {
-            return result(key, Class::NotComparable, Some(why), policy);
+        out.class = class;
+    }
+
+    /// The fail threshold for a row: configured, or with history the
+    /// larger of it and the band (`auto`: the band alone, never below the
+    /// warn threshold); the configured one when the history is too short.
+    fn applied(&self, policy: &Policy, slot: usize, band: Option<Band>) -> Applied {
+        let configured = match policy.fail {
+            FailThreshold::Fixed(f) => f,
+            FailThreshold::Auto => defaults::FAIL_THRESHOLD,
+        };
+        match (self.bands.get(slot), band) {
+            (Some(_), Some(band)) => Applied {
+                fail: match policy.fail {
+                    FailThreshold::Fixed(f) => f.max(band.fraction),
+                    FailThreshold::Auto => band.fraction.max(policy.warn),
+                },
+                origin: Origin::Learned(band),
+            },
+            (Some(Err(runs)), None) => Applied {
+                fail: configured,
+                origin: Origin::TooLittleHistory {
+                    runs: *runs,
+                    source: policy.fail_source,
+                },
+            },
+            _ => Applied {
+                fail: configured,
+                origin: Origin::Configured(policy.fail_source),
+            },
         }
-        _ => return result(key, Class::NotComparable, None, policy),
-    };
-    let direction = policy
-        .direction
-        .or_else(|| config.metrics.get(metric).map(|m| m.direction))
-        .unwrap_or(Direction::Higher);
-    let (Some(base), Some(cur)) = (Side::of(&b.values), Side::of(&c.values)) else {
-        return result(key, Class::NotComparable, None, policy);
-    };
-    let change = (cur.median / base.median - 1.0) * direction.sign();
-    let beyond_floor = (cur.median - base.median).abs() > policy.floor;
-    let mut class = if !beyond_floor {
-        Class::Unchanged
-    } else if change < -policy.fail {
-        Class::Regressed
-    } else if change < -policy.warn {
-        Class::Warned
-    } else if change > policy.fail {
-        Class::Improved
-    } else {
-        Class::Unchanged
-    };
-    let repeated = base.samples().len() > 1 || cur.samples().len() > 1;
-    if repeated && class != Class::Unchanged && !separated(&base, &cur, direction, change < 0.0) {
-        class = Class::Noisy;
     }
-    RowResult {
-        key: key.clone(),
-        class,
-        change: Some(change),
-        current: Some(cur),
-        baseline: Some(base),
-        metric: Some(metric),
-        reason: None,
-        policy,
-    }
+}
+
+/// The reasons rows are not valid, joined.
+fn reasons(rows: &[RowView<'_>]) -> String {
+    rows.iter()
+        .map(RowView::reason)
+        .filter(|r| !r.is_empty())
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 /// Every current sample is worse (or, for an improvement, better) than
@@ -494,168 +556,4 @@ fn bounds(samples: &[f64]) -> (f64, f64) {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::compare::table::parse;
-    use std::path::Path;
-
-    const HEADER: &str = "op,shape,dtype,tbps,tflops,status\n";
-
-    fn t(rows: &str) -> Table {
-        let c = Config::default();
-        parse(
-            Path::new("t.csv"),
-            format!("{HEADER}{rows}").as_bytes(),
-            &c.keys,
-            &c.metrics,
-        )
-        .unwrap()
-    }
-
-    fn one(base: &str, cur: &str) -> RowResult {
-        let th = Thresholds {
-            fail_pct: 10.0,
-            warn_pct: 3.0,
-        };
-        let c = compare("main", &[t(cur)], &[t(base)], None, &Config::default(), th);
-        c.rows
-            .into_iter()
-            .find(|r| r.key.fields().next() == Some("x"))
-            .unwrap()
-    }
-
-    #[test]
-    fn each_class() {
-        let ok = |v: f64| format!("x,1,bf16,-,{v},ok\n");
-        assert_eq!(one(&ok(100.0), &ok(85.0)).class, Class::Regressed);
-        assert_eq!(one(&ok(100.0), &ok(95.0)).class, Class::Warned);
-        assert_eq!(one(&ok(100.0), &ok(98.0)).class, Class::Unchanged);
-        assert_eq!(
-            one(&ok(100.0), &ok(90.0)).class,
-            Class::Warned,
-            "exactly 10% is not more than 10%"
-        );
-        assert_eq!(one(&ok(100.0), &ok(111.0)).class, Class::Improved);
-        assert_eq!(one(&ok(100.0), "y,1,bf16,-,1,ok\n").class, Class::Lost);
-        assert_eq!(one(&ok(100.0), "x,1,bf16,-,-,missing\n").class, Class::Lost);
-        assert_eq!(one(&ok(100.0), "x,1,bf16,-,-,skip\n").class, Class::Skipped);
-        assert_eq!(one("y,1,bf16,-,1,ok\n", &ok(1.0)).class, Class::New);
-        let nc = one("x,1,bf16,-,-,missing\ny,1,bf16,-,1,ok\n", &ok(1.0));
-        assert_eq!(nc.class, Class::NotComparable);
-        assert_eq!(
-            nc.reason.as_deref(),
-            Some("baseline: status is \"missing\"")
-        );
-        let units = one("x,1,bf16,3.9,-,ok\n", &ok(1.0));
-        assert_eq!(units.class, Class::NotComparable);
-        assert!(units.reason.unwrap().contains("TB/s, current TFLOPS"));
-        let r = one(&ok(100.0), &ok(85.0));
-        assert!((r.change.unwrap() + 0.15).abs() < 1e-12);
-    }
-
-    #[test]
-    fn repeated_samples_must_not_overlap_to_fail() {
-        let th = Thresholds {
-            fail_pct: 10.0,
-            warn_pct: 3.0,
-        };
-        let run = |base: &[f64], cur: &[f64]| {
-            let tables = |vs: &[f64]| -> Vec<Table> {
-                vs.iter()
-                    .map(|v| t(&format!("x,1,bf16,-,{v},ok\n")))
-                    .collect()
-            };
-            compare(
-                "main",
-                &tables(cur),
-                &tables(base),
-                None,
-                &Config::default(),
-                th,
-            )
-            .rows[0]
-                .class
-        };
-        assert_eq!(
-            run(&[100.0, 101.0, 99.0], &[80.0, 82.0, 84.0]),
-            Class::Regressed
-        );
-        assert_eq!(
-            run(&[100.0, 101.0, 70.0], &[80.0, 82.0, 84.0]),
-            Class::Noisy
-        );
-        assert_eq!(
-            run(&[100.0], &[85.0]),
-            Class::Regressed,
-            "one sample each: the threshold decides"
-        );
-    }
-
-    #[test]
-    fn the_gate_verdict() {
-        let th = Thresholds {
-            fail_pct: 10.0,
-            warn_pct: 3.0,
-        };
-        let cfg = Config::default();
-        let verdict =
-            |b: &str, c: &str| compare("main", &[t(c)], &[t(b)], None, &cfg, th).verdict();
-        assert_eq!(
-            verdict("x,1,bf16,-,100,ok\n", "x,1,bf16,-,99,ok\n"),
-            Verdict::Pass
-        );
-        assert_eq!(
-            verdict("x,1,bf16,-,100,ok\n", "x,1,bf16,-,80,ok\n"),
-            Verdict::Regression
-        );
-        assert_eq!(
-            verdict("x,1,bf16,-,100,ok\ny,1,b,-,1,ok\n", "x,1,bf16,-,100,ok\n"),
-            Verdict::Regression
-        );
-        assert_eq!(
-            verdict("x,1,bf16,-,-,missing\n", "x,1,bf16,-,100,ok\n"),
-            Verdict::Inconclusive
-        );
-        assert_eq!(
-            verdict("y,1,bf16,-,1,ok\n", "x,1,bf16,-,100,ok\n"),
-            Verdict::Regression,
-            "y lost"
-        );
-        let unavailable = compare(
-            "main",
-            &[t("x,1,b,-,1,ok\n")],
-            &[],
-            Some("absent".into()),
-            &cfg,
-            th,
-        );
-        assert_eq!(unavailable.verdict(), Verdict::Inconclusive);
-    }
-
-    #[test]
-    fn floors_directions_and_ignores_from_the_config() {
-        let th = Thresholds {
-            fail_pct: 10.0,
-            warn_pct: 3.0,
-        };
-        let cfg = Config::parse(
-            "[[rules]]\nmatch = [\"op=lat*\"]\ndirection = \"lower\"\n[[rules]]\nmatch = [\"op=tiny\"]\nfloor = 1.0\n[[rules]]\nmatch = [\"op=skipme\"]\nignore = true\n",
-        )
-        .unwrap();
-        let b = t("lat,1,b,-,10,ok\ntiny,1,b,-,0.5,ok\nskipme,1,b,-,100,ok\n");
-        let c = t("lat,1,b,-,12,ok\ntiny,1,b,-,0.1,ok\nskipme,1,b,-,1,ok\n");
-        let rows = compare("main", &[c], &[b], None, &cfg, th).rows;
-        assert_eq!(
-            rows[0].class,
-            Class::Regressed,
-            "lower is better: 10 -> 12 is 20% worse"
-        );
-        assert!((rows[0].change.unwrap() + 0.2).abs() < 1e-12);
-        assert_eq!(
-            rows[1].class,
-            Class::Unchanged,
-            "0.4 below the floor of 1.0"
-        );
-        assert_eq!(rows[2].class, Class::Ignored);
-    }
-}
+mod tests;

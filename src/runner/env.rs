@@ -11,6 +11,8 @@ use std::fmt;
 
 use thiserror::Error;
 
+use super::text::shown;
+
 /// Reads a variable of the process environment (or a test's map).
 pub type Env<'a> = &'a dyn Fn(&str) -> Option<String>;
 
@@ -37,7 +39,7 @@ impl Input {
     }
 
     /// `--flag / VAR` for messages about the input as a whole.
-    fn both(&self) -> String {
+    pub fn both(&self) -> String {
         match self.vars.first() {
             Some(var) if self.flag.is_empty() => (*var).to_owned(),
             Some(var) => format!("--{} / {var}", self.flag),
@@ -59,21 +61,6 @@ impl Value {
             origin: self.origin.clone(),
             message: message.to_string(),
         }
-    }
-}
-
-/// Values longer than this are cut in messages: an attacker-sized string
-/// should not become an attacker-sized log line.
-const SHOWN: usize = 80;
-
-/// A value as a message shows it: whole when short, else its first 80
-/// characters and its size.
-pub fn shown(value: &str) -> String {
-    if value.chars().count() <= SHOWN {
-        value.to_owned()
-    } else {
-        let cut: String = value.chars().take(SHOWN).collect();
-        format!("{cut}... ({} bytes)", value.len())
     }
 }
 

@@ -26,7 +26,7 @@ impl Format {
             Some(value) => Format::parse(&value.text).ok_or_else(|| {
                 value.invalid(format!(
                     "expected github, json or text, got {:?}",
-                    super::env::shown(&value.text)
+                    super::text::shown(&value.text)
                 ))
             }),
             None if on_runner => Ok(Format::Github),

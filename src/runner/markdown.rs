@@ -24,9 +24,88 @@ pub fn escape(value: &str) -> String {
     out
 }
 
+/// One bar of a chart: its label, its value and the line's value there.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Bar {
+    pub label: String,
+    pub value: f64,
+    pub line: f64,
+}
+
+/// The most bars a chart shows.
+pub const CHART_BARS: usize = 20;
+
+/// A Mermaid `xychart-beta` (GitHub renders Mermaid 11 in summaries and
+/// comments; xy charts exist since 10.5): bars, and a line over them, for
+/// at most [`CHART_BARS`] bars. Labels come from data: only letters,
+/// digits and a few separators pass, the rest become `_`, each label at
+/// most 40 characters, so nothing can end the block or the string.
+pub fn xychart(title: &str, y_label: &str, bars: &[Bar]) -> String {
+    let clean = |text: &str| -> String {
+        text.chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || " _.=-/:x+%()".contains(c) {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .take(40)
+            .collect()
+    };
+    let bars = bars.get(..bars.len().min(CHART_BARS)).unwrap_or_default();
+    let top = bars
+        .iter()
+        .flat_map(|b| [b.value, b.line])
+        .filter(|v| v.is_finite())
+        .fold(1.0f64, f64::max);
+    let number = |v: f64| {
+        if v.is_finite() {
+            format!("{v:.1}")
+        } else {
+            "0".to_owned()
+        }
+    };
+    let labels: Vec<String> = bars
+        .iter()
+        .map(|b| format!("\"{}\"", clean(&b.label)))
+        .collect();
+    let values: Vec<String> = bars.iter().map(|b| number(b.value)).collect();
+    let lines: Vec<String> = bars.iter().map(|b| number(b.line)).collect();
+    format!(
+        "```mermaid\nxychart-beta\n    title \"{}\"\n    x-axis [{}]\n    y-axis \"{}\" 0 --> {}\n    bar [{}]\n    line [{}]\n```\n",
+        clean(title),
+        labels.join(", "),
+        clean(y_label),
+        number((top * 1.1).ceil()),
+        values.join(", "),
+        lines.join(", ")
+    )
+}
+
 #[cfg(test)]
 mod tests {
-    use super::escape;
+    use super::*;
+
+    #[test]
+    fn a_chart_from_hostile_labels_stays_one_chart() {
+        let bars = vec![
+            Bar {
+                label: "x\"]\n```\n<img src=x>".to_owned(),
+                value: 20.0,
+                line: 10.0,
+            };
+            30
+        ];
+        let chart = xychart("t", "worse by (%)", &bars);
+        assert_eq!(chart.matches("```").count(), 2, "{chart}");
+        assert!(!chart.contains('<'), "{chart}");
+        assert_eq!(chart.lines().count(), 8, "{chart}");
+        assert!(
+            chart.contains("y-axis \"worse by (%)\" 0 --> 22.0"),
+            "{chart}"
+        );
+    }
 
     #[test]
     fn markdown_from_servers_stays_text() {

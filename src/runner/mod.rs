@@ -16,11 +16,13 @@ pub mod log;
 pub mod markdown;
 pub mod panic;
 pub mod read;
+pub mod text;
 pub mod workflow_command;
 pub mod write;
 
-pub use env::{Env, Input, InputError, Reader, Value, shown};
+pub use env::{Env, Input, InputError, Reader, Value};
 pub use format::Format;
+pub use text::shown;
 pub use write::{Rendered, WriteError};
 
 /// `GITHUB_ACTIONS=true`: running as a step, so errors are annotations too.

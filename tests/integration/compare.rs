@@ -169,14 +169,19 @@ fn the_seed_case_compares_the_64_valid_rows_and_fails_on_the_regression() {
     );
     assert_eq!(
         lines[66],
-        "main: 64 compared (1 regressed, 0 warned, 0 improved, 63 unchanged, 0 noisy); 0 lost, 0 skipped, 1 new, 1 not comparable, 0 ignored"
+        "main: 64 compared (1 regressed, 0 warned, 0 improved, 63 unchanged, 0 noisy); 0 lost, 0 skipped, 1 new, 1 not-comparable, 0 ignored"
     );
     assert_eq!(
         lines[67],
-        "  not comparable: op=mla_decode,shape=1280x8192,dtype=fp16 (baseline: status is \"missing\")"
+        "  not-comparable: op=mla_decode,shape=1280x8192,dtype=fp16 (baseline: status is \"missing\")"
     );
     assert_eq!(lines[68], "  new: op=new_kernel,shape=1x1,dtype=bf16");
-    assert_eq!(lines.len(), 69);
+    assert!(
+        lines[69].starts_with("rerun: quant (a re-run could change"),
+        "one run per side: the regression is worth confirming: {}",
+        lines[69]
+    );
+    assert_eq!(lines.len(), 70);
     let rowlike = lines.iter().filter(|l| l.contains("ratio=")).count();
     assert_eq!(rowlike, 64, "no other line looks like a row");
 }
@@ -206,7 +211,7 @@ fn step_outputs_summary_and_annotations() {
         assert_eq!(o[name], value, "{name}");
     }
     let json: Value = serde_json::from_str(&o["json"]).unwrap();
-    assert_eq!(json["schema"], 1);
+    assert_eq!(json["schema"], 2);
     assert_eq!(json["baselines"][0]["counts"]["not-comparable"], 1);
     assert_eq!(json["inputs"][0]["rows"], 66);
     assert_eq!(json["inputs"][1]["valid_rows"], 64);

@@ -117,15 +117,30 @@ mod comparing {
 
     use std::path::Path;
 
-    use baseline_resolver::compare::config::Config;
-    use baseline_resolver::compare::table::{Table, parse};
-    use baseline_resolver::compare::verdict::{Class, Thresholds, Verdict, compare};
+    use baseline_resolver::compare::config::{Config, Thresholds};
+    use baseline_resolver::compare::table::Table;
+    use baseline_resolver::compare::table::read::parse;
+    use baseline_resolver::compare::verdict::{Class, Comparison, Sides, Verdict, compare};
     use proptest::prelude::*;
 
-    const TH: Thresholds = Thresholds {
-        fail_pct: 10.0,
-        warn_pct: 3.0,
-    };
+    /// Compares `cur` with `base` (default thresholds) and hands the
+    /// comparison to `check`.
+    fn with<R>(
+        cur: &[(usize, Option<f64>)],
+        base: &[(usize, Option<f64>)],
+        check: impl FnOnce(&Comparison<'_>) -> R,
+    ) -> R {
+        let (c, b) = ([table(cur)], [table(base)]);
+        let config = Config::default();
+        let sides = Sides {
+            label: "main".to_owned(),
+            baseline: &b,
+            current: &c,
+            history: &[],
+            unavailable: None,
+        };
+        check(&compare(sides, &config, Thresholds::default()))
+    }
 
     /// `(value in the baseline, value in current)`; `None` is a failed row.
     fn rows() -> impl Strategy<Value = Vec<(Option<f64>, Option<f64>)>> {
@@ -177,8 +192,7 @@ mod comparing {
         #[test]
         fn row_order_never_changes_the_verdict(rows in rows(), seed in any::<u64>()) {
             let (base, cur) = sides(&rows);
-            let config = Config::default();
-            let verdict = compare("main", &[table(&cur)], &[table(&base)], None, &config, TH).verdict();
+            let verdict = with(&cur, &base, |c| c.verdict());
             let mut shuffled_base = base.clone();
             let mut shuffled_cur = cur.clone();
             // A deterministic shuffle from the seed.
@@ -188,7 +202,7 @@ mod comparing {
                 shuffled_base.swap(i, j);
                 shuffled_cur.swap(n - 1 - i, n - 1 - j);
             }
-            let again = compare("main", &[table(&shuffled_cur)], &[table(&shuffled_base)], None, &config, TH).verdict();
+            let again = with(&shuffled_cur, &shuffled_base, |c| c.verdict());
             prop_assert_eq!(verdict, again);
         }
 
@@ -200,9 +214,8 @@ mod comparing {
             let base: Vec<(usize, Option<f64>)> = values.iter().copied().map(Some).enumerate().collect();
             // Printed with enough digits that the CSV round trip keeps them.
             let cur: Vec<(usize, Option<f64>)> = values.iter().map(|v| Some(v * f)).enumerate().collect();
-            let c = compare("main", &[table(&cur)], &[table(&base)], None, &Config::default(), TH);
-            for row in &c.rows {
-                let change = row.change.unwrap();
+            let changes: Vec<f64> = with(&cur, &base, |c| c.rows().map(|r| r.change.unwrap()).collect());
+            for change in changes {
                 prop_assert!((change - (f - 1.0)).abs() < 1e-9, "{} vs {}", change, f - 1.0);
             }
         }
@@ -217,9 +230,9 @@ mod comparing {
             let i = which.index(base.len());
             base[i].1 = Some(1000.0);
             cur[i].1 = Some(1000.0 * (1.0 - worse));
-            let c = compare("main", &[table(&cur)], &[table(&base)], None, &Config::default(), TH);
-            prop_assert_eq!(c.rows[i].class, Class::Regressed);
-            prop_assert_eq!(c.verdict(), Verdict::Regression);
+            let (class, verdict) = with(&cur, &base, |c| (c.rows().nth(i).unwrap().class, c.verdict()));
+            prop_assert_eq!(class, Class::Regressed);
+            prop_assert_eq!(verdict, Verdict::Regression);
         }
     }
 }

@@ -1,0 +1,303 @@
+//! Reading the config: the file (bounded), its TOML, and the checks that
+//! make a mistake an error instead of a rule that silently does nothing
+//! (an unknown key, a pattern on a column that is not a key, a threshold
+//! that could never fail). An error names the file and the line, and shows
+//! at most [`SNIPPET`] characters of it, control characters made visible
+//! (the file may be a stranger's, and a line may be a megabyte long).
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+use thiserror::Error;
+
+use super::{Config, Direction, FailThreshold, Metric, Pattern, Rule};
+use crate::glob::Glob;
+use crate::runner::read::{self, ReadError};
+
+#[derive(Debug, Error)]
+pub enum ConfigError {
+    #[error("cannot read the config {path}: {source}")]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("the config {path} is {size} bytes, over the {MAX_CONFIG_BYTES}-byte limit")]
+    TooLarge { path: PathBuf, size: u64 },
+    #[error("config {path}{}: {message}", line.map(|l| format!(" line {l}")).unwrap_or_default())]
+    Invalid {
+        path: PathBuf,
+        line: Option<usize>,
+        message: String,
+    },
+}
+
+/// A config is a few rules; anything this large is not one.
+pub const MAX_CONFIG_BYTES: u64 = 1024 * 1024;
+
+/// The most of an offending line an error shows.
+pub const SNIPPET: usize = 200;
+
+/// Why the text is not a config, and where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    pub line: Option<usize>,
+    pub message: String,
+}
+
+impl Problem {
+    fn at(line: Option<usize>, message: impl Into<String>) -> Problem {
+        Problem {
+            line,
+            message: message.into(),
+        }
+    }
+}
+
+impl std::fmt::Display for Problem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.line {
+            Some(l) => write!(f, "line {l}: {}", self.message),
+            None => f.write_str(&self.message),
+        }
+    }
+}
+
+pub fn load(path: &Path) -> Result<Config, ConfigError> {
+    let text = read::bounded_text(path, MAX_CONFIG_BYTES).map_err(|err| match err {
+        ReadError::Io(source) => ConfigError::Read {
+            path: path.to_owned(),
+            source,
+        },
+        ReadError::TooLarge { size } => ConfigError::TooLarge {
+            path: path.to_owned(),
+            size,
+        },
+    })?;
+    parse(&text).map_err(|p| ConfigError::Invalid {
+        path: path.to_owned(),
+        line: p.line,
+        message: p.message,
+    })
+}
+
+/// The file as written, before checks.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    keys: Option<Vec<String>>,
+    metrics: Option<Vec<MetricSpec>>,
+    #[serde(default)]
+    rules: Vec<toml::Spanned<RuleSpec>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MetricSpec {
+    column: String,
+    unit: String,
+    #[serde(default = "higher")]
+    direction: Direction,
+}
+
+fn higher() -> Direction {
+    Direction::Higher
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RuleSpec {
+    #[serde(rename = "match")]
+    patterns: Vec<String>,
+    fail_threshold: Option<ThresholdSpec>,
+    warn_threshold: Option<f64>,
+    floor: Option<f64>,
+    direction: Option<Direction>,
+    #[serde(default)]
+    ignore: bool,
+}
+
+/// A percentage, or `"auto"`.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+enum ThresholdSpec {
+    Percent(f64),
+    Word(String),
+}
+
+/// Parses and checks a config's text.
+pub fn parse(text: &str) -> Result<Config, Problem> {
+    let file: File = toml::from_str(text).map_err(|e| {
+        let line = e.span().map(|s| line_of(text, s.start));
+        let mut message = one_line(e.message());
+        if let Some(snippet) = line.and_then(|l| text.lines().nth(l.saturating_sub(1))) {
+            message.push_str(&format!(" (in `{}`)", snippet_of(snippet)));
+        }
+        Problem::at(line, message)
+    })?;
+    let defaults = Config::default();
+    let keys = file.keys.unwrap_or(defaults.keys);
+    let metrics = match file.metrics {
+        Some(specs) => specs
+            .into_iter()
+            .map(|m| Metric {
+                column: m.column,
+                unit: m.unit,
+                direction: m.direction,
+            })
+            .collect(),
+        None => defaults.metrics,
+    };
+    if keys.is_empty() || metrics.is_empty() {
+        return Err(Problem::at(
+            None,
+            "keys and metrics must each name at least one column",
+        ));
+    }
+    let mut config = Config {
+        keys,
+        metrics,
+        rules: Vec::with_capacity(file.rules.len()),
+    };
+    for (i, spec) in file.rules.into_iter().enumerate() {
+        let line = line_of(text, spec.span().start);
+        let rule = compile(&config, i, spec.into_inner())
+            .map_err(|message| Problem::at(Some(line), message))?;
+        config.rules.push(rule);
+    }
+    Ok(config)
+}
+
+fn compile(config: &Config, i: usize, spec: RuleSpec) -> Result<Rule, String> {
+    let at = format!("rules[{i}]");
+    if spec.patterns.is_empty() {
+        return Err(format!("{at}: `match` names no pattern"));
+    }
+    let mut patterns = Vec::with_capacity(spec.patterns.len());
+    for text in spec.patterns {
+        let found = text.split_once('=').and_then(|(c, g)| {
+            let column = config.keys.iter().position(|k| k == c.trim())?;
+            Some((column, g.trim()))
+        });
+        let Some((column, glob)) = found else {
+            return Err(format!(
+                "{at}: pattern {:?} is not KEY=GLOB with KEY one of {}",
+                snippet_of(&text),
+                config.keys.join(", ")
+            ));
+        };
+        patterns.push(Pattern {
+            column,
+            glob: Glob::new(glob),
+            text: text.clone(),
+        });
+    }
+    let number = |name: &str, value: Option<f64>| -> Result<Option<f64>, String> {
+        match value {
+            Some(v) if !v.is_finite() || v < 0.0 => {
+                Err(format!("{at}: {name} must be a number from 0 up"))
+            }
+            other => Ok(other),
+        }
+    };
+    let fail = match spec.fail_threshold {
+        None => None,
+        Some(ThresholdSpec::Word(w)) if w == "auto" => Some(FailThreshold::Auto),
+        Some(ThresholdSpec::Word(w)) => {
+            return Err(format!(
+                "{at}: fail-threshold must be a percentage or \"auto\", not {:?}",
+                snippet_of(&w)
+            ));
+        }
+        Some(ThresholdSpec::Percent(p)) => {
+            let p = number("fail-threshold", Some(p))?.unwrap_or(0.0);
+            let lower = spec
+                .direction
+                .map_or_else(|| config.all_lower(), |d| d == Direction::Lower);
+            if p >= 100.0 && !lower {
+                return Err(format!(
+                    "{at}: fail-threshold = {p} can never fail: a higher-is-better metric falls at most 100% (to zero); use a smaller one, or `ignore = true` for rows that should not gate"
+                ));
+            }
+            Some(FailThreshold::Fixed(p / 100.0))
+        }
+    };
+    Ok(Rule {
+        patterns,
+        fail,
+        warn: number("warn-threshold", spec.warn_threshold)?.map(|p| p / 100.0),
+        floor: number("floor", spec.floor)?,
+        direction: spec.direction,
+        ignore: spec.ignore,
+    })
+}
+
+/// The 1-based line of byte `offset`.
+fn line_of(text: &str, offset: usize) -> usize {
+    let upto = text.get(..offset.min(text.len())).unwrap_or(text);
+    upto.bytes()
+        .filter(|b| *b == b'\n')
+        .count()
+        .saturating_add(1)
+}
+
+/// A message on one line.
+fn one_line(text: &str) -> String {
+    snippet_of(text.trim())
+}
+
+/// At most [`SNIPPET`] characters, control characters shown as `\u{..}`.
+fn snippet_of(text: &str) -> String {
+    let mut out = String::new();
+    for (count, c) in text.chars().enumerate() {
+        if count >= SNIPPET {
+            out.push_str(&format!("... ({} bytes)", text.len()));
+            break;
+        }
+        if c.is_control() {
+            out.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unknown_keys_and_bad_patterns_are_errors_with_their_line() {
+        let err = parse("[[rules]]\nmatch = [\"op=x\"]\nfail_treshold = 5\n").unwrap_err();
+        assert!(err.message.contains("fail_treshold"), "{err}");
+        assert_eq!(err.line, Some(3), "{err}");
+        let err = parse("\n[[rules]]\nmatch = [\"kernel=x\"]\n").unwrap_err();
+        assert!(err.message.contains("not KEY=GLOB"), "{err}");
+        assert_eq!(err.line, Some(2), "{err}");
+        let err = parse("threshold = 5\n").unwrap_err();
+        assert!(err.message.contains("threshold"), "{err}");
+        let err = parse("[[rules]]\nmatch = [\"op=x\"]\nfloor = -1\n").unwrap_err();
+        assert!(err.message.contains("floor"), "{err}");
+    }
+
+    #[test]
+    fn a_threshold_that_could_never_fail_is_refused() {
+        let err = parse("[[rules]]\nmatch = [\"op=x\"]\nfail-threshold = 100\n").unwrap_err();
+        assert!(err.message.contains("can never fail"), "{err}");
+        parse("[[rules]]\nmatch = [\"op=x\"]\nfail-threshold = 150\ndirection = \"lower\"\n")
+            .unwrap();
+        let c = parse("[[rules]]\nmatch = [\"op=x\"]\nfail-threshold = \"auto\"\n").unwrap();
+        assert_eq!(c.rules[0].fail, Some(FailThreshold::Auto));
+        let err = parse("[[rules]]\nmatch = [\"op=x\"]\nfail-threshold = \"fast\"\n").unwrap_err();
+        assert!(err.message.contains("\"auto\""), "{err}");
+    }
+
+    #[test]
+    fn an_error_shows_a_short_snippet_without_control_characters() {
+        let long = format!("keys = [\"{}\r::warning::x\", 1]\n", "k".repeat(1 << 20));
+        let err = parse(&long).unwrap_err().to_string();
+        assert!(err.len() < 2 * SNIPPET + 200, "{} bytes", err.len());
+        assert!(!err.contains('\r'), "{err}");
+        assert!(!err.contains('\n'), "{err}");
+    }
+}

@@ -1,0 +1,300 @@
+//! Every results file of one comparison, read: the current runs, each
+//! baseline's samples, the history. Bounded whatever the inputs: at most
+//! [`defaults::MAX_FILES`] files, at most [`defaults::MAX_TOTAL_BYTES`]
+//! bytes together, read by a pool of at most one thread per core (a thread
+//! the system refuses is work this thread does itself).
+//!
+//! What a missing file means depends on its role: a current file is bad
+//! input; a baseline that is absent, unreadable or empty is a baseline
+//! that is not there (a warning, and an inconclusive gate); a history file
+//! that cannot be read is a warning and its rows fall back to the
+//! configured threshold. A malformed current or baseline file is bad input.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use super::CompareError;
+use super::config::Config;
+use super::defaults;
+use super::inputs::Inputs;
+use super::report::InputFile;
+use super::table::{self, Table, TableError, read::Budget};
+use crate::glob::Glob;
+use crate::runner::{InputError, shown};
+use crate::validate::Label;
+
+/// One baseline label's samples, as read.
+#[derive(Debug)]
+pub struct BaselineRead {
+    pub label: Label,
+    pub tables: Vec<Table>,
+    /// Why no sample could be read (absent, unreadable, empty).
+    pub unavailable: Option<String>,
+}
+
+/// Everything read.
+#[derive(Debug, Default)]
+pub struct Read {
+    pub current: Vec<Table>,
+    pub baselines: Vec<BaselineRead>,
+    /// Past runs of the gate's branch, in run order.
+    pub history: Vec<Table>,
+    pub inputs: Vec<InputFile>,
+    pub warnings: Vec<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Role {
+    Current,
+    Baseline(usize),
+    History,
+}
+
+struct Job {
+    role: Role,
+    path: PathBuf,
+}
+
+/// Reads every file the inputs name.
+pub fn read(inputs: &Inputs, config: &Config) -> Result<Read, CompareError> {
+    let (jobs, warnings) = plan(inputs);
+    if jobs.len() > defaults::MAX_FILES {
+        return Err(CompareError::Input(InputError {
+            origin: "--current / --baseline / --history".to_owned(),
+            message: format!(
+                "{} input files; one comparison reads at most {}",
+                jobs.len(),
+                defaults::MAX_FILES
+            ),
+        }));
+    }
+    check_total(&jobs)?;
+    let budget = Budget::new(defaults::MAX_TOTAL_BYTES);
+    let results = pool(&jobs, |job| read_one(job, config, &budget));
+    let mut out = Read {
+        warnings,
+        ..Read::default()
+    };
+    sort(inputs, &jobs, results, &mut out)?;
+    Ok(out)
+}
+
+/// The files to read, each with its role, and warnings for history
+/// patterns that name nothing.
+fn plan(inputs: &Inputs) -> (Vec<Job>, Vec<String>) {
+    let mut warnings = Vec::new();
+    let mut jobs: Vec<Job> = Vec::new();
+    jobs.extend(inputs.current.iter().map(|p| Job {
+        role: Role::Current,
+        path: p.clone(),
+    }));
+    for (i, b) in inputs.baselines.iter().enumerate() {
+        jobs.extend(b.files.iter().map(|p| Job {
+            role: Role::Baseline(i),
+            path: p.clone(),
+        }));
+    }
+    for pattern in &inputs.history {
+        let paths = expand(pattern);
+        if paths.is_empty() {
+            warnings.push(format!(
+                "history {}: no such file; its rows use the configured threshold",
+                shown(&pattern.display().to_string())
+            ));
+        }
+        jobs.extend(paths.into_iter().map(|path| Job {
+            role: Role::History,
+            path,
+        }));
+    }
+    (jobs, warnings)
+}
+
+/// Each file's table (or why it is missing) to where its role puts it.
+fn sort(
+    inputs: &Inputs,
+    jobs: &[Job],
+    results: Vec<Result<Table, TableError>>,
+    out: &mut Read,
+) -> Result<(), CompareError> {
+    out.baselines = inputs
+        .baselines
+        .iter()
+        .map(|b| BaselineRead {
+            label: b.label.clone(),
+            tables: Vec::new(),
+            unavailable: None,
+        })
+        .collect();
+    let mut missing: Vec<Vec<String>> = vec![Vec::new(); inputs.baselines.len()];
+    for (job, result) in jobs.iter().zip(results) {
+        let role = match job.role {
+            Role::Current => "current".to_owned(),
+            Role::History => "history".to_owned(),
+            Role::Baseline(i) => out
+                .baselines
+                .get(i)
+                .map_or_else(String::new, |b| b.label.to_string()),
+        };
+        out.inputs
+            .push(input_file(&role, &job.path, result.as_ref().ok()));
+        match (job.role, result) {
+            (Role::Current, Ok(t)) => out.current.push(t),
+            (Role::Current, Err(e)) => return Err(e.into()),
+            (Role::Baseline(i), Ok(t)) => {
+                if let Some(b) = out.baselines.get_mut(i) {
+                    b.tables.push(t);
+                }
+            }
+            (Role::Baseline(i), Err(e)) => match absent(&e) {
+                Some(why) => {
+                    if let Some(m) = missing.get_mut(i) {
+                        m.push(why);
+                    }
+                }
+                None => return Err(e.into()),
+            },
+            (Role::History, Ok(t)) => out.history.push(t),
+            (Role::History, Err(TableError::OverBudget { path, limit })) => {
+                return Err(TableError::OverBudget { path, limit }.into());
+            }
+            (Role::History, Err(e)) => out.warnings.push(format!(
+                "history {e}; the file is left out and its rows use what the other runs say"
+            )),
+        }
+    }
+    for (b, why) in out.baselines.iter_mut().zip(missing) {
+        if b.tables.is_empty() {
+            b.unavailable = Some(if why.is_empty() {
+                "no file given".to_owned()
+            } else {
+                why.join("; ")
+            });
+        } else {
+            for w in why {
+                out.warnings.push(format!(
+                    "baseline {}: {w}; the other samples are compared",
+                    b.label
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A pattern's files: itself, or with `*`/`?` in its last part, the files
+/// of that directory whose names match, in name order (name history files
+/// so that they sort by run: `history/0042-<sha>.csv`).
+fn expand(pattern: &Path) -> Vec<PathBuf> {
+    let name = pattern
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    if !name.contains(['*', '?']) {
+        return if pattern.exists() {
+            vec![pattern.to_owned()]
+        } else {
+            Vec::new()
+        };
+    }
+    let dir = match pattern.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_owned(),
+        _ => PathBuf::from("."),
+    };
+    let glob = Glob::new(&name);
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        return Vec::new();
+    };
+    let mut paths: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+        .filter(|e| glob.matches(&e.file_name().to_string_lossy()))
+        .map(|e| dir.join(e.file_name()))
+        .collect();
+    paths.sort();
+    paths
+}
+
+/// Refuses, before reading anything, files that together are over the
+/// budget by the sizes they report (the reader checks again as it reads).
+fn check_total(jobs: &[Job]) -> Result<(), TableError> {
+    let mut total: u64 = 0;
+    for job in jobs {
+        let size = std::fs::metadata(&job.path).map_or(0, |m| m.len());
+        total = total.saturating_add(size.min(table::MAX_FILE_BYTES.saturating_add(1)));
+        if total > defaults::MAX_TOTAL_BYTES {
+            return Err(TableError::OverBudget {
+                path: job.path.clone(),
+                limit: defaults::MAX_TOTAL_BYTES,
+            });
+        }
+    }
+    Ok(())
+}
+
+fn read_one(job: &Job, config: &Config, budget: &Budget) -> Result<Table, TableError> {
+    if job.role != Role::Current
+        && let Ok(meta) = std::fs::metadata(&job.path)
+        && meta.len() == 0
+    {
+        return Err(TableError::Read {
+            path: job.path.clone(),
+            source: std::io::Error::new(std::io::ErrorKind::UnexpectedEof, "the file is empty"),
+        });
+    }
+    table::read(&job.path, &config.keys, &config.metrics, budget)
+}
+
+/// Why a baseline file is not there, when that is the error (absent,
+/// unreadable, empty); `None` when it is there and malformed.
+fn absent(err: &TableError) -> Option<String> {
+    match err {
+        TableError::Read { path, source } => Some(format!("{}: {source}", path.display())),
+        _ => None,
+    }
+}
+
+/// Runs `work` on every job with at most one thread per core (this one
+/// included), and returns the results in job order.
+fn pool<T: Send>(jobs: &[Job], work: impl Fn(&Job) -> T + Sync) -> Vec<T> {
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    let workers = cores.min(jobs.len()).max(1);
+    let next = AtomicUsize::new(0);
+    let drain = || {
+        let mut done = Vec::new();
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(job) = jobs.get(i) else { break };
+            done.push((i, work(job)));
+        }
+        done
+    };
+    let mut all = std::thread::scope(|scope| {
+        let drain = &drain;
+        let handles: Vec<_> = (1..workers)
+            .map_while(|_| std::thread::Builder::new().spawn_scoped(scope, drain).ok())
+            .collect();
+        let mut all = drain();
+        for handle in handles {
+            // A reading thread's panic goes on here (and to the panic hook).
+            all.extend(
+                handle
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            );
+        }
+        all
+    });
+    all.sort_by_key(|(i, _)| *i);
+    all.into_iter().map(|(_, t)| t).collect()
+}
+
+fn input_file(role: &str, path: &Path, table: Option<&Table>) -> InputFile {
+    InputFile {
+        role: role.to_owned(),
+        path: path.to_owned(),
+        sha256: table.map(|t| t.sha256.clone()),
+        rows: table.map_or(0, Table::len),
+        valid_rows: table.map_or(0, Table::valid_rows),
+    }
+}

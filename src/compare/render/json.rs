@@ -1,0 +1,306 @@
+//! The report as one JSON object: `--format json` on stdout (every row,
+//! keys whole) and the `json` step output (at most [`super::OUTPUT_ROWS`]
+//! rows per baseline that are not unchanged, key cells cut, the whole under
+//! the step output limit). Rows are serialized as they are classified:
+//! a hundred thousand rows are never held as JSON values.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+use serde::ser::{SerializeMap, Serializer};
+
+use super::{Rerun, threshold_source};
+use crate::compare::config::FailThreshold;
+use crate::compare::report::{Provenance, Report};
+use crate::compare::table::SHOWN_CELL;
+use crate::compare::verdict::{Class, Comparison, Origin, RowResult, Side};
+use crate::runner::text::visible;
+
+/// The schema of the object; 2 since classes are spelled in kebab-case,
+/// each row says which threshold applied, and `rerun` lists what a re-run
+/// could change.
+pub const SCHEMA: u32 = 2;
+
+/// A row's key as a JSON object: `{"op": ..., "shape": ..., "dtype": ...}`.
+struct JsonKey<'a> {
+    columns: &'a [String],
+    row: &'a RowResult<'a>,
+    cut: bool,
+}
+
+impl Serialize for JsonKey<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.columns.len()))?;
+        for (column, value) in self.columns.iter().zip(self.row.key.fields()) {
+            if self.cut {
+                map.serialize_entry(column, &visible(&value, SHOWN_CELL))?;
+            } else {
+                map.serialize_entry(column, &value)?;
+            }
+        }
+        map.end()
+    }
+}
+
+#[derive(Serialize)]
+struct JsonThreshold {
+    /// The fail threshold the row was judged by.
+    fail_pct: Option<f64>,
+    warn_pct: f64,
+    floor: f64,
+    rule: Option<usize>,
+    /// `default`, `input`, `rule`, `learned` or `too-little-history`.
+    source: &'static str,
+    history_runs: Option<usize>,
+    band_pct: Option<f64>,
+}
+
+#[derive(Serialize)]
+struct JsonSide<'a> {
+    median: f64,
+    samples: &'a [f64],
+}
+
+fn side(s: &Side) -> JsonSide<'_> {
+    JsonSide {
+        median: s.median,
+        samples: s.samples(),
+    }
+}
+
+#[derive(Serialize)]
+struct JsonRow<'a> {
+    key: JsonKey<'a>,
+    class: &'static str,
+    change_pct: Option<f64>,
+    unit: Option<&'a str>,
+    baseline: Option<JsonSide<'a>>,
+    current: Option<JsonSide<'a>>,
+    reason: Option<String>,
+    thresholds: JsonThreshold,
+    rerun: bool,
+}
+
+fn json_row<'a>(report: &'a Report<'_>, row: &'a RowResult<'a>, cut: bool) -> JsonRow<'a> {
+    let (runs, band) = match row.applied.map(|a| a.origin) {
+        Some(Origin::Learned(b)) => (Some(b.runs), Some(b.fraction * 100.0)),
+        Some(Origin::TooLittleHistory { runs, .. }) => (Some(runs), None),
+        _ => (None, None),
+    };
+    JsonRow {
+        key: JsonKey {
+            columns: &report.config.keys,
+            row,
+            cut,
+        },
+        class: row.class.name(),
+        change_pct: row.change.map(|c| c * 100.0),
+        unit: row.metric.map(|m| report.unit(Some(m))),
+        baseline: row.baseline.as_ref().map(side),
+        current: row.current.as_ref().map(side),
+        reason: row
+            .reason
+            .as_deref()
+            .map(|r| if cut { super::cut(r) } else { r.to_owned() }),
+        thresholds: JsonThreshold {
+            fail_pct: row
+                .applied
+                .map(|a| a.fail * 100.0)
+                .or(match row.policy.fail {
+                    FailThreshold::Fixed(f) => Some(f * 100.0),
+                    FailThreshold::Auto => None,
+                }),
+            warn_pct: row.policy.warn * 100.0,
+            floor: row.policy.floor,
+            rule: row.policy.rule,
+            source: threshold_source(row),
+            history_runs: runs,
+            band_pct: band,
+        },
+        rerun: row.worth_rerun(),
+    }
+}
+
+/// The rows of a comparison, classified and written one by one.
+struct JsonRows<'a> {
+    report: &'a Report<'a>,
+    comparison: &'a Comparison<'a>,
+    limit: Option<usize>,
+}
+
+impl Serialize for JsonRows<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let cut = self.limit.is_some();
+        let rows = self
+            .comparison
+            .rows()
+            .filter(|r| self.limit.is_none() || r.class != Class::Unchanged)
+            .take(self.limit.unwrap_or(usize::MAX));
+        serializer.collect_seq(rows.map(|r| OwnedRow {
+            report: self.report,
+            row: r,
+            cut,
+        }))
+    }
+}
+
+/// A classified row and how to show it (a row lives only while it is
+/// written).
+struct OwnedRow<'a> {
+    report: &'a Report<'a>,
+    row: RowResult<'a>,
+    cut: bool,
+}
+
+impl Serialize for OwnedRow<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        json_row(self.report, &self.row, self.cut).serialize(serializer)
+    }
+}
+
+#[derive(Serialize)]
+struct JsonWorst {
+    key: String,
+    change_pct: Option<f64>,
+}
+
+#[derive(Serialize)]
+struct JsonComparison<'a> {
+    label: &'a str,
+    gate: bool,
+    available: bool,
+    unavailable_reason: Option<&'a str>,
+    verdict: &'static str,
+    counts: BTreeMap<&'static str, usize>,
+    worst: Option<JsonWorst>,
+    rows_listed: usize,
+    rows: JsonRows<'a>,
+}
+
+fn json_comparison<'a>(
+    report: &'a Report<'a>,
+    c: &'a Comparison<'a>,
+    limit: Option<usize>,
+) -> JsonComparison<'a> {
+    let mut counts: BTreeMap<&'static str, usize> = Class::ALL
+        .iter()
+        .map(|class| (class.name(), c.count(*class)))
+        .collect();
+    counts.insert("compared", c.compared());
+    let listed = match limit {
+        None => c.rows().count(),
+        Some(max) => c
+            .rows()
+            .filter(|r| r.class != Class::Unchanged)
+            .take(max)
+            .count(),
+    };
+    JsonComparison {
+        label: &c.label,
+        gate: report.is_gate(c),
+        available: c.unavailable.is_none(),
+        unavailable_reason: c.unavailable.as_deref(),
+        verdict: c.verdict().as_str(),
+        counts,
+        worst: c.worst().map(|r| JsonWorst {
+            key: r.key.describe(&report.config.keys),
+            change_pct: r.change.map(|x| x * 100.0),
+        }),
+        rows_listed: listed,
+        rows: JsonRows {
+            report,
+            comparison: c,
+            limit,
+        },
+    }
+}
+
+#[derive(Serialize)]
+struct JsonInput<'a> {
+    role: &'a str,
+    path: String,
+    sha256: Option<&'a str>,
+    rows: usize,
+    valid_rows: usize,
+}
+
+#[derive(Serialize)]
+struct JsonThresholds {
+    /// `null` with `--fail-threshold auto`.
+    fail_pct: Option<f64>,
+    fail: String,
+    warn_pct: f64,
+}
+
+#[derive(Serialize)]
+struct JsonRerun {
+    /// The first key column's values (what `run_benchmark.sh --only` takes).
+    groups: Vec<String>,
+    keys: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct JsonReport<'a> {
+    schema: u32,
+    verdict: &'static str,
+    report_only: bool,
+    gate: Option<&'a str>,
+    thresholds: JsonThresholds,
+    inputs: Vec<JsonInput<'a>>,
+    provenance: Option<Provenance>,
+    rerun: JsonRerun,
+    baselines: Vec<JsonComparison<'a>>,
+    warnings: Vec<String>,
+}
+
+/// The whole report as one JSON object; `rows` caps the rows listed per
+/// baseline (the step output: cells and messages cut too), `None` lists
+/// every row whole (`--format json`).
+pub fn json(report: &Report<'_>, rows: Option<usize>) -> String {
+    let cut = rows.is_some();
+    let rerun = Rerun::of(report);
+    let value = JsonReport {
+        schema: SCHEMA,
+        verdict: report.verdict().as_str(),
+        report_only: report.report_only,
+        gate: report.gate.as_ref().map(|g| g.label.as_str()),
+        thresholds: JsonThresholds {
+            fail_pct: match report.thresholds.fail {
+                FailThreshold::Fixed(f) => Some(f * 100.0),
+                FailThreshold::Auto => None,
+            },
+            fail: super::fail_text(report),
+            warn_pct: report.thresholds.warn * 100.0,
+        },
+        inputs: report
+            .inputs
+            .iter()
+            .map(|f| JsonInput {
+                role: &f.role,
+                path: f.path.display().to_string(),
+                sha256: f.sha256.as_deref(),
+                rows: f.rows,
+                valid_rows: f.valid_rows,
+            })
+            .collect(),
+        provenance: report
+            .provenance
+            .as_ref()
+            .map(|p| if cut { p.cut() } else { p.clone() }),
+        rerun: JsonRerun {
+            groups: rerun.shown_groups(cut),
+            keys: rerun.shown_keys(cut),
+        },
+        baselines: report
+            .comparisons()
+            .map(|c| json_comparison(report, c, rows))
+            .collect(),
+        warnings: report
+            .warnings
+            .iter()
+            .map(|w| if cut { super::cut(w) } else { w.clone() })
+            .collect(),
+    };
+    // Strings, numbers and options: serializing cannot fail.
+    serde_json::to_string(&value).unwrap_or_else(|e| format!("{{\"error\":{:?}}}", e.to_string()))
+}

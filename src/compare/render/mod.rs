@@ -1,0 +1,349 @@
+//! The report in each output form: the log for a person and for the
+//! dashboard ([`text`], with the [`dashboard`] block), the job summary
+//! ([`summary`]), JSON ([`json`]); here, what a runner gets besides:
+//! annotations and step outputs, and what several forms share (the verdict
+//! line, the counts, the re-run list).
+//!
+//! Every value from a results file is shown bounded: key cells at most
+//! [`SHOWN_CELL`] characters, messages at most [`SHOWN_MESSAGE`], each
+//! step output at most [`OUTPUT_LIMIT`] bytes, cut with a visible marker
+//! (`--format json` on stdout keeps them whole).
+
+pub mod dashboard;
+pub mod json;
+pub mod summary;
+pub mod text;
+
+use crate::compare::config::{FailThreshold, Source};
+use crate::compare::report::Report;
+use crate::compare::table::SHOWN_CELL;
+use crate::compare::verdict::{Class, Comparison, Origin, RowResult, Verdict};
+use crate::runner::Rendered;
+use crate::runner::file_command::{self, EncodeError};
+use crate::runner::log::LogText;
+use crate::runner::text::visible;
+
+/// Annotations per kind: GitHub shows ten per step anyway.
+const ANNOTATIONS: usize = 10;
+/// Rows per baseline in the `json` step output (`--format json` has all).
+const OUTPUT_ROWS: usize = 100;
+/// The most one step output holds.
+pub const OUTPUT_LIMIT: usize = 1024 * 1024;
+/// The most characters of a message (a reason, a warning) in outputs,
+/// annotations and the summary.
+pub const SHOWN_MESSAGE: usize = 400;
+/// Distinct groups the `rerun` output names before it says "and more".
+const RERUN_GROUPS: usize = 200;
+
+/// A message cut to [`SHOWN_MESSAGE`] characters, control characters made
+/// visible.
+pub fn cut(message: &str) -> String {
+    visible(message, SHOWN_MESSAGE).into_owned()
+}
+
+/// The fail threshold as a person reads it.
+pub fn fail_text(report: &Report<'_>) -> String {
+    match report.thresholds.fail {
+        FailThreshold::Fixed(f) => format!("{}%", f * 100.0),
+        FailThreshold::Auto => "auto (each row's noise band from the history)".to_owned(),
+    }
+}
+
+/// Where a row's fail threshold came from, as JSON and the summary name it.
+pub fn threshold_source(row: &RowResult<'_>) -> &'static str {
+    let configured = |s: Source| match s {
+        Source::Default => "default",
+        Source::Input => "input",
+        Source::Rule(_) => "rule",
+    };
+    match row.applied.map(|a| a.origin) {
+        Some(Origin::Learned(_)) => "learned",
+        Some(Origin::TooLittleHistory { .. }) => "too-little-history",
+        Some(Origin::Configured(s)) => configured(s),
+        None => configured(row.policy.fail_source),
+    }
+}
+
+/// The threshold a row was judged by, in words: `10% (default)`,
+/// `+-14.2% learned from 10 runs`, `10% (too little history: 3 runs)`.
+pub fn threshold_words(row: &RowResult<'_>) -> String {
+    let Some(applied) = row.applied else {
+        return String::new();
+    };
+    let pct = applied.fail * 100.0;
+    match applied.origin {
+        Origin::Learned(b) => format!(
+            "{pct:.1}% (noise +-{:.1}% learned from {} runs)",
+            b.fraction * 100.0,
+            b.runs
+        ),
+        Origin::TooLittleHistory { runs, .. } => {
+            format!("{pct:.1}% (configured: too little history, {runs} runs)")
+        }
+        Origin::Configured(Source::Rule(i)) => format!("{pct:.1}% (rules[{i}])"),
+        Origin::Configured(Source::Input) => format!("{pct:.1}% (--fail-threshold)"),
+        Origin::Configured(Source::Default) => format!("{pct:.1}% (default)"),
+    }
+}
+
+/// What a re-run could change, over the gate: noisy rows, and rows that
+/// regressed on one sample per side.
+pub struct Rerun {
+    /// The first key column's values, distinct, in order.
+    pub groups: Vec<String>,
+    /// Every row's whole key, `op=...,shape=...`.
+    pub keys: Vec<String>,
+}
+
+impl Rerun {
+    pub fn of(report: &Report<'_>) -> Rerun {
+        let mut out = Rerun {
+            groups: Vec::new(),
+            keys: Vec::new(),
+        };
+        let Some(gate) = &report.gate else {
+            return out;
+        };
+        for row in gate.rows().filter(RowResult::worth_rerun) {
+            let first = row.key.first().into_owned();
+            if !out.groups.contains(&first) {
+                out.groups.push(first);
+            }
+            out.keys.push(row.key.describe(&report.config.keys));
+        }
+        out
+    }
+
+    /// The groups; cut (for outputs) to values without `,` or control
+    /// characters, at most [`RERUN_GROUPS`].
+    pub fn shown_groups(&self, cut: bool) -> Vec<String> {
+        if !cut {
+            return self.groups.clone();
+        }
+        self.groups
+            .iter()
+            .map(|g| visible(g, SHOWN_CELL).replace(',', "_"))
+            .take(RERUN_GROUPS)
+            .collect()
+    }
+
+    /// The keys; at most [`OUTPUT_ROWS`] for outputs.
+    pub fn shown_keys(&self, cut: bool) -> Vec<String> {
+        let n = if cut { OUTPUT_ROWS } else { usize::MAX };
+        self.keys.iter().take(n).cloned().collect()
+    }
+
+    /// `softmax,moe`: what `run_benchmark.sh --only` takes.
+    pub fn output(&self) -> String {
+        self.shown_groups(true).join(",")
+    }
+}
+
+pub fn verdict_line(report: &Report<'_>) -> String {
+    let gate = report.gate.as_ref().map_or("?", |g| g.label.as_str());
+    let what = match (report.verdict(), &report.gate) {
+        (Verdict::Inconclusive, Some(g)) if g.unavailable.is_some() => {
+            format!(
+                "its baseline is unavailable: {}",
+                cut(g.unavailable.as_deref().unwrap_or_default())
+            )
+        }
+        (Verdict::Inconclusive, _) => "no row was compared".to_owned(),
+        (_, Some(g)) => format!(
+            "{} regressed, {} lost of {} compared",
+            g.count(Class::Regressed),
+            g.count(Class::Lost),
+            g.compared()
+        ),
+        (_, None) => String::new(),
+    };
+    format!(
+        "compare: {} against {gate}: {what} (fail: worse by more than {}, warn: {}%)",
+        report.verdict().as_str().to_uppercase(),
+        fail_text(report),
+        report.thresholds.warn * 100.0
+    )
+}
+
+pub const REPORT_ONLY: &str =
+    "REPORT-ONLY (--no-gate): the verdict is reported, and the step passes whatever it is";
+
+pub fn counts_line(c: &Comparison<'_>) -> String {
+    let compared: Vec<String> = Class::ALL
+        .iter()
+        .filter(|k| k.compared())
+        .map(|k| format!("{} {}", c.count(*k), k.name()))
+        .collect();
+    let rest: Vec<String> = Class::ALL
+        .iter()
+        .filter(|k| !k.compared())
+        .map(|k| format!("{} {}", c.count(*k), k.name()))
+        .collect();
+    format!(
+        "{}: {} compared ({}); {}",
+        c.label,
+        c.compared(),
+        compared.join(", "),
+        rest.join(", ")
+    )
+}
+
+pub fn row_message(report: &Report<'_>, c: &Comparison<'_>, row: &RowResult<'_>) -> String {
+    let key = row.key.describe(&report.config.keys);
+    match (row.change, &row.baseline, &row.current) {
+        (Some(change), Some(b), Some(cur)) => format!(
+            "{key}: {:+.1}% against {} ({:.3} -> {:.3} {}; fail at {})",
+            change * 100.0,
+            c.label,
+            b.median,
+            cur.median,
+            report.unit(row.metric),
+            threshold_words(row)
+        ),
+        _ => format!(
+            "{key}: {} against {}{}",
+            row.class.name(),
+            c.label,
+            row.reason
+                .as_deref()
+                .map(|r| format!(" ({})", cut(r)))
+                .unwrap_or_default()
+        ),
+    }
+}
+
+/// Annotations: for the gate, `::error` for up to ten regressed or lost
+/// rows (`::warning` under `--no-gate`), `::warning` for up to ten more and
+/// one line for the rest; skipped rows and unavailable baselines warn.
+fn annotations(report: &Report<'_>, out: &mut LogText) {
+    for warning in &report.warnings {
+        out.push_command(
+            "warning",
+            &[("title", "Benchmark baseline unavailable")],
+            &cut(warning),
+        );
+    }
+    let Some(gate) = &report.gate else { return };
+    let first = if report.report_only {
+        "warning"
+    } else {
+        "error"
+    };
+    let failing = gate
+        .count(Class::Regressed)
+        .saturating_add(gate.count(Class::Lost));
+    for (i, row) in gate
+        .rows()
+        .filter(|r| r.class.fails())
+        .take(2 * ANNOTATIONS)
+        .enumerate()
+    {
+        let kind = if i < ANNOTATIONS { first } else { "warning" };
+        out.push_command(
+            kind,
+            &[("title", "Benchmark regression")],
+            &row_message(report, gate, &row),
+        );
+    }
+    if let Some(more) = failing.checked_sub(2 * ANNOTATIONS).filter(|m| *m > 0) {
+        let message = format!(
+            "{more} more regressed or lost rows against {}: see the job summary",
+            gate.label
+        );
+        out.push_command("warning", &[("title", "Benchmark regression")], &message);
+    }
+    for row in gate
+        .rows()
+        .filter(|r| r.class == Class::Skipped)
+        .take(ANNOTATIONS)
+    {
+        out.push_command(
+            "warning",
+            &[("title", "Benchmark skipped")],
+            &row_message(report, gate, &row),
+        );
+    }
+    if report.verdict() == Verdict::Inconclusive {
+        out.push_command(
+            "warning",
+            &[("title", "Benchmark comparison inconclusive")],
+            &verdict_line(report),
+        );
+    }
+}
+
+/// The step outputs, in order; `compare/action.yml` declares exactly these.
+pub fn step_outputs(report: &Report<'_>) -> Vec<(&'static str, String)> {
+    let gate = report.gate.as_ref();
+    let count = |class| gate.map_or(0, |g| g.count(class)).to_string();
+    let worst = gate.and_then(Comparison::worst);
+    vec![
+        ("verdict", report.verdict().as_str().to_owned()),
+        ("report-only", report.report_only.to_string()),
+        ("compared", gate.map_or(0, Comparison::compared).to_string()),
+        ("regressed", count(Class::Regressed)),
+        ("warned", count(Class::Warned)),
+        ("improved", count(Class::Improved)),
+        ("lost", count(Class::Lost)),
+        ("new", count(Class::New)),
+        ("noisy", count(Class::Noisy)),
+        (
+            "worst-key",
+            worst
+                .as_ref()
+                .map(|r| r.key.describe(&report.config.keys))
+                .unwrap_or_default(),
+        ),
+        (
+            "worst-change-pct",
+            worst
+                .and_then(|r| r.change)
+                .map(|c| format!("{:.1}", c * 100.0))
+                .unwrap_or_default(),
+        ),
+        ("rerun", Rerun::of(report).output()),
+        ("json", fitted_json(report)),
+    ]
+}
+
+/// The `json` step output: fewer rows until it fits [`OUTPUT_LIMIT`].
+fn fitted_json(report: &Report<'_>) -> String {
+    let mut rows = OUTPUT_ROWS;
+    loop {
+        let text = json::json(report, Some(rows));
+        if text.len() <= OUTPUT_LIMIT || rows == 0 {
+            return text;
+        }
+        rows /= 2;
+    }
+}
+
+/// Any step output over [`OUTPUT_LIMIT`], cut at a character boundary
+/// with a marker: a last resort, the outputs above are bounded already.
+fn fit(value: String) -> String {
+    const MARKER: &str = "... (cut: over the 1 MiB step output limit)";
+    if value.len() <= OUTPUT_LIMIT {
+        return value;
+    }
+    let mut end = OUTPUT_LIMIT.saturating_sub(MARKER.len());
+    while !value.is_char_boundary(end) {
+        end = end.saturating_sub(1);
+    }
+    format!("{}{MARKER}", value.get(..end).unwrap_or_default())
+}
+
+/// For a runner: the outputs, the job summary, and the annotations; the
+/// rest of the log is [`text::write`], written after them.
+pub fn actions(report: &Report<'_>) -> Result<Rendered, EncodeError> {
+    let mut outputs = String::new();
+    for (name, value) in step_outputs(report) {
+        file_command::encode(&mut outputs, name, &fit(value))?;
+    }
+    let mut stdout = LogText::new();
+    annotations(report, &mut stdout);
+    Ok(Rendered {
+        outputs,
+        summary: summary::summary(report),
+        stdout,
+    })
+}

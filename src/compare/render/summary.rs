@@ -1,0 +1,166 @@
+//! The job summary: the verdict first, the provenance, a chart of the rows
+//! beyond the warn threshold (how much worse, against each row's own
+//! threshold or noise band), what failed, what is noisy and worth a re-run,
+//! what is new, then every row in a collapsed table (with the threshold
+//! that applied and where it came from), under GitHub's 1 MiB.
+
+use std::fmt::Write as _;
+
+use super::{ANNOTATIONS, REPORT_ONLY, Rerun, counts_line, cut, threshold_words, verdict_line};
+use crate::compare::report::Report;
+use crate::compare::verdict::{Class, RowResult};
+use crate::runner::markdown::{Bar, CHART_BARS, escape as md, xychart};
+
+/// The summary stops adding rows at this size (GitHub shows at most 1 MiB).
+const SUMMARY_BYTES: usize = 900 * 1024;
+
+fn table_row(report: &Report<'_>, row: &RowResult<'_>) -> String {
+    let unit = md(report.unit(row.metric));
+    let num = |side: &Option<crate::compare::verdict::Side>| {
+        side.as_ref()
+            .map_or_else(|| "-".to_owned(), |s| format!("{:.3} {unit}", s.median))
+    };
+    let change = row
+        .change
+        .map_or_else(|| "-".to_owned(), |c| format!("{:+.1}%", c * 100.0));
+    format!(
+        "| {} | {} | {} | {change} | {} | {} | {} |\n",
+        md(&row.key.describe(&report.config.keys)),
+        num(&row.baseline),
+        num(&row.current),
+        row.class.name(),
+        md(&threshold_words(row)),
+        md(&cut(row.reason.as_deref().unwrap_or_default()))
+    )
+}
+
+const TABLE_HEAD: &str = "| key | baseline | current | change | class | fail threshold | why |\n|---|---|---|---|---|---|---|\n";
+
+pub fn summary(report: &Report<'_>) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "### Benchmark comparison: {}\n",
+        report.verdict().as_str().to_uppercase()
+    );
+    let _ = writeln!(out, "{}\n", md(&verdict_line(report)));
+    if report.report_only {
+        let _ = writeln!(out, "> [!NOTE]\n> {REPORT_ONLY}\n");
+    }
+    for c in report.comparisons() {
+        if let Some(line) = report
+            .provenance
+            .as_ref()
+            .and_then(|p| p.describe(&c.label))
+        {
+            let _ = writeln!(out, "- baseline `{}` = {}", c.label, md(&line));
+        }
+    }
+    for warning in &report.warnings {
+        let _ = writeln!(out, "\n> [!WARNING]\n> {}", md(&cut(warning)));
+    }
+    out.push('\n');
+    out.push_str(&chart(report));
+    let rerun = Rerun::of(report);
+    if !rerun.groups.is_empty() {
+        let _ = writeln!(
+            out,
+            "\n**Worth a re-run** (noisy, or regressed on one run per side): `--only {}`\n",
+            md(&rerun.output())
+        );
+    }
+    for c in report.comparisons().filter(|c| c.unavailable.is_none()) {
+        let _ = writeln!(
+            out,
+            "\n#### Against `{}`\n\n{}\n",
+            c.label,
+            md(&counts_line(c))
+        );
+        for (title, classes) in [
+            ("Regressed and lost", &[Class::Regressed, Class::Lost][..]),
+            ("Noisy", &[Class::Noisy][..]),
+            ("New", &[Class::New][..]),
+            (
+                "Not comparable",
+                &[Class::NotComparable, Class::Skipped][..],
+            ),
+        ] {
+            let count: usize = classes.iter().map(|k| c.count(*k)).sum();
+            if count == 0 {
+                continue;
+            }
+            let _ = write!(out, "**{title}** ({count})\n\n{TABLE_HEAD}");
+            for row in c
+                .rows()
+                .filter(|r| classes.contains(&r.class))
+                .take(ANNOTATIONS * 10)
+            {
+                out.push_str(&table_row(report, &row));
+            }
+            out.push('\n');
+        }
+    }
+    full_tables(report, &mut out);
+    out
+}
+
+/// The gate's rows beyond the warn threshold, worst first, as a bar chart
+/// of how much worse each is with its fail threshold as the line; a
+/// sentence when there is nothing to show.
+pub fn chart(report: &Report<'_>) -> String {
+    let Some(gate) = report.gate.as_ref().filter(|g| g.unavailable.is_none()) else {
+        return String::new();
+    };
+    let mut rows: Vec<RowResult<'_>> = gate
+        .rows()
+        .filter(|r| r.class.compared() && r.change.is_some_and(|c| c < -r.policy.warn))
+        .collect();
+    if rows.is_empty() {
+        return "No row is worse than its warn threshold: no chart.\n".to_owned();
+    }
+    rows.sort_by(|a, b| a.change.unwrap_or(0.0).total_cmp(&b.change.unwrap_or(0.0)));
+    let total = rows.len();
+    let bars: Vec<Bar> = rows
+        .iter()
+        .take(CHART_BARS)
+        .map(|r| Bar {
+            label: r.key.fields().take(2).collect::<Vec<_>>().join(" "),
+            value: -r.change.unwrap_or(0.0) * 100.0,
+            line: r.applied.map_or(0.0, |a| a.fail * 100.0),
+        })
+        .collect();
+    let mut out = xychart(
+        &format!("Worse than the warn threshold against {}", gate.label),
+        "worse by (%); line: fail threshold",
+        &bars,
+    );
+    if total > CHART_BARS {
+        let _ = writeln!(out, "\n*The {CHART_BARS} worst of {total} rows.*");
+    }
+    out
+}
+
+/// Every row of every baseline, collapsed, until the summary would pass
+/// its budget.
+fn full_tables(report: &Report<'_>, out: &mut String) {
+    for c in report.comparisons().filter(|c| c.unavailable.is_none()) {
+        let total: usize = Class::ALL.iter().map(|k| c.count(*k)).sum();
+        let _ = write!(
+            out,
+            "<details><summary>All {total} rows against {}</summary>\n\n{TABLE_HEAD}",
+            md(&c.label)
+        );
+        for (shown, row) in c.rows().enumerate() {
+            if out.len() > SUMMARY_BYTES {
+                let more = total.saturating_sub(shown);
+                let _ = writeln!(
+                    out,
+                    "\n*{more} more rows: too many for a job summary; `--format json` has them all.*"
+                );
+                break;
+            }
+            out.push_str(&table_row(report, &row));
+        }
+        out.push_str("\n</details>\n\n");
+    }
+}

@@ -1,0 +1,62 @@
+//! The report for a person, and the log of the github form: the verdict,
+//! each baseline's dashboard block and counts, the rows that were not
+//! compared with why, the re-run list and the warnings. Written through
+//! the log writer line by line as it is formed.
+
+use std::io;
+
+use super::{REPORT_ONLY, Rerun, counts_line, cut, dashboard, verdict_line};
+use crate::compare::report::Report;
+use crate::compare::verdict::Class;
+use crate::runner::log::{LogSink, LogText};
+
+pub fn write(report: &Report<'_>, out: &mut dyn LogSink) -> io::Result<()> {
+    out.line(&verdict_line(report))?;
+    if report.report_only {
+        out.line(REPORT_ONLY)?;
+    }
+    for c in report.comparisons() {
+        if let Some(why) = &c.unavailable {
+            out.line(&format!("baseline {} unavailable: {}", c.label, cut(why)))?;
+            continue;
+        }
+        dashboard::block(report, c, out)?;
+        out.line(&counts_line(c))?;
+        for row in c
+            .rows()
+            .filter(|r| !r.class.compared() && r.class != Class::Ignored)
+        {
+            let key = row.key.describe(&report.config.keys);
+            let reason = row
+                .reason
+                .as_deref()
+                .map(|r| format!(" ({})", cut(r)))
+                .unwrap_or_default();
+            out.line(&format!("  {}: {key}{reason}", row.class.name()))?;
+        }
+        for row in c.rows().filter(|r| r.class == Class::Noisy) {
+            let key = row.key.describe(&report.config.keys);
+            let reason = row.reason.as_deref().map(cut).unwrap_or_default();
+            out.line(&format!("  noisy: {key} ({reason})"))?;
+        }
+    }
+    let rerun = Rerun::of(report);
+    if !rerun.groups.is_empty() {
+        out.line(&format!(
+            "rerun: {} (a re-run could change these rows' verdict: run_benchmark.sh --only {})",
+            rerun.output(),
+            rerun.output()
+        ))?;
+    }
+    for warning in &report.warnings {
+        out.line(&format!("warning: {}", cut(warning)))?;
+    }
+    Ok(())
+}
+
+/// The report as text, in memory (for tests and small reports).
+pub fn render(report: &Report<'_>) -> String {
+    let mut out = LogText::new();
+    let _ = write(report, &mut out);
+    out.as_str().to_owned()
+}

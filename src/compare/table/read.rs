@@ -1,0 +1,693 @@
+//! Reading a results file into a [`Table`].
+//!
+//! The file is read whole (bounded: [`MAX_FILE_BYTES`] each, and a budget
+//! shared by every file of a run), a UTF-8 byte-order mark is dropped, and
+//! the records go to one [`Builder`] whichever reader split them: the simple
+//! reader (lines and commas, for the quote-free files benchmark scripts
+//! write) or the csv crate (quoted cells). Nothing is reserved from a count
+//! taken from the input: buffers grow with what is read.
+//!
+//! What makes the whole file unusable (unreadable, too large, a missing key
+//! or metric column, a key twice, a key cell that is not UTF-8) is an error
+//! naming the file and the line; a row cut short is an invalid row.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use hashbrown::HashTable;
+use thiserror::Error;
+
+use super::{Status, Table, push_key};
+use crate::compare::config::Metric;
+use crate::runner::read::{self, ReadError};
+use crate::runner::shown;
+
+/// Result files are megabytes at most; anything larger is not one.
+pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
+
+#[derive(Debug, Error)]
+pub enum TableError {
+    #[error("cannot read {path}: {source}")]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{path} is {size} bytes, over the {MAX_FILE_BYTES}-byte limit")]
+    TooLarge { path: PathBuf, size: u64 },
+    #[error("{path}: the input files together are over the {limit}-byte limit of one comparison")]
+    OverBudget { path: PathBuf, limit: u64 },
+    #[error("{path} line 1: no {what} column {names} in the header {header:?}")]
+    MissingColumn {
+        path: PathBuf,
+        what: &'static str,
+        names: String,
+        header: String,
+    },
+    #[error("{path} line {line}: the key {key} is already on line {first}")]
+    DuplicateKey {
+        path: PathBuf,
+        line: u32,
+        first: u32,
+        key: String,
+    },
+    #[error("{path} line {line}: the key column {column} is not UTF-8 text")]
+    NotUtf8 {
+        path: PathBuf,
+        line: u32,
+        column: String,
+    },
+    #[error("{path} line {line}: not CSV: {message}")]
+    Csv {
+        path: PathBuf,
+        line: u64,
+        message: String,
+    },
+}
+
+/// Bytes every input file of one comparison may hold together.
+pub struct Budget {
+    left: AtomicU64,
+    limit: u64,
+}
+
+impl Budget {
+    pub fn new(limit: u64) -> Budget {
+        Budget {
+            left: AtomicU64::new(limit),
+            limit,
+        }
+    }
+
+    /// Takes `bytes` from the budget, or says it is spent.
+    fn take(&self, bytes: u64) -> bool {
+        self.left
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |left| {
+                left.checked_sub(bytes)
+            })
+            .is_ok()
+    }
+}
+
+/// Reads and parses one results file, its bytes taken from `budget`.
+pub fn read(
+    path: &Path,
+    keys: &[String],
+    metrics: &[Metric],
+    budget: &Budget,
+) -> Result<Table, TableError> {
+    let bytes = read::bounded(path, MAX_FILE_BYTES).map_err(|err| match err {
+        ReadError::Io(source) => TableError::Read {
+            path: path.to_owned(),
+            source,
+        },
+        ReadError::TooLarge { size } => TableError::TooLarge {
+            path: path.to_owned(),
+            size,
+        },
+    })?;
+    if !budget.take(u64::try_from(bytes.len()).unwrap_or(u64::MAX)) {
+        return Err(TableError::OverBudget {
+            path: path.to_owned(),
+            limit: budget.limit,
+        });
+    }
+    parse(path, &bytes, keys, metrics)
+}
+
+/// Parses results; `path` only names the source in errors.
+pub fn parse(
+    path: &Path,
+    bytes: &[u8],
+    keys: &[String],
+    metrics: &[Metric],
+) -> Result<Table, TableError> {
+    let mut table = Table::new(path.to_owned(), metrics.len());
+    table.sha256 = hex(&openssl::sha::sha256(bytes));
+    table.bytes = u64::try_from(bytes.len()).unwrap_or(u64::MAX);
+    let bytes = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes);
+    let mut builder = Builder::new(table, keys, metrics);
+    match simple(bytes) {
+        Some(text) => read_simple(text, &mut builder)?,
+        None => read_csv(bytes, &mut builder)?,
+    }
+    builder.finish()
+}
+
+fn hex(digest: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut out = String::with_capacity(digest.len().saturating_mul(2));
+    for b in digest {
+        for nibble in [b >> 4, b & 0xf] {
+            out.push(char::from(
+                DIGITS.get(usize::from(nibble)).copied().unwrap_or(b'0'),
+            ));
+        }
+    }
+    out
+}
+
+/// Where the columns the comparison reads are.
+struct Columns {
+    /// Fields in the header: a row with fewer was cut short.
+    fields: usize,
+    keys: Vec<usize>,
+    /// `None` for a configured metric this file does not have.
+    metrics: Vec<Option<usize>>,
+    status: Option<usize>,
+}
+
+impl Columns {
+    fn find(
+        path: &Path,
+        header: &[&str],
+        keys: &[String],
+        metrics: &[Metric],
+    ) -> Result<Columns, TableError> {
+        let position = |name: &str| header.iter().position(|n| n.eq_ignore_ascii_case(name));
+        let missing = |what, wanted: Vec<&str>| TableError::MissingColumn {
+            path: path.to_owned(),
+            what,
+            names: wanted.join(" or "),
+            header: shown(&header.join(",").to_ascii_lowercase()),
+        };
+        let mut key_columns = Vec::new();
+        for key in keys {
+            key_columns.push(position(key).ok_or_else(|| missing("key", vec![key.as_str()]))?);
+        }
+        let metric_columns: Vec<Option<usize>> =
+            metrics.iter().map(|m| position(&m.column)).collect();
+        if metric_columns.iter().all(Option::is_none) {
+            return Err(missing(
+                "metric",
+                metrics.iter().map(|m| m.column.as_str()).collect(),
+            ));
+        }
+        Ok(Columns {
+            fields: header.len(),
+            keys: key_columns,
+            metrics: metric_columns,
+            status: position("status"),
+        })
+    }
+}
+
+/// Builds a table record by record, whichever reader splits the file.
+struct Builder<'a> {
+    table: Table,
+    keys: &'a [String],
+    metrics: &'a [Metric],
+    columns: Option<Columns>,
+    /// Row numbers by key, to refuse a key twice.
+    seen: HashTable<u32>,
+    values: Vec<f64>,
+}
+
+impl<'a> Builder<'a> {
+    fn new(table: Table, keys: &'a [String], metrics: &'a [Metric]) -> Builder<'a> {
+        Builder {
+            table,
+            keys,
+            metrics,
+            columns: None,
+            seen: HashTable::new(),
+            values: Vec::with_capacity(metrics.len()),
+        }
+    }
+
+    /// The first record is the header; a record of blanks is no record.
+    fn record(&mut self, line: u32, cells: &[&str]) -> Result<(), TableError> {
+        let Some(columns) = &self.columns else {
+            self.columns = Some(Columns::find(
+                &self.table.path,
+                cells,
+                self.keys,
+                self.metrics,
+            )?);
+            return Ok(());
+        };
+        if cells.iter().all(|c| c.trim_ascii().is_empty()) {
+            return Ok(());
+        }
+        let key_start = self.table.key_buffer().len();
+        push_key(
+            self.table.key_buffer(),
+            columns
+                .keys
+                .iter()
+                .map(|&i| cells.get(i).copied().unwrap_or_default()),
+        );
+        let (status, headline, reason) = judge(cells, columns, self.metrics, &mut self.values);
+        let index = self.table.push(
+            key_start,
+            line,
+            status,
+            headline,
+            &self.values,
+            reason.as_deref(),
+        );
+        self.check_unique(index)
+    }
+
+    /// Refuses a key already in the table.
+    fn check_unique(&mut self, index: usize) -> Result<(), TableError> {
+        let table = &self.table;
+        let Some(row) = table.row(index) else {
+            return Ok(());
+        };
+        let text = row.key.joined();
+        let same = |other: &u32| {
+            usize::try_from(*other).ok().and_then(|o| table.key_text(o)) == Some(text)
+        };
+        if let Some(first) = self.seen.find(row.hash, same) {
+            let first = table
+                .row(usize::try_from(*first).unwrap_or(0))
+                .map_or(0, |r| r.line);
+            return Err(TableError::DuplicateKey {
+                path: table.path.clone(),
+                line: row.line,
+                first,
+                key: shown(&row.key.describe(self.keys)),
+            });
+        }
+        let hash_of = |i: &u32| {
+            usize::try_from(*i)
+                .ok()
+                .and_then(|i| table.row(i))
+                .map_or(0, |r| r.hash)
+        };
+        let hash = row.hash;
+        self.seen
+            .insert_unique(hash, u32::try_from(index).unwrap_or(u32::MAX), hash_of);
+        Ok(())
+    }
+
+    fn finish(mut self) -> Result<Table, TableError> {
+        if self.columns.is_none() {
+            Columns::find(&self.table.path, &[], self.keys, self.metrics)?;
+        }
+        drop(self.seen);
+        self.table.seal();
+        Ok(self.table)
+    }
+}
+
+/// A row's status, headline metric and, when it is not valid, why; the
+/// value of every metric goes to `values`.
+fn judge(
+    cells: &[&str],
+    columns: &Columns,
+    metrics: &[Metric],
+    values: &mut Vec<f64>,
+) -> (Status, Option<usize>, Option<String>) {
+    values.clear();
+    let mut headline: Option<(usize, f64)> = None;
+    for column in &columns.metrics {
+        let number = column
+            .and_then(|c| cells.get(c))
+            .and_then(|text| text.parse::<f64>().ok());
+        if headline.is_none()
+            && let Some(v) = number
+        {
+            headline = Some((values.len(), v));
+        }
+        values.push(
+            number
+                .filter(|v| v.is_finite() && *v > 0.0)
+                .unwrap_or(f64::NAN),
+        );
+    }
+    let status = columns
+        .status
+        .map(|i| cells.get(i).copied().unwrap_or_default());
+    if cells.len() < columns.fields {
+        let why = format!(
+            "the row is cut short ({} of {} fields)",
+            cells.len(),
+            columns.fields
+        );
+        return (Status::Failed, None, Some(why));
+    }
+    match status {
+        Some("ok") | None => {}
+        Some("skip") => return (Status::Skip, None, Some("status is \"skip\"".to_owned())),
+        Some("") => return (Status::Failed, None, Some("status is empty".to_owned())),
+        Some(other) => {
+            return (
+                Status::Failed,
+                None,
+                Some(format!("status is {:?}", shown(other))),
+            );
+        }
+    }
+    match headline {
+        Some((m, v)) if v.is_finite() && v > 0.0 => (Status::Ok, Some(m), None),
+        Some((m, v)) => {
+            let name = metrics.get(m).map_or("metric", |m| m.column.as_str());
+            let why = format!("{name} is {v}, not a positive finite number");
+            (Status::Ok, None, Some(why))
+        }
+        None => (Status::Ok, None, Some(no_metric(cells, columns, metrics))),
+    }
+}
+
+/// Why no metric cell held a number, cell by cell (only for invalid rows).
+fn no_metric(cells: &[&str], columns: &Columns, metrics: &[Metric]) -> String {
+    let mut seen = Vec::new();
+    for (metric, column) in columns.metrics.iter().enumerate() {
+        let Some(column) = column else { continue };
+        let name = metrics.get(metric).map_or("metric", |m| m.column.as_str());
+        seen.push(match cells.get(*column) {
+            None => format!("{name} is missing"),
+            Some(&"") => format!("{name} is empty"),
+            Some(text) => format!("{name} is {:?}", shown(text)),
+        });
+    }
+    seen.join(", ")
+}
+
+/// Text the simple reader can split exactly as a CSV reader would: UTF-8,
+/// no quotes, and no carriage return but before a line feed.
+fn simple(bytes: &[u8]) -> Option<&str> {
+    let plain = !bytes.contains(&b'"')
+        && bytes
+            .iter()
+            .enumerate()
+            .all(|(i, b)| *b != b'\r' || bytes.get(i.saturating_add(1)) == Some(&b'\n'));
+    plain.then(|| std::str::from_utf8(bytes).ok()).flatten()
+}
+
+/// The simple reader: lines and commas. Benchmark results are almost always
+/// this simple, and it is several times quicker than a general CSV reader.
+fn read_simple(text: &str, builder: &mut Builder<'_>) -> Result<(), TableError> {
+    let mut cells: Vec<&str> = Vec::with_capacity(16);
+    for (index, line) in split_ascii(text, b'\n').enumerate() {
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        if line.is_empty() {
+            continue;
+        }
+        cells.clear();
+        cells.extend(split_ascii(line, b',').map(str::trim_ascii));
+        let number = u32::try_from(index).unwrap_or(u32::MAX).saturating_add(1);
+        builder.record(number, &cells)?;
+    }
+    Ok(())
+}
+
+/// `text.split(separator)` for an ASCII separator, on bytes: `str::split`
+/// by a char compares every match with `memcmp`, a third of the reading
+/// time on a large file. Cutting at an ASCII byte keeps UTF-8 whole.
+fn split_ascii(text: &str, separator: u8) -> impl Iterator<Item = &str> {
+    let bytes = text.as_bytes();
+    let mut start = Some(0usize);
+    std::iter::from_fn(move || {
+        let from = start?;
+        let rest = bytes.get(from..)?;
+        match rest.iter().position(|b| *b == separator) {
+            Some(at) => {
+                let end = from.saturating_add(at);
+                start = Some(end.saturating_add(1));
+                text.get(from..end)
+            }
+            None => {
+                start = None;
+                text.get(from..)
+            }
+        }
+    })
+}
+
+/// The general reader (quoted cells, text that is not UTF-8), for whatever
+/// the simple one cannot split. Line numbers are counted from the bytes: a
+/// quoted cell may hold line breaks. A key cell must be UTF-8 (two keys
+/// must never become one); any other cell is read lossily.
+fn read_csv(bytes: &[u8], builder: &mut Builder<'_>) -> Result<(), TableError> {
+    let mut reader = csv::ReaderBuilder::new()
+        .flexible(true)
+        .has_headers(false)
+        .from_reader(bytes);
+    let (mut line, mut counted) = (1u64, 0usize);
+    let mut line_at = |offset: usize| {
+        let upto = bytes
+            .get(counted..offset.min(bytes.len()))
+            .unwrap_or_default();
+        line = line.saturating_add(
+            u64::try_from(upto.iter().filter(|b| **b == b'\n').count()).unwrap_or(0),
+        );
+        counted = offset.max(counted);
+        line
+    };
+    let mut record = csv::ByteRecord::new();
+    loop {
+        let more = reader
+            .read_byte_record(&mut record)
+            .map_err(|e| TableError::Csv {
+                path: builder.table.path.clone(),
+                line: e.position().map_or(0, |p| p.line()),
+                message: e.to_string(),
+            })?;
+        if !more {
+            return Ok(());
+        }
+        // The reader may report a record as starting at the line break
+        // before it (with CRLF): its line is that of its first character.
+        let offset = record
+            .position()
+            .map_or(0, |p| usize::try_from(p.byte()).unwrap_or(0));
+        let first = bytes
+            .get(offset..)
+            .and_then(|rest| rest.iter().position(|b| *b != b'\r' && *b != b'\n'))
+            .map_or(bytes.len(), |p| offset.saturating_add(p));
+        let number = u32::try_from(line_at(first)).unwrap_or(u32::MAX);
+        let texts = decode(&record, number, builder)?;
+        let cells: Vec<&str> = texts.iter().map(|c| c.trim_ascii()).collect();
+        builder.record(number, &cells)?;
+    }
+}
+
+/// A record's cells as text: key cells (and the header) must be UTF-8.
+fn decode<'r>(
+    record: &'r csv::ByteRecord,
+    line: u32,
+    builder: &Builder<'_>,
+) -> Result<Vec<std::borrow::Cow<'r, str>>, TableError> {
+    record
+        .iter()
+        .enumerate()
+        .map(|(i, cell)| match std::str::from_utf8(cell) {
+            Ok(text) => Ok(text.into()),
+            Err(_) => {
+                let is_key = builder.columns.as_ref().is_none_or(|c| c.keys.contains(&i));
+                if is_key {
+                    let column = builder.columns.as_ref().map_or_else(
+                        || format!("{} of the header", i.saturating_add(1)),
+                        |c| {
+                            let k = c.keys.iter().position(|k| *k == i).unwrap_or(0);
+                            builder.keys.get(k).cloned().unwrap_or_default()
+                        },
+                    );
+                    Err(TableError::NotUtf8 {
+                        path: builder.table.path.clone(),
+                        line,
+                        column,
+                    })
+                } else {
+                    Ok(String::from_utf8_lossy(cell))
+                }
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compare::config::Config;
+
+    fn table(text: &str) -> Result<Table, TableError> {
+        bytes(text.as_bytes())
+    }
+
+    fn bytes(b: &[u8]) -> Result<Table, TableError> {
+        let config = Config::default();
+        parse(Path::new("t.csv"), b, &config.keys, &config.metrics)
+    }
+
+    #[test]
+    fn tflops_when_it_holds_a_number_else_tbps() {
+        let t = table(
+            "op,shape,dtype,tbps,tflops,status\n\
+             softmax,32768x8192,bf16,3.938,-,ok\n\
+             gemm,8192x8192,bf16,-,812.5,ok\n\
+             mla,1x128,fp8,-,-,missing\n\
+             rms,1x1,bf16,,,ok\n\
+             skipme,1x1,bf16,-,-,skip\n\
+             cut,1x1,bf16\n\
+             zero,1x1,bf16,0,-,ok\n",
+        )
+        .unwrap();
+        let rows: Vec<_> = t.rows().collect();
+        assert_eq!(rows[0].measure, Some((1, 3.938)));
+        assert_eq!(rows[1].measure, Some((0, 812.5)));
+        assert_eq!(rows[2].reason(), "status is \"missing\"");
+        assert_eq!(rows[3].reason(), "tflops is empty, tbps is empty");
+        assert_eq!(rows[4].status, Status::Skip);
+        assert!(
+            rows[5].reason().contains("cut short"),
+            "{}",
+            rows[5].reason()
+        );
+        assert!(rows[6].reason().contains("not a positive"));
+        assert_eq!(rows[1].line, 3);
+        assert_eq!(t.valid_rows(), 2);
+        assert_eq!(rows[1].value(1), None, "tbps is -");
+        assert_eq!(rows[0].value(1), Some(3.938));
+    }
+
+    /// The simple reader splits a file exactly as the CSV reader does,
+    /// line numbers included: generated files with blank lines, CRLF, a
+    /// byte-order mark, short and long rows, spaces, failed rows; and the
+    /// csv crate agrees on quoted fields.
+    #[test]
+    fn the_simple_reader_agrees_with_the_csv_reader() {
+        let config = Config::default();
+        let mut state: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut next = |n: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % n
+        };
+        let dump = |t: &Table| -> Vec<String> { t.rows().map(|r| format!("{r:?}")).collect() };
+        for case in 0..2000 {
+            let eol = if case % 3 == 0 { "\r\n" } else { "\n" };
+            let mut text = String::new();
+            if case % 5 == 0 {
+                text.push('\u{feff}');
+            }
+            for _ in 0..next(3) {
+                text.push_str(eol);
+            }
+            text.push_str(&format!(" op ,shape,dtype,tbps,tflops,status{eol}"));
+            for i in 0..next(30) {
+                match next(8) {
+                    0 => text.push_str(eol),
+                    1 => text.push_str(&format!("   {eol}")),
+                    2 => text.push_str(&format!("op{i},{i}x8,bf16{eol}")),
+                    3 => text.push_str(&format!("op{i},{i}x8,bf16,-,-,missing{eol}")),
+                    4 => text.push_str(&format!("op{i},{i}x8 , fp8,1.5,-,ok,extra,{eol}")),
+                    _ => text.push_str(&format!("op{i},{i}x8,bf16,-,{}.25,ok{eol}", next(900))),
+                }
+            }
+            if next(2) == 0 {
+                text.push_str("last,1x1,bf16,-,3,ok");
+            }
+            let body = text.strip_prefix('\u{feff}').unwrap_or(&text);
+            let simple_text = simple(body.as_bytes()).expect("quote-free");
+            let run = |csv: bool| {
+                let mut b = Builder::new(
+                    Table::new(PathBuf::from("t.csv"), 2),
+                    &config.keys,
+                    &config.metrics,
+                );
+                let r = if csv {
+                    read_csv(body.as_bytes(), &mut b)
+                } else {
+                    read_simple(simple_text, &mut b)
+                };
+                r.and_then(|()| b.finish())
+            };
+            match (run(false), run(true)) {
+                (Ok(a), Ok(b)) => assert_eq!(dump(&a), dump(&b), "{text:?}"),
+                (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string(), "{text:?}"),
+                (a, b) => panic!("{text:?}: {a:?} vs {b:?}"),
+            }
+            // Quoting every cell sends the file to the csv crate: same rows.
+            let quoted: String = body
+                .split(eol)
+                .map(|l| {
+                    if l.trim().is_empty() {
+                        l.to_owned()
+                    } else {
+                        l.split(',')
+                            .map(|c| format!("\"{}\"", c.trim()))
+                            .collect::<Vec<_>>()
+                            .join(",")
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join(eol);
+            if let (Ok(a), Ok(b)) = (table(&text), table(&quoted)) {
+                let keys = |t: &Table| {
+                    t.rows()
+                        .map(|r| (r.key.describe(&config.keys), r.measure))
+                        .collect::<Vec<_>>()
+                };
+                assert_eq!(keys(&a), keys(&b), "{quoted:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_not_part_of_the_header() {
+        for text in [
+            "\u{feff}op,shape,dtype,tflops\nx,1,b,2\n",
+            "\u{feff}\"op\",shape,dtype,tflops\n\"x\",1,b,2\n",
+        ] {
+            let t = table(text).unwrap();
+            assert_eq!(t.valid_rows(), 1, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn quoted_cells_go_to_the_csv_reader() {
+        let t = table("op,shape,dtype,tflops\n\"a,b\",\"1\nx\",bf16,2\nc,1,bf16,3\n").unwrap();
+        let rows: Vec<_> = t.rows().collect();
+        assert_eq!(
+            rows[0].key.fields().collect::<Vec<_>>(),
+            ["a,b", "1\nx", "bf16"]
+        );
+        assert_eq!(
+            (rows[0].line, rows[1].line),
+            (2, 4),
+            "lines of the file, not records"
+        );
+    }
+
+    #[test]
+    fn a_key_that_is_not_utf8_is_refused_never_merged() {
+        let err = bytes(b"op,shape,dtype,tflops\nx\xff,1,b,2\nx\xfe,1,b,3\n")
+            .unwrap_err()
+            .to_string();
+        assert_eq!(err, "t.csv line 2: the key column op is not UTF-8 text");
+        // Elsewhere in the row it is only text that is not a number.
+        let t = bytes(b"op,shape,dtype,tflops,status\nx,1,b,2,\xff\n").unwrap();
+        assert_eq!(t.valid_rows(), 0);
+    }
+
+    #[test]
+    fn what_makes_a_file_unusable_names_file_and_line() {
+        let err = table("op,shape,tflops\nx,1,1\n").unwrap_err().to_string();
+        assert!(err.contains("t.csv line 1: no key column dtype"), "{err}");
+        let err = table("op,shape,dtype,ms\nx,1,b,1\n")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("no metric column tflops or tbps"), "{err}");
+        let err = table("op,shape,dtype,tflops\nx,1,b,1\ny,1,b,2\nx,1,b,3\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("t.csv line 4: the key op=x,shape=1,dtype=b is already on line 2"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn blank_lines_reserve_nothing() {
+        // 64 MiB of blank lines once asked for 4.4 GB up front.
+        let blank = vec![b'\n'; 4 << 20];
+        let mut text = b"op,shape,dtype,tflops\n".to_vec();
+        text.extend_from_slice(&blank);
+        let t = bytes(&text).unwrap();
+        assert!(t.is_empty());
+    }
+}

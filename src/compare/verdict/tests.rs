@@ -1,0 +1,226 @@
+use super::*;
+use crate::compare::config::load;
+use crate::compare::table::read::parse;
+use std::path::Path;
+
+const HEADER: &str = "op,shape,dtype,tbps,tflops,status\n";
+
+fn t(rows: &str) -> Table {
+    let c = Config::default();
+    parse(
+        Path::new("t.csv"),
+        format!("{HEADER}{rows}").as_bytes(),
+        &c.keys,
+        &c.metrics,
+    )
+    .unwrap()
+}
+
+fn sides<'t>(base: &'t [Table], cur: &'t [Table]) -> Sides<'t> {
+    Sides {
+        label: "main".to_owned(),
+        baseline: base,
+        current: cur,
+        history: &[],
+        unavailable: None,
+    }
+}
+
+fn one(base: &str, cur: &str) -> (Class, Option<f64>, Option<String>) {
+    let (b, c) = ([t(base)], [t(cur)]);
+    let config = Config::default();
+    let comparison = compare(sides(&b, &c), &config, Thresholds::default());
+    let row = comparison.rows().find(|r| r.key.first() == "x").unwrap();
+    (row.class, row.change, row.reason)
+}
+
+#[test]
+fn each_class() {
+    let ok = |v: f64| format!("x,1,bf16,-,{v},ok\n");
+    assert_eq!(one(&ok(100.0), &ok(85.0)).0, Class::Regressed);
+    assert_eq!(one(&ok(100.0), &ok(95.0)).0, Class::Warned);
+    assert_eq!(one(&ok(100.0), &ok(98.0)).0, Class::Unchanged);
+    assert_eq!(
+        one(&ok(100.0), &ok(90.0)).0,
+        Class::Warned,
+        "exactly 10% is not more than 10%"
+    );
+    assert_eq!(one(&ok(100.0), &ok(111.0)).0, Class::Improved);
+    assert_eq!(one(&ok(100.0), "y,1,bf16,-,1,ok\n").0, Class::Lost);
+    assert_eq!(one(&ok(100.0), "x,1,bf16,-,-,missing\n").0, Class::Lost);
+    assert_eq!(one(&ok(100.0), "x,1,bf16,-,-,skip\n").0, Class::Skipped);
+    assert_eq!(one("y,1,bf16,-,1,ok\n", &ok(1.0)).0, Class::New);
+    let nc = one("x,1,bf16,-,-,missing\ny,1,bf16,-,1,ok\n", &ok(1.0));
+    assert_eq!(nc.0, Class::NotComparable);
+    assert_eq!(nc.2.as_deref(), Some("baseline: status is \"missing\""));
+    let r = one(&ok(100.0), &ok(85.0));
+    assert!((r.1.unwrap() + 0.15).abs() < 1e-12);
+}
+
+/// A GEMM that lost its TFLOPS and fell from 3.0 to 0.1 TB/s once passed
+/// as "not comparable": the metric the baseline measured is what counts.
+#[test]
+fn a_vanished_metric_is_lost_not_passed() {
+    let (class, _, reason) = one("x,1,bf16,3.0,812.5,ok\n", "x,1,bf16,0.1,-,ok\n");
+    assert_eq!(class, Class::Lost);
+    assert!(reason.unwrap().contains("tflops holds no positive number"));
+    // The baseline measured TB/s; current also has TFLOPS now: TB/s is
+    // still compared.
+    let (class, change, _) = one("x,1,bf16,3.0,-,ok\n", "x,1,bf16,1.5,900,ok\n");
+    assert_eq!(class, Class::Regressed);
+    assert!((change.unwrap() + 0.5).abs() < 1e-12);
+}
+
+#[test]
+fn repeated_samples_must_not_overlap_to_fail() {
+    let config = Config::default();
+    let run = |base: &[f64], cur: &[f64]| {
+        let tables = |vs: &[f64]| -> Vec<Table> {
+            vs.iter()
+                .map(|v| t(&format!("x,1,bf16,-,{v},ok\n")))
+                .collect()
+        };
+        let (b, c) = (tables(base), tables(cur));
+        let comparison = compare(sides(&b, &c), &config, Thresholds::default());
+        comparison.rows().next().unwrap().class
+    };
+    assert_eq!(
+        run(&[100.0, 101.0, 99.0], &[80.0, 82.0, 84.0]),
+        Class::Regressed
+    );
+    assert_eq!(
+        run(&[100.0, 101.0, 70.0], &[80.0, 82.0, 84.0]),
+        Class::Noisy
+    );
+    assert_eq!(
+        run(&[100.0], &[85.0]),
+        Class::Regressed,
+        "one sample each: the threshold decides"
+    );
+}
+
+#[test]
+fn the_gate_verdict() {
+    let cfg = Config::default();
+    let verdict = |b: &str, c: &str| {
+        let (b, c) = ([t(b)], [t(c)]);
+        compare(sides(&b, &c), &cfg, Thresholds::default()).verdict()
+    };
+    assert_eq!(
+        verdict("x,1,bf16,-,100,ok\n", "x,1,bf16,-,99,ok\n"),
+        Verdict::Pass
+    );
+    assert_eq!(
+        verdict("x,1,bf16,-,100,ok\n", "x,1,bf16,-,80,ok\n"),
+        Verdict::Regression
+    );
+    assert_eq!(
+        verdict("x,1,bf16,-,100,ok\ny,1,b,-,1,ok\n", "x,1,bf16,-,100,ok\n"),
+        Verdict::Regression
+    );
+    assert_eq!(
+        verdict("x,1,bf16,-,-,missing\n", "x,1,bf16,-,100,ok\n"),
+        Verdict::Inconclusive
+    );
+    assert_eq!(
+        verdict("y,1,bf16,-,1,ok\n", "x,1,bf16,-,100,ok\n"),
+        Verdict::Regression,
+        "y lost"
+    );
+    let c = [t("x,1,b,-,1,ok\n")];
+    let mut s = sides(&[], &c);
+    s.unavailable = Some("absent".into());
+    assert_eq!(
+        compare(s, &cfg, Thresholds::default()).verdict(),
+        Verdict::Inconclusive
+    );
+}
+
+#[test]
+fn floors_directions_and_ignores_from_the_config() {
+    let cfg = load::parse(
+        "[[rules]]\nmatch = [\"op=lat*\"]\ndirection = \"lower\"\n[[rules]]\nmatch = [\"op=tiny\"]\nfloor = 1.0\n[[rules]]\nmatch = [\"op=skipme\"]\nignore = true\n",
+    )
+    .unwrap();
+    let b = [t(
+        "lat,1,b,-,10,ok\ntiny,1,b,-,0.5,ok\nskipme,1,b,-,100,ok\n",
+    )];
+    let c = [t("lat,1,b,-,12,ok\ntiny,1,b,-,0.1,ok\nskipme,1,b,-,1,ok\n")];
+    let comparison = compare(sides(&b, &c), &cfg, Thresholds::default());
+    let rows: Vec<_> = comparison.rows().collect();
+    assert_eq!(
+        rows[0].class,
+        Class::Regressed,
+        "lower is better: 10 -> 12 is 20% worse"
+    );
+    assert!((rows[0].change.unwrap() + 0.2).abs() < 1e-12);
+    assert_eq!(
+        rows[1].class,
+        Class::Unchanged,
+        "0.4 below the floor of 1.0"
+    );
+    assert_eq!(rows[2].class, Class::Ignored);
+}
+
+fn history(values: &[f64]) -> Vec<Table> {
+    values
+        .iter()
+        .map(|v| t(&format!("x,1,bf16,-,{v},ok\n")))
+        .collect()
+}
+
+fn with_history(
+    base: f64,
+    cur: f64,
+    past: &[f64],
+    fail: FailThreshold,
+) -> (Class, Option<String>, Applied) {
+    let (b, c, h) = (
+        [t(&format!("x,1,bf16,-,{base},ok\n"))],
+        [t(&format!("x,1,bf16,-,{cur},ok\n"))],
+        history(past),
+    );
+    let config = Config::default();
+    let thresholds = Thresholds {
+        fail,
+        ..Thresholds::default()
+    };
+    let mut s = sides(&b, &c);
+    s.history = &h;
+    let comparison = compare(s, &config, thresholds);
+    let row = comparison.rows().next().unwrap();
+    (row.class, row.reason, row.applied.unwrap())
+}
+
+#[test]
+fn a_wild_row_within_its_noise_is_noisy_and_a_quiet_row_keeps_the_threshold() {
+    let wild = [
+        100.0, 130.0, 85.0, 120.0, 90.0, 125.0, 80.0, 110.0, 95.0, 100.0,
+    ];
+    let (class, reason, applied) = with_history(100.0, 80.0, &wild, FailThreshold::Fixed(0.10));
+    assert_eq!(class, Class::Noisy);
+    assert!(
+        reason
+            .unwrap()
+            .starts_with("within main's run-to-run noise: +-")
+    );
+    assert!(matches!(applied.origin, Origin::Learned(b) if b.runs == 10));
+    assert!(applied.fail > 0.2);
+    let quiet = [
+        100.0, 100.5, 99.6, 100.2, 99.8, 100.1, 100.4, 99.7, 100.0, 100.3,
+    ];
+    let (class, _, applied) = with_history(100.0, 85.0, &quiet, FailThreshold::Fixed(0.10));
+    assert_eq!(class, Class::Regressed);
+    assert_eq!(applied.fail, 0.10, "the configured threshold is larger");
+    let (class, _, applied) = with_history(100.0, 93.0, &quiet, FailThreshold::Auto);
+    assert_eq!(class, Class::Regressed, "auto: the quiet row fails at 7%");
+    assert!(applied.fail < 0.07);
+    let (_, _, applied) = with_history(100.0, 93.0, &quiet[..3], FailThreshold::Fixed(0.10));
+    assert_eq!(
+        applied.origin,
+        Origin::TooLittleHistory {
+            runs: 3,
+            source: Source::Default
+        }
+    );
+}
