@@ -25,12 +25,25 @@ case "$arch" in
   ARM64 | aarch64 | arm64) arch=aarch64 ;;
   *) arch=$(printf '%s' "$arch" | tr 'A-Z' 'a-z') ;;
 esac
+# Both names end up in messages (workflow commands) and a file name: only
+# letters, digits, '.', '_' and '-' pass, so a runner variable holding a
+# line break cannot start a command of its own.
+case "$os" in *[!a-z0-9._-]*) os=$(printf '%s' "$os" | tr -c 'a-z0-9._-' '?') ;; esac
+case "$arch" in *[!a-z0-9._-]*) arch=$(printf '%s' "$arch" | tr -c 'a-z0-9._-' '?') ;; esac
 name="baseline-resolver-$os-$arch"
 bin="$here/$name"
 
+# A message is the data of a workflow command, on stdout and stderr alike
+# (the runner reads both): %, CR and LF escaped as @actions/core escapes
+# them. Only the failure path pays for the awk.
+escape() {
+  printf '%s' "$1" | awk '{ gsub(/%/, "%25"); gsub(/\r/, "%0D"); if (NR > 1) printf "%%0A"; printf "%s", $0 }'
+}
+
 fail() {
-  echo "::error title=baseline-resolver::$1"
-  echo "baseline-resolver: error: $1" >&2
+  message=$(escape "$1")
+  echo "::error title=baseline-resolver::$message"
+  echo "baseline-resolver: error: $message" >&2
   exit 1
 }
 
@@ -61,7 +74,12 @@ if [ -f "$bin" ]; then
   expected=
   listed=0
   # `|| [ -n "$file" ]`: the last line counts even without a final newline.
+  # A list saved with CRLF line ends (an editor on Windows) is read the
+  # same: the CR is not part of the name. sha256sum's binary-mode `*` is
+  # not either.
+  cr=$(printf '\r')
   while read -r sum file || [ -n "$file" ]; do
+    file=${file%"$cr"}
     if [ "${file#\*}" = "$name" ]; then
       listed=$((listed + 1))
       expected=$sum
@@ -69,6 +87,14 @@ if [ -f "$bin" ]; then
   done <"$here/SHA256SUMS"
   [ "$listed" -gt 0 ] || fail "$name is not listed in $here/SHA256SUMS"
   [ "$listed" -eq 1 ] || fail "$name is listed $listed times in $here/SHA256SUMS; refusing to guess which checksum is meant"
+  # Digests compare case-insensitively (some tools print upper case).
+  case $expected in
+    *[A-F]*) expected=$(printf '%s' "$expected" | tr 'A-F' 'a-f') ;;
+  esac
+  case $expected in
+    *[!0-9a-f]* | '') fail "the checksum listed for $name in $here/SHA256SUMS is not a SHA-256 (64 hex digits)" ;;
+  esac
+  [ ${#expected} -eq 64 ] || fail "the checksum listed for $name in $here/SHA256SUMS is not a SHA-256 (64 hex digits)"
   sha256 "$bin"
   [ "$expected" = "$actual" ] || fail "checksum mismatch for $name: expected $expected, got $actual. Do not run it; re-pin the action to a release's full commit SHA"
   [ -x "$bin" ] || chmod +x "$bin" 2>/dev/null || fail "$bin is not executable"

@@ -27,6 +27,7 @@ use thiserror::Error;
 use tokio::time::Instant;
 
 use crate::resolve::tags::Tag;
+use crate::validate::secret::Secret;
 use crate::validate::{RepoName, Sha};
 
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -143,7 +144,7 @@ impl Permission {
 pub struct Config {
     /// e.g. `https://api.github.com` or `https://HOST/api/v3`.
     pub api_url: String,
-    pub token: Option<String>,
+    pub token: Option<Secret>,
     pub timeout: Duration,
 }
 
@@ -231,8 +232,9 @@ impl Api {
                 what: what.clone(),
                 message: format!("GITHUB_API_URL {:?}: {e}", config.api_url),
             })?;
-        if let Some(token) = config.token {
-            builder = builder.personal_token(token);
+        if let Some(token) = &config.token {
+            // The one place the API's token leaves its Secret.
+            builder = builder.personal_token(token.expose().to_owned());
         }
         let transport_error = |e: &(dyn std::error::Error + 'static)| ApiError::Transport {
             what: what.clone(),

@@ -23,6 +23,8 @@ use thiserror::Error;
 
 use crate::resolve::tags::Tag;
 use crate::validate::Sha;
+use crate::validate::secret::Secret;
+use crate::validate::url::Origin;
 
 #[derive(Debug, Error)]
 pub enum GitError {
@@ -123,68 +125,17 @@ fn proxy() -> ProxyOptions<'static> {
 /// proxy never makes it travel anywhere else.
 #[derive(Clone)]
 pub struct Auth {
-    token: String,
+    token: Secret,
     origin: Origin,
 }
 
 impl Auth {
     /// `None` when `server_url` has no origin to hold the token to.
-    pub fn new(token: &str, server_url: &str) -> Option<Auth> {
+    pub fn new(token: Secret, server_url: &str) -> Option<Auth> {
         Some(Auth {
-            token: token.to_owned(),
-            origin: Origin::parse(server_url)?,
+            token,
+            origin: Origin::of(server_url)?,
         })
-    }
-}
-
-/// Scheme, host and port (the scheme's default when none is written).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Origin {
-    scheme: String,
-    host: String,
-    port: Option<u16>,
-}
-
-impl Origin {
-    pub fn parse(url: &str) -> Option<Origin> {
-        let (scheme, rest) = url.split_once("://")?;
-        let scheme = scheme.to_ascii_lowercase();
-        let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
-        let host_port = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
-        let (host, port) = match host_port.strip_prefix('[') {
-            Some(bracketed) => {
-                let (host, after) = bracketed.split_once(']')?;
-                (host, after.strip_prefix(':'))
-            }
-            None => match host_port.split_once(':') {
-                Some((host, port)) => (host, Some(port)),
-                None => (host_port, None),
-            },
-        };
-        let default = match scheme.as_str() {
-            "https" => Some(443),
-            "http" => Some(80),
-            "git" => Some(9418),
-            _ => None,
-        };
-        let port = match port {
-            Some(p) => Some(p.parse::<u16>().ok()?),
-            None => default,
-        };
-        Some(Origin {
-            port,
-            host: host.to_ascii_lowercase(),
-            scheme,
-        })
-    }
-}
-
-impl std::fmt::Display for Origin {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self.port {
-            Some(port) => write!(f, "{}://{}:{port}", self.scheme, self.host),
-            None => write!(f, "{}://{}", self.scheme, self.host),
-        }
     }
 }
 
@@ -198,10 +149,11 @@ fn callbacks<'a>(auth: Option<&Auth>, refused: &Refused) -> RemoteCallbacks<'a> 
     // The token goes to the git server as HTTP basic auth, as actions/checkout
     // does; it is never logged, and only to the origin of GITHUB_SERVER_URL.
     callbacks.credentials(move |url, _, _| {
-        let asked = Origin::parse(url);
+        let asked = Origin::of(url);
         match &auth {
             Some(auth) if asked.as_ref() == Some(&auth.origin) => {
-                git2::Cred::userpass_plaintext("x-access-token", &auth.token)
+                // The one place git's token leaves its Secret.
+                git2::Cred::userpass_plaintext("x-access-token", auth.token.expose())
             }
             _ => {
                 if let Ok(mut list) = refused.lock() {
@@ -360,6 +312,13 @@ pub enum Fetched {
 /// (no tags, no other refs) and points [`FETCH_REF`] at it. One attempt.
 /// A clone that already holds the commit is not touched beyond the ref:
 /// a depth-1 fetch into a full clone would make it shallow.
+///
+/// The user's repository is never left worse than it was found: what a
+/// fetch needs and a copied checkout may lack (`objects/pack`, empty
+/// directories a copy drops) is created first, and on any failure
+/// `.git/shallow`, `FETCH_HEAD` and the ref are put back as they were (a
+/// failed depth-1 fetch once left `shallow` naming a commit that was not
+/// there, which broke every later git command in the checkout).
 pub fn fetch_commit(
     dir: &Path,
     url: &str,
@@ -374,6 +333,26 @@ pub fn fetch_commit(
             .map_err(git_err("set the base ref in", &target))?;
         return Ok(Fetched::AlreadyPresent);
     }
+    let saved = Saved::take(&repo);
+    // libgit2 finds the pack directory when it opens a repository: open it
+    // again once the directories are there.
+    let result = prepare(&repo, &target)
+        .and_then(|()| Repository::open(dir).map_err(git_err("open", &target)))
+        .and_then(|fresh| fetch(&fresh, url, sha, oid, auth, &target));
+    if result.is_err() {
+        saved.put_back(&repo);
+    }
+    result.map(|()| Fetched::Fetched)
+}
+
+fn fetch(
+    repo: &Repository,
+    url: &str,
+    sha: &Sha,
+    oid: git2::Oid,
+    auth: Option<&Auth>,
+    target: &str,
+) -> Result<(), GitError> {
     let refused = Refused::default();
     let mut remote = repo
         .remote_anonymous(url)
@@ -388,34 +367,69 @@ pub fn fetch_commit(
         .fetch(&[refspec.as_str()], Some(&mut options), None)
         .map_err(|e| remote_error("fetch from", &asked, &refused, &e))?;
     repo.find_commit(oid)
-        .map_err(git_err("find fetched commit in", &target))?;
-    Ok(Fetched::Fetched)
+        .map_err(git_err("find fetched commit in", target))?;
+    Ok(())
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+/// The directories a fetch writes into, which a checkout copied without
+/// its empty directories lacks.
+fn prepare(repo: &Repository, target: &str) -> Result<(), GitError> {
+    let git_dir = repo.commondir();
+    for sub in ["objects/pack", "objects/info", "refs/heads", "refs/tags"] {
+        std::fs::create_dir_all(git_dir.join(sub)).map_err(|e| GitError::Git {
+            action: "prepare",
+            target: target.to_owned(),
+            message: format!("cannot create {sub}: {e}"),
+        })?;
+    }
+    Ok(())
+}
 
-    #[test]
-    fn origins_compare_scheme_host_and_port() {
-        let server = Origin::parse("https://GHES.example.com").unwrap();
-        for same in [
-            "https://ghes.example.com/o/r.git/info/refs",
-            "https://ghes.example.com:443/o/r.git",
-            "https://x-access-token@ghes.example.com/o/r",
-        ] {
-            assert_eq!(Origin::parse(same).as_ref(), Some(&server), "{same}");
+/// What a fetch may change that a failed one must not leave changed.
+struct Saved {
+    files: Vec<(std::path::PathBuf, Option<Vec<u8>>)>,
+    reference: Option<git2::Oid>,
+}
+
+impl Saved {
+    fn take(repo: &Repository) -> Saved {
+        let files = [
+            repo.commondir().join("shallow"),
+            repo.path().join("FETCH_HEAD"),
+        ]
+        .into_iter()
+        .map(|path| {
+            let bytes = std::fs::read(&path).ok();
+            (path, bytes)
+        })
+        .collect();
+        let reference = repo.refname_to_id(FETCH_REF).ok();
+        Saved { files, reference }
+    }
+
+    /// Best effort: each piece is put back on its own.
+    fn put_back(self, repo: &Repository) {
+        for (path, bytes) in self.files {
+            let _ = match bytes {
+                Some(bytes) => std::fs::write(&path, bytes),
+                None => std::fs::remove_file(&path).or_else(|e| {
+                    if e.kind() == std::io::ErrorKind::NotFound {
+                        Ok(())
+                    } else {
+                        Err(e)
+                    }
+                }),
+            };
         }
-        for other in [
-            "http://ghes.example.com/o/r.git",
-            "https://ghes.example.com:8443/o/r.git",
-            "https://evil.example/o/r.git",
-            "https://ghes.example.com.evil.example/o/r.git",
-        ] {
-            assert_ne!(Origin::parse(other).as_ref(), Some(&server), "{other}");
+        match self.reference {
+            Some(oid) => {
+                let _ = repo.reference(FETCH_REF, oid, true, "baseline-resolver: restored");
+            }
+            None => {
+                if let Ok(mut r) = repo.find_reference(FETCH_REF) {
+                    let _ = r.delete();
+                }
+            }
         }
-        let v6 = Origin::parse("https://[::1]:8443/x").unwrap();
-        assert_eq!(v6.to_string(), "https://::1:8443");
-        assert_eq!(Origin::parse("https://h:notaport/x"), None);
     }
 }

@@ -5,7 +5,6 @@
 //! each check is a small parser. An error names the flag or variable the bad
 //! value came from, so a user can find the line of the workflow that set it.
 
-use std::fmt;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -20,6 +19,8 @@ use super::tags::TagPolicy;
 use crate::runner::env::Input;
 use crate::runner::write::RunnerFiles;
 use crate::runner::{Env, Format, InputError, Reader, shown};
+use crate::validate::secret::Secret;
+use crate::validate::url;
 use crate::validate::{Label, RefName, RepoName, Sha};
 
 /// The inputs: each flag and the variables that may carry it, in order.
@@ -110,33 +111,6 @@ impl Inputs {
     }
 }
 
-/// A token: its `Debug` and `Display` never show it.
-#[derive(Clone)]
-pub struct Secret(String);
-
-impl Secret {
-    /// A token goes into an HTTP header and git's Basic auth: printable
-    /// ASCII without spaces. The line break a pasted secret often ends with
-    /// is trimmed (by the reader); anything else is refused, unshown.
-    fn parse(value: &str) -> Result<Secret, Problem> {
-        if value.bytes().all(|b| b.is_ascii_graphic()) {
-            Ok(Secret(value.to_owned()))
-        } else {
-            Err(Problem::Token)
-        }
-    }
-
-    pub fn expose(&self) -> &str {
-        &self.0
-    }
-}
-
-impl fmt::Debug for Secret {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("Secret(***)")
-    }
-}
-
 /// Why a value of an input was refused (the reader adds where it came from).
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 enum Problem {
@@ -154,18 +128,6 @@ enum Problem {
     TagGlob(String),
     #[error("expected a workflow file name such as benchmark.yml, got {0:?}")]
     WorkflowFile(String),
-    #[error(
-        "expected a {schemes} URL such as https://github.com or https://ghes.example.com, got {value:?}"
-    )]
-    Url { schemes: String, value: String },
-    #[error(
-        "expected a {schemes} URL without credentials (the token goes in `token`, never in the URL), got {value:?}"
-    )]
-    UrlWithCredentials { schemes: String, value: String },
-    #[error(
-        "not a usable token: it holds a space, a line break, a control character or a non-ASCII character (the value is not shown)"
-    )]
-    Token,
 }
 
 pub fn validate(args: &ResolveArgs, env: Env<'_>) -> Result<Inputs, InputError> {
@@ -187,6 +149,10 @@ pub fn validate(args: &ResolveArgs, env: Env<'_>) -> Result<Inputs, InputError> 
     // `tag: false` in the action is `--no-tag`.
     let want_tag = !args.no_tag && r.switch(&TAG, false, true)?;
     let fetch = args.fetch.as_ref().map(|p| p.to_string_lossy());
+    let offline = r.switch(&OFFLINE, args.offline, false)?;
+    if !offline {
+        check_proxies(&r)?;
+    }
     Ok(Inputs {
         event_path: PathBuf::from(event_path.text),
         event_name,
@@ -194,7 +160,7 @@ pub fn validate(args: &ResolveArgs, env: Env<'_>) -> Result<Inputs, InputError> 
             r.value(&FORMAT, args.format.as_deref()),
             crate::runner::on_runner(env),
         )?,
-        offline: r.switch(&OFFLINE, args.offline, false)?,
+        offline,
         strict: r.switch(&STRICT, args.strict, false)?,
         label: r
             .parse(&LABEL, args.label.as_deref(), Label::parse)?
@@ -203,14 +169,14 @@ pub fn validate(args: &ResolveArgs, env: Env<'_>) -> Result<Inputs, InputError> 
         server_url: r
             .parse(&SERVER_URL, args.server_url.as_deref(), |v| {
                 // git:// and file:// serve local mirrors (and the tests' git daemon).
-                parse_url(v, &["https", "http", "git", "file"])
+                url::server(v, &["https", "http", "git", "file"])
             })?
             .unwrap_or_else(|| defaults::SERVER_URL.to_owned()),
         files: RunnerFiles::from_env(&r),
         debug: crate::runner::debug(env),
         api_url: r
             .parse(&API_URL, args.api_url.as_deref(), |v| {
-                parse_url(v, &["https", "http"])
+                url::server(v, &["https", "http"])
             })?
             .unwrap_or_else(|| defaults::API_URL.to_owned()),
         token: r.parse(&TOKEN, args.token.as_deref(), Secret::parse)?,
@@ -320,63 +286,28 @@ fn workflow_file(value: &str) -> Result<String, Problem> {
     }
 }
 
-/// `SCHEME://HOST[:PORT][/PATH]` for one of `schemes`, without a trailing
-/// slash, and nothing that could break out of a URL or a command line.
-fn parse_url(value: &str, schemes: &[&str]) -> Result<String, Problem> {
-    let trimmed = value.trim_end_matches('/');
-    let rest = schemes
-        .iter()
-        .find_map(|scheme| trimmed.strip_prefix(scheme)?.strip_prefix("://"));
-    let ok = rest.is_some_and(|rest| {
-        !rest.is_empty()
-            && rest.bytes().all(|b| {
-                b.is_ascii_alphanumeric()
-                    || matches!(b, b'.' | b'-' | b':' | b'/' | b'_' | b'[' | b']')
-            })
-    });
-    let schemes = schemes.join("/");
-    if ok {
-        Ok(trimmed.to_owned())
-    } else if has_userinfo(value) {
-        Err(Problem::UrlWithCredentials {
-            schemes,
-            value: shown(&redact_userinfo(value)),
-        })
-    } else {
-        Err(Problem::Url {
-            schemes,
-            value: shown(value),
-        })
-    }
-}
+/// The proxy variables the API client and git read: a value neither can
+/// use would be ignored and the request would go direct, past the proxy
+/// the user set. Checked only when the network is used.
+const PROXIES: [&str; 6] = [
+    "HTTPS_PROXY",
+    "https_proxy",
+    "HTTP_PROXY",
+    "http_proxy",
+    "ALL_PROXY",
+    "all_proxy",
+];
 
-/// The authority of `SCHEME://AUTHORITY/...` (everything when there is no scheme).
-fn authority(value: &str) -> (usize, &str) {
-    let start = value.find("://").map_or(0, |i| i.saturating_add(3));
-    let rest = value.get(start..).unwrap_or_default();
-    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
-    (start, rest.get(..end).unwrap_or_default())
-}
-
-fn has_userinfo(value: &str) -> bool {
-    authority(value).1.contains('@')
-}
-
-/// `https://user:SECRET@host/x` as `https://***@host/x`: a URL in a message
-/// never shows its credentials.
-fn redact_userinfo(value: &str) -> String {
-    let (start, auth) = authority(value);
-    match auth.rfind('@') {
-        Some(at) => {
-            let host_from = start.saturating_add(at);
-            format!(
-                "{}***{}",
-                value.get(..start).unwrap_or_default(),
-                value.get(host_from..).unwrap_or_default()
-            )
+fn check_proxies(r: &Reader<'_>) -> Result<(), InputError> {
+    for var in PROXIES {
+        if let Some(value) = r.var(var) {
+            url::proxy(value.trim()).map_err(|e| InputError {
+                origin: var.to_owned(),
+                message: e.to_string(),
+            })?;
         }
-        None => value.to_owned(),
     }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -483,11 +414,6 @@ mod tests {
                 "{err}"
             );
         }
-        assert_eq!(
-            redact_userinfo("https://a@b@host/p@q"),
-            "https://***@host/p@q"
-        );
-        assert_eq!(redact_userinfo("no url"), "no url");
     }
 
     #[test]
@@ -501,6 +427,23 @@ mod tests {
         vars.push(("INPUT_TOKEN", "ghs_pasted\n"));
         let inputs = validate_with(ResolveArgs::default(), &vars).unwrap();
         assert_eq!(inputs.token.unwrap().expose(), "ghs_pasted");
+    }
+
+    #[test]
+    fn a_proxy_that_cannot_be_used_is_an_error_naming_it() {
+        let mut vars = RUNNER.to_vec();
+        vars.push(("https_proxy", "http://user:s3cret@[proxy"));
+        let err = validate_with(ResolveArgs::default(), &vars).unwrap_err();
+        assert_eq!(err.origin, "https_proxy");
+        assert!(!err.to_string().contains("s3cret"), "{err}");
+        vars.push(("INPUT_OFFLINE", "true"));
+        assert!(
+            validate_with(ResolveArgs::default(), &vars).is_ok(),
+            "offline uses no proxy"
+        );
+        let mut vars = RUNNER.to_vec();
+        vars.push(("HTTPS_PROXY", "proxy.corp:3128"));
+        assert!(validate_with(ResolveArgs::default(), &vars).is_ok());
     }
 
     #[test]

@@ -120,7 +120,7 @@ pub fn resolve(inputs: &Inputs) -> Result<Answer, ResolveError> {
         let network = Network {
             api: api::Config {
                 api_url: inputs.api_url.clone(),
-                token: inputs.token.as_ref().map(|t| t.expose().to_owned()),
+                token: inputs.token.clone(),
                 timeout: inputs.timeout,
             },
             server_url: inputs.server_url.clone(),

@@ -385,6 +385,63 @@ fn the_launcher_reads_a_checksum_file_without_a_final_newline() {
     assert_eq!(run.outputs["base-repo"], "ROCm/FlyDSL");
 }
 
+#[test]
+fn the_launcher_reads_crlf_and_upper_case_checksums() {
+    for (what, edit) in [
+        (
+            "CRLF line ends",
+            (|t: &str| t.replace('\n', "\r\n")) as fn(&str) -> String,
+        ),
+        ("upper-case digests", |t: &str| {
+            let (sum, rest) = t.split_at(64);
+            format!("{}{rest}", sum.to_uppercase())
+        }),
+        ("both, binary mode", |t: &str| {
+            let (sum, rest) = t.split_at(64);
+            format!("{} *{}", sum.to_uppercase(), rest.trim_start()).replace('\n', "\r\n")
+        }),
+    ] {
+        let dir = action_dir();
+        rewrite_sums(dir.path(), edit);
+        let run = offline_step(dir.path(), &[]);
+        assert_eq!(run.code, 0, "{what}: {}\n{}", run.stdout, run.stderr);
+        assert_eq!(run.outputs["base-repo"], "ROCm/FlyDSL", "{what}");
+    }
+    let dir = action_dir();
+    rewrite_sums(dir.path(), |t| format!("{}{}", "z".repeat(64), &t[64..]));
+    let run = offline_step(dir.path(), &[]);
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stdout.contains("is not a SHA-256"),
+        "a malformed digest is named as such, not as a mismatch: {}",
+        run.stdout
+    );
+}
+
+/// A runner variable holding a line break cannot start a workflow command
+/// through the launcher's own messages.
+#[test]
+fn a_hostile_runner_arch_cannot_inject_a_command() {
+    let dir = action_dir();
+    for arch in ["X64\n::add-mask::x", "risc\r::warning::x", "a%0A::error::x"] {
+        let run = run_step(
+            dir.path(),
+            &example_event(),
+            "pull_request",
+            &[("offline", "true")],
+            &[("RUNNER_ARCH", arch), ("PATH", "/usr/bin:/bin")],
+        );
+        assert_eq!(run.code, 1, "{arch:?}");
+        let streams = format!("{}\n{}", run.stdout, run.stderr);
+        let found = crate::commands::commands(&streams);
+        assert!(
+            found.iter().all(|c| c == "error"),
+            "{arch:?}: {found:?}\n{streams}"
+        );
+        assert_eq!(found.len(), 1, "{arch:?}: {streams}");
+    }
+}
+
 /// Fake tools on a PATH of their own, first in line.
 fn fake_tools(tools: &[(&str, &str)]) -> (tempfile::TempDir, String) {
     use std::os::unix::fs::PermissionsExt;

@@ -3,6 +3,8 @@
 //! `git daemon` for mirrors), a merge-base from the local clone, and
 //! `--fetch` of exactly one commit.
 
+use std::path::Path;
+
 use serde_json::json;
 
 use crate::git_https::GitHttps;
@@ -292,4 +294,149 @@ async fn fetch_into_a_clone_that_has_the_commit_needs_no_network() {
         "the clone stays complete"
     );
     assert_eq!(git(dir, &["rev-list", "--count", "HEAD"]), "3");
+}
+
+/// What a fetch that fails must leave behind: the checkout exactly as it
+/// was (no `.git/shallow` naming a missing commit, no ref), so every git
+/// command still works there.
+fn assert_checkout_intact(dir: &Path, head: &str) {
+    assert!(!dir.join(".git/shallow").exists(), "no shallow file left");
+    assert_eq!(git(dir, &["rev-parse", "HEAD"]), head);
+    assert_eq!(
+        git(dir, &["log", "--format=%H", "-1"]),
+        head,
+        "git log still works"
+    );
+    assert_eq!(
+        git(
+            dir,
+            &[
+                "for-each-ref",
+                "--format=%(refname)",
+                "refs/baseline-resolver"
+            ]
+        ),
+        "",
+        "no ref written"
+    );
+    let fsck = std::process::Command::new("git")
+        .args(["fsck", "--no-progress"])
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(
+        fsck.status.success(),
+        "{}",
+        String::from_utf8_lossy(&fsck.stderr)
+    );
+}
+
+/// A checkout of loose objects whose empty `objects/pack` (and `info`) a
+/// copy dropped, as a runner emulator's copy does: returns its HEAD.
+fn checkout_without_empty_dirs(dir: &Path) -> String {
+    git(dir, &["init", "--quiet"]);
+    std::fs::write(dir.join("a.txt"), "a").unwrap();
+    git(dir, &["add", "a.txt"]);
+    git(
+        dir,
+        &[
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@t",
+            "commit",
+            "--quiet",
+            "-m",
+            "local",
+        ],
+    );
+    for sub in ["objects/pack", "objects/info", "refs/tags"] {
+        let _ = std::fs::remove_dir_all(dir.join(".git").join(sub));
+    }
+    git(dir, &["rev-parse", "HEAD"])
+}
+
+fn fetch_run(server: &str, base: &str, head: &str, target: &Path) -> Resolver {
+    let payload = json!({"pull_request": {"base": {"ref": "main", "sha": base, "repo": repo_json()},
+        "head": {"ref": "x", "sha": head, "repo": repo_json()}}});
+    Resolver::new()
+        .payload(&payload.to_string(), "pull_request")
+        .api("https://127.0.0.1:1")
+        .env("GITHUB_SERVER_URL", server)
+        .args(["--no-tag", "--timeout", "20", "--fetch"])
+        .arg(target)
+        .on_runner()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fetch_into_a_checkout_copied_without_its_empty_directories() {
+    let repo = BareRepo::new(REPO, &[], 0);
+    let https = GitHttps::start(repo.root.path()).await;
+    let target = tempfile::tempdir().unwrap();
+    let head = checkout_without_empty_dirs(target.path());
+    let base = &repo.commits[1];
+    let run = fetch_run(&https.url(), base, &repo.commits[2], target.path())
+        .run_async()
+        .await;
+    run.assert_code(0);
+    assert_eq!(run.outputs()["base-fetched"], "true", "{}", run.stdout);
+    let dir = target.path();
+    assert_eq!(
+        git(dir, &["rev-parse", "refs/baseline-resolver/base"]),
+        *base
+    );
+    assert_eq!(
+        git(dir, &["rev-parse", "HEAD"]),
+        head,
+        "the checkout's own commit is untouched"
+    );
+    assert_eq!(git(dir, &["log", "--format=%H", "-1", base]), *base);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fetch_cut_off_mid_pack_leaves_the_checkout_as_it_was() {
+    let repo = BareRepo::new(REPO, &[], 0);
+    let https = GitHttps::start(repo.root.path()).await;
+    https.cut_packs_after(200);
+    for prepared in [true, false] {
+        let target = tempfile::tempdir().unwrap();
+        let head = if prepared {
+            git(target.path(), &["init", "--quiet"]);
+            std::fs::write(target.path().join("a.txt"), "a").unwrap();
+            git(target.path(), &["add", "a.txt"]);
+            git(
+                target.path(),
+                &[
+                    "-c",
+                    "user.name=t",
+                    "-c",
+                    "user.email=t@t",
+                    "commit",
+                    "--quiet",
+                    "-m",
+                    "local",
+                ],
+            );
+            git(target.path(), &["rev-parse", "HEAD"])
+        } else {
+            checkout_without_empty_dirs(target.path())
+        };
+        let run = fetch_run(
+            &https.url(),
+            &repo.commits[1],
+            &repo.commits[2],
+            target.path(),
+        )
+        .run_async()
+        .await;
+        run.assert_code(0);
+        assert_eq!(run.outputs()["base-fetched"], "false", "{}", run.stdout);
+        assert!(
+            run.stdout
+                .contains("::warning title=Baseline not fetched::"),
+            "{}",
+            run.stdout
+        );
+        assert_checkout_intact(target.path(), &head);
+    }
 }

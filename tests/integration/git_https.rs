@@ -47,6 +47,9 @@ struct State {
     private: AtomicBool,
     /// Answer every request with a 302 to this base URL, path kept.
     redirect: Mutex<Option<String>>,
+    /// Cut every pack (a POST's answer) after this many bytes, as a
+    /// connection lost mid-transfer would.
+    cut_pack: Mutex<Option<usize>>,
 }
 
 impl GitHttps {
@@ -64,6 +67,7 @@ impl GitHttps {
             seen: Mutex::default(),
             private: AtomicBool::new(false),
             redirect: Mutex::default(),
+            cut_pack: Mutex::default(),
         });
         let shared = state.clone();
         let task = tokio::spawn(async move {
@@ -89,6 +93,11 @@ impl GitHttps {
     /// From now on, send every request on to `base` with a 302.
     pub fn redirect_to(&self, base: &str) {
         *self.state.redirect.lock().unwrap() = Some(base.to_owned());
+    }
+
+    /// From now on, cut every pack after `bytes`.
+    pub fn cut_packs_after(&self, bytes: usize) {
+        *self.state.cut_pack.lock().unwrap() = Some(bytes);
     }
 
     /// `https://127.0.0.1:PORT`, for `GITHUB_SERVER_URL`.
@@ -157,9 +166,19 @@ async fn handle(
         git_protocol: header("git-protocol").unwrap_or_default(),
         body,
     };
-    let response = tokio::task::spawn_blocking(move || cgi.run())
+    let mut response = tokio::task::spawn_blocking(move || cgi.run())
         .await
         .unwrap_or_else(|e| text(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()));
+    let cut = *state.cut_pack.lock().unwrap();
+    if let (Some(cut), true) = (cut, parts.method == hyper::Method::POST) {
+        let whole = std::mem::take(response.body_mut())
+            .collect()
+            .await
+            .map(|b| b.to_bytes())
+            .unwrap_or_default();
+        *response.body_mut() = Full::new(whole.slice(..cut.min(whole.len())));
+        response.headers_mut().remove("content-length");
+    }
     Ok(response)
 }
 

@@ -8,6 +8,7 @@ mod artifacts;
 mod bad_corpus;
 mod bad_input;
 mod cli;
+mod commands;
 mod compare;
 mod defaults;
 mod failures;

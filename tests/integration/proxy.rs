@@ -134,3 +134,35 @@ async fn git_over_https_tunnels_through_the_proxy_too() {
         "git went through the proxy: {heads:?}"
     );
 }
+
+/// A proxy setting that cannot be parsed once sent every request direct,
+/// past the proxy, without a word. Now it is a usage error that names the
+/// variable, credentials hidden, before any request.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_malformed_proxy_is_an_error_naming_the_variable() {
+    let mock = MockGitHub::start().await;
+    mock.commit_sha(REPO, "main", TIP).await;
+    let payload = json!({"repository": repo_json()});
+    for (var, value) in [
+        ("HTTPS_PROXY", "http://user:s3cret@[proxy.corp"),
+        ("https_proxy", "http:// proxy.corp:3128"),
+        ("ALL_PROXY", "ftp://proxy.corp"),
+    ] {
+        let run = online(&mock, &payload, "workflow_dispatch")
+            .arg("--no-tag")
+            .env(var, value)
+            .run_async()
+            .await;
+        run.assert_code(2);
+        assert!(
+            run.stderr.contains(&format!("{var}: not a proxy URL")),
+            "{var}: {}",
+            run.stderr
+        );
+        assert!(!run.stderr.contains("s3cret"), "{}", run.stderr);
+    }
+    assert!(
+        mock.requests().await.is_empty(),
+        "nothing was sent, direct or otherwise"
+    );
+}

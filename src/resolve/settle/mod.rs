@@ -129,7 +129,7 @@ pub fn online(answer: &Answer, plan: Plan, network: &Network) -> Result<Vec<Find
                 git_auth: network
                     .api
                     .token
-                    .as_deref()
+                    .clone()
                     .and_then(|t| git::Auth::new(t, &network.server_url)),
                 remote_refs: tokio::sync::OnceCell::new(),
             };

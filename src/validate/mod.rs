@@ -1,5 +1,6 @@
 //! Validated identifiers: commit SHAs, repository names, git ref names and
-//! comparison labels.
+//! comparison labels; the job's token ([`secret`]) and the runner's URLs
+//! ([`url`]).
 //!
 //! Every value that reaches an output passes through one of these types, so a
 //! later step can trust its shape: a SHA is a full lowercase object id (never
@@ -7,6 +8,9 @@
 //! `owner/name`, a ref obeys `git check-ref-format`. Payload fields and command
 //! line values are untrusted (a fork pull request is written by a stranger), and
 //! these checks are what stops them from smuggling anything into a later `run:`.
+
+pub mod secret;
+pub mod url;
 
 use std::fmt;
 
