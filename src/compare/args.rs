@@ -11,11 +11,14 @@ pub const ABOUT: &str =
 
 const EXIT_CODES: &str = "\
 Exit codes:
-  0  pass; or, without --strict, inconclusive (a warning says why); or --no-gate
+  0  pass; or, without --strict, inconclusive (a warning says why); or any verdict under
+     --no-gate (bad input and usage errors still exit 1 and 2)
   1  bad input: a --current file missing or unreadable, a missing key or metric column, a
-     key twice in one file, a file over 64 MiB, a config or resolution that cannot be read
-     or is over 1 MiB
-  2  usage: unknown flag, or an invalid flag / INPUT_* value
+     key twice in one file, a key cell that is not UTF-8, a file over 64 MiB or all files
+     over 512 MiB, a config or resolution that cannot be read or is over 1 MiB, a config
+     error (file and line)
+  2  usage: unknown flag, or an invalid flag / INPUT_* value; over 1000 input files; a
+     --fail-threshold of 100 or more while a metric is higher-is-better
   3  --strict and the gate is inconclusive: its baseline unavailable, or no row compared
   4  rows regressed or lost against the gate baseline";
 
@@ -89,8 +92,8 @@ pub struct CompareArgs {
     #[arg(long)]
     pub strict: bool,
 
-    /// Report only: exit 0 whatever the verdict (bad input still exits 1), and say
-    /// REPORT-ONLY in every output. [env: INPUT_NO_GATE]
+    /// Report only: exit 0 whatever the verdict (bad input and usage errors still exit 1
+    /// and 2), and say REPORT-ONLY in every output. [env: INPUT_NO_GATE]
     #[arg(long)]
     pub no_gate: bool,
 

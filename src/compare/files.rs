@@ -11,12 +11,12 @@
 //! configured threshold. A malformed current or baseline file is bad input.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::CompareError;
 use super::config::Config;
 use super::defaults;
 use super::inputs::Inputs;
+use super::parallel;
 use super::report::InputFile;
 use super::table::{self, Table, TableError, read::Budget};
 use crate::glob::Glob;
@@ -70,7 +70,7 @@ pub fn read(inputs: &Inputs, config: &Config) -> Result<Read, CompareError> {
     }
     check_total(&jobs)?;
     let budget = Budget::new(defaults::MAX_TOTAL_BYTES);
-    let results = pool(&jobs, |job| read_one(job, config, &budget));
+    let results = parallel::each(&jobs, |job| read_one(job, config, &budget));
     let mut out = Read {
         warnings,
         ..Read::default()
@@ -252,41 +252,6 @@ fn absent(err: &TableError) -> Option<String> {
         TableError::Read { path, source } => Some(format!("{}: {source}", path.display())),
         _ => None,
     }
-}
-
-/// Runs `work` on every job with at most one thread per core (this one
-/// included), and returns the results in job order.
-fn pool<T: Send>(jobs: &[Job], work: impl Fn(&Job) -> T + Sync) -> Vec<T> {
-    let cores = std::thread::available_parallelism().map_or(1, usize::from);
-    let workers = cores.min(jobs.len()).max(1);
-    let next = AtomicUsize::new(0);
-    let drain = || {
-        let mut done = Vec::new();
-        loop {
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            let Some(job) = jobs.get(i) else { break };
-            done.push((i, work(job)));
-        }
-        done
-    };
-    let mut all = std::thread::scope(|scope| {
-        let drain = &drain;
-        let handles: Vec<_> = (1..workers)
-            .map_while(|_| std::thread::Builder::new().spawn_scoped(scope, drain).ok())
-            .collect();
-        let mut all = drain();
-        for handle in handles {
-            // A reading thread's panic goes on here (and to the panic hook).
-            all.extend(
-                handle
-                    .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-            );
-        }
-        all
-    });
-    all.sort_by_key(|(i, _)| *i);
-    all.into_iter().map(|(_, t)| t).collect()
 }
 
 fn input_file(role: &str, path: &Path, table: Option<&Table>) -> InputFile {

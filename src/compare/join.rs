@@ -53,7 +53,8 @@ impl<'t> Join<'t> {
                 continue;
             };
             for (r, row) in table.rows().enumerate() {
-                let slot = match index.find(row.hash, |s| join.key_eq(*s, row.key)) {
+                let key = row.key();
+                let slot = match index.find(row.hash(), |s| join.key_eq(*s, key)) {
                     Some(slot) => *slot,
                     None if t < defining_tables => {
                         let slot = u32::try_from(join.firsts.len()).unwrap_or(ABSENT);
@@ -63,7 +64,7 @@ impl<'t> Join<'t> {
                             .resize(join.grid.len().saturating_add(width), ABSENT);
                         let firsts = &join.firsts;
                         let tables = &join.tables;
-                        index.insert_unique(row.hash, slot, |s| hash_of(tables, firsts, *s));
+                        index.insert_unique(row.hash(), slot, |s| hash_of(tables, firsts, *s));
                         slot
                     }
                     None => continue,
@@ -89,7 +90,7 @@ impl<'t> Join<'t> {
 
     fn key_eq(&self, slot: u32, key: Key<'_>) -> bool {
         self.first(slot)
-            .is_some_and(|r| r.key.joined() == key.joined())
+            .is_some_and(|r| r.key().joined() == key.joined())
     }
 
     /// How many keys.
@@ -103,7 +104,10 @@ impl<'t> Join<'t> {
 
     /// The key of `slot`.
     pub fn key(&self, slot: usize) -> Option<Key<'t>> {
-        self.first(u32::try_from(slot).ok()?).map(|r| r.key)
+        let (t, r) = *self.firsts.get(slot)?;
+        self.tables
+            .get(usize::try_from(t).ok()?)?
+            .key(usize::try_from(r).ok()?)
     }
 
     /// The rows group `group` has for the key in `slot`, one per table
@@ -124,15 +128,17 @@ impl<'t> Join<'t> {
 }
 
 fn hash_of(tables: &[&Table], firsts: &[(u32, u32)], slot: u32) -> u64 {
-    let row = usize::try_from(slot)
+    usize::try_from(slot)
         .ok()
         .and_then(|s| firsts.get(s))
         .and_then(|(t, r)| {
-            tables
-                .get(usize::try_from(*t).ok()?)?
-                .row(usize::try_from(*r).ok()?)
-        });
-    row.map_or(0, |r| r.hash)
+            Some(
+                tables
+                    .get(usize::try_from(*t).ok()?)?
+                    .hash(usize::try_from(*r).ok()?),
+            )
+        })
+        .unwrap_or(0)
 }
 
 #[cfg(test)]
@@ -165,7 +171,7 @@ mod tests {
         assert_eq!(keys, ["a", "b", "c"]);
         let values = |slot, group| -> Vec<f64> {
             join.rows(slot, group)
-                .filter_map(|r| r.measure.map(|m| m.1))
+                .filter_map(|r| r.measure().map(|m| m.1))
                 .collect()
         };
         assert_eq!(values(0, 0), [1.0]);

@@ -18,6 +18,7 @@ pub mod files;
 pub mod inputs;
 pub mod join;
 pub mod noise;
+pub mod parallel;
 pub mod render;
 pub mod report;
 pub mod table;

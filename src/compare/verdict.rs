@@ -20,6 +20,7 @@ use super::config::{Config, Direction, FailThreshold, Policy, Source, Thresholds
 use super::defaults;
 use super::join::Join;
 use super::noise::{self, Band};
+use super::parallel;
 use super::table::{Key, RowView, Status, Table};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -71,6 +72,39 @@ impl Class {
         Class::ALL.iter().position(|c| *c == self).unwrap_or(0)
     }
 
+    /// Which class indices are among `wanted`.
+    fn mask(wanted: &[Class]) -> [bool; 10] {
+        let mut mask = [false; 10];
+        for class in wanted {
+            if let Some(m) = mask.get_mut(class.index()) {
+                *m = true;
+            }
+        }
+        mask
+    }
+
+    /// The classes of rows measured on both sides.
+    pub const COMPARED: [Class; 5] = [
+        Class::Regressed,
+        Class::Warned,
+        Class::Improved,
+        Class::Unchanged,
+        Class::Noisy,
+    ];
+
+    /// Every class but `unchanged`: what a short listing shows.
+    pub const NOTABLE: [Class; 9] = [
+        Class::Regressed,
+        Class::Warned,
+        Class::Improved,
+        Class::Noisy,
+        Class::Lost,
+        Class::Skipped,
+        Class::New,
+        Class::NotComparable,
+        Class::Ignored,
+    ];
+
     /// Both sides measured: a dashboard line.
     pub fn compared(self) -> bool {
         matches!(
@@ -94,6 +128,22 @@ pub struct Side {
 }
 
 impl Side {
+    /// The side of these samples; a list is made only for several.
+    fn collect(mut values: impl Iterator<Item = f64>) -> Option<Side> {
+        let first = values.next()?;
+        match values.next() {
+            None => Some(Side {
+                median: first,
+                repeated: Vec::new(),
+            }),
+            Some(second) => {
+                let mut all = vec![first, second];
+                all.extend(values);
+                Side::of(&all)
+            }
+        }
+    }
+
     fn of(values: &[f64]) -> Option<Side> {
         match values {
             [] => None,
@@ -192,6 +242,9 @@ impl Verdict {
     }
 }
 
+/// The rows of one side of a key: one per sample file, almost always one.
+type Rows<'t> = smallvec::SmallVec<[RowView<'t>; 2]>;
+
 /// The groups of a [`Join`] a comparison reads.
 const BASELINE: usize = 0;
 const CURRENT: usize = 1;
@@ -212,6 +265,9 @@ pub struct Comparison<'t> {
     /// empty without history.
     bands: Vec<Result<Band, usize>>,
     counts: [usize; 10],
+    /// Each row's class (its index in [`Class::ALL`]), so that a pass over
+    /// the rows of some classes classifies only those.
+    classes: Vec<u8>,
     worst: Option<usize>,
 }
 
@@ -241,6 +297,7 @@ pub fn compare<'t>(sides: Sides<'t>, config: &'t Config, thresholds: Thresholds)
         rules: Vec::new(),
         bands: Vec::new(),
         counts: [0; 10],
+        classes: Vec::new(),
         worst: None,
         join,
         config,
@@ -265,26 +322,85 @@ pub fn compare<'t>(sides: Sides<'t>, config: &'t Config, thresholds: Thresholds)
             .map(|slot| comparison.band(slot))
             .collect();
     }
+    // Every row classified once, the rows shared among the cores.
+    let parts = parallel::ranges(comparison.join.len(), |range| comparison.tally(range));
     let mut worst: Option<(f64, usize)> = None;
-    for slot in 0..comparison.join.len() {
-        let Some(row) = comparison.row(slot) else {
-            continue;
-        };
-        if let Some(n) = comparison.counts.get_mut(row.class.index()) {
-            *n = n.saturating_add(1);
+    let mut classes = Vec::with_capacity(comparison.join.len());
+    for part in parts {
+        classes.extend(part.classes);
+        for (total, n) in comparison.counts.iter_mut().zip(part.counts) {
+            *total = total.saturating_add(n);
         }
-        if row.class.compared()
-            && let Some(change) = row.change
+        if let Some((change, slot)) = part.worst
             && worst.is_none_or(|(w, _)| change < w)
         {
             worst = Some((change, slot));
         }
     }
     comparison.worst = worst.map(|(_, slot)| slot);
+    comparison.classes = classes;
     comparison
 }
 
+/// What classifying a range of rows found.
+struct Tally {
+    classes: Vec<u8>,
+    counts: [usize; 10],
+    worst: Option<(f64, usize)>,
+}
+
 impl<'t> Comparison<'t> {
+    fn tally(&self, range: std::ops::Range<usize>) -> Tally {
+        let mut tally = Tally {
+            classes: Vec::with_capacity(range.len()),
+            counts: [0; 10],
+            worst: None,
+        };
+        for slot in range {
+            let Some(row) = self.row(slot) else {
+                tally.classes.push(u8::MAX);
+                continue;
+            };
+            let index = row.class.index();
+            tally.classes.push(u8::try_from(index).unwrap_or(u8::MAX));
+            if let Some(n) = tally.counts.get_mut(index) {
+                *n = n.saturating_add(1);
+            }
+            if row.class.compared()
+                && let Some(change) = row.change
+                && tally.worst.is_none_or(|(w, _)| change < w)
+            {
+                tally.worst = Some((change, slot));
+            }
+        }
+        tally
+    }
+
+    /// How many keys (rows of any class).
+    pub fn len(&self) -> usize {
+        self.join.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.join.is_empty()
+    }
+
+    /// The rows of `range` (key order) of the given classes.
+    pub fn rows_in(
+        &self,
+        range: std::ops::Range<usize>,
+        wanted: &[Class],
+    ) -> impl Iterator<Item = RowResult<'t>> + '_ {
+        let mask = Class::mask(wanted);
+        range
+            .filter(move |slot| {
+                self.classes
+                    .get(*slot)
+                    .is_some_and(|c| mask.get(usize::from(*c)).copied().unwrap_or(false))
+            })
+            .filter_map(|slot| self.row(slot))
+    }
+
     pub fn count(&self, class: Class) -> usize {
         self.counts.get(class.index()).copied().unwrap_or(0)
     }
@@ -300,6 +416,12 @@ impl<'t> Comparison<'t> {
     /// Every row, classified as it is read, in key order.
     pub fn rows(&self) -> impl Iterator<Item = RowResult<'t>> + '_ {
         (0..self.join.len()).filter_map(|slot| self.row(slot))
+    }
+
+    /// The rows of the given classes, in key order; the others are not
+    /// classified again.
+    pub fn rows_of(&self, wanted: &[Class]) -> impl Iterator<Item = RowResult<'t>> + '_ {
+        self.rows_in(0..self.join.len(), wanted)
     }
 
     /// The compared row with the most negative change.
@@ -332,7 +454,7 @@ impl<'t> Comparison<'t> {
         let metric = self
             .join
             .rows(slot, BASELINE)
-            .find_map(|r| r.measure.map(|m| m.0));
+            .find_map(|r| r.measure().map(|m| m.0));
         let values: Vec<f64> = match metric {
             Some(m) => self
                 .join
@@ -344,6 +466,8 @@ impl<'t> Comparison<'t> {
         noise::band(&values).ok_or(values.len())
     }
 
+    /// Classifies the row of `slot`. Called once per row and output
+    /// pass, so the common case (one sample a side) allocates nothing.
     fn row(&self, slot: usize) -> Option<RowResult<'t>> {
         let key = self.join.key(slot)?;
         let rule = self
@@ -352,8 +476,6 @@ impl<'t> Comparison<'t> {
             .filter(|r| **r != u32::MAX)
             .and_then(|r| usize::try_from(*r).ok());
         let policy = self.config.policy(rule, &self.thresholds);
-        let base: Vec<RowView<'t>> = self.join.rows(slot, BASELINE).collect();
-        let cur: Vec<RowView<'t>> = self.join.rows(slot, CURRENT).collect();
         let mut out = RowResult {
             key,
             class: Class::Ignored,
@@ -369,38 +491,41 @@ impl<'t> Comparison<'t> {
             out.reason = Some("ignored by the config".to_owned());
             return Some(out);
         }
-        let base_valid: Vec<(usize, f64)> = base.iter().filter_map(|r| r.measure).collect();
-        if base.is_empty() {
-            let values: Vec<(usize, f64)> = cur.iter().filter_map(|r| r.measure).collect();
-            if values.is_empty() {
-                out.class = Class::NotComparable;
-                out.reason = Some(format!("not in the baseline; current: {}", reasons(&cur)));
-            } else {
-                out.class = Class::New;
-                out.metric = values.first().map(|m| m.0);
-                out.current = Side::of(&values.iter().map(|v| v.1).collect::<Vec<_>>());
+        let base_rows: Rows<'t> = self.join.rows(slot, BASELINE).collect();
+        let cur_rows: Rows<'t> = self.join.rows(slot, CURRENT).collect();
+        let base = || base_rows.iter().copied();
+        let cur = || cur_rows.iter().copied();
+        if base_rows.is_empty() {
+            match cur().find_map(|r| r.measure()) {
+                Some((metric, _)) => {
+                    out.class = Class::New;
+                    out.metric = Some(metric);
+                    out.current = Side::collect(cur().filter_map(|r| r.measure().map(|m| m.1)));
+                }
+                None => {
+                    out.class = Class::NotComparable;
+                    out.reason = Some(format!("not in the baseline; current: {}", reasons(cur())));
+                }
             }
             return Some(out);
         }
-        let Some(&(metric, _)) = base_valid.first() else {
+        let Some((metric, _)) = base().find_map(|r| r.measure()) else {
             out.class = Class::NotComparable;
-            out.reason = Some(format!("baseline: {}", reasons(&base)));
+            out.reason = Some(format!("baseline: {}", reasons(base())));
             return Some(out);
         };
         out.metric = Some(metric);
-        if base_valid.iter().any(|(m, _)| *m != metric) {
+        if base().any(|r| r.measure().is_some_and(|(m, _)| m != metric)) {
             out.class = Class::NotComparable;
             out.reason = Some("the baseline samples measured different metrics".to_owned());
             return Some(out);
         }
-        let base_values: Vec<f64> = base_valid.iter().map(|v| v.1).collect();
-        out.baseline = Side::of(&base_values);
-        let cur_values: Vec<f64> = cur.iter().filter_map(|r| r.value(metric)).collect();
-        if cur_values.is_empty() {
-            self.lost(&mut out, &cur, metric);
+        out.baseline = Side::collect(base().filter_map(|r| r.measure().map(|m| m.1)));
+        out.current = Side::collect(cur().filter_map(|r| r.value(metric)));
+        if out.current.is_none() {
+            self.lost(&mut out, &cur_rows, metric);
             return Some(out);
         }
-        out.current = Side::of(&cur_values);
         self.measured(&mut out, slot);
         Some(out)
     }
@@ -417,14 +542,14 @@ impl<'t> Comparison<'t> {
         if cur.is_empty() {
             out.class = Class::Lost;
             out.reason = Some("not in the current results".to_owned());
-        } else if cur.iter().any(|r| r.status == Status::Skip) {
+        } else if cur.iter().any(|r| r.status() == Status::Skip) {
             out.class = Class::Skipped;
             out.reason = Some("current: status is \"skip\"".to_owned());
         } else {
             out.class = Class::Lost;
             let why: Vec<String> = cur
                 .iter()
-                .map(|r| match (r.status, r.measure) {
+                .map(|r| match (r.status(), r.measure()) {
                     (Status::Ok, Some((other, _))) if other != metric => format!(
                         "{} holds no positive number (the baseline measured it; current has only {})",
                         column(metric),
@@ -526,9 +651,8 @@ impl<'t> Comparison<'t> {
 }
 
 /// The reasons rows are not valid, joined.
-fn reasons(rows: &[RowView<'_>]) -> String {
-    rows.iter()
-        .map(RowView::reason)
+fn reasons<'a>(rows: impl Iterator<Item = RowView<'a>>) -> String {
+    rows.map(|r| r.reason())
         .filter(|r| !r.is_empty())
         .collect::<Vec<_>>()
         .join("; ")

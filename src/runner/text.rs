@@ -26,24 +26,29 @@ pub fn cut(value: &str, max: usize) -> String {
 
 /// `value` with control characters written as `\u{..}`, cut at `max`
 /// characters: a cell of a results file as a person should see it (an
-/// ordinary one borrowed as it is).
+/// ordinary one borrowed as it is). Reads no further than it shows.
 pub fn visible(value: &str, max: usize) -> std::borrow::Cow<'_, str> {
-    let clean = value.len() <= max && value.bytes().all(|b| b >= 0x20 && b != 0x7f && b < 0x80)
-        || value.chars().all(|c| !c.is_control()) && value.chars().nth(max).is_none();
-    if clean {
+    let plain_ascii = value.len() <= max && value.bytes().all(|b| (0x20..0x7f).contains(&b));
+    if plain_ascii {
         return value.into();
     }
-    let escaped: String = value
-        .chars()
-        .map(|c| {
-            if c.is_control() {
-                format!("\\u{{{:x}}}", u32::from(c))
-            } else {
-                c.to_string()
-            }
-        })
-        .collect();
-    cut(&escaped, max).into()
+    let mut out = String::new();
+    for (count, c) in value.chars().enumerate() {
+        if count >= max {
+            out.push_str(&format!("... ({} bytes)", value.len()));
+            return out.into();
+        }
+        if c.is_control() {
+            out.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
+        } else {
+            out.push(c);
+        }
+    }
+    if out == value {
+        value.into()
+    } else {
+        out.into()
+    }
 }
 
 #[cfg(test)]

@@ -123,3 +123,68 @@ fn compare_states_its_defaults_alike_everywhere() {
         "keys in compare --help"
     );
 }
+
+/// `compare`'s exit codes say the same in `--help` and the README table:
+/// each code there, and the rules that decide between them.
+#[test]
+fn compare_exit_codes_agree_between_help_and_readme() {
+    let out = Command::new(env!("CARGO_BIN_EXE_baseline-resolver"))
+        .args(["compare", "--help"])
+        .output()
+        .unwrap();
+    let help = String::from_utf8_lossy(&out.stdout).into_owned();
+    let readme = std::fs::read_to_string(repo_root().join("README.md")).unwrap();
+    let flat = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+    let readme = flat(&readme);
+    let code_row = |code: u8| -> String {
+        let start = readme
+            .find("## Comparing")
+            .expect("README has a Comparing section");
+        readme[start..]
+            .split("| ")
+            .skip_while(|c| c.trim() != code.to_string())
+            .nth(1)
+            .unwrap_or_default()
+            .to_owned()
+    };
+    // Each code starts a line of its own: "  N  text", continued by
+    // deeper-indented lines.
+    let help_row = |code: u8| -> String {
+        let at = help
+            .find("Exit codes:")
+            .expect("compare --help lists exit codes");
+        let lines: Vec<&str> = help[at..].lines().collect();
+        let start = lines
+            .iter()
+            .position(|l| l.starts_with(&format!("  {code}  ")))
+            .unwrap_or_else(|| panic!("exit {code} in --help"));
+        let mut row = lines[start].to_owned();
+        for l in &lines[start + 1..] {
+            if !l.starts_with("     ") {
+                break;
+            }
+            row.push(' ');
+            row.push_str(l.trim());
+        }
+        flat(&row)
+    };
+    for (code, phrases) in [
+        (0u8, &["--strict", "no-gate", "still exit 1 and 2"][..]),
+        (1, &["UTF-8", "64 MiB", "512 MiB", "1 MiB"][..]),
+        (2, &["100 or more", "higher-is-better"][..]),
+        (3, &["--strict"][..]),
+        (4, &["lost"][..]),
+    ] {
+        let (h, r) = (help_row(code), code_row(code));
+        for phrase in phrases {
+            assert!(
+                h.contains(phrase),
+                "exit {code} in --help lacks {phrase:?}: {h}"
+            );
+            assert!(
+                r.contains(phrase),
+                "exit {code} in the README lacks {phrase:?}: {r}"
+            );
+        }
+    }
+}

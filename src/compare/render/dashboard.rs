@@ -7,9 +7,10 @@
 use std::fmt::Write as _;
 use std::io;
 
+use crate::compare::parallel;
 use crate::compare::report::Report;
-use crate::compare::verdict::{Comparison, RowResult};
-use crate::runner::log::LogSink;
+use crate::compare::verdict::{Class, Comparison, RowResult};
+use crate::runner::log::{LogSink, LogText};
 
 /// One dashboard line (with its line break): exactly the motivating
 /// repository's format,
@@ -53,20 +54,33 @@ pub fn line(out: &mut String, label: &str, row: &RowResult<'_>, unit: &str) {
 
 /// `{text:>width}`.
 fn pad_left(out: &mut String, text: &str, width: usize) {
-    out.extend(std::iter::repeat_n(
-        ' ',
-        width.saturating_sub(text.chars().count()),
-    ));
+    spaces(out, width.saturating_sub(chars(text)));
     out.push_str(text);
 }
 
 /// `{text:<width}`.
 fn pad_right(out: &mut String, text: &str, width: usize) {
     out.push_str(text);
-    out.extend(std::iter::repeat_n(
-        ' ',
-        width.saturating_sub(text.chars().count()),
-    ));
+    spaces(out, width.saturating_sub(chars(text)));
+}
+
+/// Characters in `text` (its length when it is ASCII, the common case).
+fn chars(text: &str) -> usize {
+    if text.is_ascii() {
+        text.len()
+    } else {
+        text.chars().count()
+    }
+}
+
+fn spaces(out: &mut String, n: usize) {
+    const SPACES: &str = "                                        ";
+    let mut left = n;
+    while left > 0 {
+        let take = left.min(SPACES.len());
+        out.push_str(SPACES.get(..take).unwrap_or_default());
+        left = left.saturating_sub(take);
+    }
 }
 
 /// `value` as `{value:width.precision}` (`{value:+width.precision}` with
@@ -145,11 +159,27 @@ pub fn block(
         out.line(&format!("baseline {label} = {source}"))?;
     }
     out.line(&format!("=== Benchmark: current vs {label} ==="))?;
-    let mut text = String::with_capacity(256);
-    for row in comparison.rows().filter(|r| r.class.compared()) {
-        text.clear();
-        line(&mut text, label, &row, report.unit(row.metric));
-        out.line(text.trim_end_matches('\n'))?;
+    // Batches of rows, each formatted by all cores at once, written in
+    // order: the block is never held whole.
+    const BATCH: usize = 1 << 15;
+    let mut start = 0;
+    while start < comparison.len() {
+        let end = start.saturating_add(BATCH).min(comparison.len());
+        let parts = parallel::ranges(end.saturating_sub(start), |range| {
+            let mut lines = LogText::new();
+            let mut text = String::with_capacity(256);
+            let slots = range.start.saturating_add(start)..range.end.saturating_add(start);
+            for row in comparison.rows_in(slots, &Class::COMPARED) {
+                text.clear();
+                line(&mut text, label, &row, report.unit(row.metric));
+                lines.push_line(text.trim_end_matches('\n'));
+            }
+            lines
+        });
+        for part in &parts {
+            out.append(part)?;
+        }
+        start = end;
     }
     Ok(())
 }

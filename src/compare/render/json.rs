@@ -131,16 +131,17 @@ struct JsonRows<'a> {
 impl Serialize for JsonRows<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let cut = self.limit.is_some();
-        let rows = self
-            .comparison
-            .rows()
-            .filter(|r| self.limit.is_none() || r.class != Class::Unchanged)
-            .take(self.limit.unwrap_or(usize::MAX));
-        serializer.collect_seq(rows.map(|r| OwnedRow {
+        let row = |r| OwnedRow {
             report: self.report,
             row: r,
             cut,
-        }))
+        };
+        match self.limit {
+            None => serializer.collect_seq(self.comparison.rows().map(row)),
+            Some(max) => {
+                serializer.collect_seq(self.comparison.rows_of(&Class::NOTABLE).take(max).map(row))
+            }
+        }
     }
 }
 
@@ -188,12 +189,12 @@ fn json_comparison<'a>(
         .collect();
     counts.insert("compared", c.compared());
     let listed = match limit {
-        None => c.rows().count(),
-        Some(max) => c
-            .rows()
-            .filter(|r| r.class != Class::Unchanged)
-            .take(max)
-            .count(),
+        None => Class::ALL.iter().map(|k| c.count(*k)).sum(),
+        Some(max) => Class::NOTABLE
+            .iter()
+            .map(|k| c.count(*k))
+            .sum::<usize>()
+            .min(max),
     };
     JsonComparison {
         label: &c.label,
@@ -289,7 +290,7 @@ pub fn json(report: &Report<'_>, rows: Option<usize>) -> String {
             .map(|p| if cut { p.cut() } else { p.clone() }),
         rerun: JsonRerun {
             groups: rerun.shown_groups(cut),
-            keys: rerun.shown_keys(cut),
+            keys: Rerun::keys(report, if cut { super::OUTPUT_ROWS } else { usize::MAX }),
         },
         baselines: report
             .comparisons()

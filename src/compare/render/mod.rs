@@ -91,27 +91,43 @@ pub fn threshold_words(row: &RowResult<'_>) -> String {
 pub struct Rerun {
     /// The first key column's values, distinct, in order.
     pub groups: Vec<String>,
-    /// Every row's whole key, `op=...,shape=...`.
-    pub keys: Vec<String>,
+    /// How many rows.
+    pub rows: usize,
 }
 
 impl Rerun {
     pub fn of(report: &Report<'_>) -> Rerun {
         let mut out = Rerun {
             groups: Vec::new(),
-            keys: Vec::new(),
+            rows: 0,
         };
         let Some(gate) = &report.gate else {
             return out;
         };
-        for row in gate.rows().filter(RowResult::worth_rerun) {
-            let first = row.key.first().into_owned();
-            if !out.groups.contains(&first) {
-                out.groups.push(first);
+        let mut seen = rustc_hash::FxHashSet::default();
+        for row in gate
+            .rows_of(&[Class::Regressed, Class::Noisy])
+            .filter(RowResult::worth_rerun)
+        {
+            let first = row.key.first();
+            if !seen.contains(first.as_ref()) {
+                seen.insert(first.clone().into_owned());
+                out.groups.push(first.into_owned());
             }
-            out.keys.push(row.key.describe(&report.config.keys));
+            out.rows = out.rows.saturating_add(1);
         }
         out
+    }
+
+    /// Every row's whole key (`op=...,shape=...`), at most `limit`.
+    pub fn keys(report: &Report<'_>, limit: usize) -> Vec<String> {
+        report.gate.as_ref().map_or_else(Vec::new, |gate| {
+            gate.rows_of(&[Class::Regressed, Class::Noisy])
+                .filter(RowResult::worth_rerun)
+                .take(limit)
+                .map(|r| r.key.describe(&report.config.keys))
+                .collect()
+        })
     }
 
     /// The groups; cut (for outputs) to values without `,` or control
@@ -125,12 +141,6 @@ impl Rerun {
             .map(|g| visible(g, SHOWN_CELL).replace(',', "_"))
             .take(RERUN_GROUPS)
             .collect()
-    }
-
-    /// The keys; at most [`OUTPUT_ROWS`] for outputs.
-    pub fn shown_keys(&self, cut: bool) -> Vec<String> {
-        let n = if cut { OUTPUT_ROWS } else { usize::MAX };
-        self.keys.iter().take(n).cloned().collect()
     }
 
     /// `softmax,moe`: what `run_benchmark.sh --only` takes.
@@ -233,8 +243,7 @@ fn annotations(report: &Report<'_>, out: &mut LogText) {
         .count(Class::Regressed)
         .saturating_add(gate.count(Class::Lost));
     for (i, row) in gate
-        .rows()
-        .filter(|r| r.class.fails())
+        .rows_of(&[Class::Regressed, Class::Lost])
         .take(2 * ANNOTATIONS)
         .enumerate()
     {
@@ -252,11 +261,7 @@ fn annotations(report: &Report<'_>, out: &mut LogText) {
         );
         out.push_command("warning", &[("title", "Benchmark regression")], &message);
     }
-    for row in gate
-        .rows()
-        .filter(|r| r.class == Class::Skipped)
-        .take(ANNOTATIONS)
-    {
+    for row in gate.rows_of(&[Class::Skipped]).take(ANNOTATIONS) {
         out.push_command(
             "warning",
             &[("title", "Benchmark skipped")],

@@ -90,11 +90,7 @@ pub fn summary(report: &Report<'_>) -> String {
                 continue;
             }
             let _ = write!(out, "**{title}** ({count})\n\n{TABLE_HEAD}");
-            for row in c
-                .rows()
-                .filter(|r| classes.contains(&r.class))
-                .take(ANNOTATIONS * 10)
-            {
+            for row in c.rows_of(classes).take(ANNOTATIONS * 10) {
                 out.push_str(&table_row(report, &row));
             }
             out.push('\n');
@@ -112,8 +108,8 @@ pub fn chart(report: &Report<'_>) -> String {
         return String::new();
     };
     let mut rows: Vec<RowResult<'_>> = gate
-        .rows()
-        .filter(|r| r.class.compared() && r.change.is_some_and(|c| c < -r.policy.warn))
+        .rows_of(&[Class::Regressed, Class::Warned, Class::Noisy])
+        .filter(|r| r.change.is_some_and(|c| c < -r.policy.warn))
         .collect();
     if rows.is_empty() {
         return "No row is worse than its warn threshold: no chart.\n".to_owned();

@@ -22,10 +22,12 @@ pub fn write(report: &Report<'_>, out: &mut dyn LogSink) -> io::Result<()> {
         }
         dashboard::block(report, c, out)?;
         out.line(&counts_line(c))?;
-        for row in c
-            .rows()
-            .filter(|r| !r.class.compared() && r.class != Class::Ignored)
-        {
+        for row in c.rows_of(&[
+            Class::Lost,
+            Class::Skipped,
+            Class::New,
+            Class::NotComparable,
+        ]) {
             let key = row.key.describe(&report.config.keys);
             let reason = row
                 .reason
@@ -34,7 +36,7 @@ pub fn write(report: &Report<'_>, out: &mut dyn LogSink) -> io::Result<()> {
                 .unwrap_or_default();
             out.line(&format!("  {}: {key}{reason}", row.class.name()))?;
         }
-        for row in c.rows().filter(|r| r.class == Class::Noisy) {
+        for row in c.rows_of(&[Class::Noisy]) {
             let key = row.key.describe(&report.config.keys);
             let reason = row.reason.as_deref().map(cut).unwrap_or_default();
             out.line(&format!("  noisy: {key} ({reason})"))?;

@@ -49,12 +49,12 @@ pub struct Key<'t> {
 impl<'t> Key<'t> {
     /// The cells, unescaped.
     pub fn fields(self) -> impl Iterator<Item = Cow<'t, str>> {
-        self.text.split(SEPARATOR).map(unescape)
+        split_separator(self.text).map(unescape)
     }
 
     /// The first cell (the one `run_benchmark.sh --only` takes).
     pub fn first(self) -> Cow<'t, str> {
-        unescape(self.text.split(SEPARATOR).next().unwrap_or_default())
+        unescape(split_separator(self.text).next().unwrap_or_default())
     }
 
     /// The first two cells, and the rest joined by `,` (the dashboard's
@@ -98,8 +98,26 @@ impl<'t> Key<'t> {
     }
 }
 
+/// The cells of a key text: split at the separator byte.
+fn split_separator(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = Some(text);
+    std::iter::from_fn(move || {
+        let current = rest?;
+        match current.as_bytes().iter().position(|b| *b == 0x1f) {
+            Some(at) => {
+                rest = current.get(at.saturating_add(1)..);
+                current.get(..at)
+            }
+            None => {
+                rest = None;
+                Some(current)
+            }
+        }
+    })
+}
+
 fn unescape(cell: &str) -> Cow<'_, str> {
-    if !cell.contains(ESCAPE) {
+    if !cell.as_bytes().contains(&0x1e) {
         return cell.into();
     }
     let mut out = String::with_capacity(cell.len());
@@ -122,7 +140,7 @@ pub(crate) fn push_key<'a>(text: &mut String, cells: impl IntoIterator<Item = &'
         if i > 0 {
             text.push(SEPARATOR);
         }
-        if cell.contains([SEPARATOR, ESCAPE]) {
+        if cell.bytes().any(|b| b == 0x1e || b == 0x1f) {
             for c in cell.chars() {
                 match c {
                     SEPARATOR => text.push_str("\u{1e}_"),
@@ -186,34 +204,77 @@ pub struct Table {
     reason_index: FxHashMap<Box<str>, u32>,
 }
 
-/// A row as the comparison reads it.
-#[derive(Debug, Clone, Copy)]
+/// A row as the comparison reads it: a table and a row number, each
+/// field looked up when asked for (a comparison reads a few fields of
+/// millions of rows, several times).
+#[derive(Clone, Copy)]
 pub struct RowView<'t> {
-    pub key: Key<'t>,
-    pub hash: u64,
-    pub line: u32,
-    pub status: Status,
-    /// The valid headline measurement: (metric, value).
-    pub measure: Option<(usize, f64)>,
-    values: &'t [f64],
-    reason: Option<&'t str>,
+    table: &'t Table,
+    index: usize,
+    row: &'t Row,
+}
+
+impl std::fmt::Debug for RowView<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Row")
+            .field("key", &self.key())
+            .field("line", &self.line())
+            .field("status", &self.status())
+            .field("measure", &self.measure())
+            .field("reason", &self.reason())
+            .finish()
+    }
 }
 
 impl<'t> RowView<'t> {
+    pub fn key(&self) -> Key<'t> {
+        self.table.key(self.index).unwrap_or(Key { text: "" })
+    }
+
+    pub fn hash(&self) -> u64 {
+        self.row.hash
+    }
+
+    /// The line of the file, for messages.
+    pub fn line(&self) -> u32 {
+        self.row.line
+    }
+
+    pub fn status(&self) -> Status {
+        self.row.status
+    }
+
+    fn raw(&self, metric: usize) -> Option<f64> {
+        let at = self
+            .index
+            .checked_mul(self.table.metrics)?
+            .checked_add(metric)?;
+        (metric < self.table.metrics).then(|| self.table.values.get(at).copied())?
+    }
+
+    /// The valid headline measurement: (metric, value).
+    pub fn measure(&self) -> Option<(usize, f64)> {
+        let m = usize::from(self.row.headline?);
+        Some((m, self.raw(m)?))
+    }
+
     /// The value of `metric` when the row is valid apart from its headline
     /// (status ok) and that cell holds a positive finite number.
     pub fn value(&self, metric: usize) -> Option<f64> {
-        let v = *self.values.get(metric)?;
-        (self.status == Status::Ok && v.is_finite()).then_some(v)
+        let v = self.raw(metric)?;
+        (self.row.status == Status::Ok && v.is_finite()).then_some(v)
     }
 
     /// Why the row is not valid.
     pub fn reason(&self) -> &'t str {
-        self.reason.unwrap_or("")
+        usize::try_from(self.row.reason)
+            .ok()
+            .and_then(|i| self.table.reasons.get(i))
+            .map_or("", AsRef::as_ref)
     }
 
     pub fn valid(&self) -> bool {
-        self.measure.is_some()
+        self.row.headline.is_some()
     }
 }
 
@@ -239,35 +300,25 @@ impl Table {
     }
 
     pub fn row(&self, index: usize) -> Option<RowView<'_>> {
-        let row = self.rows.get(index)?;
-        let start = usize::try_from(row.key_start).ok()?;
-        let end = start.checked_add(usize::try_from(row.key_len).ok()?)?;
-        let values = self
-            .values
-            .get(index.checked_mul(self.metrics)?..)?
-            .get(..self.metrics)?;
-        let measure = row.headline.and_then(|m| {
-            let m = usize::from(m);
-            Some((m, *values.get(m)?))
-        });
         Some(RowView {
-            key: Key {
-                text: self.keys.get(start..end)?,
-            },
-            hash: row.hash,
-            line: row.line,
-            status: row.status,
-            measure,
-            values,
-            reason: self
-                .reasons
-                .get(usize::try_from(row.reason).ok()?)
-                .map(AsRef::as_ref),
+            table: self,
+            index,
+            row: self.rows.get(index)?,
         })
+    }
+
+    /// The hash of row `index`'s key.
+    pub fn hash(&self, index: usize) -> u64 {
+        self.rows.get(index).map_or(0, |r| r.hash)
     }
 
     pub fn rows(&self) -> impl Iterator<Item = RowView<'_>> {
         (0..self.rows.len()).filter_map(|i| self.row(i))
+    }
+
+    /// The key of row `index`.
+    pub fn key(&self, index: usize) -> Option<Key<'_>> {
+        self.key_text(index).map(|text| Key { text })
     }
 
     /// The text of key `index` as stored, for equality against another.

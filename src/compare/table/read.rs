@@ -254,28 +254,23 @@ impl<'a> Builder<'a> {
         let Some(row) = table.row(index) else {
             return Ok(());
         };
-        let text = row.key.joined();
+        let text = row.key().joined();
         let same = |other: &u32| {
             usize::try_from(*other).ok().and_then(|o| table.key_text(o)) == Some(text)
         };
-        if let Some(first) = self.seen.find(row.hash, same) {
+        if let Some(first) = self.seen.find(row.hash(), same) {
             let first = table
                 .row(usize::try_from(*first).unwrap_or(0))
-                .map_or(0, |r| r.line);
+                .map_or(0, |r| r.line());
             return Err(TableError::DuplicateKey {
                 path: table.path.clone(),
-                line: row.line,
+                line: row.line(),
                 first,
-                key: shown(&row.key.describe(self.keys)),
+                key: shown(&row.key().describe(self.keys)),
             });
         }
-        let hash_of = |i: &u32| {
-            usize::try_from(*i)
-                .ok()
-                .and_then(|i| table.row(i))
-                .map_or(0, |r| r.hash)
-        };
-        let hash = row.hash;
+        let hash_of = |i: &u32| usize::try_from(*i).map_or(0, |i| table.hash(i));
+        let hash = row.hash();
         self.seen
             .insert_unique(hash, u32::try_from(index).unwrap_or(u32::MAX), hash_of);
         Ok(())
@@ -526,18 +521,18 @@ mod tests {
         )
         .unwrap();
         let rows: Vec<_> = t.rows().collect();
-        assert_eq!(rows[0].measure, Some((1, 3.938)));
-        assert_eq!(rows[1].measure, Some((0, 812.5)));
+        assert_eq!(rows[0].measure(), Some((1, 3.938)));
+        assert_eq!(rows[1].measure(), Some((0, 812.5)));
         assert_eq!(rows[2].reason(), "status is \"missing\"");
         assert_eq!(rows[3].reason(), "tflops is empty, tbps is empty");
-        assert_eq!(rows[4].status, Status::Skip);
+        assert_eq!(rows[4].status(), Status::Skip);
         assert!(
             rows[5].reason().contains("cut short"),
             "{}",
             rows[5].reason()
         );
         assert!(rows[6].reason().contains("not a positive"));
-        assert_eq!(rows[1].line, 3);
+        assert_eq!(rows[1].line(), 3);
         assert_eq!(t.valid_rows(), 2);
         assert_eq!(rows[1].value(1), None, "tbps is -");
         assert_eq!(rows[0].value(1), Some(3.938));
@@ -619,7 +614,7 @@ mod tests {
             if let (Ok(a), Ok(b)) = (table(&text), table(&quoted)) {
                 let keys = |t: &Table| {
                     t.rows()
-                        .map(|r| (r.key.describe(&config.keys), r.measure))
+                        .map(|r| (r.key().describe(&config.keys), r.measure()))
                         .collect::<Vec<_>>()
                 };
                 assert_eq!(keys(&a), keys(&b), "{quoted:?}");
@@ -643,11 +638,11 @@ mod tests {
         let t = table("op,shape,dtype,tflops\n\"a,b\",\"1\nx\",bf16,2\nc,1,bf16,3\n").unwrap();
         let rows: Vec<_> = t.rows().collect();
         assert_eq!(
-            rows[0].key.fields().collect::<Vec<_>>(),
+            rows[0].key().fields().collect::<Vec<_>>(),
             ["a,b", "1\nx", "bf16"]
         );
         assert_eq!(
-            (rows[0].line, rows[1].line),
+            (rows[0].line(), rows[1].line()),
             (2, 4),
             "lines of the file, not records"
         );
