@@ -12,6 +12,8 @@ mod mock_github;
 #[path = "../tests/integration/tls.rs"]
 #[allow(dead_code)]
 mod tls;
+#[path = "sections/compare.rs"]
+mod compare_section;
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -780,111 +782,6 @@ fn shipping(report: &mut String, payload: &Path) {
 /// Results of 100,000 benchmark rows shaped like the motivating repository's
 /// (`op,shape,dtype,tbps,tflops,status`), half memory-bound; current is the
 /// baseline scaled by -15% to +10%.
-fn results(dir: &Path) -> (PathBuf, PathBuf) {
-    let (base, cur) = (dir.join("baseline.csv"), dir.join("current.csv"));
-    let mut b = String::from("op,shape,dtype,tbps,tflops,status\n");
-    let mut c = b.clone();
-    let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
-    let mut next = || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        (state >> 11) as f64 / (1u64 << 53) as f64
-    };
-    for i in 0..100_000 {
-        let key = format!("op{},{}x8192,{}", i % 50, i, ["bf16", "fp16", "fp8"][i % 3]);
-        let v = 1.0 + next() * 899.0;
-        let w = v * (0.85 + next() * 0.25);
-        if i % 2 == 1 {
-            let _ = writeln!(b, "{key},-,{v:.3},ok");
-            let _ = writeln!(c, "{key},-,{w:.3},ok");
-        } else {
-            let _ = writeln!(b, "{key},{v:.3},-,ok");
-            let _ = writeln!(c, "{key},{w:.3},-,ok");
-        }
-    }
-    std::fs::write(&base, b).unwrap();
-    std::fs::write(&cur, c).unwrap();
-    (base, cur)
-}
-
-/// Section 7: `compare` on 100,000 rows per file, whole process, against
-/// the same report written plainly in Python with the csv module.
-fn comparing(report: &mut String) {
-    let dir = tempfile::tempdir().unwrap();
-    let (base, cur) = results(dir.path());
-    let baseline = format!("main={}", base.display());
-    let args = [
-        "compare",
-        "--current",
-        cur.to_str().unwrap(),
-        "--baseline",
-        &baseline,
-        "--format",
-        "text",
-    ];
-    let quiet = || {
-        let started = Instant::now();
-        command(BIN, &args, &[])
-            .stdout(Stdio::null())
-            .status()
-            .expect("binary runs");
-        started.elapsed()
-    };
-    let ours: Vec<Duration> = (0..15).map(|_| quiet()).collect();
-    let rss = peak_rss_kb(&args, &[]);
-    let out = timed(&args, &[]).1;
-    let script = root().join("benches/compare_reference.py");
-    let python = || {
-        let started = Instant::now();
-        let out = command(
-            "python3",
-            &[
-                script.to_str().unwrap(),
-                cur.to_str().unwrap(),
-                base.to_str().unwrap(),
-            ],
-            &[],
-        )
-        .output()
-        .expect("python3");
-        (started.elapsed(), out)
-    };
-    let reference: Vec<Duration> = (0..5).map(|_| python().0).collect();
-    let reference_out = python().1;
-    let rows = |o: &Output| -> Vec<String> {
-        String::from_utf8_lossy(&o.stdout)
-            .lines()
-            .filter(|l| l.contains("ratio="))
-            .map(str::to_owned)
-            .collect()
-    };
-    let (a, b) = (rows(&out), rows(&reference_out));
-    let same = a == b && a.len() == 100_000;
-    let (o, r) = (median(ours), median(reference));
-    let _ = writeln!(
-        report,
-        "## 7. Comparing 100,000 rows per file\n\n\
-         `baseline-resolver compare --format text` on two files of 100,000 rows each (3.3 MB, half TB/s, half \
-         TFLOPS; current worse by up to 15%), whole process to `/dev/null`, median of 15; against \
-         `benches/compare_reference.py`, the same report written plainly with Python's `csv` module, median of 5. \
-         Target: under 100 ms.\n\n\
-         | implementation | median wall | |\n|---|---|---|\n\
-         | baseline-resolver compare | **{}** | peak RSS {:.1} MB |\n\
-         | Python `csv` module | {} | |\n\n\
-         {:.1}x faster; the 100,000 dashboard lines of both are {}.\n",
-        ms(o),
-        rss as f64 / 1024.0,
-        ms(r),
-        r.as_secs_f64() / o.as_secs_f64(),
-        if same {
-            "byte for byte the same"
-        } else {
-            "NOT the same"
-        }
-    );
-}
-
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
     // `cargo bench` passes `--bench`; nothing to filter.
@@ -908,7 +805,7 @@ async fn main() {
          (target: under 30 MB).\n",
         rss_10k as f64 / 1024.0
     );
-    comparing(&mut report);
+    compare_section::comparing(&mut report);
 
     let machine = format!(
         "{} cores, {}, {} RAM, Linux {}, {}",
