@@ -16,7 +16,10 @@ use super::{BIN, command, median, ms, peak_rss_kb, root};
 /// worst case for memory against input), others `op{i%50},{i}x8192,bf16`.
 pub fn results(dir: &Path, rows: usize, short: bool) -> (PathBuf, PathBuf) {
     let tag = if short { "short" } else { "long" };
-    let (base, cur) = (dir.join(format!("baseline-{tag}-{rows}.csv")), dir.join(format!("current-{tag}-{rows}.csv")));
+    let (base, cur) = (
+        dir.join(format!("baseline-{tag}-{rows}.csv")),
+        dir.join(format!("current-{tag}-{rows}.csv")),
+    );
     let mut b = String::from("op,shape,dtype,tbps,tflops,status\n");
     let mut c = b.clone();
     let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
@@ -48,7 +51,15 @@ pub fn results(dir: &Path, rows: usize, short: bool) -> (PathBuf, PathBuf) {
 }
 
 fn args<'a>(cur: &'a str, baseline: &'a str) -> [&'a str; 7] {
-    ["compare", "--current", cur, "--baseline", baseline, "--format", "text"]
+    [
+        "compare",
+        "--current",
+        cur,
+        "--baseline",
+        baseline,
+        "--format",
+        "text",
+    ]
 }
 
 fn quiet(program: &str, args: &[&str]) -> Duration {
@@ -74,7 +85,11 @@ pub fn comparing(report: &mut String) {
     let baseline = format!("main={}", base.display());
     let ours_args = args(cur.to_str().unwrap(), &baseline);
     let script = root().join("benches/compare_reference.py");
-    let py_args = [script.to_str().unwrap(), cur.to_str().unwrap(), base.to_str().unwrap()];
+    let py_args = [
+        script.to_str().unwrap(),
+        cur.to_str().unwrap(),
+        base.to_str().unwrap(),
+    ];
     // Interleaved, so both see the same machine.
     let (mut ours, mut reference) = (Vec::new(), Vec::new());
     for round in 0..15 {
@@ -105,7 +120,11 @@ pub fn comparing(report: &mut String) {
         rss as f64 / 1024.0,
         ms(r),
         r.as_secs_f64() / o.as_secs_f64(),
-        if same { "byte for byte the same" } else { "NOT the same" }
+        if same {
+            "byte for byte the same"
+        } else {
+            "NOT the same"
+        }
     );
     memory(report, dir.path());
     rules(report, dir.path());
@@ -121,7 +140,8 @@ fn memory(report: &mut String, dir: &Path) {
     );
     for (rows, short) in [(1_800_000, false), (2_600_000, true)] {
         let (base, cur) = results(dir, rows, short);
-        let input = std::fs::metadata(&base).unwrap().len() + std::fs::metadata(&cur).unwrap().len();
+        let input =
+            std::fs::metadata(&base).unwrap().len() + std::fs::metadata(&cur).unwrap().len();
         let baseline = format!("main={}", base.display());
         let a = args(cur.to_str().unwrap(), &baseline);
         let wall = quiet(BIN, &a);
@@ -129,7 +149,11 @@ fn memory(report: &mut String, dir: &Path) {
         let _ = writeln!(
             report,
             "| {rows} | `{}` | {:.1} MB | {:.1} MB | **{:.2}x** | {:.2} s |",
-            if short { "k{i},1,b" } else { "op{n},{i}x8192,bf16" },
+            if short {
+                "k{i},1,b"
+            } else {
+                "op{n},{i}x8192,bf16"
+            },
             input as f64 / 1e6,
             rss as f64 / 1e6,
             rss as f64 / input as f64,
@@ -146,7 +170,11 @@ fn memory(report: &mut String, dir: &Path) {
 fn rules(report: &mut String, dir: &Path) {
     let mut config = String::new();
     for i in 0..10_000 {
-        let _ = writeln!(config, "[[rules]]\nmatch = [\"op=op{}\", \"shape=*x8192\"]\nfail-threshold = 15\n", 10_000 - i);
+        let _ = writeln!(
+            config,
+            "[[rules]]\nmatch = [\"op=op{}\", \"shape=*x8192\"]\nfail-threshold = 15\n",
+            10_000 - i
+        );
     }
     let config_path = dir.join("rules.toml");
     std::fs::write(&config_path, config).unwrap();
@@ -159,8 +187,15 @@ fn rules(report: &mut String, dir: &Path) {
     std::fs::write(&cur, &text).unwrap();
     let baseline = format!("main={}", base.display());
     let a = [
-        "compare", "--current", cur.to_str().unwrap(), "--baseline", &baseline, "--config",
-        config_path.to_str().unwrap(), "--format", "json",
+        "compare",
+        "--current",
+        cur.to_str().unwrap(),
+        "--baseline",
+        &baseline,
+        "--config",
+        config_path.to_str().unwrap(),
+        "--format",
+        "json",
     ];
     let runs: Vec<Duration> = (0..5).map(|_| quiet(BIN, &a)).collect();
     let _ = writeln!(

@@ -15,7 +15,7 @@ use futures_util::{StreamExt, stream};
 use thiserror::Error;
 
 use crate::resolve::answer::{ArtifactReport, ArtifactState};
-use crate::resolve::api::{Api, ApiError, Artifact};
+use crate::resolve::github::{Api, ApiError, Artifact};
 use crate::validate::{Label, RepoName, Sha};
 
 /// `artifact-name` templates and the optional `artifact-workflow`.
@@ -256,7 +256,7 @@ fn artifact_warning(err: &ApiError, name: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::resolve::api::ArtifactRun;
+    use crate::resolve::github::ArtifactRun;
 
     fn sha(c: char) -> Sha {
         Sha::parse(&c.to_string().repeat(40)).unwrap()

@@ -8,12 +8,12 @@
 //! answer is rendered ([`render`]) and the runner layer writes it.
 
 pub mod answer;
-pub mod api;
 pub mod args;
 pub mod artifacts;
 pub mod defaults;
 pub mod event;
 pub mod git;
+pub mod github;
 pub mod inputs;
 pub mod render;
 pub mod rules;
@@ -118,7 +118,7 @@ pub fn resolve(inputs: &Inputs) -> Result<Answer, ResolveError> {
         settle::offline(&answer, plan)
     } else {
         let network = Network {
-            api: api::Config {
+            api: github::Config {
                 api_url: inputs.api_url.clone(),
                 token: inputs.token.clone(),
                 timeout: inputs.timeout,

@@ -2,7 +2,7 @@
 //! a ref, of git when the API is out of reach.
 
 use crate::resolve::answer::Finding;
-use crate::resolve::api::{Api, ApiError, Pull};
+use crate::resolve::github::{Api, ApiError, Pull};
 use crate::resolve::rules::{Commitish, Lookup};
 use crate::runner::shown;
 use crate::validate::{RefName, RepoName, Sha};

@@ -23,9 +23,9 @@ use std::path::{Path, PathBuf};
 use thiserror::Error;
 
 use crate::resolve::answer::{Answer, Finding};
-use crate::resolve::api::{self, Api};
 use crate::resolve::artifacts::{self, ArtifactQuery};
 use crate::resolve::git::{self, GitError, RemoteRefs};
+use crate::resolve::github::{self, Api};
 use crate::resolve::rules::{Commitish, Lookup};
 use crate::resolve::tags::TagPolicy;
 use crate::validate::{RepoName, Sha};
@@ -57,7 +57,7 @@ pub struct Plan {
 
 /// How to reach the API and git (which takes the API's token).
 pub struct Network {
-    pub api: api::Config,
+    pub api: github::Config,
     pub server_url: String,
 }
 

@@ -5,7 +5,7 @@
 use thiserror::Error;
 
 use crate::resolve::answer::Finding;
-use crate::resolve::api::ApiError;
+use crate::resolve::github::ApiError;
 use crate::resolve::rules::Lookup;
 use crate::resolve::tags::{Tag, TagPolicy, literal_prefix};
 use crate::validate::{RepoName, Sha};

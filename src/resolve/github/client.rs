@@ -1,0 +1,479 @@
+//! The transport: octocrab over a reqwest client built here, one deadline
+//! for all network work, retries by the [`policy`](super::policy), and
+//! bodies read frame by frame under a per-answer and a per-run limit.
+//!
+//! octocrab carries each request (auth header, base URI and Enterprise
+//! Server's `/api/v3` prefix, API version header); the HTTP client under it
+//! is chosen on purpose: TLS 1.2 or newer through native-tls on the OpenSSL
+//! that libgit2 already links, HTTP/2 by ALPN, the proxy variables honoured.
+//! What is ours: the deadline, the retry policy, the body budget, and the
+//! one request wave: requests sent together wait only until the first one
+//! has opened the connection (TCP and TLS), then all share it over HTTP/2.
+
+use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::task::{Context, Poll};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use http::{HeaderMap, HeaderValue, StatusCode, header};
+use http_body_util::BodyExt;
+use octocrab::Octocrab;
+use serde::de::DeserializeOwned;
+use tokio::sync::watch;
+use tokio::time::Instant;
+
+use super::diagnose::{certificate_problem, root_cause, tls_problem};
+use super::error::{ApiError, Permission};
+use super::policy::{self, Asked, Disposition, MAX_WAIT, RETRIES};
+use crate::validate::RepoName;
+use crate::validate::secret::Secret;
+
+#[derive(Clone)]
+pub struct Config {
+    /// e.g. `https://api.github.com` or `https://HOST/api/v3`.
+    pub api_url: String,
+    pub token: Option<Secret>,
+    pub timeout: Duration,
+}
+
+/// The most one answer may hold. 10,000 tags are 2.3 MB; anything near
+/// this is not what was asked for, and reading stops here, mid-stream.
+const MAX_BODY: usize = 32 * 1024 * 1024;
+/// The most all answers of a run may hold together (pages and concurrent
+/// lookups included), so no server can push memory past about 100 MB.
+const MAX_TOTAL_BODY: usize = 48 * 1024 * 1024;
+
+pub struct Api {
+    octo: Octocrab,
+    /// The API URL as configured, to name the host in messages.
+    host: String,
+    deadline: Instant,
+    timeout: Duration,
+    requests: AtomicUsize,
+    /// `true` once a connection to the API host is open (or the first
+    /// request is over): from then on requests go at once. Until then one
+    /// request opens the connection and the others wait, so that requests
+    /// sent together do not each open their own (TCP and TLS handshakes)
+    /// before HTTP/2 lets all but one be thrown away.
+    open: watch::Sender<bool>,
+    /// Some request has taken the job of opening the connection.
+    opener_taken: AtomicBool,
+    /// Bytes of answer bodies still allowed in this run ([`MAX_TOTAL_BODY`]).
+    body_budget: AtomicUsize,
+}
+
+/// An answer's body as octocrab hands it over, read frame by frame.
+type Body = http_body_util::combinators::BoxBody<bytes::Bytes, octocrab::Error>;
+
+pub struct Reply {
+    pub status: StatusCode,
+    pub headers: HeaderMap,
+    pub body: Vec<u8>,
+}
+
+fn now_epoch() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+impl Api {
+    pub fn new(config: Config) -> Result<Api, ApiError> {
+        let what = "API client".to_owned();
+        let mut builder = Octocrab::builder()
+            .base_uri(config.api_url.as_str())
+            .map_err(|e| ApiError::Invalid {
+                what: what.clone(),
+                message: format!("GITHUB_API_URL {:?}: {e}", config.api_url),
+            })?;
+        if let Some(token) = &config.token {
+            // The one place the API's token leaves its Secret.
+            builder = builder.personal_token(token.expose().to_owned());
+        }
+        let transport_error = |e: &(dyn std::error::Error + 'static)| ApiError::Transport {
+            what: what.clone(),
+            host: config.api_url.clone(),
+            cause: root_cause(e),
+        };
+        let (open, _) = watch::channel(false);
+        let client = http_client(Opened(open.clone())).map_err(|e| transport_error(&e))?;
+        let octo = builder
+            .build_with_reqwest(client)
+            .map_err(|e| transport_error(&e))?;
+        Ok(Api {
+            octo,
+            host: config.api_url,
+            // The timeout is at most an hour (validated), so this cannot overflow.
+            deadline: Instant::now()
+                .checked_add(config.timeout)
+                .unwrap_or_else(Instant::now),
+            timeout: config.timeout,
+            requests: AtomicUsize::new(0),
+            open,
+            opener_taken: AtomicBool::new(false),
+            body_budget: AtomicUsize::new(MAX_TOTAL_BODY),
+        })
+    }
+
+    /// Requests sent so far (attempts, retries included).
+    pub fn requests(&self) -> usize {
+        self.requests.load(Ordering::Relaxed)
+    }
+
+    pub fn deadline(&self) -> Instant {
+        self.deadline
+    }
+
+    fn deadline_error(&self, what: &str) -> ApiError {
+        ApiError::Deadline {
+            what: what.to_owned(),
+            seconds: self.timeout.as_secs(),
+        }
+    }
+
+    async fn attempt(
+        &self,
+        path: &str,
+        accept: &'static str,
+        what: &str,
+    ) -> Result<Reply, ApiError> {
+        let mut headers = HeaderMap::new();
+        headers.insert(header::ACCEPT, HeaderValue::from_static(accept));
+        let send = async {
+            let response = self.send(path, headers, what).await?;
+            let (parts, body) = response.into_parts();
+            let body = self.read_body(body, &parts.headers, what).await?;
+            Ok(Reply {
+                status: parts.status,
+                headers: parts.headers,
+                body,
+            })
+        };
+        match tokio::time::timeout_at(self.deadline, send).await {
+            Ok(result) => result,
+            Err(_) => Err(self.deadline_error(what)),
+        }
+    }
+
+    /// Sends one GET and waits for the answer's head. Until a connection is
+    /// open, the first request opens it and the others wait for that.
+    async fn send(
+        &self,
+        path: &str,
+        headers: HeaderMap,
+        what: &str,
+    ) -> Result<http::Response<Body>, ApiError> {
+        let opener = !*self.open.borrow() && !self.opener_taken.swap(true, Ordering::AcqRel);
+        if !opener && !*self.open.borrow() {
+            let mut open = self.open.subscribe();
+            let _ = open.wait_for(|open| *open).await;
+        }
+        self.requests.fetch_add(1, Ordering::Relaxed);
+        let response = self
+            .octo
+            ._get_with_headers(path, Some(headers))
+            .await
+            .map_err(|e| self.transport_error(what, &e, ""));
+        if opener {
+            // Answered or failed: nobody waits on this request any more.
+            self.open.send_replace(true);
+        }
+        response
+    }
+
+    /// Reads a body frame by frame and stops at [`MAX_BODY`], or when the
+    /// run's [`MAX_TOTAL_BODY`] is spent: the size is checked while it
+    /// streams, so an endless answer costs no more memory than the limit.
+    async fn read_body(
+        &self,
+        mut body: Body,
+        headers: &HeaderMap,
+        what: &str,
+    ) -> Result<Vec<u8>, ApiError> {
+        let too_large = |limit: usize| ApiError::Invalid {
+            what: what.to_owned(),
+            message: format!("the answer is larger than {} MiB", limit >> 20),
+        };
+        let declared = policy::header_u64(headers, "content-length").unwrap_or(0);
+        if declared > MAX_BODY as u64 {
+            return Err(too_large(MAX_BODY));
+        }
+        let mut bytes = Vec::new();
+        while let Some(frame) = body.frame().await {
+            let frame =
+                frame.map_err(|e| self.transport_error(what, &e, "reading the answer: "))?;
+            let Ok(data) = frame.into_data() else {
+                continue;
+            };
+            if bytes.len().saturating_add(data.len()) > MAX_BODY {
+                return Err(too_large(MAX_BODY));
+            }
+            let spent =
+                self.body_budget
+                    .fetch_update(Ordering::AcqRel, Ordering::Acquire, |left| {
+                        left.checked_sub(data.len())
+                    });
+            if spent.is_err() {
+                return Err(ApiError::Invalid {
+                    what: what.to_owned(),
+                    message: format!(
+                        "the answers of this run are larger than {} MiB together",
+                        MAX_TOTAL_BODY >> 20
+                    ),
+                });
+            }
+            bytes.extend_from_slice(&data);
+        }
+        Ok(bytes)
+    }
+
+    fn transport_error(&self, what: &str, err: &octocrab::Error, doing: &str) -> ApiError {
+        let (what, host) = (what.to_owned(), self.host.clone());
+        if let Some(reason) = certificate_problem(err) {
+            return ApiError::Certificate { what, host, reason };
+        }
+        if let Some(reason) = tls_problem(err) {
+            return ApiError::Tls { what, host, reason };
+        }
+        ApiError::Transport {
+            what,
+            host,
+            cause: format!("{doing}{}", root_cause(err)),
+        }
+    }
+
+    /// GET with the retry policy; returns the first answer that is not worth
+    /// retrying, or the error that ended the retries.
+    pub(super) async fn get(
+        &self,
+        path: &str,
+        accept: &'static str,
+        what: &str,
+        permission: Permission,
+        repo: &RepoName,
+    ) -> Result<Reply, ApiError> {
+        let asked = Asked {
+            what,
+            permission,
+            repo,
+        };
+        let mut attempt: u32 = 0;
+        loop {
+            let (hint, give_up) = match self.attempt(path, accept, what).await {
+                Ok(answer) if answer.status.is_success() => return Ok(answer),
+                Ok(answer) => {
+                    match policy::classify(
+                        answer.status,
+                        &answer.headers,
+                        &answer.body,
+                        &asked,
+                        now_epoch(),
+                    ) {
+                        Disposition::Fail(err) => return Err(err),
+                        Disposition::Retry(hint, give_up) => (hint, give_up),
+                    }
+                }
+                Err(err @ ApiError::Transport { .. }) => (None, err),
+                Err(err) => return Err(err),
+            };
+            attempt = attempt.saturating_add(1);
+            if attempt > RETRIES {
+                return Err(match give_up {
+                    ApiError::ServerError { what, status, .. } => ApiError::ServerError {
+                        what,
+                        status,
+                        attempts: attempt,
+                    },
+                    other => other,
+                });
+            }
+            // The server's own wait (Retry-After, x-ratelimit-reset) when it
+            // gave one, else jittered exponential backoff; never past the deadline.
+            let wait = hint
+                .unwrap_or_else(|| policy::backoff(attempt.saturating_sub(1)))
+                .min(MAX_WAIT);
+            let fits = Instant::now()
+                .checked_add(wait)
+                .is_some_and(|end| end < self.deadline);
+            if !fits {
+                return Err(give_up);
+            }
+            tokio::time::sleep(wait).await;
+        }
+    }
+
+    pub(super) async fn get_json<T: DeserializeOwned>(
+        &self,
+        path: &str,
+        what: &str,
+        permission: Permission,
+        repo: &RepoName,
+    ) -> Result<(T, HeaderMap), ApiError> {
+        let answer = self
+            .get(path, "application/vnd.github+json", what, permission, repo)
+            .await?;
+        let value = serde_json::from_slice(&answer.body).map_err(|e| ApiError::Invalid {
+            what: what.to_owned(),
+            message: format!("invalid JSON: {e}"),
+        })?;
+        Ok((value, answer.headers))
+    }
+
+    /// Every page of a paginated GET, following `rel="next"` links (as paths
+    /// on the same base URL) up to `max_pages`.
+    pub(super) async fn get_pages<T: DeserializeOwned>(
+        &self,
+        first: String,
+        what: &str,
+        permission: Permission,
+        repo: &RepoName,
+        max_pages: usize,
+    ) -> Result<Vec<T>, ApiError> {
+        let mut pages = Vec::new();
+        let mut path = first;
+        for _ in 0..max_pages {
+            let (page, headers): (T, _) = self.get_json(&path, what, permission, repo).await?;
+            pages.push(page);
+            match next_link(&headers) {
+                Some(next) => path = next,
+                None => break,
+            }
+        }
+        Ok(pages)
+    }
+}
+
+/// The `rel="next"` URL of a `Link` header, as a path with query: the base
+/// URL (and the token with it) stays ours, whatever host the link names.
+fn next_link(headers: &HeaderMap) -> Option<String> {
+    let link = headers.get(header::LINK)?.to_str().ok()?;
+    link.split(',').find_map(|part| {
+        let (target, params) = part.split_once(';')?;
+        if !params.split(';').any(|p| p.trim() == "rel=\"next\"") {
+            return None;
+        }
+        let target = target.trim().strip_prefix('<')?.strip_suffix('>')?;
+        let url = url::Url::parse(target).ok()?;
+        Some(match url.query() {
+            Some(query) => format!("{}?{query}", url.path()),
+            None => url.path().to_owned(),
+        })
+    })
+}
+
+/// The client every API request goes through. Redirects keep reqwest's
+/// default: at most 10, and `Authorization` is dropped when one leaves the
+/// host.
+fn http_client(opened: Opened) -> Result<reqwest::Client, reqwest::Error> {
+    reqwest::Client::builder()
+        .min_tls_version(reqwest::tls::Version::TLS_1_2)
+        .connector_layer(opened)
+        .build()
+}
+
+/// A connector layer that says when a connection is open (TCP, and TLS
+/// with its ALPN): the moment the requests waiting for it may go.
+#[derive(Clone)]
+struct Opened(watch::Sender<bool>);
+
+#[derive(Clone)]
+struct OpenedService<S> {
+    inner: S,
+    open: watch::Sender<bool>,
+}
+
+impl<S> tower_layer::Layer<S> for Opened {
+    type Service = OpenedService<S>;
+
+    fn layer(&self, inner: S) -> OpenedService<S> {
+        OpenedService {
+            inner,
+            open: self.0.clone(),
+        }
+    }
+}
+
+type Connecting<R, E> = Pin<Box<dyn std::future::Future<Output = Result<R, E>> + Send>>;
+
+impl<S, Request> tower_service::Service<Request> for OpenedService<S>
+where
+    S: tower_service::Service<Request>,
+    S::Future: Send + 'static,
+    S::Response: 'static,
+    S::Error: 'static,
+{
+    type Response = S::Response;
+    type Error = S::Error;
+    type Future = Connecting<S::Response, S::Error>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, request: Request) -> Self::Future {
+        let connecting = self.inner.call(request);
+        let open = self.open.clone();
+        Box::pin(async move {
+            let connection = connecting.await;
+            if connection.is_ok() {
+                open.send_replace(true);
+            }
+            connection
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn link_header_next() {
+        let mut h = HeaderMap::new();
+        h.insert(
+            header::LINK,
+            HeaderValue::from_static(
+                r#"<https://api.github.com/repositories/1/tags?page=2>; rel="next", <https://api.github.com/repositories/1/tags?page=5>; rel="last""#,
+            ),
+        );
+        assert_eq!(
+            next_link(&h).as_deref(),
+            Some("/repositories/1/tags?page=2")
+        );
+        h.insert(
+            header::LINK,
+            HeaderValue::from_static(r#"<https://x/a?page=1>; rel="prev""#),
+        );
+        assert_eq!(next_link(&h), None);
+        h.insert(
+            header::LINK,
+            HeaderValue::from_static(r#"<https://evil.example/api/v3/x?page=2>; rel="next""#),
+        );
+        assert_eq!(
+            next_link(&h).as_deref(),
+            Some("/api/v3/x?page=2"),
+            "only the path and query are kept"
+        );
+    }
+
+    /// Without a TLS feature reqwest refuses an https URL before it
+    /// connects ("scheme is not http"); with one, it gets as far as the
+    /// (refused) connection.
+    #[test]
+    fn the_client_speaks_https() {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let (open, _) = watch::channel(false);
+        let err = runtime
+            .block_on(async {
+                let client = http_client(Opened(open.clone())).unwrap();
+                client.get("https://127.0.0.1:1/").send().await
+            })
+            .unwrap_err();
+        assert_eq!(root_cause(&err), "connection refused", "{err:?}");
+        assert_eq!(certificate_problem(&err), None);
+        assert!(!*open.borrow(), "a refused connection is not open");
+    }
+}

@@ -1,0 +1,32 @@
+//! The GitHub REST API, as a runner reaches it: `GITHUB_API_URL` (github.com
+//! or Enterprise Server's `https://HOST/api/v3`), the job's token, the
+//! machine's proxy settings.
+//!
+//! What octocrab is used for, and what is done by hand, and why: octocrab
+//! builds and sends each request (base URI with Enterprise Server's path
+//! prefix, `Authorization` from the token, the API version header) over a
+//! reqwest client built here ([`client`]), so the transport is chosen on
+//! purpose (native-tls on the OpenSSL libgit2 links, TLS 1.2+, HTTP/2,
+//! proxies). Its typed models and its own retry, timeout and pagination
+//! layers are not used: the resolver reads a few fields of ten endpoints
+//! ([`wire`], small structs a new field cannot break), follows `Link`
+//! pages as paths on its own base URL (the token never follows a link to
+//! another host), reads bodies under a size budget while they stream, and
+//! decides retries and rate-limit waits itself under one deadline
+//! ([`policy`], a pure function with unit tests), because GitHub's rules
+//! (primary and secondary limits, `Retry-After`, `x-ratelimit-reset`) and
+//! this tool's (never wait past the deadline, clamp every number) are not
+//! octocrab's defaults. Failures are named by [`error`] and diagnosed in a
+//! few words by [`diagnose`].
+//! See <https://docs.github.com/en/rest/using-the-rest-api/best-practices-for-using-the-rest-api>.
+
+mod client;
+mod diagnose;
+mod endpoints;
+mod error;
+mod policy;
+pub mod wire;
+
+pub use client::{Api, Config};
+pub use error::{ApiError, Permission};
+pub use wire::{Artifact, ArtifactRun, Pull};
