@@ -331,6 +331,48 @@ fn assert_checkout_intact(dir: &Path, head: &str) {
     );
 }
 
+/// A fetch that receives the commit (and writes `.git/shallow`) but then
+/// cannot write its ref: the shallow file once stayed behind, naming a
+/// commit of a ref that was never written.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fetch_that_fails_after_the_pack_puts_shallow_back() {
+    let repo = BareRepo::new(REPO, &[], 0);
+    let https = GitHttps::start(repo.root.path()).await;
+    let target = tempfile::tempdir().unwrap();
+    let dir = target.path();
+    git(dir, &["init", "--quiet"]);
+    std::fs::write(dir.join("a.txt"), "a").unwrap();
+    git(dir, &["add", "a.txt"]);
+    git(
+        dir,
+        &[
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@t",
+            "commit",
+            "--quiet",
+            "-m",
+            "local",
+        ],
+    );
+    let head = git(dir, &["rev-parse", "HEAD"]);
+    // A file where the ref's directory would go: the ref cannot be written.
+    std::fs::write(dir.join(".git/refs/baseline-resolver"), "not a directory").unwrap();
+    let run = fetch_run(&https.url(), &repo.commits[1], &repo.commits[2], dir)
+        .run_async()
+        .await;
+    run.assert_code(0);
+    assert_eq!(run.outputs()["base-fetched"], "false", "{}", run.stdout);
+    assert!(
+        !dir.join(".git/shallow").exists(),
+        "shallow put back: {}",
+        run.stdout
+    );
+    assert_eq!(git(dir, &["rev-parse", "HEAD"]), head);
+    assert_eq!(git(dir, &["log", "--format=%H", "-1"]), head);
+}
+
 /// A checkout of loose objects whose empty `objects/pack` (and `info`) a
 /// copy dropped, as a runner emulator's copy does: returns its HEAD.
 fn checkout_without_empty_dirs(dir: &Path) -> String {
@@ -397,7 +439,7 @@ async fn fetch_into_a_checkout_copied_without_its_empty_directories() {
 async fn a_fetch_cut_off_mid_pack_leaves_the_checkout_as_it_was() {
     let repo = BareRepo::new(REPO, &[], 0);
     let https = GitHttps::start(repo.root.path()).await;
-    https.cut_packs_after(200);
+    https.cut_packs_short_by(30);
     for prepared in [true, false] {
         let target = tempfile::tempdir().unwrap();
         let head = if prepared {

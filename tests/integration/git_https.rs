@@ -47,8 +47,8 @@ struct State {
     private: AtomicBool,
     /// Answer every request with a 302 to this base URL, path kept.
     redirect: Mutex<Option<String>>,
-    /// Cut every pack (a POST's answer) after this many bytes, as a
-    /// connection lost mid-transfer would.
+    /// Cut this many bytes off the end of every pack (a POST's answer), as
+    /// a connection lost mid-transfer would.
     cut_pack: Mutex<Option<usize>>,
 }
 
@@ -95,8 +95,9 @@ impl GitHttps {
         *self.state.redirect.lock().unwrap() = Some(base.to_owned());
     }
 
-    /// From now on, cut every pack after `bytes`.
-    pub fn cut_packs_after(&self, bytes: usize) {
+    /// From now on, cut `bytes` off the end of every pack: the negotiation
+    /// (and the shallow lines) arrive, the pack does not.
+    pub fn cut_packs_short_by(&self, bytes: usize) {
         *self.state.cut_pack.lock().unwrap() = Some(bytes);
     }
 
@@ -176,7 +177,7 @@ async fn handle(
             .await
             .map(|b| b.to_bytes())
             .unwrap_or_default();
-        *response.body_mut() = Full::new(whole.slice(..cut.min(whole.len())));
+        *response.body_mut() = Full::new(whole.slice(..whole.len().saturating_sub(cut)));
         response.headers_mut().remove("content-length");
     }
     Ok(response)
