@@ -20,6 +20,7 @@ use super::parallel;
 use super::report::InputFile;
 use super::table::{self, Table, TableError, read::Budget};
 use crate::glob::Glob;
+use crate::runner::read::FileError;
 use crate::runner::{InputError, shown};
 use crate::validate::Label;
 
@@ -237,10 +238,11 @@ fn read_one(job: &Job, config: &Config, budget: &Budget) -> Result<Table, TableE
         && let Ok(meta) = std::fs::metadata(&job.path)
         && meta.len() == 0
     {
-        return Err(TableError::Read {
+        return Err(TableError::File(FileError::Read {
+            what: "results file",
             path: job.path.clone(),
             source: std::io::Error::new(std::io::ErrorKind::UnexpectedEof, "the file is empty"),
-        });
+        }));
     }
     table::read(&job.path, &config.keys, &config.metrics, budget)
 }
@@ -249,7 +251,9 @@ fn read_one(job: &Job, config: &Config, budget: &Budget) -> Result<Table, TableE
 /// unreadable, empty); `None` when it is there and malformed.
 fn absent(err: &TableError) -> Option<String> {
     match err {
-        TableError::Read { path, source } => Some(format!("{}: {source}", path.display())),
+        TableError::File(FileError::Read { path, source, .. }) => {
+            Some(format!("{}: {source}", path.display()))
+        }
         _ => None,
     }
 }

@@ -12,6 +12,7 @@
 //! outputs, a job summary, JSON).
 
 pub mod args;
+pub mod class;
 pub mod config;
 pub mod defaults;
 pub mod files;

@@ -12,7 +12,7 @@ use thiserror::Error;
 
 use super::config::{Config, Thresholds};
 use super::verdict::{Comparison, Verdict};
-use crate::runner::read::{self, ReadError};
+use crate::runner::read::{self, FileError};
 use crate::runner::shown;
 
 /// A file the comparison read (or could not).
@@ -48,13 +48,8 @@ pub const MAX_RESOLUTION_BYTES: u64 = 1024 * 1024;
 
 #[derive(Debug, Error)]
 pub enum ProvenanceError {
-    #[error("cannot read the resolution {path}: {source}")]
-    Read {
-        path: PathBuf,
-        source: std::io::Error,
-    },
-    #[error("the resolution {path} is {size} bytes, over the {MAX_RESOLUTION_BYTES}-byte limit")]
-    TooLarge { path: PathBuf, size: u64 },
+    #[error(transparent)]
+    File(#[from] FileError),
     #[error("the resolution {origin} is not resolve's JSON answer: {message}")]
     Invalid { origin: String, message: String },
 }
@@ -67,16 +62,7 @@ impl Provenance {
             (value.to_owned(), "(inline JSON)".to_owned())
         } else {
             let path = Path::new(value);
-            let text = read::bounded_text(path, MAX_RESOLUTION_BYTES).map_err(|err| match err {
-                ReadError::Io(source) => ProvenanceError::Read {
-                    path: path.to_owned(),
-                    source,
-                },
-                ReadError::TooLarge { size } => ProvenanceError::TooLarge {
-                    path: path.to_owned(),
-                    size,
-                },
-            })?;
+            let text = read::bounded_text("the resolution", path, MAX_RESOLUTION_BYTES)?;
             (text, path.display().to_string())
         };
         serde_json::from_str(&text).map_err(|e| ProvenanceError::Invalid {

@@ -16,6 +16,7 @@
 //! stored: a comparison of millions of rows holds only its counts, so its
 //! memory stays near the size of the tables themselves.
 
+pub use super::class::{Class, Verdict};
 use super::config::{Config, Direction, FailThreshold, Policy, Source, Thresholds};
 use super::defaults;
 use super::join::Join;
@@ -23,131 +24,35 @@ use super::noise::{self, Band};
 use super::parallel;
 use super::table::{Key, RowView, Status, Table};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Class {
-    Regressed,
-    Warned,
-    Improved,
-    Unchanged,
-    Noisy,
-    Lost,
-    Skipped,
-    New,
-    NotComparable,
-    Ignored,
-}
-
-impl Class {
-    /// Every class, in the order outputs count them.
-    pub const ALL: [Class; 10] = [
-        Class::Regressed,
-        Class::Warned,
-        Class::Improved,
-        Class::Unchanged,
-        Class::Noisy,
-        Class::Lost,
-        Class::Skipped,
-        Class::New,
-        Class::NotComparable,
-        Class::Ignored,
-    ];
-
-    /// The one spelling of the class, everywhere it is shown.
-    pub fn name(self) -> &'static str {
-        match self {
-            Class::Regressed => "regressed",
-            Class::Warned => "warned",
-            Class::Improved => "improved",
-            Class::Unchanged => "unchanged",
-            Class::Noisy => "noisy",
-            Class::Lost => "lost",
-            Class::Skipped => "skipped",
-            Class::New => "new",
-            Class::NotComparable => "not-comparable",
-            Class::Ignored => "ignored",
-        }
-    }
-
-    fn index(self) -> usize {
-        Class::ALL.iter().position(|c| *c == self).unwrap_or(0)
-    }
-
-    /// Which class indices are among `wanted`.
-    fn mask(wanted: &[Class]) -> [bool; 10] {
-        let mut mask = [false; 10];
-        for class in wanted {
-            if let Some(m) = mask.get_mut(class.index()) {
-                *m = true;
-            }
-        }
-        mask
-    }
-
-    /// The classes of rows measured on both sides.
-    pub const COMPARED: [Class; 5] = [
-        Class::Regressed,
-        Class::Warned,
-        Class::Improved,
-        Class::Unchanged,
-        Class::Noisy,
-    ];
-
-    /// Every class but `unchanged`: what a short listing shows.
-    pub const NOTABLE: [Class; 9] = [
-        Class::Regressed,
-        Class::Warned,
-        Class::Improved,
-        Class::Noisy,
-        Class::Lost,
-        Class::Skipped,
-        Class::New,
-        Class::NotComparable,
-        Class::Ignored,
-    ];
-
-    /// Both sides measured: a dashboard line.
-    pub fn compared(self) -> bool {
-        matches!(
-            self,
-            Class::Regressed | Class::Warned | Class::Improved | Class::Unchanged | Class::Noisy
-        )
-    }
-
-    /// What fails the gate.
-    pub fn fails(self) -> bool {
-        matches!(self, Class::Regressed | Class::Lost)
-    }
-}
-
 /// One side of a row: the median of its samples (one per file that
 /// measured it), and the samples themselves when there are several.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Side {
+pub struct Samples {
     pub median: f64,
     repeated: Vec<f64>,
 }
 
-impl Side {
+impl Samples {
     /// The side of these samples; a list is made only for several.
-    fn collect(mut values: impl Iterator<Item = f64>) -> Option<Side> {
+    fn collect(mut values: impl Iterator<Item = f64>) -> Option<Samples> {
         let first = values.next()?;
         match values.next() {
-            None => Some(Side {
+            None => Some(Samples {
                 median: first,
                 repeated: Vec::new(),
             }),
             Some(second) => {
                 let mut all = vec![first, second];
                 all.extend(values);
-                Side::of(&all)
+                Samples::of(&all)
             }
         }
     }
 
-    fn of(values: &[f64]) -> Option<Side> {
+    fn of(values: &[f64]) -> Option<Samples> {
         match values {
             [] => None,
-            [one] => Some(Side {
+            [one] => Some(Samples {
                 median: *one,
                 repeated: Vec::new(),
             }),
@@ -160,7 +65,7 @@ impl Side {
                     (_, Some(m)) => *m,
                     _ => return None,
                 };
-                Some(Side {
+                Some(Samples {
                     median,
                     repeated: samples,
                 })
@@ -205,8 +110,8 @@ pub struct RowResult<'t> {
     pub class: Class,
     /// current / baseline - 1, signed so that negative is worse (a fraction).
     pub change: Option<f64>,
-    pub current: Option<Side>,
-    pub baseline: Option<Side>,
+    pub current: Option<Samples>,
+    pub baseline: Option<Samples>,
     /// The metric compared (index into the config's metrics).
     pub metric: Option<usize>,
     /// Why the row is noisy, lost, skipped or not comparable.
@@ -219,26 +124,9 @@ impl RowResult<'_> {
     /// A re-run could change this row's verdict: it is noisy, or it
     /// regressed on a single sample per side.
     pub fn worth_rerun(&self) -> bool {
-        let single = |s: &Option<Side>| s.as_ref().is_some_and(|s| s.samples().len() == 1);
+        let single = |s: &Option<Samples>| s.as_ref().is_some_and(|s| s.samples().len() == 1);
         self.class == Class::Noisy
             || (self.class == Class::Regressed && single(&self.baseline) && single(&self.current))
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Verdict {
-    Pass,
-    Regression,
-    Inconclusive,
-}
-
-impl Verdict {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Verdict::Pass => "pass",
-            Verdict::Regression => "regression",
-            Verdict::Inconclusive => "inconclusive",
-        }
     }
 }
 
@@ -500,7 +388,7 @@ impl<'t> Comparison<'t> {
                 Some((metric, _)) => {
                     out.class = Class::New;
                     out.metric = Some(metric);
-                    out.current = Side::collect(cur().filter_map(|r| r.measure().map(|m| m.1)));
+                    out.current = Samples::collect(cur().filter_map(|r| r.measure().map(|m| m.1)));
                 }
                 None => {
                     out.class = Class::NotComparable;
@@ -520,8 +408,8 @@ impl<'t> Comparison<'t> {
             out.reason = Some("the baseline samples measured different metrics".to_owned());
             return Some(out);
         }
-        out.baseline = Side::collect(base().filter_map(|r| r.measure().map(|m| m.1)));
-        out.current = Side::collect(cur().filter_map(|r| r.value(metric)));
+        out.baseline = Samples::collect(base().filter_map(|r| r.measure().map(|m| m.1)));
+        out.current = Samples::collect(cur().filter_map(|r| r.value(metric)));
         if out.current.is_none() {
             self.lost(&mut out, &cur_rows, metric);
             return Some(out);
@@ -660,7 +548,7 @@ fn reasons<'a>(rows: impl Iterator<Item = RowView<'a>>) -> String {
 
 /// Every current sample is worse (or, for an improvement, better) than
 /// every baseline sample: the sets do not overlap.
-fn separated(base: &Side, cur: &Side, direction: Direction, worse: bool) -> bool {
+fn separated(base: &Samples, cur: &Samples, direction: Direction, worse: bool) -> bool {
     let (bmin, bmax) = bounds(base.samples());
     let (cmin, cmax) = bounds(cur.samples());
     let current_higher = cmin > bmax;

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use thiserror::Error;
 
-use crate::runner::read::{self, ReadError};
+use crate::runner::read::{self, FileError};
 
 /// Real payloads are kilobytes; the runner caps them far below this. Anything
 /// larger is not an event file and is refused before it is parsed.
@@ -22,13 +22,8 @@ pub const MAX_PAYLOAD_BYTES: u64 = 64 * 1024 * 1024;
 
 #[derive(Debug, Error)]
 pub enum LoadError {
-    #[error("cannot read event file {path}: {source}")]
-    Read {
-        path: PathBuf,
-        source: std::io::Error,
-    },
-    #[error("event file {path} is {size} bytes, over the {MAX_PAYLOAD_BYTES}-byte limit")]
-    TooLarge { path: PathBuf, size: u64 },
+    #[error(transparent)]
+    File(#[from] FileError),
     #[error("event file {path} is empty")]
     Empty { path: PathBuf },
     #[error("event file {path} is not a JSON object (it starts with {found})")]
@@ -228,16 +223,7 @@ pub struct Issue {
 /// Reads and parses the event file, refusing what is not an event payload
 /// before any rule looks at it.
 pub fn load(path: &Path) -> Result<Payload, LoadError> {
-    let text = read::bounded(path, MAX_PAYLOAD_BYTES).map_err(|err| match err {
-        ReadError::Io(source) => LoadError::Read {
-            path: path.to_owned(),
-            source,
-        },
-        ReadError::TooLarge { size } => LoadError::TooLarge {
-            path: path.to_owned(),
-            size,
-        },
-    })?;
+    let text = read::bounded("event file", path, MAX_PAYLOAD_BYTES)?;
     parse(path, &text)
 }
 

@@ -1,51 +1,73 @@
 //! Reading a file a command was pointed at (an event payload, a results
-//! file, a config) whole, bounded: whatever is at the path, a file that grows while it
-//! is read or a FIFO that reports no size, at most `limit` bytes are held.
+//! file, a config) whole, bounded: whatever is at the path, a file that
+//! grows while it is read or a FIFO that reports no size, at most `limit`
+//! bytes are held. A failure is a [`FileError`] that names the file by what
+//! it is (`event file`, `the config`), the one way every command says it.
 
 use std::fs::File;
 use std::io::Read;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-#[derive(Debug)]
-pub enum ReadError {
-    Io(std::io::Error),
+use thiserror::Error;
+
+#[derive(Debug, Error)]
+pub enum FileError {
+    #[error("cannot read {what} {path}: {source}", path = .path.display())]
+    Read {
+        what: &'static str,
+        path: PathBuf,
+        source: std::io::Error,
+    },
     /// Over the limit: the size the file reported, or the bytes read past it.
+    #[error("{what} {path} is {size} bytes, over the {limit}-byte limit", path = .path.display())]
     TooLarge {
+        what: &'static str,
+        path: PathBuf,
         size: u64,
+        limit: u64,
     },
 }
 
-impl From<std::io::Error> for ReadError {
-    fn from(err: std::io::Error) -> ReadError {
-        ReadError::Io(err)
-    }
-}
-
 /// The file's bytes, refused before reading when its size is over `limit`,
-/// and again when more than `limit` bytes arrive anyway.
-pub fn bounded(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
-    let file = File::open(path)?;
-    let size = file.metadata()?.len();
+/// and again when more than `limit` bytes arrive anyway. `what` names it in
+/// the error (`event file`, `the config`).
+pub fn bounded(what: &'static str, path: &Path, limit: u64) -> Result<Vec<u8>, FileError> {
+    let io = |source| FileError::Read {
+        what,
+        path: path.to_owned(),
+        source,
+    };
+    let too_large = |size| FileError::TooLarge {
+        what,
+        path: path.to_owned(),
+        size,
+        limit,
+    };
+    let file = File::open(path).map_err(io)?;
+    let size = file.metadata().map_err(io)?.len();
     if size > limit {
-        return Err(ReadError::TooLarge { size });
+        return Err(too_large(size));
     }
     let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0).saturating_add(1));
-    file.take(limit.saturating_add(1)).read_to_end(&mut bytes)?;
+    file.take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(io)?;
     let read = u64::try_from(bytes.len()).unwrap_or(u64::MAX);
     if read > limit {
-        return Err(ReadError::TooLarge { size: read });
+        return Err(too_large(read));
     }
     Ok(bytes)
 }
 
-/// The file as UTF-8 text, bounded like [`bounded`]; text that is not
-/// UTF-8 is the error `read_to_string` gives.
-pub fn bounded_text(path: &Path, limit: u64) -> Result<String, ReadError> {
-    String::from_utf8(bounded(path, limit)?).map_err(|_| {
-        ReadError::Io(std::io::Error::new(
+/// The file as UTF-8 text, bounded like [`bounded`].
+pub fn bounded_text(what: &'static str, path: &Path, limit: u64) -> Result<String, FileError> {
+    String::from_utf8(bounded(what, path, limit)?).map_err(|_| FileError::Read {
+        what,
+        path: path.to_owned(),
+        source: std::io::Error::new(
             std::io::ErrorKind::InvalidData,
             "stream did not contain valid UTF-8",
-        ))
+        ),
     })
 }
 
@@ -59,15 +81,20 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("ten");
         std::fs::write(&path, b"0123456789").unwrap();
-        assert_eq!(bounded(&path, 10).unwrap(), b"0123456789");
-        assert!(matches!(
-            bounded(&path, 9),
-            Err(ReadError::TooLarge { size: 10 })
-        ));
-        assert!(matches!(
-            bounded(&dir.join("none"), 9),
-            Err(ReadError::Io(_))
-        ));
+        assert_eq!(bounded("the file", &path, 10).unwrap(), b"0123456789");
+        let err = bounded("the config", &path, 9).unwrap_err();
+        assert!(matches!(err, FileError::TooLarge { size: 10, .. }));
+        assert!(err.to_string().starts_with("the config "), "{err}");
+        assert!(
+            err.to_string()
+                .ends_with("is 10 bytes, over the 9-byte limit"),
+            "{err}"
+        );
+        let err = bounded("event file", &dir.join("none"), 9).unwrap_err();
+        assert!(
+            err.to_string().starts_with("cannot read event file "),
+            "{err}"
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

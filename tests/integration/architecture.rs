@@ -161,31 +161,71 @@ fn no_import_circle_among_a_commands_modules() {
     }
 }
 
-/// The rules are the contract: payload in, decision out, nothing else.
-#[test]
-fn the_rules_do_no_io() {
-    for file in rust_files(&repo_root().join("src/resolve/rules")) {
-        let text = code(&file);
-        for used in after(&text, "crate::resolve::") {
+/// What a pure module may not touch: files, the network, processes, the
+/// environment, the runner's reading and writing.
+const IO: [&str; 11] = [
+    "std::fs",
+    "std::net",
+    "std::process",
+    "std::env",
+    "tokio",
+    "git2",
+    "octocrab",
+    "reqwest",
+    "runner::read",
+    "runner::write",
+    "File::",
+];
+
+/// Checks that `files` use no I/O and import, within `command` (through
+/// `crate::` paths, and `super::` ones when `siblings`), only `allowed`.
+fn assert_pure(files: &[PathBuf], command: &str, allowed: &[&str], siblings: bool, what: &str) {
+    assert!(!files.is_empty(), "{what}: no file found");
+    for file in files {
+        let text = code(file);
+        let mut used = after(&text, &format!("crate::{command}::"));
+        if siblings {
+            used.extend(after(&text, "super::"));
+        }
+        for module in used {
             assert!(
-                ["event", "rules"].contains(&used.as_str()),
-                "{}: the rules import resolve::{used}",
+                allowed.contains(&module.as_str()),
+                "{}: {what} imports {module}",
                 file.display()
             );
         }
-        for io in [
-            "std::fs",
-            "std::net",
-            "std::process",
-            "tokio",
-            "git2",
-            "octocrab",
-            "reqwest",
-            "std::env",
-        ] {
-            assert!(!text.contains(io), "{}: the rules use {io}", file.display());
+        for io in IO {
+            assert!(!text.contains(io), "{}: {what} uses {io}", file.display());
         }
     }
+}
+
+/// The rules are the contract: payload in, decision out, nothing else.
+#[test]
+fn the_rules_do_no_io() {
+    let files = rust_files(&repo_root().join("src/resolve/rules"));
+    assert_pure(&files, "resolve", &["event", "rules"], false, "the rules");
+}
+
+/// The verdict is pure too: joined tables in, classes out. The table and
+/// config models it reads are apart from their readers.
+#[test]
+fn the_verdict_does_no_io() {
+    let src = repo_root().join("src/compare");
+    let mut files = vec![
+        src.join("verdict.rs"),
+        src.join("join.rs"),
+        src.join("noise.rs"),
+        src.join("class.rs"),
+        src.join("parallel.rs"),
+        src.join("table/mod.rs"),
+        src.join("config/mod.rs"),
+    ];
+    files.extend(rust_files(&src.join("verdict")));
+    let allowed = [
+        "class", "config", "defaults", "join", "noise", "parallel", "table", "verdict",
+    ];
+    assert_pure(&files, "compare", &allowed, true, "the verdict");
 }
 
 /// Text reaches stdout and stderr only through the runner's log writer,

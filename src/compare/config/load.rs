@@ -12,18 +12,13 @@ use thiserror::Error;
 
 use super::{Config, Direction, FailThreshold, Metric, Pattern, Rule};
 use crate::glob::Glob;
-use crate::runner::read::{self, ReadError};
+use crate::runner::read::{self, FileError};
 
 #[derive(Debug, Error)]
 pub enum ConfigError {
-    #[error("cannot read the config {path}: {source}")]
-    Read {
-        path: PathBuf,
-        source: std::io::Error,
-    },
-    #[error("the config {path} is {size} bytes, over the {MAX_CONFIG_BYTES}-byte limit")]
-    TooLarge { path: PathBuf, size: u64 },
-    #[error("config {path}{}: {message}", line.map(|l| format!(" line {l}")).unwrap_or_default())]
+    #[error(transparent)]
+    File(#[from] FileError),
+    #[error("config {}{}: {message}", path.display(), line.map(|l| format!(" line {l}")).unwrap_or_default())]
     Invalid {
         path: PathBuf,
         line: Option<usize>,
@@ -63,16 +58,7 @@ impl std::fmt::Display for Problem {
 }
 
 pub fn load(path: &Path) -> Result<Config, ConfigError> {
-    let text = read::bounded_text(path, MAX_CONFIG_BYTES).map_err(|err| match err {
-        ReadError::Io(source) => ConfigError::Read {
-            path: path.to_owned(),
-            source,
-        },
-        ReadError::TooLarge { size } => ConfigError::TooLarge {
-            path: path.to_owned(),
-            size,
-        },
-    })?;
+    let text = read::bounded_text("the config", path, MAX_CONFIG_BYTES)?;
     parse(&text).map_err(|p| ConfigError::Invalid {
         path: path.to_owned(),
         line: p.line,

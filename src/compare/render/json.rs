@@ -13,7 +13,7 @@ use super::{Rerun, threshold_source};
 use crate::compare::config::FailThreshold;
 use crate::compare::report::{Provenance, Report};
 use crate::compare::table::SHOWN_CELL;
-use crate::compare::verdict::{Class, Comparison, Origin, RowResult, Side};
+use crate::compare::verdict::{Class, Comparison, Origin, RowResult, Samples};
 use crate::runner::text::visible;
 
 /// The schema of the object; 2 since classes are spelled in kebab-case,
@@ -61,7 +61,7 @@ struct JsonSide<'a> {
     samples: &'a [f64],
 }
 
-fn side(s: &Side) -> JsonSide<'_> {
+fn side(s: &Samples) -> JsonSide<'_> {
     JsonSide {
         median: s.median,
         samples: s.samples(),

@@ -16,7 +16,7 @@ const SUMMARY_BYTES: usize = 900 * 1024;
 
 fn table_row(report: &Report<'_>, row: &RowResult<'_>) -> String {
     let unit = md(report.unit(row.metric));
-    let num = |side: &Option<crate::compare::verdict::Side>| {
+    let num = |side: &Option<crate::compare::verdict::Samples>| {
         side.as_ref()
             .map_or_else(|| "-".to_owned(), |s| format!("{:.3} {unit}", s.median))
     };

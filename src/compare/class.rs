@@ -1,0 +1,115 @@
+//! The classes a compared row falls in, and the verdict of a comparison:
+//! one spelling of each, used by every output form.
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Class {
+    Regressed,
+    Warned,
+    Improved,
+    Unchanged,
+    Noisy,
+    Lost,
+    Skipped,
+    New,
+    NotComparable,
+    Ignored,
+}
+
+impl Class {
+    /// Every class, in the order outputs count them.
+    pub const ALL: [Class; 10] = [
+        Class::Regressed,
+        Class::Warned,
+        Class::Improved,
+        Class::Unchanged,
+        Class::Noisy,
+        Class::Lost,
+        Class::Skipped,
+        Class::New,
+        Class::NotComparable,
+        Class::Ignored,
+    ];
+
+    /// The one spelling of the class, everywhere it is shown.
+    pub fn name(self) -> &'static str {
+        match self {
+            Class::Regressed => "regressed",
+            Class::Warned => "warned",
+            Class::Improved => "improved",
+            Class::Unchanged => "unchanged",
+            Class::Noisy => "noisy",
+            Class::Lost => "lost",
+            Class::Skipped => "skipped",
+            Class::New => "new",
+            Class::NotComparable => "not-comparable",
+            Class::Ignored => "ignored",
+        }
+    }
+
+    pub(super) fn index(self) -> usize {
+        Class::ALL.iter().position(|c| *c == self).unwrap_or(0)
+    }
+
+    /// Which class indices are among `wanted`.
+    pub(super) fn mask(wanted: &[Class]) -> [bool; 10] {
+        let mut mask = [false; 10];
+        for class in wanted {
+            if let Some(m) = mask.get_mut(class.index()) {
+                *m = true;
+            }
+        }
+        mask
+    }
+
+    /// The classes of rows measured on both sides.
+    pub const COMPARED: [Class; 5] = [
+        Class::Regressed,
+        Class::Warned,
+        Class::Improved,
+        Class::Unchanged,
+        Class::Noisy,
+    ];
+
+    /// Every class but `unchanged`: what a short listing shows.
+    pub const NOTABLE: [Class; 9] = [
+        Class::Regressed,
+        Class::Warned,
+        Class::Improved,
+        Class::Noisy,
+        Class::Lost,
+        Class::Skipped,
+        Class::New,
+        Class::NotComparable,
+        Class::Ignored,
+    ];
+
+    /// Both sides measured: a dashboard line.
+    pub fn compared(self) -> bool {
+        matches!(
+            self,
+            Class::Regressed | Class::Warned | Class::Improved | Class::Unchanged | Class::Noisy
+        )
+    }
+
+    /// What fails the gate.
+    pub fn fails(self) -> bool {
+        matches!(self, Class::Regressed | Class::Lost)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    Pass,
+    Regression,
+    Inconclusive,
+}
+
+impl Verdict {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Pass => "pass",
+            Verdict::Regression => "regression",
+            Verdict::Inconclusive => "inconclusive",
+        }
+    }
+}
