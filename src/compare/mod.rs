@@ -29,7 +29,7 @@ use thiserror::Error;
 
 use crate::runner::file_command::EncodeError;
 use crate::runner::log::LogSink as _;
-use crate::runner::{self, Env, Format, InputError, WriteError, exit};
+use crate::runner::{self, Env, Format, InputError, WriteError};
 use args::CompareArgs;
 use config::{Config, ConfigError, FailThreshold};
 use files::Read;
@@ -38,8 +38,10 @@ use report::{Provenance, ProvenanceError, Report};
 use table::TableError;
 use verdict::{Sides, Verdict};
 
-/// Exit codes of `compare` beyond the shared ones (0, 1 bad input, 2 usage).
-pub mod exits {
+/// The exit codes of `compare`: the shared ones (0, 1 bad input, 2 usage)
+/// and its own.
+pub mod exit {
+    pub use crate::runner::exit::*;
     /// `--strict`, and the gate is inconclusive.
     pub const INCONCLUSIVE: u8 = 3;
     /// Rows regressed or were lost against the gate baseline.
@@ -149,8 +151,8 @@ pub fn run(inputs: &Inputs) -> Result<u8, CompareError> {
     std::mem::forget(loaded);
     Ok(match verdict {
         _ if report_only => exit::OK,
-        Verdict::Regression => exits::REGRESSION,
-        Verdict::Inconclusive if inputs.strict => exits::INCONCLUSIVE,
+        Verdict::Regression => exit::REGRESSION,
+        Verdict::Inconclusive if inputs.strict => exit::INCONCLUSIVE,
         Verdict::Pass | Verdict::Inconclusive => exit::OK,
     })
 }

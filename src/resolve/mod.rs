@@ -26,7 +26,7 @@ use thiserror::Error;
 
 use crate::runner::file_command::EncodeError;
 use crate::runner::log::LogSink as _;
-use crate::runner::{self, Env, Format, InputError, WriteError, exit};
+use crate::runner::{self, Env, Format, InputError, WriteError};
 use answer::Answer;
 use args::ResolveArgs;
 use event::LoadError;
@@ -34,8 +34,10 @@ use inputs::Inputs;
 use rules::PayloadError;
 use settle::{Network, Plan, SettleError};
 
-/// Exit codes of `resolve` beyond the shared ones (0, 1 bad input, 2 usage).
-pub mod exits {
+/// The exit codes of `resolve`: the shared ones (0, 1 bad input, 2 usage)
+/// and its own.
+pub mod exit {
+    pub use crate::runner::exit::*;
     /// `--strict`, and there is something to benchmark but no baseline.
     pub const NO_BASELINE: u8 = 3;
 }
@@ -89,7 +91,7 @@ pub fn run(inputs: &Inputs) -> Result<u8, ResolveError> {
     let answer = resolve(inputs)?;
     write(inputs, &answer)?;
     if inputs.strict && answer.missing_baseline() {
-        return Ok(exits::NO_BASELINE);
+        return Ok(exit::NO_BASELINE);
     }
     Ok(exit::OK)
 }

@@ -68,7 +68,7 @@ fn delimiter() -> Result<String, EncodeError> {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-pub enum ReadError {
+pub enum ParseError {
     #[error("invalid format {0:?}: name must not be empty")]
     EmptyName(String),
     #[error("invalid format {0:?}: name must not be empty and delimiter must not be empty")]
@@ -119,7 +119,7 @@ fn read_line<'a>(text: &'a str, index: &mut usize) -> Option<(&'a str, Option<&'
     clippy::string_slice,
     reason = "indices come from find() on the same text, at ASCII characters; the reader serves tests and the fuzzer"
 )]
-pub fn read(text: &str) -> Result<Vec<(String, String)>, ReadError> {
+pub fn read(text: &str) -> Result<Vec<(String, String)>, ParseError> {
     let mut pairs = Vec::new();
     let mut index = 0;
     while let Some((line, _)) = read_line(text, &mut index) {
@@ -132,33 +132,33 @@ pub fn read(text: &str) -> Result<Vec<(String, String)>, ReadError> {
             (Some(eq), h) if h.is_none_or(|h| eq < h) => {
                 let (key, value) = (&line[..eq], &line[eq + 1..]);
                 if key.is_empty() {
-                    return Err(ReadError::EmptyName(line.to_owned()));
+                    return Err(ParseError::EmptyName(line.to_owned()));
                 }
                 pairs.push((key.to_owned(), value.to_owned()));
             }
             (_, Some(h)) => {
                 let (key, delimiter) = (&line[..h], &line[h + 2..]);
                 if key.is_empty() || delimiter.is_empty() {
-                    return Err(ReadError::EmptyHeredoc(line.to_owned()));
+                    return Err(ParseError::EmptyHeredoc(line.to_owned()));
                 }
                 let start = index;
                 let mut end = index;
                 loop {
                     let Some((value_line, newline)) = read_line(text, &mut index) else {
-                        return Err(ReadError::NoDelimiter(delimiter.to_owned()));
+                        return Err(ParseError::NoDelimiter(delimiter.to_owned()));
                     };
                     if value_line == delimiter {
                         break;
                     }
                     let Some(newline) = newline else {
-                        return Err(ReadError::NoNewline);
+                        return Err(ParseError::NoNewline);
                     };
                     end = index - newline.len();
                 }
                 let value = if end > start { &text[start..end] } else { "" };
                 pairs.push((key.to_owned(), value.to_owned()));
             }
-            _ => return Err(ReadError::Format(line.to_owned())),
+            _ => return Err(ParseError::Format(line.to_owned())),
         }
     }
     Ok(pairs)
@@ -231,12 +231,12 @@ mod tests {
                 ("c".into(), "2=3".into()),
             ]
         );
-        assert!(matches!(read("=1\n"), Err(ReadError::EmptyName(_))));
+        assert!(matches!(read("=1\n"), Err(ParseError::EmptyName(_))));
         assert!(matches!(
             read("a<<EOF\nx\n"),
-            Err(ReadError::NoDelimiter(_))
+            Err(ParseError::NoDelimiter(_))
         ));
-        assert!(matches!(read("a<<EOF\nx"), Err(ReadError::NoNewline)));
-        assert!(matches!(read("junk\n"), Err(ReadError::Format(_))));
+        assert!(matches!(read("a<<EOF\nx"), Err(ParseError::NoNewline)));
+        assert!(matches!(read("junk\n"), Err(ParseError::Format(_))));
     }
 }

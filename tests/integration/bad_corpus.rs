@@ -8,7 +8,7 @@
 
 use serde_json::Value;
 
-use crate::harness::{Resolver, repo_root};
+use crate::harness::{Bin, repo_root};
 
 #[test]
 fn every_bad_input_is_refused_or_answered_as_its_case_says() {
@@ -21,7 +21,7 @@ fn every_bad_input_is_refused_or_answered_as_its_case_says() {
     assert_eq!(files, cases.len(), "every file has a case");
     for case in cases {
         let file = case["file"].as_str().unwrap();
-        let mut resolver = Resolver::new()
+        let mut resolver = Bin::new()
             .event(dir.join(file), case["event_name"].as_str().unwrap())
             .arg("--offline")
             .on_runner();

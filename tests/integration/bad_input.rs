@@ -3,7 +3,7 @@
 
 use serde_json::json;
 
-use crate::harness::{Resolver, Run};
+use crate::harness::{Bin, Run};
 
 fn refused(run: &Run, code: i32, message: &str) {
     run.assert_code(code);
@@ -26,7 +26,7 @@ fn refused(run: &Run, code: i32, message: &str) {
 }
 
 fn payload_run(text: &str, event: &str) -> Run {
-    Resolver::new()
+    Bin::new()
         .payload(text, event)
         .arg("--offline")
         .on_runner()
@@ -35,12 +35,12 @@ fn payload_run(text: &str, event: &str) -> Run {
 
 #[test]
 fn missing_and_unreadable_files() {
-    let run = Resolver::new()
+    let run = Bin::new()
         .event("/nonexistent/event.json", "push")
         .on_runner()
         .run();
     refused(&run, 1, "cannot read event file /nonexistent/event.json");
-    let r = Resolver::new();
+    let r = Bin::new();
     let dir = r.dir().to_owned();
     let run = r.event(&dir, "push").on_runner().run();
     refused(&run, 1, "cannot read event file");
@@ -136,7 +136,7 @@ fn missing_fields_and_bad_values_name_the_field() {
 
 #[test]
 fn payload_over_the_size_limit() {
-    let r = Resolver::new();
+    let r = Bin::new();
     let path = r.dir().join("huge.json");
     let file = std::fs::File::create(&path).unwrap();
     file.set_len(64 * 1024 * 1024 + 1).unwrap(); // sparse: no 64 MiB written
@@ -164,32 +164,29 @@ fn event_name_that_contradicts_the_payload() {
 fn usage_errors_exit_2() {
     let push = json!({"ref": "refs/heads/main", "before": "a".repeat(40), "after": "b".repeat(40)})
         .to_string();
-    let run = Resolver::new()
+    let run = Bin::new()
         .payload(&push, "push")
         .args(["--base-sha", "fa4f8ae2"])
         .on_runner()
         .run();
     refused(&run, 2, "--base-sha: not a full commit SHA");
-    let run = Resolver::new()
-        .payload(&push, "Push Event")
-        .on_runner()
-        .run();
+    let run = Bin::new().payload(&push, "Push Event").on_runner().run();
     refused(&run, 2, "--event-name");
-    let run = Resolver::new()
+    let run = Bin::new()
         .payload(&push, "push")
         .args(["--format", "yaml"])
         .on_runner()
         .run();
     refused(&run, 2, "expected github, json or text");
-    let run = Resolver::new()
+    let run = Bin::new()
         .payload(&push, "push")
         .arg("--no-such-flag")
         .on_runner()
         .run();
     refused(&run, 2, "unexpected argument '--no-such-flag'");
-    let run = Resolver::new().on_runner().run();
+    let run = Bin::new().on_runner().run();
     refused(&run, 2, "no event file");
-    let run = Resolver::new()
+    let run = Bin::new()
         .payload(&push, "push")
         .env("INPUT_LABEL", "main;rm")
         .on_runner()
@@ -211,7 +208,7 @@ fn errors_are_annotations_on_a_runner() {
 fn github_format_without_github_output_is_an_error() {
     let push = json!({"ref": "refs/heads/main", "before": "a".repeat(40), "after": "b".repeat(40)})
         .to_string();
-    let run = Resolver::new()
+    let run = Bin::new()
         .payload(&push, "push")
         .args(["--format", "github", "--offline", "--repository", "a/b"])
         .run();

@@ -1,10 +1,10 @@
 //! The command line: help that teaches, `resolve` as the default command.
 
-use crate::harness::{Resolver, repo_root};
+use crate::harness::{Bin, repo_root};
 
 #[test]
 fn help_teaches_examples_and_exit_codes() {
-    let run = Resolver::new().arg("--help").run();
+    let run = Bin::new().arg("--help").run();
     run.assert_code(0);
     for needle in [
         "Examples:",
@@ -17,7 +17,7 @@ fn help_teaches_examples_and_exit_codes() {
     ] {
         assert!(run.stdout.contains(needle), "--help lacks {needle:?}");
     }
-    let run = Resolver::new().args(["resolve", "--help"]).run();
+    let run = Bin::new().args(["resolve", "--help"]).run();
     run.assert_code(0);
     assert!(run.stdout.contains("Exit codes:"));
 }
@@ -25,12 +25,12 @@ fn help_teaches_examples_and_exit_codes() {
 #[test]
 fn resolve_is_the_default_command() {
     let event = repo_root().join("examples/events/fork-pull-request.json");
-    let (_, with) = Resolver::new()
+    let (_, with) = Bin::new()
         .arg("resolve")
         .event(&event, "pull_request")
         .arg("--offline")
         .json();
-    let (_, without) = Resolver::new()
+    let (_, without) = Bin::new()
         .event(&event, "pull_request")
         .arg("--offline")
         .json();
@@ -40,7 +40,7 @@ fn resolve_is_the_default_command() {
 #[test]
 fn event_comes_from_the_runner_environment() {
     let event = repo_root().join("examples/events/fork-pull-request.json");
-    let run = Resolver::new()
+    let run = Bin::new()
         .env("GITHUB_EVENT_PATH", &event)
         .env("GITHUB_EVENT_NAME", "pull_request")
         .env("INPUT_OFFLINE", "true")

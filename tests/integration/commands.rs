@@ -13,7 +13,7 @@ use std::path::Path;
 use serde_json::json;
 
 use crate::compare::{HEADER, csv, line, suite};
-use crate::harness::{Resolver, Run};
+use crate::harness::{Bin, Run};
 use crate::mock_github::{MockGitHub, error};
 use crate::online::{REPO, online, repo_json};
 
@@ -75,7 +75,7 @@ fn all(run: &Run) -> Vec<String> {
 /// Runs `make` with a harmless value and with each hostile one, in each
 /// form, and checks that the hostile runs recognise exactly the harmless
 /// run's commands.
-fn check(position: &str, make: impl Fn(&str) -> Resolver) {
+fn check(position: &str, make: impl Fn(&str) -> Bin) {
     for format in ["github", "text", "json"] {
         let run = |value: &str| {
             let r = make(value).args(["--format", format]);
@@ -105,13 +105,13 @@ fn write(dir: &Path, name: &str, text: &str) -> std::path::PathBuf {
 /// files (`column` 0-2 keys, 5 status, 4 a metric) and row 3 made slower,
 /// row 4 lost, so every line form (dashboard, lost, new, not comparable,
 /// annotations) is written.
-fn compare_with_cell(column: usize, cell: &str) -> Resolver {
+fn compare_with_cell(column: usize, cell: &str) -> Bin {
     compare_with(column, cell, false)
 }
 
 /// The same, with the edited row missing from current when `lost`.
-fn compare_with(column: usize, cell: &str, lost: bool) -> Resolver {
-    let r = Resolver::new();
+fn compare_with(column: usize, cell: &str, lost: bool) -> Bin {
+    let r = Bin::new();
     let dir = r.dir().to_owned();
     let rows = suite();
     let edit = |text: String| -> String {
@@ -164,7 +164,7 @@ fn csv_cells_never_become_commands() {
 fn error_messages_on_stderr_never_become_commands() {
     // A header naming no key column, and a key twice.
     check("a header cell", |v| {
-        let r = Resolver::new();
+        let r = Bin::new();
         let f = write(
             r.dir(),
             "cur.csv",
@@ -176,7 +176,7 @@ fn error_messages_on_stderr_never_become_commands() {
             .arg(format!("main={}", f.display()))
     });
     check("a duplicate key", |v| {
-        let r = Resolver::new();
+        let r = Bin::new();
         let key = v.replace(',', ";");
         let f = write(
             r.dir(),
@@ -194,14 +194,14 @@ fn error_messages_on_stderr_never_become_commands() {
 fn file_names_and_input_values_never_become_commands() {
     let csv_text = format!("{HEADER}x,1,b,-,1,ok\n");
     check("a --current file name", |v| {
-        let r = Resolver::new();
+        let r = Bin::new();
         let name = r.dir().join(v.replace('/', "_"));
         r.args(["compare", "--current"])
             .arg(name)
             .args(["--baseline", "main=absent.csv"])
     });
     check("a baseline file name", |v| {
-        let r = Resolver::new();
+        let r = Bin::new();
         let c = write(r.dir(), "c.csv", &csv_text);
         let base = r.dir().join(v.replace('/', "_"));
         r.args(["compare", "--current"])
@@ -210,7 +210,7 @@ fn file_names_and_input_values_never_become_commands() {
             .arg(format!("main={}", base.display()))
     });
     check("INPUT_CONFIG", |v| {
-        let r = Resolver::new();
+        let r = Bin::new();
         let c = write(r.dir(), "c.csv", &csv_text);
         r.args(["compare", "--current"])
             .arg(&c)
@@ -219,7 +219,7 @@ fn file_names_and_input_values_never_become_commands() {
             .env("INPUT_CONFIG", format!("x{v}"))
     });
     check("INPUT_FAIL_THRESHOLD", |v| {
-        let r = Resolver::new();
+        let r = Bin::new();
         let c = write(r.dir(), "c.csv", &csv_text);
         r.args(["compare", "--current"])
             .arg(&c)
@@ -228,7 +228,7 @@ fn file_names_and_input_values_never_become_commands() {
             .env("INPUT_FAIL_THRESHOLD", v)
     });
     check("a history file", |v| {
-        let r = Resolver::new();
+        let r = Bin::new();
         let c = write(r.dir(), "c.csv", &csv_text);
         let history = r.dir().join(v.replace('/', "_"));
         r.args(["compare", "--current"])
@@ -238,15 +238,13 @@ fn file_names_and_input_values_never_become_commands() {
             .arg("--history")
             .arg(history)
     });
-    check("an unknown argument", |v| {
-        Resolver::new().args(["compare", v])
-    });
+    check("an unknown argument", |v| Bin::new().args(["compare", v]));
 }
 
 #[test]
 fn config_text_never_becomes_a_command() {
     check("the config's text", |v| {
-        let r = Resolver::new();
+        let r = Bin::new();
         let c = write(r.dir(), "c.csv", &format!("{HEADER}x,1,b,-,1,ok\n"));
         let config = write(
             r.dir(),
@@ -261,7 +259,7 @@ fn config_text_never_becomes_a_command() {
             .arg(config)
     });
     check("a rule pattern", |v| {
-        let r = Resolver::new();
+        let r = Bin::new();
         let c = write(r.dir(), "c.csv", &format!("{HEADER}x,1,b,-,1,ok\n"));
         let config = write(
             r.dir(),
@@ -305,17 +303,17 @@ fn event_payloads_never_become_commands() {
     // Values the rules refuse are named in the error on stderr.
     check("a payload's base SHA", |v| {
         let payload = json!({"pull_request": {"base": {"sha": v, "repo": {"full_name": REPO}}, "head": {"sha": "a".repeat(40), "repo": {"full_name": REPO}}}, "repository": repo_json()});
-        Resolver::new()
+        Bin::new()
             .payload(&payload.to_string(), "pull_request")
             .arg("--offline")
     });
     check("an event file name", |v| {
-        let r = Resolver::new();
+        let r = Bin::new();
         let path = r.dir().join(v.replace('/', "_"));
         r.event(path, "push").arg("--offline")
     });
     check("INPUT_LABEL", |v| {
-        Resolver::new()
+        Bin::new()
             .payload("{}", "push")
             .arg("--offline")
             .env("INPUT_LABEL", v)

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::harness::{Resolver, Run};
+use crate::harness::{Bin, Run};
 
 pub const HEADER: &str = "op,shape,dtype,tbps,tflops,status\n";
 const OPS: [&str; 13] = [
@@ -104,12 +104,12 @@ fn seed_files(dir: &Path) -> (PathBuf, PathBuf) {
     (b, c)
 }
 
-fn compare() -> Resolver {
-    Resolver::new().arg("compare")
+fn compare() -> Bin {
+    Bin::new().arg("compare")
 }
 
 /// `compare` on the seed case's files: the current results against `main`.
-fn compare_seed() -> Resolver {
+fn compare_seed() -> Bin {
     let r = compare();
     let (base, cur) = seed_files(r.dir());
     r.arg("--current")
@@ -307,7 +307,7 @@ fn bad_input_names_the_file_and_the_line_and_writes_nothing() {
         ),
     ];
     for (name, text, parts) in cases {
-        let r = Resolver::new();
+        let r = Bin::new();
         let dir = r.dir().to_owned();
         if !text.is_empty() {
             write(&dir, name, &text);
@@ -323,7 +323,7 @@ fn bad_input_names_the_file_and_the_line_and_writes_nothing() {
         refused(&run, 1, &parts);
         // A malformed baseline is bad input too (an absent one is not).
         if name != "no-such.csv" {
-            let r = Resolver::new();
+            let r = Bin::new();
             let cur = write(r.dir(), "current.csv", good);
             let base = write(r.dir(), name, &text);
             let run = r
@@ -340,7 +340,7 @@ fn bad_input_names_the_file_and_the_line_and_writes_nothing() {
 
 #[test]
 fn a_file_over_64_mib_is_refused_before_it_is_read() {
-    let r = Resolver::new();
+    let r = Bin::new();
     let big = r.dir().join("big.csv");
     let file = std::fs::File::create(&big).unwrap();
     file.set_len(64 * 1024 * 1024 + 1).unwrap();
@@ -361,7 +361,7 @@ fn a_file_over_64_mib_is_refused_before_it_is_read() {
 
 #[test]
 fn usage_errors_exit_2_and_name_the_input() {
-    let r = Resolver::new();
+    let r = Bin::new();
     let cur = write(r.dir(), "c.csv", "op,shape,dtype,tflops\nx,1,bf16,1\n");
     let run = r
         .args(["compare", "--current"])
@@ -374,7 +374,7 @@ fn usage_errors_exit_2_and_name_the_input() {
         "{}",
         run.stderr
     );
-    let run = Resolver::new()
+    let run = Bin::new()
         .args(["compare", "--baseline", "main=x.csv"])
         .run();
     run.assert_code(2);
@@ -384,7 +384,7 @@ fn usage_errors_exit_2_and_name_the_input() {
         "{}",
         run.stderr
     );
-    let run = Resolver::new()
+    let run = Bin::new()
         .args([
             "compare",
             "--current",
@@ -406,7 +406,7 @@ fn usage_errors_exit_2_and_name_the_input() {
 
 #[test]
 fn an_unavailable_gate_is_inconclusive_and_strict_fails_it() {
-    let r = Resolver::new();
+    let r = Bin::new();
     let cur = write(r.dir(), "c.csv", "op,shape,dtype,tflops\nx,1,bf16,1\n");
     let empty = write(r.dir(), "empty.csv", "");
     let failed = write(
@@ -423,7 +423,7 @@ fn an_unavailable_gate_is_inconclusive_and_strict_fails_it() {
         ),
     ] {
         for (strict, code) in [(false, 0), (true, 3)] {
-            let mut run = Resolver::new()
+            let mut run = Bin::new()
                 .args(["compare", "--current"])
                 .arg(&cur)
                 .args(["--baseline", &baseline])
@@ -474,7 +474,7 @@ fn report_only_passes_and_says_so_everywhere() {
 
 #[test]
 fn repeated_runs_compare_medians_and_overlap_is_noise() {
-    let r = Resolver::new();
+    let r = Bin::new();
     let dir = r.dir().to_owned();
     let file = |name: &str, a: f64, b: f64| {
         write(
@@ -517,7 +517,7 @@ fn repeated_runs_compare_medians_and_overlap_is_noise() {
 
 #[test]
 fn the_release_tag_is_reported_not_gated_and_provenance_is_its_own_line() {
-    let r = Resolver::new();
+    let r = Bin::new();
     let dir = r.dir().to_owned();
     let cur = write(&dir, "c.csv", "op,shape,dtype,tflops\nx,1,bf16,100\n");
     let main = write(&dir, "m.csv", "op,shape,dtype,tflops\nx,1,bf16,100\n");
@@ -554,7 +554,7 @@ fn the_release_tag_is_reported_not_gated_and_provenance_is_its_own_line() {
 
 #[test]
 fn a_config_gives_rows_their_own_thresholds_and_unknown_keys_are_bad_input() {
-    let r = Resolver::new();
+    let r = Bin::new();
     let files = tempfile::tempdir().unwrap();
     let dir = files.path();
     let cur = write(
@@ -592,7 +592,7 @@ fn a_config_gives_rows_their_own_thresholds_and_unknown_keys_are_bad_input() {
         "bad.toml",
         "[[rules]]\nmatch = [\"op=x\"]\nfail_treshold = 5\n",
     );
-    let run = Resolver::new()
+    let run = Bin::new()
         .args(["compare", "--current"])
         .arg(&cur)
         .arg("--baseline")

@@ -10,7 +10,7 @@ use std::process::Command;
 use serde_json::json;
 
 use crate::compare::{HEADER, csv, line, suite};
-use crate::harness::{Resolver, Run};
+use crate::harness::{Bin, Run};
 
 fn write(dir: &Path, name: &str, text: impl AsRef<[u8]>) -> PathBuf {
     let path = dir.join(name);
@@ -18,8 +18,8 @@ fn write(dir: &Path, name: &str, text: impl AsRef<[u8]>) -> PathBuf {
     path
 }
 
-fn compare_files(base: &str, cur: &str) -> Resolver {
-    let r = Resolver::new();
+fn compare_files(base: &str, cur: &str) -> Bin {
+    let r = Bin::new();
     let (b, c) = (
         write(r.dir(), "base.csv", base),
         write(r.dir(), "cur.csv", cur),
@@ -112,7 +112,7 @@ fn the_resolution_is_evidence() {
 fn keys_that_are_not_utf8_are_refused_naming_file_and_line() {
     let mut bytes = HEADER.as_bytes().to_vec();
     bytes.extend_from_slice(b"gemm\xff,1x1,bf16,-,10,ok\ngemm\xfe,1x1,bf16,-,5,ok\n");
-    let r = Resolver::new();
+    let r = Bin::new();
     let c = write(r.dir(), "cur.csv", &bytes);
     let run = r
         .args(["compare", "--current"])
@@ -214,7 +214,7 @@ fn blank_lines_and_many_files_fit_a_small_address_space() {
 
 #[test]
 fn more_files_than_the_limit_are_a_usage_error() {
-    let r = Resolver::new();
+    let r = Bin::new();
     let f = write(r.dir(), "c.csv", format!("{HEADER}x,1,b,-,5,ok\n"));
     let list: String = (0..1001).map(|_| format!("{}\n", f.display())).collect();
     let run = r

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::harness::{Resolver, own_fixtures, shared_fixtures};
+use crate::harness::{Bin, own_fixtures, shared_fixtures};
 
 const ZERO: &str = "0000000000000000000000000000000000000000";
 
@@ -38,7 +38,7 @@ fn check_folder(dir: &Path) -> usize {
 fn check_one(path: &Path, want: &Value) {
     let name = path.file_name().unwrap().to_string_lossy().into_owned();
     let event = want["event_name"].as_str().unwrap();
-    let mut resolver = Resolver::new().event(path, event).arg("--offline");
+    let mut resolver = Bin::new().event(path, event).arg("--offline");
     if let Some(env) = want.get("env").and_then(Value::as_object) {
         for (k, v) in env {
             resolver = resolver.env(k, v.as_str().unwrap());
@@ -114,10 +114,7 @@ fn github_outputs_match_json_for_every_own_fixture() {
             .and_then(Value::as_object)
             .cloned()
             .unwrap_or_default();
-        let mut r = Resolver::new()
-            .event(&path, event)
-            .arg("--offline")
-            .on_runner();
+        let mut r = Bin::new().event(&path, event).arg("--offline").on_runner();
         for (k, v) in &env {
             r = r.env(k, v.as_str().unwrap());
         }

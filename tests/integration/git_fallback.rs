@@ -9,7 +9,7 @@ use serde_json::json;
 
 use crate::git_https::GitHttps;
 use crate::gitrepo::{BareRepo, GitDaemon, git};
-use crate::harness::Resolver;
+use crate::harness::Bin;
 use crate::mock_github::{MockGitHub, error};
 use crate::online::{REPO, repo_json};
 
@@ -29,8 +29,8 @@ pub async fn api_down() -> MockGitHub {
 
 /// A `workflow_dispatch` of REPO against `api`, with git served at
 /// `server` (`GITHUB_SERVER_URL`) and `token` as the job's token.
-pub fn dispatch_with_git(api: &MockGitHub, server: &str, token: &str) -> Resolver {
-    Resolver::new()
+pub fn dispatch_with_git(api: &MockGitHub, server: &str, token: &str) -> Bin {
+    Bin::new()
         .payload(
             &json!({"repository": repo_json()}).to_string(),
             "workflow_dispatch",
@@ -113,7 +113,7 @@ async fn annotated_tags_are_peeled_by_git_and_ten_thousand_tags_work() {
     let mock = api_down().await;
     let payload = json!({"pull_request": {"base": {"ref": "main", "sha": repo.commits[0], "repo": repo_json()},
         "head": {"ref": "x", "sha": repo.commits[2], "repo": repo_json()}}});
-    let (_, j) = Resolver::new()
+    let (_, j) = Bin::new()
         .payload(&payload.to_string(), "pull_request")
         .api(&mock.url())
         .env("GITHUB_SERVER_URL", repo.file_url())
@@ -148,7 +148,7 @@ fn merge_base_from_the_local_clone_needs_no_network() {
     );
     let payload = json!({"ref": "refs/heads/main", "before": repo.commits[2], "after": repo.commits[1],
         "forced": true, "repository": repo_json()});
-    let (_, j) = Resolver::new()
+    let (_, j) = Bin::new()
         .payload(&payload.to_string(), "push")
         .env("GITHUB_WORKSPACE", clone.path())
         .arg("--offline")
@@ -160,7 +160,7 @@ fn merge_base_from_the_local_clone_needs_no_network() {
     // A workflow_run of a push: the first parent, from the clone too.
     let payload = json!({"workflow_run": {"event": "push", "head_sha": repo.commits[2], "head_branch": "main",
         "repository": repo_json(), "head_repository": repo_json(), "pull_requests": []}});
-    let (_, j) = Resolver::new()
+    let (_, j) = Bin::new()
         .payload(&payload.to_string(), "workflow_run")
         .env("GITHUB_WORKSPACE", clone.path())
         .arg("--offline")
@@ -190,7 +190,7 @@ async fn fetch_into_a_new_clone(repo: &BareRepo, server: &str) {
     let base = &repo.commits[1];
     let payload = json!({"pull_request": {"base": {"ref": "main", "sha": base, "repo": repo_json()},
         "head": {"ref": "x", "sha": repo.commits[2], "repo": {"full_name": "jhinpan/FlyDSL-lab"}}}});
-    let run = Resolver::new()
+    let run = Bin::new()
         .payload(&payload.to_string(), "pull_request")
         .api("https://127.0.0.1:1")
         .env("GITHUB_SERVER_URL", server)
@@ -230,7 +230,7 @@ async fn a_failed_fetch_is_a_warning_and_nothing_older_is_tried() {
     git(target.path(), &["init", "--quiet"]);
     let payload = json!({"pull_request": {"base": {"ref": "main", "sha": "a".repeat(40), "repo": repo_json()},
         "head": {"ref": "x", "sha": "b".repeat(40), "repo": repo_json()}}});
-    let run = Resolver::new()
+    let run = Bin::new()
         .payload(&payload.to_string(), "pull_request")
         .api("https://127.0.0.1:1")
         .env("GITHUB_SERVER_URL", "git://127.0.0.1:1")
@@ -269,7 +269,7 @@ async fn fetch_into_a_clone_that_has_the_commit_needs_no_network() {
     let base = &repo.commits[1];
     let payload = json!({"pull_request": {"base": {"ref": "main", "sha": base, "repo": repo_json()},
         "head": {"ref": "x", "sha": repo.commits[2], "repo": repo_json()}}});
-    let run = Resolver::new()
+    let run = Bin::new()
         .payload(&payload.to_string(), "pull_request")
         .api("https://127.0.0.1:1")
         .env("GITHUB_SERVER_URL", "https://127.0.0.1:1")
@@ -398,10 +398,10 @@ fn checkout_without_empty_dirs(dir: &Path) -> String {
     git(dir, &["rev-parse", "HEAD"])
 }
 
-fn fetch_run(server: &str, base: &str, head: &str, target: &Path) -> Resolver {
+fn fetch_run(server: &str, base: &str, head: &str, target: &Path) -> Bin {
     let payload = json!({"pull_request": {"base": {"ref": "main", "sha": base, "repo": repo_json()},
         "head": {"ref": "x", "sha": head, "repo": repo_json()}}});
-    Resolver::new()
+    Bin::new()
         .payload(&payload.to_string(), "pull_request")
         .api("https://127.0.0.1:1")
         .env("GITHUB_SERVER_URL", server)

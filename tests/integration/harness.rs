@@ -26,7 +26,8 @@ pub fn shared_fixtures() -> Option<PathBuf> {
     dir.join("expected.json").is_file().then_some(dir)
 }
 
-pub struct Resolver {
+/// The binary under test, for any of its commands.
+pub struct Bin {
     cmd: Command,
     dir: TempDir,
 }
@@ -40,7 +41,7 @@ pub struct Run {
     pub summary: String,
 }
 
-impl Resolver {
+impl Bin {
     pub fn new() -> Self {
         let mut cmd = Command::cargo_bin("baseline-resolver").expect("binary built");
         for (key, _) in std::env::vars() {
@@ -58,7 +59,7 @@ impl Resolver {
         cmd.env_remove("SSL_CERT_DIR");
         let dir = tempfile::tempdir().expect("temp dir");
         cmd.current_dir(dir.path());
-        Resolver { cmd, dir }
+        Bin { cmd, dir }
     }
 
     pub fn dir(&self) -> &Path {
@@ -169,7 +170,7 @@ impl Run {
     }
 }
 
-impl Resolver {
+impl Bin {
     /// Points the binary at a mock API (and `--timeout`), as a runner would
     /// through `GITHUB_API_URL`.
     pub fn api(self, url: &str) -> Self {

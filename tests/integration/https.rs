@@ -13,7 +13,7 @@ use wiremock::{Mock, ResponseTemplate};
 
 use crate::git_https::GitHttps;
 use crate::gitrepo::BareRepo;
-use crate::harness::Resolver;
+use crate::harness::Bin;
 use crate::mock_github::{MockGitHub, ok_json, pull_json};
 use crate::online::{BASE, HEAD, REPO, STALE, TAG_COMMIT, TIP, online, repo_json};
 use crate::tls::{Ca, Options, ca};
@@ -189,7 +189,7 @@ async fn tls_older_than_1_2_is_refused() {
 async fn a_plain_http_server_at_an_https_url_is_named() {
     let mock = MockGitHub::start().await;
     let plain = mock.server.uri().replace("http://", "https://");
-    let (_, j) = Resolver::new()
+    let (_, j) = Bin::new()
         .payload(&fork_pr().to_string(), "pull_request")
         .api(&plain)
         .env("GITHUB_SERVER_URL", "git://127.0.0.1:1")
@@ -213,7 +213,7 @@ async fn ssl_cert_dir_is_trusted_by_the_api_and_by_git() {
         .await;
     let dir = ca().hashed_dir();
     for (mock, tag) in [(&api_ok, "v1.1.0"), (&api_down, "v2.0.0")] {
-        let (_, j) = Resolver::new()
+        let (_, j) = Bin::new()
             .payload(&fork_pr().to_string(), "pull_request")
             .api(&mock.url())
             .env("GITHUB_SERVER_URL", git.url())
@@ -238,7 +238,7 @@ async fn git_over_https_refuses_an_untrusted_certificate() {
         .respond_with(ResponseTemplate::new(503))
         .mount(&mock.server)
         .await;
-    let (_, j) = Resolver::new()
+    let (_, j) = Bin::new()
         .payload(&fork_pr().to_string(), "pull_request")
         .api(&mock.url())
         .env("GITHUB_SERVER_URL", git.url())

@@ -3,7 +3,7 @@
 
 use serde_json::json;
 
-use crate::harness::Resolver;
+use crate::harness::Bin;
 use crate::mock_github::{MockGitHub, ok, pull_json};
 
 pub const BASE: &str = "fa4f8ae2d93c1a7e5b06f2c8e4d1b3a9c7e05f16";
@@ -19,8 +19,8 @@ pub fn repo_json() -> serde_json::Value {
 
 /// A resolver on `mock`. The git server is a refused loopback port, so a
 /// git fallback can never reach out to github.com from a test.
-pub fn online(mock: &MockGitHub, payload: &serde_json::Value, event: &str) -> Resolver {
-    Resolver::new()
+pub fn online(mock: &MockGitHub, payload: &serde_json::Value, event: &str) -> Bin {
+    Bin::new()
         .payload(&payload.to_string(), event)
         .api(&mock.url())
         .env("GITHUB_SERVER_URL", "git://127.0.0.1:1")
@@ -301,7 +301,7 @@ async fn latest_release_tag_of_the_base_repo_ordered_as_versions() {
     assert_eq!(j["tag_version"], "0.3.2.dev838");
 
     // No matching tag: a warning, not an error.
-    let (run, j) = Resolver::new()
+    let (run, j) = Bin::new()
         .payload(&payload.to_string(), "pull_request")
         .api(&mock.url())
         .args(["--tag-pattern", "v9.*"])

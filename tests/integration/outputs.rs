@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use crate::harness::{Resolver, repo_root};
+use crate::harness::{Bin, repo_root};
 
 const BASE: &str = "fa4f8ae2d93c1a7e5b06f2c8e4d1b3a9c7e05f16";
 const HEAD: &str = "3c9d2e7a1f5b8c4d6e0a2b9f7c1d3e5a8b6f4c20";
@@ -14,7 +14,7 @@ fn example() -> std::path::PathBuf {
 
 #[test]
 fn fork_pull_request_outputs_every_value() {
-    let run = Resolver::new()
+    let run = Bin::new()
         .event(example(), "pull_request")
         .arg("--offline")
         .on_runner()
@@ -87,7 +87,7 @@ fn fork_pull_request_outputs_every_value() {
 fn a_missing_baseline_is_a_visible_warning_everywhere() {
     let payload = json!({"ref": "refs/heads/main", "before": "0".repeat(40), "after": HEAD,
         "created": true, "repository": {"full_name": "ROCm/FlyDSL", "default_branch": "main"}});
-    let run = Resolver::new()
+    let run = Bin::new()
         .payload(&payload.to_string(), "push")
         .arg("--offline")
         .on_runner()
@@ -117,7 +117,7 @@ fn a_missing_baseline_is_a_visible_warning_everywhere() {
 #[test]
 fn strict_fails_on_a_missing_baseline_but_not_on_a_skip() {
     let payload = json!({"repository": {"full_name": "ROCm/FlyDSL", "default_branch": "main"}});
-    let run = Resolver::new()
+    let run = Bin::new()
         .payload(&payload.to_string(), "workflow_dispatch")
         .args(["--offline", "--strict"])
         .on_runner()
@@ -133,7 +133,7 @@ fn strict_fails_on_a_missing_baseline_but_not_on_a_skip() {
             .contains("::warning title=Benchmark baseline unavailable::")
     );
 
-    let run = Resolver::new()
+    let run = Bin::new()
         .payload(&payload.to_string(), "create")
         .args(["--offline"])
         .env("INPUT_STRICT", "true")
@@ -145,7 +145,7 @@ fn strict_fails_on_a_missing_baseline_but_not_on_a_skip() {
 
 #[test]
 fn base_equal_to_head_is_a_warning() {
-    let run = Resolver::new()
+    let run = Bin::new()
         .event(example(), "pull_request")
         .args(["--offline", "--base-sha", HEAD])
         .on_runner()
@@ -180,7 +180,7 @@ fn hostile_branch_names_stay_data() {
     ] {
         let payload = json!({"ref": format!("refs/heads/{branch}"), "before": BASE, "after": HEAD,
             "repository": {"full_name": "ROCm/FlyDSL", "default_branch": "main"}});
-        let run = Resolver::new()
+        let run = Bin::new()
             .payload(&payload.to_string(), "push")
             .arg("--offline")
             .on_runner()
@@ -209,7 +209,7 @@ fn hostile_branch_names_stay_data() {
 
 #[test]
 fn runner_debug_prints_debug_lines() {
-    let run = Resolver::new()
+    let run = Bin::new()
         .event(example(), "pull_request")
         .arg("--offline")
         .on_runner()
@@ -225,7 +225,7 @@ fn runner_debug_prints_debug_lines() {
 
 #[test]
 fn outputs_are_appended_not_replaced() {
-    let r = Resolver::new()
+    let r = Bin::new()
         .event(example(), "pull_request")
         .arg("--offline")
         .on_runner();
@@ -242,7 +242,7 @@ fn outputs_are_appended_not_replaced() {
 #[test]
 fn a_summary_that_cannot_be_written_is_a_warning_not_a_failure() {
     for summary in ["/dev/full", "/"] {
-        let run = Resolver::new()
+        let run = Bin::new()
             .event(example(), "pull_request")
             .arg("--offline")
             .on_runner()
@@ -289,7 +289,7 @@ async fn markdown_from_a_server_stays_text_in_the_summary() {
 
 #[test]
 fn enterprise_server_urls_come_from_github_server_url() {
-    let run = Resolver::new()
+    let run = Bin::new()
         .event(example(), "pull_request")
         .arg("--offline")
         .env("GITHUB_SERVER_URL", "https://ghes.example.com/")
@@ -304,7 +304,7 @@ fn enterprise_server_urls_come_from_github_server_url() {
 
 #[test]
 fn text_and_json_formats() {
-    let run = Resolver::new()
+    let run = Bin::new()
         .event(example(), "pull_request")
         .arg("--offline")
         .run();
@@ -316,7 +316,7 @@ fn text_and_json_formats() {
     assert!(run.stdout.contains("(fork)"));
     assert!(run.output_file.is_empty(), "text format writes no outputs");
 
-    let (_, json) = Resolver::new()
+    let (_, json) = Bin::new()
         .event(example(), "pull_request")
         .arg("--offline")
         .json();

@@ -83,7 +83,7 @@ async fn the_token_never_appears_on_any_path() {
         ("{}", vec!["--token", TOKEN, "--base-sha", "short"]),
         ("{}", vec!["--token", TOKEN, "--timeout", "forever"]),
     ] {
-        let run = crate::harness::Resolver::new()
+        let run = crate::harness::Bin::new()
             .payload(payload, "push")
             .api(&mock.url())
             .args(args)

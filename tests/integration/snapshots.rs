@@ -2,10 +2,10 @@
 //! snapshots (`tests/integration/snapshots/`), so a change of layout is
 //! reviewed as a diff (`cargo insta review`, or rename the `.snap.new`).
 
-use crate::harness::{Resolver, repo_root};
+use crate::harness::{Bin, repo_root};
 
-fn fork_pull_request() -> Resolver {
-    Resolver::new()
+fn fork_pull_request() -> Bin {
+    Bin::new()
         .event(
             repo_root().join("examples/events/fork-pull-request.json"),
             "pull_request",
@@ -22,7 +22,7 @@ fn job_summary_of_a_fork_pull_request() {
 
 #[test]
 fn job_summary_of_a_missing_baseline() {
-    let run = Resolver::new()
+    let run = Bin::new()
         .payload(
             r#"{"ref": "refs/heads/main", "repository": {"full_name": "ROCm/FlyDSL", "default_branch": "main"}}"#,
             "workflow_dispatch",

@@ -14,7 +14,7 @@ use serde_json::Value;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 
-use crate::harness::Resolver;
+use crate::harness::Bin;
 use crate::online::{REPO, TAG_COMMIT, TIP};
 use crate::tls::{Front, Options};
 
@@ -169,7 +169,7 @@ async fn a_thousand_resolutions_against_a_faulty_api() {
         workers.push(tokio::task::spawn_blocking(move || {
             while done.fetch_add(1, Ordering::SeqCst) < RUNS {
                 let t = Instant::now();
-                let run = Resolver::new()
+                let run = Bin::new()
                     .payload(
                         r#"{"repository": {"full_name": "ROCm/FlyDSL", "default_branch": "main"}}"#,
                         "workflow_dispatch",

@@ -10,7 +10,7 @@ use wiremock::{Mock, ResponseTemplate};
 use crate::git_fallback::{api_down, dispatch_with_git};
 use crate::git_https::GitHttps;
 use crate::gitrepo::{BareRepo, git};
-use crate::harness::Resolver;
+use crate::harness::Bin;
 use crate::mock_github::{MockGitHub, ok_json};
 use crate::online::{REPO, repo_json};
 
@@ -64,7 +64,7 @@ async fn an_instead_of_rewrite_in_the_fetch_clone_gets_no_token() {
     );
     let payload = json!({"pull_request": {"base": {"ref": "main", "sha": repo.commits[1], "repo": repo_json()},
         "head": {"ref": "x", "sha": repo.commits[2], "repo": repo_json()}}});
-    let run = Resolver::new()
+    let run = Bin::new()
         .payload(&payload.to_string(), "pull_request")
         .api("https://127.0.0.1:1")
         .env("GITHUB_SERVER_URL", server.url())
@@ -114,7 +114,7 @@ async fn the_api_drops_the_token_when_a_redirect_leaves_its_host() {
         .await;
     let payload = json!({"pull_request": {"base": {"ref": "main", "sha": "a".repeat(40), "repo": repo_json()},
         "head": {"ref": "x", "sha": "b".repeat(40), "repo": repo_json()}}});
-    let (_, j) = Resolver::new()
+    let (_, j) = Bin::new()
         .payload(&payload.to_string(), "pull_request")
         .api(&api.url())
         .env("GITHUB_SERVER_URL", "git://127.0.0.1:1")

@@ -14,6 +14,7 @@
 //! deadline bounds everything), never a silent skip, and never an older
 //! commit instead.
 
+mod artifacts;
 mod base;
 mod fetch;
 mod release;
@@ -23,7 +24,7 @@ use std::path::{Path, PathBuf};
 use thiserror::Error;
 
 use crate::resolve::answer::{Answer, Finding};
-use crate::resolve::artifacts::{self, ArtifactQuery};
+use crate::resolve::artifacts::ArtifactQuery;
 use crate::resolve::git::{self, GitError, RemoteRefs};
 use crate::resolve::github::{self, Api};
 use crate::resolve::rules::{Commitish, Lookup};
