@@ -5,15 +5,20 @@
 
 #[path = "sections/compare.rs"]
 mod compare_section;
-#[path = "../tests/integration/gitrepo.rs"]
+// The tests' servers, reused as they are (they name each other as
+// `crate::support::...`, as in the test crate).
+#[path = "../tests/integration/support/gitrepo.rs"]
 #[allow(dead_code)]
 mod gitrepo;
-#[path = "../tests/integration/mock_github.rs"]
+#[path = "../tests/integration/support/mock_github.rs"]
 #[allow(dead_code)]
 mod mock_github;
-#[path = "../tests/integration/tls.rs"]
+#[path = "../tests/integration/support/tls.rs"]
 #[allow(dead_code)]
 mod tls;
+mod support {
+    pub(crate) use super::{gitrepo, mock_github, tls};
+}
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -23,8 +28,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use baseline_resolver::resolve::tags::Version;
-use mock_github::{MockGitHub, ok};
 use serde_json::{Value, json};
+use support::mock_github::{MockGitHub, ok};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use wiremock::{Mock, Request, Respond, ResponseTemplate};
@@ -56,7 +61,7 @@ fn command(program: &str, args: &[&str], envs: &[(&str, &str)]) -> Command {
     cmd.args(args)
         .env_clear()
         .env("PATH", std::env::var("PATH").unwrap_or_default())
-        .env("SSL_CERT_FILE", tls::ca_file());
+        .env("SSL_CERT_FILE", support::tls::ca_file());
     for (k, v) in envs {
         cmd.env(k, v);
     }
@@ -268,7 +273,7 @@ impl Respond for TagPages {
 /// The page-by-page strategy, as a reference: follow `Link` to the end, then
 /// sort as versions and take the highest. Returns (tag, requests).
 async fn page_by_page(base: &str) -> (String, usize) {
-    let ca = std::fs::read(tls::ca_file()).unwrap();
+    let ca = std::fs::read(support::tls::ca_file()).unwrap();
     let client = reqwest::Client::builder()
         .add_root_certificate(reqwest::Certificate::from_pem(&ca).unwrap())
         .build()
@@ -501,9 +506,9 @@ async fn git(report: &mut String) {
         .map(|i| (format!("v0.{}.{}", i / 100, i % 100), i % 2 == 1))
         .collect();
     let built = Instant::now();
-    let repo = gitrepo::BareRepo::new(REPO, &tags, 20_000);
+    let repo = support::gitrepo::BareRepo::new(REPO, &tags, 20_000);
     let build_time = built.elapsed();
-    let daemon = gitrepo::GitDaemon::start(repo.root.path());
+    let daemon = support::gitrepo::GitDaemon::start(repo.root.path());
     let (port, count) = counting_relay(daemon.port).await;
     let url = format!("git://127.0.0.1:{port}/{REPO}.git");
 
@@ -611,9 +616,9 @@ async fn git(report: &mut String) {
 /// HTTP/1.1 with `Connection: close` (a new connection for every request).
 async fn whole_mock(reuse: bool, annotated: bool) -> MockGitHub {
     let options = if reuse {
-        tls::Options::github()
+        support::tls::Options::github()
     } else {
-        tls::Options::http1()
+        support::tls::Options::http1()
     };
     let mock = MockGitHub::start_with(options).await;
     let answer = |body: Value| {

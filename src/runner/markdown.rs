@@ -41,18 +41,19 @@ pub const CHART_BARS: usize = 20;
 /// digits and a few separators pass, the rest become `_`, each label at
 /// most 40 characters, so nothing can end the block or the string.
 pub fn xychart(title: &str, y_label: &str, bars: &[Bar]) -> String {
-    let clean = |text: &str| -> String {
+    let clean_to = |text: &str, max: usize| -> String {
         text.chars()
             .map(|c| {
-                if c.is_ascii_alphanumeric() || " _.=-/:x+%()".contains(c) {
+                if c.is_ascii_alphanumeric() || " _.=-/:x+%(),".contains(c) {
                     c
                 } else {
                     '_'
                 }
             })
-            .take(40)
+            .take(max)
             .collect()
     };
+    let clean = |text: &str| clean_to(text, 40);
     let bars = bars.get(..bars.len().min(CHART_BARS)).unwrap_or_default();
     let top = bars
         .iter()
@@ -74,9 +75,9 @@ pub fn xychart(title: &str, y_label: &str, bars: &[Bar]) -> String {
     let lines: Vec<String> = bars.iter().map(|b| number(b.line)).collect();
     format!(
         "```mermaid\nxychart-beta\n    title \"{}\"\n    x-axis [{}]\n    y-axis \"{}\" 0 --> {}\n    bar [{}]\n    line [{}]\n```\n",
-        clean(title),
+        clean_to(title, 80),
         labels.join(", "),
-        clean(y_label),
+        clean_to(y_label, 80),
         number((top * 1.1).ceil()),
         values.join(", "),
         lines.join(", ")

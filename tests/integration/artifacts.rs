@@ -5,8 +5,8 @@ use serde_json::{Value, json};
 use wiremock::Mock;
 use wiremock::matchers::{method, path, query_param};
 
-use crate::mock_github::{MockGitHub, error, ok, ok_json};
 use crate::online::{BASE, HEAD, REPO, STALE, online, repo_json};
+use crate::support::mock_github::{MockGitHub, error, ok, ok_json};
 
 fn artifact(id: u64, name: &str, run: u64, head_sha: &str, created: &str, expired: bool) -> Value {
     json!({"id": id, "node_id": "MDg6QXJ0aWZhY3Qx", "name": name, "size_in_bytes": 5561,
@@ -312,7 +312,7 @@ async fn a_looked_up_base_is_looked_up_first_then_its_artifact() {
 
 #[test]
 fn bad_templates_are_usage_errors() {
-    let run = crate::harness::Bin::new()
+    let run = crate::support::harness::Bin::new()
         .payload(&fork_pr().to_string(), "pull_request")
         .args(["--offline", "--artifact-name", "bench/{commit}"])
         .run();
@@ -323,7 +323,7 @@ fn bad_templates_are_usage_errors() {
         "{}",
         run.stderr
     );
-    let run = crate::harness::Bin::new()
+    let run = crate::support::harness::Bin::new()
         .payload(&fork_pr().to_string(), "pull_request")
         .args([
             "--offline",
@@ -339,7 +339,7 @@ fn bad_templates_are_usage_errors() {
 #[test]
 fn more_than_64_artifact_names_are_a_usage_error() {
     let names: Vec<String> = (0..65).map(|i| format!("bench-{i}-{{sha}}")).collect();
-    let run = crate::harness::Bin::new()
+    let run = crate::support::harness::Bin::new()
         .payload(&fork_pr().to_string(), "pull_request")
         .args(["--offline", "--artifact-name", &names.join(",")])
         .run();
@@ -399,7 +399,7 @@ async fn enterprise_server_api_path_and_its_pagination() {
     let page2 = vec![artifact(8, &n, 80, BASE, "2026-11-01T10:00:00Z", false)];
     two_pages(&mock, "/api/v3", vec![], page2).await;
     let prefix = "/api/v3";
-    let (_, j) = crate::harness::Bin::new()
+    let (_, j) = crate::support::harness::Bin::new()
         .payload(&fork_pr().to_string(), "pull_request")
         .env("GITHUB_API_URL", format!("{}{prefix}", mock.url()))
         .env("GITHUB_SERVER_URL", "https://ghes.example.com")

@@ -8,7 +8,7 @@
 
 use serde_json::Value;
 
-use crate::harness::{Bin, repo_root};
+use crate::support::harness::{Bin, repo_root};
 
 #[test]
 fn every_bad_input_is_refused_or_answered_as_its_case_says() {

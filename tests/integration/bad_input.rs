@@ -3,7 +3,7 @@
 
 use serde_json::json;
 
-use crate::harness::{Bin, Run};
+use crate::support::harness::{Bin, Run};
 
 fn refused(run: &Run, code: i32, message: &str) {
     run.assert_code(code);

@@ -1,6 +1,6 @@
 //! The command line: help that teaches, `resolve` as the default command.
 
-use crate::harness::{Bin, repo_root};
+use crate::support::harness::{Bin, repo_root};
 
 #[test]
 fn help_teaches_examples_and_exit_codes() {

@@ -13,9 +13,9 @@ use std::path::Path;
 use serde_json::json;
 
 use crate::compare::{HEADER, csv, line, suite};
-use crate::harness::{Bin, Run};
-use crate::mock_github::{MockGitHub, error};
 use crate::online::{REPO, online, repo_json};
+use crate::support::harness::{Bin, Run};
+use crate::support::mock_github::{MockGitHub, error};
 
 /// Strings that would be commands if a line carried them raw.
 const HOSTILE: [&str; 12] = [

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::harness::{Bin, Run};
+use crate::support::harness::{Bin, Run};
 
 pub const HEADER: &str = "op,shape,dtype,tbps,tflops,status\n";
 const OPS: [&str; 13] = [
@@ -81,7 +81,7 @@ pub fn csv(rows: &[Bench], each: impl Fn(usize, &Bench) -> Option<String>) -> St
 pub const MISSING: usize = 4;
 pub const SLOWER: usize = 10;
 
-fn seed_files(dir: &Path) -> (PathBuf, PathBuf) {
+pub fn seed_files(dir: &Path) -> (PathBuf, PathBuf) {
     let rows = suite();
     let base = csv(&rows, |i, b| {
         Some(if i == MISSING {

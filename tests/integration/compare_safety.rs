@@ -10,7 +10,7 @@ use std::process::Command;
 use serde_json::json;
 
 use crate::compare::{HEADER, csv, line, suite};
-use crate::harness::{Bin, Run};
+use crate::support::harness::{Bin, Run};
 
 fn write(dir: &Path, name: &str, text: impl AsRef<[u8]>) -> PathBuf {
     let path = dir.join(name);

@@ -7,7 +7,7 @@ use std::process::Command;
 use baseline_resolver::resolve::defaults;
 
 use crate::action::action;
-use crate::harness::repo_root;
+use crate::support::harness::repo_root;
 
 /// `(flag, action input, README default cell, the value)`.
 fn defaults() -> Vec<(&'static str, &'static str, String)> {

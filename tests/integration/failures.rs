@@ -5,8 +5,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 
-use crate::mock_github::{MockGitHub, error, ok, sequence};
 use crate::online::{REPO, TIP, online, repo_json};
+use crate::support::mock_github::{MockGitHub, error, ok, sequence};
 use wiremock::matchers::{method, path};
 use wiremock::{Mock, ResponseTemplate};
 

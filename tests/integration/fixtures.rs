@@ -6,7 +6,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::harness::{Bin, own_fixtures, shared_fixtures};
+use crate::support::harness::{Bin, own_fixtures, shared_fixtures};
 
 const ZERO: &str = "0000000000000000000000000000000000000000";
 
@@ -86,17 +86,15 @@ fn own_fixtures_resolve_as_expected() {
     assert!(n >= 15, "only {n} fixtures");
 }
 
+/// The shared corpus lies beside the checkout, not in it: a fresh clone
+/// reports this test ignored; `.ci/run` runs it, and it fails there when
+/// the corpus is missing.
 #[test]
+#[ignore = "needs ../shared/fixtures/events beside the checkout (.ci/run)"]
 fn shared_fixtures_resolve_as_expected() {
-    match shared_fixtures() {
-        Some(dir) => {
-            let n = check_folder(&dir);
-            println!("checked {n} payloads of {}", dir.display());
-        }
-        None => println!(
-            "NOTICE: ../shared/fixtures/events is absent; the shared corpus was skipped (the project's own fixtures still ran)"
-        ),
-    }
+    let dir = shared_fixtures().expect("needs ../shared/fixtures/events beside the checkout");
+    let n = check_folder(&dir);
+    assert!(n >= 17, "only {n} shared payloads in {}", dir.display());
 }
 
 /// The same answer in both forms: every JSON field equals its step output.

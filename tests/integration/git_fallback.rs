@@ -7,11 +7,11 @@ use std::path::Path;
 
 use serde_json::json;
 
-use crate::git_https::GitHttps;
-use crate::gitrepo::{BareRepo, GitDaemon, git};
-use crate::harness::Bin;
-use crate::mock_github::{MockGitHub, error};
 use crate::online::{REPO, repo_json};
+use crate::support::git_https::GitHttps;
+use crate::support::gitrepo::{BareRepo, GitDaemon, git};
+use crate::support::harness::Bin;
+use crate::support::mock_github::{MockGitHub, error};
 
 fn tags(names: &[(&str, bool)]) -> Vec<(String, bool)> {
     names.iter().map(|(n, a)| (n.to_string(), *a)).collect()

@@ -11,12 +11,12 @@ use serde_json::{Value, json};
 use wiremock::matchers::{header, method, path};
 use wiremock::{Mock, ResponseTemplate};
 
-use crate::git_https::GitHttps;
-use crate::gitrepo::BareRepo;
-use crate::harness::Bin;
-use crate::mock_github::{MockGitHub, ok_json, pull_json};
 use crate::online::{BASE, HEAD, REPO, STALE, TAG_COMMIT, TIP, online, repo_json};
-use crate::tls::{Ca, Options, ca};
+use crate::support::git_https::GitHttps;
+use crate::support::gitrepo::BareRepo;
+use crate::support::harness::Bin;
+use crate::support::mock_github::{MockGitHub, ok_json, pull_json};
+use crate::support::tls::{Ca, Options, ca};
 
 const ANNOTATED: &str = "abababababababababababababababababababab";
 

@@ -9,9 +9,9 @@ use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 
-use crate::harness::repo_root;
 use crate::online::REPO;
-use crate::tls::{Front, Options, ca_file};
+use crate::support::harness::repo_root;
+use crate::support::tls::{Front, Options, ca_file};
 
 const TIME: &str = "/usr/bin/time";
 
@@ -81,11 +81,11 @@ async fn serve(mut socket: TcpStream, answer: Answer, base: String) {
 
 /// Starts the raw server behind TLS and runs the fork pull request (tag
 /// lookup on) under GNU time; returns the JSON answer and the peak RSS in MB.
-async fn run_against(answer: Answer) -> Option<(serde_json::Value, f64)> {
-    if !std::path::Path::new(TIME).exists() {
-        println!("NOTICE: {TIME} (GNU time) not installed; peak RSS not measured");
-        return None;
-    }
+async fn run_against(answer: Answer) -> (serde_json::Value, f64) {
+    assert!(
+        std::path::Path::new(TIME).exists(),
+        "needs {TIME} (GNU time) to measure peak RSS"
+    );
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let front = Front::start(listener.local_addr().unwrap(), Options::http1()).await;
     let base = front.url();
@@ -128,15 +128,14 @@ async fn run_against(answer: Answer) -> Option<(serde_json::Value, f64)> {
         .unwrap_or_else(|| panic!("GNU time's output: {stderr}"));
     let json = serde_json::from_slice(&out.stdout)
         .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)));
-    Some((json, kb / 1024.0))
+    (json, kb / 1024.0)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs GNU time, /usr/bin/time (.ci/run installs it)"]
 async fn an_endless_answer_is_cut_while_it_streams() {
     let started = std::time::Instant::now();
-    let Some((j, peak)) = run_against(Answer::Endless).await else {
-        return;
-    };
+    let (j, peak) = run_against(Answer::Endless).await;
     let w = j["warnings"].to_string();
     assert!(w.contains("the answer is larger than 32 MiB"), "{w}");
     assert_eq!(j["base_available"], true, "the payload's answer stands");
@@ -146,10 +145,9 @@ async fn an_endless_answer_is_cut_while_it_streams() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs GNU time, /usr/bin/time (.ci/run installs it)"]
 async fn pages_under_the_limit_cannot_add_up_past_the_run_total() {
-    let Some((j, peak)) = run_against(Answer::Pages { megabytes: 29 }).await else {
-        return;
-    };
+    let (j, peak) = run_against(Answer::Pages { megabytes: 29 }).await;
     let w = j["warnings"].to_string();
     assert!(
         w.contains("the answers of this run are larger than 48 MiB together"),

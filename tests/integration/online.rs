@@ -3,8 +3,8 @@
 
 use serde_json::json;
 
-use crate::harness::Bin;
-use crate::mock_github::{MockGitHub, ok, pull_json};
+use crate::support::harness::Bin;
+use crate::support::mock_github::{MockGitHub, ok, pull_json};
 
 pub const BASE: &str = "fa4f8ae2d93c1a7e5b06f2c8e4d1b3a9c7e05f16";
 pub const HEAD: &str = "3c9d2e7a1f5b8c4d6e0a2b9f7c1d3e5a8b6f4c20";

@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use crate::harness::{Bin, repo_root};
+use crate::support::harness::{Bin, repo_root};
 
 const BASE: &str = "fa4f8ae2d93c1a7e5b06f2c8e4d1b3a9c7e05f16";
 const HEAD: &str = "3c9d2e7a1f5b8c4d6e0a2b9f7c1d3e5a8b6f4c20";
@@ -264,9 +264,9 @@ fn a_summary_that_cannot_be_written_is_a_warning_not_a_failure() {
 /// shown as text in the job summary, never rendered.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn markdown_from_a_server_stays_text_in_the_summary() {
-    let mock = crate::mock_github::MockGitHub::start().await;
+    let mock = crate::support::mock_github::MockGitHub::start().await;
     wiremock::Mock::given(wiremock::matchers::any())
-        .respond_with(crate::mock_github::error(
+        .respond_with(crate::support::mock_github::error(
             403,
             "![i](https://evil.example/i.png) [docs](https://evil.example)",
         ))

@@ -9,10 +9,10 @@ use serde_json::json;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 
-use crate::git_https::GitHttps;
-use crate::gitrepo::BareRepo;
-use crate::mock_github::{MockGitHub, error};
 use crate::online::{REPO, TIP, online, repo_json};
+use crate::support::git_https::GitHttps;
+use crate::support::gitrepo::BareRepo;
+use crate::support::mock_github::{MockGitHub, error};
 
 /// Tunnels `CONNECT host:port` to its target and records each request
 /// head. Stops with the test runtime.

@@ -8,9 +8,9 @@ use serde_json::json;
 use wiremock::matchers::any;
 use wiremock::{Mock, ResponseTemplate};
 
-use crate::harness::Run;
-use crate::mock_github::{MockGitHub, error, ok};
 use crate::online::{TIP, online, repo_json};
+use crate::support::harness::Run;
+use crate::support::mock_github::{MockGitHub, error, ok};
 
 const TOKEN: &str = "ghs_SeCrEt0TokenValue1234567890ABCDEFGH";
 
@@ -83,7 +83,7 @@ async fn the_token_never_appears_on_any_path() {
         ("{}", vec!["--token", TOKEN, "--base-sha", "short"]),
         ("{}", vec!["--token", TOKEN, "--timeout", "forever"]),
     ] {
-        let run = crate::harness::Bin::new()
+        let run = crate::support::harness::Bin::new()
             .payload(payload, "push")
             .api(&mock.url())
             .args(args)

@@ -14,9 +14,9 @@ use serde_json::Value;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 
-use crate::harness::Bin;
 use crate::online::{REPO, TAG_COMMIT, TIP};
-use crate::tls::{Front, Options};
+use crate::support::harness::Bin;
+use crate::support::tls::{Front, Options};
 
 /// One run: how long it took, its exit code, its JSON answer, its stderr.
 type Outcome = (Duration, i32, Value, String);

@@ -8,11 +8,11 @@ use wiremock::matchers::{method, path};
 use wiremock::{Mock, ResponseTemplate};
 
 use crate::git_fallback::{api_down, dispatch_with_git};
-use crate::git_https::GitHttps;
-use crate::gitrepo::{BareRepo, git};
-use crate::harness::Bin;
-use crate::mock_github::{MockGitHub, ok_json};
 use crate::online::{REPO, repo_json};
+use crate::support::git_https::GitHttps;
+use crate::support::gitrepo::{BareRepo, git};
+use crate::support::harness::Bin;
+use crate::support::mock_github::{MockGitHub, ok_json};
 
 const TOKEN: &str = "ghs_onlyforthehost";
 

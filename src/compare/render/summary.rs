@@ -127,7 +127,7 @@ pub fn chart(report: &Report<'_>) -> String {
         .collect();
     let mut out = xychart(
         &format!("Worse than the warn threshold against {}", gate.label),
-        "worse by (%); line: fail threshold",
+        "worse by %, line: fail threshold",
         &bars,
     );
     if total > CHART_BARS {

@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 use wiremock::matchers::{header, method, path, path_regex, query_param};
 use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
 
-use crate::tls::{Front, Options};
+use crate::support::tls::{Front, Options};
 
 pub struct MockGitHub {
     pub server: MockServer,

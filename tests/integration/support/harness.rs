@@ -55,7 +55,7 @@ impl Bin {
             }
         }
         // The test servers' CA, trusted as a self-hosted runner trusts a private one.
-        cmd.env("SSL_CERT_FILE", crate::tls::ca_file());
+        cmd.env("SSL_CERT_FILE", crate::support::tls::ca_file());
         cmd.env_remove("SSL_CERT_DIR");
         let dir = tempfile::tempdir().expect("temp dir");
         cmd.current_dir(dir.path());

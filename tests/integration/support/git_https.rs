@@ -20,7 +20,7 @@ use hyper_util::rt::TokioIo;
 use tokio::net::TcpListener;
 use tokio::task::JoinHandle;
 
-use crate::tls::{Front, Options};
+use crate::support::tls::{Front, Options};
 
 /// One request as the server saw it.
 #[derive(Debug, Clone)]

@@ -1,0 +1,11 @@
+//! What the tests stand on: the binary run as a runner would ([`harness`]),
+//! and real servers on 127.0.0.1 that start and stop inside a test: the
+//! HTTPS mock GitHub API ([`mock_github`] behind [`tls`]), git over smart
+//! HTTP and TLS ([`git_https`]), bare repositories and `git daemon`
+//! ([`gitrepo`]).
+
+pub mod git_https;
+pub mod gitrepo;
+pub mod harness;
+pub mod mock_github;
+pub mod tls;
