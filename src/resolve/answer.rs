@@ -1,14 +1,19 @@
 //! The answer: one baseline (or the reason there is none), as every output
 //! form shows it.
 //!
-//! Field names here are the JSON keys; the step outputs are the same names in
-//! kebab-case. A `null` in JSON is an empty string as a step output.
+//! Each decision is one state that cannot contradict itself: the baseline
+//! is found, unavailable or skipped ([`Base`]); a release tag is found or
+//! not ([`ReleaseTag`]); the artifacts are one report. The flat fields the
+//! outputs carry (`base_sha` with `base_available`, `skip` with
+//! `skip_reason`, `tag` with `tag_available`, the first artifact's `artifact_*`)
+//! are derived from them when rendered ([`Answer::flat`]): the JSON keys,
+//! and in kebab-case the step outputs (a `null` is an empty string).
 
 use std::collections::BTreeMap;
 
 use serde::{Serialize, Serializer};
 
-use crate::resolve::rules::{Baseline, Decision, Lookup};
+use crate::resolve::rules::{BaseSource, Baseline, Decision, Lookup, SkipReason};
 use crate::validate::{Label, RefName, RepoName, Sha};
 
 /// One artifact name's state, as the `artifacts` output shows it.
@@ -75,41 +80,89 @@ impl Serialize for Warning {
     }
 }
 
-#[derive(Debug, Clone, Serialize)]
+/// The baseline.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Base {
+    /// The commit, the rule that answered, and the field, flag or request it
+    /// came from (for the log line).
+    Found {
+        sha: Sha,
+        source: BaseSource,
+        origin: String,
+    },
+    /// Something to benchmark but no baseline (a warning says why), or not
+    /// found yet while the answer is settled.
+    Unavailable { source: BaseSource },
+    /// Nothing to benchmark.
+    Skipped(SkipReason),
+}
+
+/// The base repository's latest release tag, peeled to its commit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReleaseTag {
+    pub name: String,
+    pub sha: Sha,
+}
+
+#[derive(Debug, Clone)]
 pub struct Answer {
     pub event_name: String,
     pub base_repo: RepoName,
     pub base_repo_url: String,
-    pub base_sha: Option<Sha>,
+    pub base: Base,
     pub base_ref: Option<RefName>,
-    pub base_source: Option<&'static str>,
-    pub base_available: bool,
     pub head_repo: Option<RepoName>,
     pub head_sha: Option<Sha>,
     pub is_fork: bool,
     pub label: Label,
-    pub skip: bool,
-    pub skip_reason: Option<String>,
-    pub tag: Option<String>,
-    pub tag_sha: Option<Sha>,
-    pub tag_version: Option<String>,
-    pub tag_available: bool,
+    /// `None` when none matched, none could be listed, or none was asked for.
+    pub tag: Option<ReleaseTag>,
     /// `--fetch DIR` put the base commit into DIR.
     pub base_fetched: bool,
-    /// The first `artifact-name`'s benchmark artifact of the base commit.
-    pub artifact_available: bool,
-    pub artifact_id: Option<u64>,
-    pub artifact_run_id: Option<u64>,
-    pub artifact_name: Option<String>,
-    /// Every rendered artifact name and what was found for it.
-    pub artifacts: BTreeMap<String, ArtifactState>,
+    /// Every rendered artifact name and what was found for it, in template
+    /// order (the first fills the single `artifact-*` outputs).
+    pub artifacts: Vec<(String, ArtifactState)>,
     pub warnings: Vec<Warning>,
     /// Worth knowing, not worth a warning (e.g. no artifact to reuse).
     pub notices: Vec<String>,
     pub trace: Vec<String>,
-    /// The field, flag or request the base SHA came from, for the log line.
-    #[serde(skip)]
-    pub base_origin: Option<String>,
+}
+
+/// The answer's flat fields, in output order: derived, never stored.
+#[derive(Debug, Serialize)]
+pub struct Flat<'a> {
+    pub event_name: &'a str,
+    pub base_repo: &'a RepoName,
+    pub base_repo_url: &'a str,
+    pub base_sha: Option<&'a Sha>,
+    pub base_ref: Option<&'a RefName>,
+    pub base_source: Option<&'static str>,
+    pub base_available: bool,
+    pub head_repo: Option<&'a RepoName>,
+    pub head_sha: Option<&'a Sha>,
+    pub is_fork: bool,
+    pub label: &'a Label,
+    pub skip: bool,
+    pub skip_reason: Option<String>,
+    pub tag: Option<&'a str>,
+    pub tag_sha: Option<&'a Sha>,
+    pub tag_version: Option<&'a str>,
+    pub tag_available: bool,
+    pub base_fetched: bool,
+    pub artifact_available: bool,
+    pub artifact_id: Option<u64>,
+    pub artifact_run_id: Option<u64>,
+    pub artifact_name: Option<&'a str>,
+    pub artifacts: BTreeMap<&'a str, &'a ArtifactState>,
+    pub warnings: &'a [Warning],
+    pub notices: &'a [String],
+    pub trace: &'a [String],
+}
+
+impl Serialize for Answer {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.flat().serialize(serializer)
+    }
 }
 
 impl Answer {
@@ -118,78 +171,131 @@ impl Answer {
     /// [`Answer::found`] or [`Answer::unavailable`].
     pub fn new(decision: Decision, label: Label, server_url: &str) -> (Answer, Option<Lookup>) {
         let base_repo_url = format!("{server_url}/{}", decision.base_repo);
-        let mut answer = Answer {
-            event_name: decision.event_name.to_string(),
-            base_repo: decision.base_repo,
-            base_repo_url,
-            base_sha: None,
-            base_ref: decision.base_ref,
-            base_source: None,
-            base_available: false,
-            head_repo: decision.head.repo,
-            head_sha: decision.head.sha,
-            is_fork: decision.head.is_fork,
-            label,
-            skip: false,
-            skip_reason: None,
-            tag: None,
-            tag_sha: None,
-            tag_version: None,
-            tag_available: false,
-            base_fetched: false,
-            artifact_available: false,
-            artifact_id: None,
-            artifact_run_id: None,
-            artifact_name: None,
-            artifacts: BTreeMap::new(),
-            warnings: Vec::new(),
-            notices: Vec::new(),
-            trace: decision.trace,
-            base_origin: None,
-        };
-        let lookup = match decision.baseline {
+        let (base, lookup, warning) = match decision.baseline {
             Baseline::Known {
                 sha,
                 source,
                 origin,
-            } => {
-                answer.base_source = Some(source.as_str());
-                answer.found(sha, origin);
-                None
-            }
+            } => (
+                Base::Found {
+                    sha,
+                    source,
+                    origin,
+                },
+                None,
+                None,
+            ),
             Baseline::Lookup { source, lookup } => {
-                answer.base_source = Some(source.as_str());
-                Some(lookup)
+                (Base::Unavailable { source }, Some(lookup), None)
             }
-            Baseline::Skip { reason } => {
-                answer.skip = true;
-                answer.skip_reason = Some(reason);
-                None
-            }
+            Baseline::Skip { reason } => (Base::Skipped(reason), None, None),
             Baseline::Unavailable { source, reason } => {
-                answer.base_source = Some(source.as_str());
-                answer.unavailable(reason);
-                None
+                (Base::Unavailable { source }, None, Some(reason))
             }
         };
+        let mut answer = Answer {
+            event_name: decision.event_name.to_string(),
+            base_repo: decision.base_repo,
+            base_repo_url,
+            base,
+            base_ref: decision.base_ref,
+            head_repo: decision.head.repo,
+            head_sha: decision.head.sha,
+            is_fork: decision.head.is_fork,
+            label,
+            tag: None,
+            base_fetched: false,
+            artifacts: Vec::new(),
+            warnings: Vec::new(),
+            notices: Vec::new(),
+            trace: decision.trace,
+        };
+        if let Some(reason) = warning {
+            answer.unavailable(reason);
+        }
         for warning in decision.warnings {
             answer.warn("Baseline chosen among several", warning);
         }
         (answer, lookup)
     }
 
+    /// The baseline found, by the rule that asked for it.
     fn found(&mut self, sha: Sha, origin: String) {
-        self.base_sha = Some(sha);
-        self.base_available = true;
-        self.base_origin = Some(origin);
+        if let Some(source) = self.source() {
+            self.base = Base::Found {
+                sha,
+                source,
+                origin,
+            };
+        }
     }
 
     /// Records a missing baseline, loudly: the warning is shown as a
     /// `::warning::` and in the summary.
     fn unavailable(&mut self, warning: String) {
-        self.base_sha = None;
-        self.base_available = false;
+        if let Base::Found { source, .. } = self.base {
+            self.base = Base::Unavailable { source };
+        }
         self.warn("Benchmark baseline unavailable", warning);
+    }
+
+    /// The rule that answered (or was to answer); `None` on a skip.
+    pub fn source(&self) -> Option<BaseSource> {
+        match &self.base {
+            Base::Found { source, .. } | Base::Unavailable { source } => Some(*source),
+            Base::Skipped(_) => None,
+        }
+    }
+
+    /// The baseline commit, when there is one.
+    pub fn base_sha(&self) -> Option<&Sha> {
+        match &self.base {
+            Base::Found { sha, .. } => Some(sha),
+            _ => None,
+        }
+    }
+
+    /// The flat fields the outputs carry, derived from the states.
+    pub fn flat(&self) -> Flat<'_> {
+        let first = self.artifacts.first();
+        Flat {
+            event_name: &self.event_name,
+            base_repo: &self.base_repo,
+            base_repo_url: &self.base_repo_url,
+            base_sha: self.base_sha(),
+            base_ref: self.base_ref.as_ref(),
+            base_source: self.source().map(BaseSource::as_str),
+            base_available: self.base_sha().is_some(),
+            head_repo: self.head_repo.as_ref(),
+            head_sha: self.head_sha.as_ref(),
+            is_fork: self.is_fork,
+            label: &self.label,
+            skip: matches!(self.base, Base::Skipped(_)),
+            skip_reason: match &self.base {
+                Base::Skipped(reason) => Some(reason.to_string()),
+                _ => None,
+            },
+            tag: self.tag.as_ref().map(|t| t.name.as_str()),
+            tag_sha: self.tag.as_ref().map(|t| &t.sha),
+            tag_version: self
+                .tag
+                .as_ref()
+                .map(|t| crate::resolve::tags::tag_version(&t.name)),
+            tag_available: self.tag.is_some(),
+            base_fetched: self.base_fetched,
+            artifact_available: first.is_some_and(|(_, s)| s.available),
+            artifact_id: first.and_then(|(_, s)| s.id),
+            artifact_run_id: first.and_then(|(_, s)| s.run_id),
+            artifact_name: first.map(|(n, _)| n.as_str()),
+            artifacts: self
+                .artifacts
+                .iter()
+                .map(|(n, s)| (n.as_str(), s))
+                .collect(),
+            warnings: &self.warnings,
+            notices: &self.notices,
+            trace: &self.trace,
+        }
     }
 
     fn warn(&mut self, title: &'static str, message: String) {
@@ -218,12 +324,7 @@ impl Answer {
                     self.head_repo = repo;
                     self.head_sha = Some(sha);
                 }
-                Finding::Tag { name, sha } => {
-                    self.tag_version = Some(crate::resolve::tags::tag_version(&name).to_owned());
-                    self.tag = Some(name);
-                    self.tag_sha = Some(sha);
-                    self.tag_available = true;
-                }
+                Finding::Tag { name, sha } => self.tag = Some(ReleaseTag { name, sha }),
                 Finding::Artifacts(report) => self.apply_artifacts(report),
                 Finding::Fetched => self.base_fetched = true,
             }
@@ -238,20 +339,20 @@ impl Answer {
         for notice in report.notices {
             self.notice(notice);
         }
-        if let Some(first) = report.order.first()
-            && let Some(state) = report.states.get(first)
-        {
-            self.artifact_name = Some(first.clone());
-            self.artifact_available = state.available;
-            self.artifact_id = state.id;
-            self.artifact_run_id = state.run_id;
-        }
-        self.artifacts = report.states;
+        let mut states = report.states;
+        self.artifacts = report
+            .order
+            .into_iter()
+            .map(|name| {
+                let state = states.remove(&name).unwrap_or_default();
+                (name, state)
+            })
+            .collect();
     }
 
     /// Checks made once the base SHA is settled, whichever way it was found.
     pub fn finish(&mut self) {
-        if let (Some(base), Some(head)) = (&self.base_sha, &self.head_sha)
+        if let (Some(base), Some(head)) = (self.base_sha(), &self.head_sha)
             && base == head
         {
             self.warn("Baseline is the head commit", format!(
@@ -266,19 +367,20 @@ impl Answer {
     /// The one line that names the exact baseline, e.g.
     /// `baseline main = ROCm/FlyDSL@fa4f8ae2... (pr-base: pull_request.base.sha)`.
     pub fn baseline_line(&self) -> String {
-        let source = self.base_source.unwrap_or("none");
-        match (&self.base_sha, &self.skip_reason) {
-            (Some(sha), _) => format!(
-                "baseline {} = {}@{sha} ({source}: {})",
-                self.label,
-                self.base_repo,
-                self.base_origin.as_deref().unwrap_or("?")
+        match &self.base {
+            Base::Found {
+                sha,
+                source,
+                origin,
+            } => format!(
+                "baseline {} = {}@{sha} ({source}: {origin})",
+                self.label, self.base_repo
             ),
-            (None, Some(reason)) => format!(
+            Base::Skipped(reason) => format!(
                 "baseline {} = none, skipped ({reason}) for {}",
                 self.label, self.base_repo
             ),
-            (None, None) => format!(
+            Base::Unavailable { source } => format!(
                 "baseline {} = UNAVAILABLE for {} ({source})",
                 self.label, self.base_repo
             ),
@@ -288,7 +390,7 @@ impl Answer {
     /// True when there is something to benchmark but no baseline for it:
     /// what `--strict` turns into a failure.
     pub fn missing_baseline(&self) -> bool {
-        !self.skip && !self.base_available
+        matches!(self.base, Base::Unavailable { .. })
     }
 }
 

@@ -4,7 +4,7 @@ use std::path::Path;
 
 use baseline_resolver::resolve::event::{self, EventName};
 use baseline_resolver::resolve::rules::{
-    BaseSource, Baseline, Commitish, Lookup, PayloadError, Settings, decide,
+    BaseSource, Baseline, Commitish, Lookup, PayloadError, Settings, SkipReason, decide,
 };
 use baseline_resolver::validate::{RefName, Sha};
 use serde_json::{Value, json};
@@ -172,7 +172,7 @@ fn deleted_ref_is_skipped() {
     assert_eq!(
         d.baseline,
         Baseline::Skip {
-            reason: "ref-deleted".into()
+            reason: SkipReason::RefDeleted
         }
     );
     assert!(d.head.sha.is_none());
@@ -361,7 +361,7 @@ fn issue_comment_on_a_pull_request_asks_for_its_base() {
     assert_eq!(
         d.baseline,
         Baseline::Skip {
-            reason: "issue-comment-not-on-pull-request".into()
+            reason: SkipReason::IssueCommentNotOnPullRequest
         }
     );
 }
@@ -378,7 +378,7 @@ fn unknown_events_are_skipped_with_a_reason_naming_them() {
         assert_eq!(
             d.baseline,
             Baseline::Skip {
-                reason: format!("unsupported-event:{event}")
+                reason: SkipReason::UnsupportedEvent(event.to_owned())
             }
         );
     }

@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 
 use super::step_outputs;
-use crate::resolve::answer::Answer;
+use crate::resolve::answer::{Answer, Base};
 use crate::runner::Rendered;
 use crate::runner::file_command::{self, EncodeError};
 use crate::runner::log::LogText;
@@ -50,15 +50,23 @@ fn summary(answer: &Answer) -> String {
         // A validated label: no backtick can end the code span early.
         answer.label.as_str()
     );
-    let baseline = match (&answer.base_sha, &answer.skip_reason) {
-        (Some(sha), _) => format!("**{}** @ `{sha}`", md(answer.base_repo.as_str())),
-        (None, Some(reason)) => format!("none: skipped ({})", md(reason)),
-        (None, None) => format!("**unavailable** for {}", md(answer.base_repo.as_str())),
-    };
-    let source = match (&answer.base_source, &answer.base_origin) {
-        (Some(source), Some(origin)) => format!("{source} ({})", md(origin)),
-        (Some(source), None) => source.to_string(),
-        (None, _) => "none".to_owned(),
+    let (baseline, source) = match &answer.base {
+        Base::Found {
+            sha,
+            source,
+            origin,
+        } => (
+            format!("**{}** @ `{sha}`", md(answer.base_repo.as_str())),
+            format!("{source} ({})", md(origin)),
+        ),
+        Base::Skipped(reason) => (
+            format!("none: skipped ({})", md(&reason.to_string())),
+            "none".to_owned(),
+        ),
+        Base::Unavailable { source } => (
+            format!("**unavailable** for {}", md(answer.base_repo.as_str())),
+            source.to_string(),
+        ),
     };
     let head = match (&answer.head_repo, &answer.head_sha) {
         (Some(repo), Some(sha)) => format!("{} @ `{sha}`", md(repo.as_str())),
@@ -87,10 +95,13 @@ fn summary(answer: &Answer) -> String {
     for (name, value) in rows {
         let _ = writeln!(out, "| {name} | {value} |");
     }
-    if answer.tag_available
-        && let (Some(tag), Some(sha)) = (&answer.tag, &answer.tag_sha)
-    {
-        let _ = writeln!(out, "| Latest release tag | {} @ `{sha}` |", md(tag));
+    if let Some(tag) = &answer.tag {
+        let _ = writeln!(
+            out,
+            "| Latest release tag | {} @ `{}` |",
+            md(&tag.name),
+            tag.sha
+        );
     }
     for (name, found) in &answer.artifacts {
         let state = match (found.id, found.run_id) {

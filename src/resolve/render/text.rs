@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use crate::resolve::answer::Answer;
+use crate::resolve::answer::{Answer, Base};
 use crate::runner::log::LogText;
 
 /// The answer as log lines: every line made safe (values come from payloads
@@ -34,13 +34,11 @@ fn prose(answer: &Answer) -> String {
     };
     let fork = if answer.is_fork { " (fork)" } else { "" };
     let _ = writeln!(out, "  head        {head}{fork}");
-    if let Some(reason) = &answer.skip_reason {
+    if let Base::Skipped(reason) = &answer.base {
         let _ = writeln!(out, "  skip        {reason}");
     }
-    if answer.tag_available
-        && let (Some(tag), Some(sha)) = (&answer.tag, &answer.tag_sha)
-    {
-        let _ = writeln!(out, "  latest tag  {tag} = {sha}");
+    if let Some(tag) = &answer.tag {
+        let _ = writeln!(out, "  latest tag  {} = {}", tag.name, tag.sha);
     }
     for (name, found) in &answer.artifacts {
         match (found.id, found.run_id) {

@@ -61,6 +61,32 @@ impl fmt::Display for BaseSource {
     }
 }
 
+/// Why there is nothing to benchmark; shown as a stable token for scripts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SkipReason {
+    /// A push that deleted its ref.
+    RefDeleted,
+    /// A push of a ref that is neither a branch nor a tag.
+    UnsupportedRef,
+    /// A comment on an issue that is not a pull request.
+    IssueCommentNotOnPullRequest,
+    /// An event without a rule.
+    UnsupportedEvent(String),
+}
+
+impl fmt::Display for SkipReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SkipReason::RefDeleted => f.write_str("ref-deleted"),
+            SkipReason::UnsupportedRef => f.write_str("unsupported-ref"),
+            SkipReason::IssueCommentNotOnPullRequest => {
+                f.write_str("issue-comment-not-on-pull-request")
+            }
+            SkipReason::UnsupportedEvent(name) => write!(f, "unsupported-event:{name}"),
+        }
+    }
+}
+
 /// One side of a merge-base question.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Commitish {
@@ -150,8 +176,8 @@ pub enum Baseline {
     },
     /// Only the network or a local clone can name the commit.
     Lookup { source: BaseSource, lookup: Lookup },
-    /// Nothing to benchmark. `reason` is a stable token for scripts.
-    Skip { reason: String },
+    /// Nothing to benchmark.
+    Skip { reason: SkipReason },
     /// Something to benchmark, but the payload itself rules out a baseline
     /// (an ambiguous choice that is not guessed): unavailable, with `reason`
     /// as the warning.
@@ -412,10 +438,9 @@ fn apply_overrides(decision: &mut Decision, settings: &Settings) {
     let previous = match &decision.baseline {
         Baseline::Known { source, .. }
         | Baseline::Lookup { source, .. }
-        | Baseline::Unavailable { source, .. } => source.as_str(),
-        Baseline::Skip { reason } => reason.as_str(),
-    }
-    .to_owned();
+        | Baseline::Unavailable { source, .. } => source.to_string(),
+        Baseline::Skip { reason } => reason.to_string(),
+    };
     if let Some(sha) = &settings.base_sha {
         decision.trace.push(format!(
             "input base-sha {sha} overrides the `{previous}` rule"

@@ -4,7 +4,7 @@
 
 use super::{
     BaseSource, Baseline, Commitish, Head, Lookup, Notes, Outcome, PayloadError, Settings,
-    ref_field, repo_field, repository_side, required, sha_field,
+    SkipReason, ref_field, repo_field, repository_side, required, sha_field,
 };
 use crate::resolve::event::{EventName, Payload, PullRequest};
 use crate::validate::{RefName, RepoName, Sha};
@@ -116,7 +116,7 @@ pub(super) fn issue_comment(
     let issue = required(payload.issue.as_ref(), "issue")?;
     if issue.pull_request.is_none() {
         b.note("comment on an issue that is not a pull request (issue.pull_request is absent)");
-        let reason = "issue-comment-not-on-pull-request".to_owned();
+        let reason = SkipReason::IssueCommentNotOnPullRequest;
         return Ok(side.decided(Baseline::Skip { reason }));
     }
     let number = *required(issue.number.as_ref(), "issue.number")?;

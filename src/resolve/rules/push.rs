@@ -4,7 +4,7 @@
 
 use super::{
     BaseSource, Baseline, Commitish, Head, Lookup, Notes, Outcome, PayloadError, Settings,
-    default_branch_of, own_repo, ref_field, required, sha_field,
+    SkipReason, default_branch_of, own_repo, ref_field, required, sha_field,
 };
 use crate::resolve::event::Payload;
 use crate::validate::{RefName, Sha};
@@ -34,7 +34,7 @@ pub(super) fn push(
         },
         base_repo: repo,
         baseline: Baseline::Skip {
-            reason: "ref-deleted".to_owned(),
+            reason: SkipReason::RefDeleted,
         },
     };
     if payload.deleted == Some(true) || (Sha::is_zero(after) && !Sha::is_zero(before)) {
@@ -53,7 +53,7 @@ pub(super) fn push(
                 "push of {git_ref}, which is neither a branch nor a tag"
             ));
             Baseline::Skip {
-                reason: "unsupported-ref".to_owned(),
+                reason: SkipReason::UnsupportedRef,
             }
         }
         (None, Some(_)) => branch_push(payload, &git_ref, before, after, default_branch, b)?,

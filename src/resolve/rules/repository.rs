@@ -2,7 +2,7 @@
 //! branch (dispatch, schedule), releases, and events without a rule.
 
 use super::{
-    BaseSource, Baseline, Lookup, Notes, Outcome, PayloadError, Settings, ref_field,
+    BaseSource, Baseline, Lookup, Notes, Outcome, PayloadError, Settings, SkipReason, ref_field,
     repository_side, required, sha_field,
 };
 use crate::resolve::event::Payload;
@@ -81,6 +81,6 @@ pub(super) fn unsupported(
 ) -> Result<Outcome, PayloadError> {
     let side = repository_side(payload, settings, b)?;
     b.note(format!("no baseline rule for the `{name}` event"));
-    let reason = format!("unsupported-event:{name}");
+    let reason = SkipReason::UnsupportedEvent(name.to_owned());
     Ok(side.decided(Baseline::Skip { reason }))
 }

@@ -42,13 +42,22 @@ pub(super) fn workflow_run(payload: &Payload, b: &mut Notes) -> Result<Outcome, 
             Some(branch) => Some(branch),
             None => default_branch_of(payload.repository.as_ref(), "repository.default_branch")?,
         };
+    // A pull request run whose entry is not in the payload (a fork's list
+    // is empty) is found by API; the other cases replace this below.
+    let by_api = Baseline::Lookup {
+        source: BaseSource::WorkflowRunPr,
+        lookup: Lookup::PullRequestForHead {
+            head_owner: head.repo.as_ref().map(|r| r.owner().to_owned()),
+            head_branch: run.head_branch.clone(),
+            head_sha: head_sha.clone(),
+            default_branch: default_branch.clone(),
+        },
+    };
     let mut outcome = Outcome {
         base_repo: repo,
         base_ref: default_branch,
         head,
-        baseline: Baseline::Skip {
-            reason: String::new(),
-        },
+        baseline: by_api,
     };
     let triggered_by = run.event.as_deref().unwrap_or("pull_request");
     if !triggered_by.starts_with("pull_request") {
@@ -63,15 +72,6 @@ pub(super) fn workflow_run(payload: &Payload, b: &mut Notes) -> Result<Outcome, 
         "workflow_run.pull_requests[] holds no pull request into {} with head {head_sha} (it is empty for fork pull requests)",
         outcome.base_repo
     ));
-    outcome.baseline = Baseline::Lookup {
-        source: BaseSource::WorkflowRunPr,
-        lookup: Lookup::PullRequestForHead {
-            head_owner: outcome.head.repo.as_ref().map(|r| r.owner().to_owned()),
-            head_branch: run.head_branch.clone(),
-            head_sha,
-            default_branch: outcome.base_ref.clone(),
-        },
-    };
     Ok(outcome)
 }
 

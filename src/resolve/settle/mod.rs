@@ -168,7 +168,7 @@ async fn settle(answer: &Answer, mut plan: Plan, online: &Online) -> Vec<Finding
         plan.lookup = None;
     }
     let repo = &answer.base_repo;
-    let known = answer.base_sha.clone().or_else(|| base_of(&findings));
+    let known = answer.base_sha().cloned().or_else(|| base_of(&findings));
     let early = async {
         match (&plan.artifacts, &known) {
             (Some(q), Some(sha)) => {
