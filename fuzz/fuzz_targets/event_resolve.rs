@@ -46,7 +46,8 @@ fuzz_target!(|data: &[u8]| {
     // No SHA field ever holds the zero SHA (a branch name may contain zeros:
     // the first version of this check looked at the whole JSON and the fuzzer
     // found a valid ref `...ss000...0ss...`).
-    for sha in [&answer.base_sha, &answer.head_sha, &answer.tag_sha].into_iter().flatten() {
+    let tag_sha = answer.tag.as_ref().map(|t| &t.sha);
+    for sha in [answer.base_sha(), answer.head_sha.as_ref(), tag_sha].into_iter().flatten() {
         assert!(!sha.as_str().bytes().all(|b| b == b'0'), "zero SHA {sha}");
     }
     let mut written = String::new();
