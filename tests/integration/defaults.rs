@@ -1,6 +1,7 @@
-//! Each default of `resolve` lives in one place (`resolve::defaults`); the
-//! help text, `action.yml` and the README repeat it for their readers, and
-//! this checks that they all say the same.
+//! Each default lives in one place (`resolve::defaults`,
+//! `compare::defaults`); the help text, the `action.yml` files and each
+//! command's page in `docs/` repeat it for their readers, and this checks
+//! that they all say the same, and that the exit codes agree too.
 
 use std::process::Command;
 
@@ -9,7 +10,7 @@ use baseline_resolver::resolve::defaults;
 use crate::action::action;
 use crate::support::harness::repo_root;
 
-/// `(flag, action input, README default cell, the value)`.
+/// `(flag, action input, docs default cell, the value)`.
 fn defaults() -> Vec<(&'static str, &'static str, String)> {
     vec![
         ("--label", "label", defaults::LABEL.to_owned()),
@@ -42,11 +43,11 @@ fn help(command: &[&str]) -> String {
         .join(" ")
 }
 
-/// The default cell of the README table row whose first cell is `key`.
+/// The default cell of the docs table row whose first cell is `key`.
 fn readme_default(readme: &str, section: &str, key: &str) -> String {
     let start = readme
         .find(section)
-        .unwrap_or_else(|| panic!("README has {section}"));
+        .unwrap_or_else(|| panic!("docs have {section}"));
     readme[start..]
         .lines()
         .find(|l| l.starts_with(&format!("| `{key}`")))
@@ -59,14 +60,14 @@ fn readme_default(readme: &str, section: &str, key: &str) -> String {
             };
             cells.get(column).map(|c| c.trim_matches('`').to_owned())
         })
-        .unwrap_or_else(|| panic!("README {section} has no row for {key}"))
+        .unwrap_or_else(|| panic!("docs {section} have no row for {key}"))
 }
 
 #[test]
-fn help_action_yml_and_readme_state_the_same_defaults() {
+fn help_action_yml_and_docs_state_the_same_defaults() {
     let help = help(&[]);
     let action = action();
-    let readme = std::fs::read_to_string(repo_root().join("README.md")).unwrap();
+    let readme = std::fs::read_to_string(repo_root().join("docs/resolve.md")).unwrap();
     for (flag, input, value) in defaults() {
         assert!(
             help.contains(&format!("[default: {value}]")),
@@ -75,7 +76,7 @@ fn help_action_yml_and_readme_state_the_same_defaults() {
         assert_eq!(
             readme_default(&readme, "## Command-line inputs", flag),
             value,
-            "README's command-line table, {flag}"
+            "docs/resolve.md command-line table, {flag}"
         );
         if input.is_empty() {
             continue;
@@ -88,7 +89,7 @@ fn help_action_yml_and_readme_state_the_same_defaults() {
         assert_eq!(
             readme_default(&readme, "### Action inputs", input),
             value,
-            "README's action inputs table, {input}"
+            "docs/resolve.md action inputs table, {input}"
         );
     }
 }
@@ -98,7 +99,7 @@ fn compare_states_its_defaults_alike_everywhere() {
     use baseline_resolver::compare::defaults as compare;
     let help = help(&["compare"]);
     let action = crate::action::action_at("compare/action.yml");
-    let readme = std::fs::read_to_string(repo_root().join("README.md")).unwrap();
+    let readme = std::fs::read_to_string(repo_root().join("docs/compare.md")).unwrap();
     for (input, value) in [
         ("fail-threshold", compare::FAIL_THRESHOLD_PCT.to_string()),
         ("warn-threshold", compare::WARN_THRESHOLD_PCT.to_string()),
@@ -115,7 +116,7 @@ fn compare_states_its_defaults_alike_everywhere() {
         assert_eq!(
             readme_default(&readme, "## Comparing", input),
             value,
-            "README, {input}"
+            "docs/compare.md, {input}"
         );
     }
     assert!(
@@ -124,22 +125,27 @@ fn compare_states_its_defaults_alike_everywhere() {
     );
 }
 
-/// `compare`'s exit codes say the same in `--help` and the README table:
-/// each code there, and the rules that decide between them.
+/// `compare`'s exit codes say the same in `--help` and its page's table:
+/// each code there, and the rules that decide between them; the README's
+/// summary table lists each code of each command.
 #[test]
-fn compare_exit_codes_agree_between_help_and_readme() {
+fn compare_exit_codes_agree_between_help_and_docs() {
     let out = Command::new(env!("CARGO_BIN_EXE_baseline-resolver"))
         .args(["compare", "--help"])
         .output()
         .unwrap();
     let help = String::from_utf8_lossy(&out.stdout).into_owned();
-    let readme = std::fs::read_to_string(repo_root().join("README.md")).unwrap();
+    let readme = std::fs::read_to_string(repo_root().join("docs/compare.md")).unwrap();
+    let front = std::fs::read_to_string(repo_root().join("README.md")).unwrap();
+    for row in ["| `compare` | 0 |", "| `compare` | 3 |", "| `compare` | 4 |", "| `resolve` | 3 |"] {
+        assert!(front.contains(row), "README's exit codes lack {row}");
+    }
     let flat = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
     let readme = flat(&readme);
     let code_row = |code: u8| -> String {
         let start = readme
             .find("## Comparing")
-            .expect("README has a Comparing section");
+            .expect("docs/compare.md has a Comparing section");
         readme[start..]
             .split("| ")
             .skip_while(|c| c.trim() != code.to_string())
@@ -183,7 +189,7 @@ fn compare_exit_codes_agree_between_help_and_readme() {
             );
             assert!(
                 r.contains(phrase),
-                "exit {code} in the README lacks {phrase:?}: {r}"
+                "exit {code} in docs/compare.md lacks {phrase:?}: {r}"
             );
         }
     }
