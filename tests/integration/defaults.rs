@@ -137,7 +137,12 @@ fn compare_exit_codes_agree_between_help_and_docs() {
     let help = String::from_utf8_lossy(&out.stdout).into_owned();
     let readme = std::fs::read_to_string(repo_root().join("docs/compare.md")).unwrap();
     let front = std::fs::read_to_string(repo_root().join("README.md")).unwrap();
-    for row in ["| `compare` | 0 |", "| `compare` | 3 |", "| `compare` | 4 |", "| `resolve` | 3 |"] {
+    for row in [
+        "| `compare` | 0 |",
+        "| `compare` | 3 |",
+        "| `compare` | 4 |",
+        "| `resolve` | 3 |",
+    ] {
         assert!(front.contains(row), "README's exit codes lack {row}");
     }
     let flat = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");

@@ -1,6 +1,6 @@
 //! The baseline rules: payload in, decision out, no I/O.
 //!
-//! This is `baseline-rules.md` as code. For every event it decides the
+//! This is the rules table of `docs/resolve.md` ("The rules") as code. For every event it decides the
 //! canonical base repository (never the fork), the head side, and either the
 //! base SHA itself (when the payload holds it), a [`Lookup`] that only the
 //! network or a local clone can answer, or a skip with a reason. It never walks
