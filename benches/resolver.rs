@@ -5,6 +5,10 @@
 
 #[path = "sections/compare.rs"]
 mod compare_section;
+#[path = "sections/noise.rs"]
+mod noise_section;
+#[path = "../tests/integration/support/simulation.rs"]
+mod simulation;
 // The tests' servers, reused as they are (they name each other as
 // `crate::support::...`, as in the test crate).
 #[path = "../tests/integration/support/gitrepo.rs"]
@@ -845,6 +849,9 @@ async fn main() {
     }
     if run(7) {
         compare_section::comparing(&mut report);
+    }
+    if run(8) {
+        noise_section::simulating(&mut report);
     }
     if only.is_some() {
         println!("{report}");

@@ -32,22 +32,31 @@ Examples:
   baseline-resolver compare --current run1.csv --current run2.csv --current run3.csv \\
       --baseline main=main1.csv --baseline main=main2.csv --baseline main=main3.csv
 
+  # Thresholds learned from the last runs of main: a wild row stops failing on its own
+  # noise, a quiet row keeps 10% (or, with auto, its own tighter band):
+  baseline-resolver compare --current current.csv --baseline main=main.csv \\
+      --history 'history/*.csv' --fail-threshold auto
+
   # Report only (for dashboards that ingest only successful runs):
   baseline-resolver compare --current current.csv --baseline main=main.csv --no-gate
 
 Rows and classes:
   Rows are matched on the key columns (op,shape,dtype). The headline metric is tflops when
   it holds a number, else tbps; a row is valid when its status (if any) is ok and that
-  metric is a finite number above zero. change = current/baseline - 1, negative is worse.
-  regressed  worse by more than --fail-threshold     (fails the gate)
-  warned     worse by more than --warn-threshold
-  improved   better by more than --fail-threshold
-  unchanged  within the thresholds
-  noisy      beyond a threshold, but repeated samples overlap (reported, never failing)
-  lost       valid in the baseline, invalid or absent in current (fails the gate)
-  skipped    lost, but current says status=skip (a warning)
-  new        only current has it
-  not comparable  the baseline could not measure it (listed with the reason)";
+  metric is a finite number above zero, and it is compared on the metric its baseline
+  measured. change = current/baseline - 1, negative is worse. With --history, a row's fail
+  threshold is the larger of the configured one and its run-to-run noise band.
+  regressed       worse by more than its fail threshold           (fails the gate)
+  warned          worse by more than --warn-threshold
+  improved        better by more than its fail threshold
+  unchanged       within the thresholds
+  noisy           beyond a threshold but within its noise band, or repeated samples
+                  overlap (reported, never failing; listed in the rerun output)
+  lost            valid in the baseline, its metric invalid or absent in current (fails)
+  skipped         lost, but current says status=skip (a warning)
+  new             only current has it
+  not-comparable  the baseline could not measure it (listed with the reason)
+  ignored         a config rule says ignore";
 
 pub fn after_long_help() -> String {
     format!("{EXAMPLES}\n\n{EXIT_CODES}")

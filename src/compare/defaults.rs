@@ -8,6 +8,12 @@ pub const WARN_THRESHOLD_PCT: f64 = 3.0;
 /// The same as fractions, as the comparison uses them.
 pub const FAIL_THRESHOLD: f64 = FAIL_THRESHOLD_PCT / 100.0;
 pub const WARN_THRESHOLD: f64 = WARN_THRESHOLD_PCT / 100.0;
+/// With `--fail-threshold auto`, a row's band decides, but never below
+/// this: a band learned from ten runs can be too tight by chance, and a
+/// quiet row's 5% is still half the default (chosen by the simulation of
+/// BENCHMARKS.md section 8: false alarms on no-change pull requests fell
+/// from 2.0% to 1.0% against a floor at the warn threshold, 3%).
+pub const AUTO_FLOOR: f64 = 0.05;
 /// The most input files one comparison reads (current, baselines and
 /// history together), so that thousands of files cannot exhaust threads
 /// or descriptors.

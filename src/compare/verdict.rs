@@ -351,7 +351,7 @@ impl<'t> Comparison<'t> {
                 .collect(),
             None => Vec::new(),
         };
-        noise::band(&values).ok_or(values.len())
+        noise::band(&values)
     }
 
     /// Classifies the row of `slot`. Called once per row and output
@@ -508,8 +508,9 @@ impl<'t> Comparison<'t> {
     }
 
     /// The fail threshold for a row: configured, or with history the
-    /// larger of it and the band (`auto`: the band alone, never below the
-    /// warn threshold); the configured one when the history is too short.
+    /// larger of it and the band (`auto`: the band alone, never below
+    /// [`defaults::AUTO_FLOOR`]); the configured one when the history is
+    /// too short.
     fn applied(&self, policy: &Policy, slot: usize, band: Option<Band>) -> Applied {
         let configured = match policy.fail {
             FailThreshold::Fixed(f) => f,
@@ -519,7 +520,7 @@ impl<'t> Comparison<'t> {
             (Some(_), Some(band)) => Applied {
                 fail: match policy.fail {
                     FailThreshold::Fixed(f) => f.max(band.fraction),
-                    FailThreshold::Auto => band.fraction.max(policy.warn),
+                    FailThreshold::Auto => band.fraction.max(defaults::AUTO_FLOOR),
                 },
                 origin: Origin::Learned(band),
             },

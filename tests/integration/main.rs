@@ -17,6 +17,7 @@ mod fixtures;
 mod git_fallback;
 mod https;
 mod memory;
+mod noise;
 mod online;
 mod outputs;
 mod properties;

@@ -8,4 +8,5 @@ pub mod git_https;
 pub mod gitrepo;
 pub mod harness;
 pub mod mock_github;
+pub mod simulation;
 pub mod tls;

@@ -1,0 +1,387 @@
+//! The noise-aware verdict: thresholds learned from main's history.
+//! The simulation's targets (BENCHMARKS.md section 8 runs it with 2,000
+//! pull requests per scenario), properties of the learned thresholds, and
+//! `--history` end to end with files that are missing, partial or
+//! malformed (a warning and a fallback, never a failure by itself).
+
+use std::path::Path;
+
+use baseline_resolver::compare::class::{Class, Verdict};
+use baseline_resolver::compare::config::{Config, FailThreshold, Thresholds};
+use baseline_resolver::compare::table::Table;
+use baseline_resolver::compare::table::read::parse;
+use baseline_resolver::compare::verdict::{Origin, Sides, compare};
+use proptest::prelude::*;
+
+use crate::compare::{csv, line, suite};
+use crate::support::harness::Bin;
+use crate::support::simulation::{self, Random, Suite};
+
+/// The targets, on 500 simulated pull requests per scenario (fixed seed).
+#[test]
+fn the_simulation_meets_its_targets() {
+    let rates = simulation::scenarios(500, 0x7e57);
+    let rate = |name: &str| {
+        rates
+            .iter()
+            .find(|r| r.name.starts_with(name))
+            .unwrap_or_else(|| panic!("{name}"))
+            .fraction()
+    };
+    let fixed = rate("no change, 10% with history");
+    let caught = rate("one quiet row 20% slower");
+    let auto = rate("no change, auto");
+    let very_quiet = rate("one very quiet row");
+    let without = rate("no change, 10% without history");
+    assert!(fixed <= 0.02, "false alarms with history: {fixed}");
+    assert!(caught >= 0.95, "a quiet row 20% slower caught: {caught}");
+    assert!(auto <= 0.02, "false alarms with auto: {auto}");
+    assert!(
+        very_quiet >= 0.90,
+        "a very quiet row 8% slower caught with auto: {very_quiet}"
+    );
+    assert!(
+        without > 0.5,
+        "without history a fixed 10% fails most no-change PRs: {without}"
+    );
+}
+
+fn table(values: &[f64]) -> Table {
+    let mut text = String::from("op,shape,dtype,tflops,status\n");
+    for (i, v) in values.iter().enumerate() {
+        text.push_str(&format!("op{i},{i}x1,bf16,{v},ok\n"));
+    }
+    let c = Config::default();
+    parse(Path::new("t.csv"), text.as_bytes(), &c.keys, &c.metrics).unwrap()
+}
+
+/// Compares `cur` with `base` over `history` and returns each row's class
+/// and the fail threshold it was judged by.
+fn judge(
+    base: &[f64],
+    cur: &[f64],
+    history: &[Vec<f64>],
+    fail: FailThreshold,
+) -> (Verdict, Vec<(Class, f64)>) {
+    let (b, c) = ([table(base)], [table(cur)]);
+    let h: Vec<Table> = history.iter().map(|v| table(v)).collect();
+    let config = Config::default();
+    let sides = Sides {
+        label: "main".to_owned(),
+        baseline: &b,
+        current: &c,
+        history: &h,
+        unavailable: None,
+    };
+    let thresholds = Thresholds {
+        fail,
+        ..Thresholds::default()
+    };
+    let comparison = compare(sides, &config, thresholds);
+    let rows = comparison
+        .rows()
+        .map(|r| (r.class, r.applied.map_or(f64::NAN, |a| a.fail)))
+        .collect();
+    (comparison.verdict(), rows)
+}
+
+fn values() -> impl Strategy<Value = Vec<f64>> {
+    prop::collection::vec(1.0f64..1000.0, 1..12)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// A history of identical runs holds no noise: no row's threshold
+    /// grows past the configured one.
+    #[test]
+    fn identical_history_never_widens_a_threshold(
+        base in values(),
+        change in prop::collection::vec(0.5f64..1.5, 12),
+        runs in 5usize..12,
+    ) {
+        let cur: Vec<f64> = base.iter().zip(&change).map(|(b, c)| b * c).collect();
+        let history = vec![base.clone(); runs];
+        let (_, rows) = judge(&base, &cur, &history, FailThreshold::Fixed(0.10));
+        for (_, fail) in rows {
+            prop_assert!((fail - 0.10).abs() < 1e-12, "{fail}");
+        }
+    }
+
+    /// One wild run added to a history widens a row's threshold by a
+    /// bounded amount, however wild: at most five times, and a run far
+    /// outside the others (a hundred times off) not at all.
+    #[test]
+    fn one_wild_run_widens_a_threshold_by_a_bounded_amount(
+        seed in any::<u64>(),
+        wild in prop::sample::select(vec![0.01, 0.3, 0.7, 1.4, 3.0, 100.0]),
+        at in 0usize..10,
+    ) {
+        let mut r = Random::new(seed);
+        let noise = r.between(0.005, 0.05);
+        let history: Vec<Vec<f64>> = (0..10).map(|_| vec![100.0 * (noise * r.normal()).exp()]).collect();
+        let mut with = history.clone();
+        with[at][0] *= wild;
+        let auto = FailThreshold::Auto;
+        let (_, before) = judge(&[100.0], &[100.0], &history, auto);
+        let (_, after) = judge(&[100.0], &[100.0], &with, auto);
+        prop_assert!(after[0].1 <= 5.0 * before[0].1 + 1e-9, "{} -> {}", before[0].1, after[0].1);
+        if wild == 100.0 || wild == 0.01 {
+            prop_assert!(after[0].1 <= 1.5 * before[0].1 + 1e-9, "{} -> {}", before[0].1, after[0].1);
+        }
+    }
+
+    /// Every file scaled by the same factor: the same verdict, the same
+    /// class for every row (thresholds are learned from ratios).
+    #[test]
+    fn scaling_every_file_changes_no_verdict(seed in any::<u64>(), f in 0.01f64..100.0) {
+        let mut r = Random::new(seed);
+        let s = Suite::draw(&mut r);
+        let run = |r: &mut Random| -> Vec<f64> {
+            s.values.iter().zip(&s.noise).map(|(v, n)| v * (n * r.normal()).exp()).collect()
+        };
+        let history: Vec<Vec<f64>> = (0..10).map(|_| run(&mut r)).collect();
+        let (base, cur) = (run(&mut r), run(&mut r));
+        let scale = |v: &[f64]| -> Vec<f64> { v.iter().map(|x| x * f).collect() };
+        let scaled_history: Vec<Vec<f64>> = history.iter().map(|h| scale(h)).collect();
+        for fail in [FailThreshold::Fixed(0.10), FailThreshold::Auto] {
+            let (v1, rows1) = judge(&base, &cur, &history, fail);
+            let (v2, rows2) = judge(&scale(&base), &scale(&cur), &scaled_history, fail);
+            prop_assert_eq!(v1, v2);
+            let classes = |rows: &[(Class, f64)]| rows.iter().map(|r| r.0).collect::<Vec<_>>();
+            prop_assert_eq!(classes(&rows1), classes(&rows2));
+        }
+    }
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> std::path::PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// A wild row (25% run to run) 20% slower than its baseline: a regression
+/// against the fixed threshold, noise against its history.
+#[test]
+fn history_files_end_to_end_missing_partial_and_malformed() {
+    let rows = suite();
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path().to_owned();
+    let bin = Bin::new();
+    let wild = 3;
+    let value = |i: usize, b: &crate::compare::Bench, k: usize| -> f64 {
+        if i == wild {
+            b.value * [1.0, 1.3, 0.8, 1.2, 0.75, 1.25, 0.85, 1.1, 0.7, 1.0][k % 10]
+        } else {
+            b.value * (1.0 + 0.001 * (k as f64 - 5.0))
+        }
+    };
+    std::fs::create_dir_all(dir.join("history")).unwrap();
+    for k in 0..10 {
+        write(
+            &dir,
+            &format!("history/{k:04}.csv"),
+            &csv(&rows, |i, b| Some(line(b, Some(value(i, b, k)), "ok"))),
+        );
+    }
+    // A partial file: only some rows (the others keep what they have).
+    write(
+        &dir,
+        "history/0010-partial.csv",
+        &csv(&rows[..5], |_, b| Some(line(b, Some(b.value), "ok"))),
+    );
+    // A malformed one: no key column.
+    write(
+        &dir,
+        "history/0011-broken.csv",
+        "shape,dtype,tflops\n1,b,2\n",
+    );
+    let base = write(
+        &dir,
+        "base.csv",
+        &csv(&rows, |_, b| Some(line(b, Some(b.value), "ok"))),
+    );
+    let cur = write(
+        &dir,
+        "cur.csv",
+        &csv(&rows, |i, b| {
+            Some(line(
+                b,
+                Some(if i == wild { b.value * 0.8 } else { b.value }),
+                "ok",
+            ))
+        }),
+    );
+    let (run, j) = bin
+        .arg("compare")
+        .arg("--current")
+        .arg(&cur)
+        .arg("--baseline")
+        .arg(format!("main={}", base.display()))
+        .arg("--history")
+        .arg(dir.join("history/*.csv"))
+        .arg("--history")
+        .arg(dir.join("history/missing.csv"))
+        .json();
+    assert_eq!(j["verdict"], "pass", "{}", run.stdout);
+    let row = &j["baselines"][0]["rows"][wild];
+    assert_eq!(row["class"], "noisy", "{row}");
+    assert!(
+        row["reason"]
+            .as_str()
+            .unwrap()
+            .starts_with("within main's run-to-run noise: +-"),
+        "{row}"
+    );
+    assert_eq!(row["thresholds"]["source"], "learned");
+    assert_eq!(
+        row["thresholds"]["history_runs"], 11,
+        "ten runs and the partial file"
+    );
+    let quiet = &j["baselines"][0]["rows"][20];
+    assert_eq!(
+        quiet["thresholds"]["fail_pct"], 10.0,
+        "a quiet row keeps the configured threshold: {quiet}"
+    );
+    let warnings = j["warnings"].to_string();
+    assert!(warnings.contains("missing.csv: no such file"), "{warnings}");
+    assert!(warnings.contains("0011-broken.csv"), "{warnings}");
+    assert!(
+        warnings.contains("its rows use what the other runs say"),
+        "{warnings}"
+    );
+    let history_inputs = j["inputs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|i| i["role"] == "history")
+        .count();
+    assert_eq!(
+        history_inputs, 12,
+        "the glob expanded to every file, in name order"
+    );
+    // Without the history: the fixed threshold fails the wild row.
+    let run = Bin::new()
+        .arg("compare")
+        .arg("--current")
+        .arg(&cur)
+        .arg("--baseline")
+        .arg(format!("main={}", base.display()))
+        .run();
+    run.assert_code(4);
+}
+
+#[test]
+fn too_little_history_says_so_and_keeps_the_configured_threshold() {
+    let rows = suite();
+    let bin = Bin::new();
+    let dir = bin.dir().to_owned();
+    let h = write(
+        &dir,
+        "h.csv",
+        &csv(&rows, |_, b| Some(line(b, Some(b.value), "ok"))),
+    );
+    let base = write(
+        &dir,
+        "base.csv",
+        &csv(&rows, |_, b| Some(line(b, Some(b.value), "ok"))),
+    );
+    let (_, j) = bin
+        .arg("compare")
+        .arg("--current")
+        .arg(&base)
+        .arg("--baseline")
+        .arg(format!("main={}", base.display()))
+        .arg("--history")
+        .arg(&h)
+        .args(["--fail-threshold", "auto"])
+        .json();
+    let row = &j["baselines"][0]["rows"][0];
+    assert_eq!(row["thresholds"]["source"], "too-little-history", "{row}");
+    assert_eq!(row["thresholds"]["history_runs"], 1);
+    assert_eq!(
+        row["thresholds"]["fail_pct"], 10.0,
+        "auto falls back to the default"
+    );
+}
+
+#[test]
+fn the_summary_charts_rows_beyond_the_warn_threshold() {
+    let rows = suite();
+    let bin = Bin::new();
+    let dir = bin.dir().to_owned();
+    let base = write(
+        &dir,
+        "base.csv",
+        &csv(&rows, |_, b| Some(line(b, Some(b.value), "ok"))),
+    );
+    let cur = write(
+        &dir,
+        "cur.csv",
+        &csv(&rows, |i, b| {
+            Some(line(
+                b,
+                Some(if i == 7 { b.value * 0.7 } else { b.value }),
+                "ok",
+            ))
+        }),
+    );
+    let run = bin
+        .arg("compare")
+        .arg("--current")
+        .arg(&cur)
+        .arg("--baseline")
+        .arg(format!("main={}", base.display()))
+        .on_runner()
+        .run();
+    run.assert_code(4);
+    assert!(
+        run.summary.contains("```mermaid\nxychart-beta\n"),
+        "{}",
+        run.summary
+    );
+    assert!(run.summary.contains("bar [30.0]"), "{}", run.summary);
+    assert_eq!(run.outputs()["rerun"], rows[7].op);
+    let calm = Bin::new();
+    let f = write(
+        calm.dir(),
+        "same.csv",
+        &csv(&rows, |_, b| Some(line(b, Some(b.value), "ok"))),
+    );
+    let run = calm
+        .arg("compare")
+        .arg("--current")
+        .arg(&f)
+        .arg("--baseline")
+        .arg(format!("main={}", f.display()))
+        .on_runner()
+        .run();
+    run.assert_code(0);
+    assert!(
+        run.summary
+            .contains("No row is worse than its warn threshold: no chart.")
+    );
+    assert_eq!(run.outputs()["rerun"], "");
+}
+
+/// A row judged against a band says which band and how many runs.
+#[test]
+fn a_learned_threshold_names_its_band_and_runs() {
+    let history: Vec<Vec<f64>> = (0..10).map(|k| vec![100.0 + (k % 3) as f64]).collect();
+    let (b, c) = ([table(&[100.0])], [table(&[95.0])]);
+    let h: Vec<Table> = history.iter().map(|v| table(v)).collect();
+    let config = Config::default();
+    let comparison = compare(
+        Sides {
+            label: "main".into(),
+            baseline: &b,
+            current: &c,
+            history: &h,
+            unavailable: None,
+        },
+        &config,
+        Thresholds::default(),
+    );
+    let row = comparison.rows().next().unwrap();
+    assert!(matches!(row.applied.unwrap().origin, Origin::Learned(band) if band.runs == 10));
+}
