@@ -1,6 +1,11 @@
-//! Shell-style globs over names: `*` is any run of characters, `?` one
-//! character, everything else literal. Release tag patterns (`v*`) and
-//! comparison rules (`op=allreduce*`) both use them.
+//! Globs. [`Glob`]: shell-style over names: `*` is any run of characters,
+//! `?` one character, everything else literal (release tag patterns `v*`,
+//! comparison rules `op=allreduce*`, history file names). [`PathGlob`]:
+//! gitignore-style over repository paths (`select`): `*` and `?` stay
+//! within one path segment, a `**` segment matches any number of
+//! directories including none (`**/*.md` matches `README.md`), a trailing
+//! `/**` matches everything below; a pattern is matched against the whole
+//! path from the repository's root.
 //!
 //! A [`Glob`] is compiled once and matched without allocating: a config may
 //! hold thousands of rules, each tried against every row. The common shapes
@@ -48,6 +53,59 @@ impl Glob {
             Shape::Suffix(s) => name.ends_with(s.as_str()),
             Shape::General(p) => general(p, name),
         }
+    }
+}
+
+/// A gitignore-style path pattern, compiled into segments.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PathGlob {
+    segments: Vec<Segment>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Segment {
+    /// `**`: any number of whole segments, none included.
+    Any,
+    One(Glob),
+}
+
+impl PathGlob {
+    /// Compiles `pattern` (a leading `/` is the root, as in gitignore).
+    pub fn new(pattern: &str) -> PathGlob {
+        let segments = pattern
+            .trim_start_matches('/')
+            .split('/')
+            .filter(|s| !s.is_empty())
+            .map(|s| {
+                if s == "**" {
+                    Segment::Any
+                } else {
+                    Segment::One(Glob::new(s))
+                }
+            })
+            .collect();
+        PathGlob { segments }
+    }
+
+    /// Whether `path` (`a/b/c.rs`, no leading `/`) matches as a whole.
+    pub fn matches(&self, path: &str) -> bool {
+        let parts: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+        segments_match(&self.segments, &parts)
+    }
+}
+
+/// Segment matching with backtracking over `**` (its own depth is bounded
+/// by the path's number of segments, so at most quadratic).
+fn segments_match(pattern: &[Segment], path: &[&str]) -> bool {
+    match pattern.split_first() {
+        None => path.is_empty(),
+        Some((Segment::Any, rest)) => {
+            (0..=path.len()).any(|skip| path.get(skip..).is_some_and(|p| segments_match(rest, p)))
+        }
+        Some((Segment::One(glob), rest)) => match path.split_first() {
+            Some((first, tail)) => glob.matches(first) && segments_match(rest, tail),
+            None => false,
+        },
     }
 }
 
@@ -107,6 +165,29 @@ mod tests {
         assert!(glob_match("**a", "a"));
         assert!(!glob_match("", "a"));
         assert!(glob_match("", ""));
+    }
+
+    #[test]
+    fn path_globs_are_gitignore_style() {
+        let m = |p: &str, path: &str| PathGlob::new(p).matches(path);
+        assert!(m("**/*.md", "README.md"));
+        assert!(m("**/*.md", "docs/a/b.md"));
+        assert!(!m("*.md", "docs/b.md"), "* stays within a segment");
+        assert!(m("*.md", "b.md"));
+        assert!(m("kernels/softmax/**", "kernels/softmax/a/b.cu"));
+        assert!(!m("kernels/softmax/**", "kernels/softmaxx/a.cu"));
+        assert!(m("kernels/*/common.h", "kernels/moe/common.h"));
+        assert!(!m("kernels/*/common.h", "kernels/moe/x/common.h"));
+        assert!(m("a/**/b", "a/b"));
+        assert!(m("a/**/b", "a/x/y/b"));
+        assert!(!m("a/**/b", "a/x/y/c"));
+        assert!(m("/CMakeLists.txt", "CMakeLists.txt"));
+        assert!(
+            !m("CMakeLists.txt", "sub/CMakeLists.txt"),
+            "anchored at the root"
+        );
+        assert!(m("k?.py", "k1.py"));
+        assert!(!m("k?.py", "k/.py"));
     }
 
     /// Every shape agrees with a plain recursive matcher.

@@ -130,6 +130,15 @@ impl RowResult<'_> {
     }
 }
 
+/// A compared row as the dashboard line shows it.
+#[derive(Debug, Clone, Copy)]
+pub struct Medians<'t> {
+    pub key: Key<'t>,
+    pub metric: usize,
+    pub baseline: f64,
+    pub current: f64,
+}
+
 /// The rows of one side of a key: one per sample file, almost always one.
 type Rows<'t> = smallvec::SmallVec<[RowView<'t>; 2]>;
 
@@ -262,6 +271,48 @@ impl<'t> Comparison<'t> {
             }
         }
         tally
+    }
+
+    /// The compared rows of `range` as the dashboard shows them: the key,
+    /// the two medians and the metric, without classifying again (the class
+    /// is known from the first pass). Several times quicker than
+    /// [`Comparison::rows_in`] over a hundred thousand rows.
+    pub fn medians_in(
+        &self,
+        range: std::ops::Range<usize>,
+    ) -> impl Iterator<Item = Medians<'t>> + '_ {
+        let mask = Class::mask(&Class::COMPARED);
+        range
+            .filter(move |slot| {
+                self.classes
+                    .get(*slot)
+                    .is_some_and(|c| mask.get(usize::from(*c)).copied().unwrap_or(false))
+            })
+            .filter_map(|slot| {
+                let key = self.join.key(slot)?;
+                let metric = self
+                    .join
+                    .rows(slot, BASELINE)
+                    .find_map(|r| r.measure().map(|m| m.0))?;
+                let baseline = Samples::collect(
+                    self.join
+                        .rows(slot, BASELINE)
+                        .filter_map(|r| r.measure().map(|m| m.1)),
+                )?
+                .median;
+                let current = Samples::collect(
+                    self.join
+                        .rows(slot, CURRENT)
+                        .filter_map(|r| r.value(metric)),
+                )?
+                .median;
+                Some(Medians {
+                    key,
+                    metric,
+                    baseline,
+                    current,
+                })
+            })
     }
 
     /// How many keys (rows of any class).

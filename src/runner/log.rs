@@ -159,7 +159,12 @@ pub trait LogSink {
 
     /// One line of JSON (see [`json_line`]).
     fn json(&mut self, json: &str) -> io::Result<()> {
-        self.put(&json_line(&json.replace(['\r', '\n'], " ")))?;
+        // serde writes no raw line break; a pretty-printed value would.
+        if json.as_bytes().iter().any(|b| matches!(b, b'\r' | b'\n')) {
+            self.put(&json_line(&json.replace(['\r', '\n'], " ")))?;
+        } else {
+            self.put(&json_line(json))?;
+        }
         self.put("\n")
     }
 

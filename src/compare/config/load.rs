@@ -10,8 +10,8 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use thiserror::Error;
 
-use super::{Config, Direction, FailThreshold, Metric, Pattern, Rule};
-use crate::glob::Glob;
+use super::{Config, Direction, FailThreshold, Group, Metric, PathPattern, Pattern, Rule, Select};
+use crate::glob::{Glob, PathGlob};
 use crate::runner::read::{self, FileError};
 
 #[derive(Debug, Error)]
@@ -74,6 +74,33 @@ struct File {
     metrics: Option<Vec<MetricSpec>>,
     #[serde(default)]
     rules: Vec<toml::Spanned<RuleSpec>>,
+    select: Option<toml::Spanned<SelectSpec>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct SelectSpec {
+    #[serde(default)]
+    all: Vec<String>,
+    #[serde(default)]
+    ignore: Vec<String>,
+    #[serde(default = "default_max_files")]
+    max_files: usize,
+    #[serde(default)]
+    groups: Vec<toml::Spanned<GroupSpec>>,
+}
+
+fn default_max_files() -> usize {
+    3000
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GroupSpec {
+    name: String,
+    paths: Vec<String>,
+    #[serde(default)]
+    rows: Vec<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -143,14 +170,115 @@ pub fn parse(text: &str) -> Result<Config, Problem> {
         keys,
         metrics,
         rules: Vec::with_capacity(file.rules.len()),
+        select: None,
     };
     for (i, spec) in file.rules.into_iter().enumerate() {
-        let line = line_of(text, spec.span().start);
+        // The line is counted only for an error: counting it for every rule
+        // of a large config would read the text once per rule.
+        let start = spec.span().start;
         let rule = compile(&config, i, spec.into_inner())
-            .map_err(|message| Problem::at(Some(line), message))?;
+            .map_err(|message| Problem::at(Some(line_of(text, start)), message))?;
         config.rules.push(rule);
     }
+    if let Some(spec) = file.select {
+        let start = spec.span().start;
+        let select =
+            compile_select(&config.keys, spec.into_inner(), text).map_err(|(at, message)| {
+                Problem::at(Some(at.unwrap_or_else(|| line_of(text, start))), message)
+            })?;
+        config.select = Some(select);
+    }
     Ok(config)
+}
+
+fn paths(patterns: Vec<String>) -> Vec<PathPattern> {
+    patterns
+        .into_iter()
+        .map(|text| PathPattern {
+            glob: PathGlob::new(&text),
+            text,
+        })
+        .collect()
+}
+
+/// A group name is what `run_benchmark.sh --only a,b` takes: no comma, no
+/// space, nothing a shell would read.
+fn group_name_ok(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 100
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
+}
+
+fn compile_select(
+    keys: &[String],
+    spec: SelectSpec,
+    text: &str,
+) -> Result<Select, (Option<usize>, String)> {
+    if spec.max_files == 0 {
+        return Err((None, "select: max-files must be at least 1".to_owned()));
+    }
+    let mut groups: Vec<Group> = Vec::with_capacity(spec.groups.len());
+    for (i, group) in spec.groups.into_iter().enumerate() {
+        let start = group.span().start;
+        let line = || Some(line_of(text, start));
+        let group = group.into_inner();
+        let at = format!("select.groups[{i}]");
+        if !group_name_ok(&group.name) {
+            return Err((
+                line(),
+                format!(
+                    "{at}: name {:?} is not a group name (letters, digits, '_', '-', '.')",
+                    snippet_of(&group.name)
+                ),
+            ));
+        }
+        if groups.iter().any(|g| g.name == group.name) {
+            return Err((
+                line(),
+                format!("{at}: the name {:?} is used twice", group.name),
+            ));
+        }
+        if group.paths.is_empty() {
+            return Err((line(), format!("{at}: `paths` names no pattern")));
+        }
+        let mut rows = Vec::with_capacity(group.rows.len());
+        for pattern in group.rows {
+            rows.push(key_pattern(keys, &at, pattern).map_err(|m| (line(), m))?);
+        }
+        groups.push(Group {
+            name: group.name,
+            paths: paths(group.paths),
+            rows,
+        });
+    }
+    Ok(Select {
+        all: paths(spec.all),
+        ignore: paths(spec.ignore),
+        max_files: spec.max_files,
+        groups,
+    })
+}
+
+/// One `KEY=GLOB` pattern, compiled.
+fn key_pattern(keys: &[String], at: &str, text: String) -> Result<Pattern, String> {
+    let found = text.split_once('=').and_then(|(c, g)| {
+        let column = keys.iter().position(|k| k == c.trim())?;
+        Some((column, g.trim().to_owned()))
+    });
+    let Some((column, glob)) = found else {
+        return Err(format!(
+            "{at}: pattern {:?} is not KEY=GLOB with KEY one of {}",
+            snippet_of(&text),
+            keys.join(", ")
+        ));
+    };
+    Ok(Pattern {
+        column,
+        glob: Glob::new(&glob),
+        text,
+    })
 }
 
 fn compile(config: &Config, i: usize, spec: RuleSpec) -> Result<Rule, String> {
@@ -160,22 +288,7 @@ fn compile(config: &Config, i: usize, spec: RuleSpec) -> Result<Rule, String> {
     }
     let mut patterns = Vec::with_capacity(spec.patterns.len());
     for text in spec.patterns {
-        let found = text.split_once('=').and_then(|(c, g)| {
-            let column = config.keys.iter().position(|k| k == c.trim())?;
-            Some((column, g.trim()))
-        });
-        let Some((column, glob)) = found else {
-            return Err(format!(
-                "{at}: pattern {:?} is not KEY=GLOB with KEY one of {}",
-                snippet_of(&text),
-                config.keys.join(", ")
-            ));
-        };
-        patterns.push(Pattern {
-            column,
-            glob: Glob::new(glob),
-            text: text.clone(),
-        });
+        patterns.push(key_pattern(&config.keys, &at, text)?);
     }
     let number = |name: &str, value: Option<f64>| -> Result<Option<f64>, String> {
         match value {
@@ -264,6 +377,29 @@ mod tests {
         assert!(err.message.contains("threshold"), "{err}");
         let err = parse("[[rules]]\nmatch = [\"op=x\"]\nfloor = -1\n").unwrap_err();
         assert!(err.message.contains("floor"), "{err}");
+    }
+
+    #[test]
+    fn a_select_table_is_checked_with_its_line() {
+        let c = parse(
+            "[select]\nall = [\"CMakeLists.txt\"]\nignore = [\"**/*.md\"]\n[[select.groups]]\nname = \"softmax\"\npaths = [\"kernels/softmax/**\"]\nrows = [\"op=softmax*\"]\n",
+        )
+        .unwrap();
+        let s = c.select.unwrap();
+        assert_eq!((s.max_files, s.groups.len()), (3000, 1));
+        assert!(s.groups[0].owns(&["softmax_online", "1x1", "bf16"]));
+        assert!(s.groups[0].paths[0].glob.matches("kernels/softmax/a.cu"));
+        let err =
+            parse("[select]\n[[select.groups]]\nname = \"a b\"\npaths = [\"x\"]\n").unwrap_err();
+        assert!(err.message.contains("not a group name"), "{err}");
+        assert_eq!(err.line, Some(2));
+        let err = parse("[select]\nmax_files = 3\n").unwrap_err();
+        assert!(err.message.contains("max_files"), "{err}");
+        let err = parse(
+            "[select]\n[[select.groups]]\nname = \"a\"\npaths = [\"x\"]\nrows = [\"kernel=x\"]\n",
+        )
+        .unwrap_err();
+        assert!(err.message.contains("not KEY=GLOB"), "{err}");
     }
 
     #[test]

@@ -32,6 +32,17 @@
 //! [[rules]]
 //! match = ["op=experimental_*"]
 //! ignore = true
+//!
+//! # What `select` maps changed files to (see docs/select.md).
+//! [select]
+//! all = ["CMakeLists.txt", "scripts/run_benchmark.sh", "python/flydsl/compiler/**"]
+//! ignore = ["**/*.md", "docs/**"]
+//! max-files = 3000
+//!
+//! [[select.groups]]
+//! name = "softmax"
+//! paths = ["kernels/softmax/**", "tests/bench/softmax*.py"]
+//! rows = ["op=softmax*"]
 //! ```
 //!
 //! Thresholds are fractions here (0.10 for 10%): percentages exist only
@@ -39,7 +50,7 @@
 
 pub mod load;
 
-use crate::glob::Glob;
+use crate::glob::{Glob, PathGlob};
 
 pub use load::{ConfigError, MAX_CONFIG_BYTES};
 
@@ -136,6 +147,48 @@ pub struct Config {
     pub keys: Vec<String>,
     pub metrics: Vec<Metric>,
     pub rules: Vec<Rule>,
+    /// The `[select]` table, when the config has one.
+    pub select: Option<Select>,
+}
+
+/// A path pattern as written and compiled.
+#[derive(Debug, Clone)]
+pub struct PathPattern {
+    pub text: String,
+    pub glob: PathGlob,
+}
+
+/// `[select]`: which changed files select which benchmark groups.
+#[derive(Debug, Clone)]
+pub struct Select {
+    /// A change here runs everything (the harness, the build, the compiler).
+    pub all: Vec<PathPattern>,
+    /// Never relevant (docs, Markdown).
+    pub ignore: Vec<PathPattern>,
+    /// More changed files than this: everything.
+    pub max_files: usize,
+    pub groups: Vec<Group>,
+}
+
+/// One benchmark group: its name (what `run_benchmark.sh --only` takes),
+/// the paths that affect it, and the result rows it produces.
+#[derive(Debug, Clone)]
+pub struct Group {
+    pub name: String,
+    pub paths: Vec<PathPattern>,
+    /// A row is the group's when any of these `KEY=GLOB` patterns matches.
+    pub rows: Vec<Pattern>,
+}
+
+impl Group {
+    /// Whether the row with these key cells is one of this group's.
+    pub fn owns(&self, cells: &[&str]) -> bool {
+        self.rows.iter().any(|p| {
+            cells
+                .get(p.column)
+                .is_some_and(|value| p.glob.matches(value))
+        })
+    }
 }
 
 impl Default for Config {
@@ -154,6 +207,7 @@ impl Default for Config {
                 })
                 .collect(),
             rules: Vec::new(),
+            select: None,
         }
     }
 }

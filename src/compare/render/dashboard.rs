@@ -9,7 +9,7 @@ use std::io;
 
 use crate::compare::parallel;
 use crate::compare::report::Report;
-use crate::compare::verdict::{Class, Comparison, RowResult};
+use crate::compare::verdict::{Comparison, Medians};
 use crate::runner::log::{LogSink, LogText};
 
 /// One dashboard line (with its line break): exactly the motivating
@@ -18,11 +18,8 @@ use crate::runner::log::{LogSink, LogText};
 /// Key cells are shown with control characters escaped (see `Key`), and
 /// the log writer neutralises anything a runner would read as a command.
 /// Written piece by piece: a block can have a hundred thousand lines.
-pub fn line(out: &mut String, label: &str, row: &RowResult<'_>, unit: &str) {
-    let (Some(base), Some(cur)) = (&row.baseline, &row.current) else {
-        return;
-    };
-    let (base, cur) = (base.median, cur.median);
+pub fn line(out: &mut String, label: &str, row: &Medians<'_>, unit: &str) {
+    let (base, cur) = (row.baseline, row.current);
     // `op`, `shape` and `dtype` (or the configured key columns: the first
     // two, then the rest).
     let (op, shape, dtype) = row.key.dashboard_fields();
@@ -139,10 +136,10 @@ fn fixed(out: &mut String, value: f64, width: usize, precision: usize, plus: boo
         ""
     };
     let digits = std::str::from_utf8(buffer.get(at..).unwrap_or_default()).unwrap_or_default();
-    out.extend(std::iter::repeat_n(
-        ' ',
+    spaces(
+        out,
         width.saturating_sub(sign.len().saturating_add(digits.len())),
-    ));
+    );
     out.push_str(sign);
     out.push_str(digits);
 }
@@ -169,9 +166,9 @@ pub fn block(
             let mut lines = LogText::new();
             let mut text = String::with_capacity(256);
             let slots = range.start.saturating_add(start)..range.end.saturating_add(start);
-            for row in comparison.rows_in(slots, &Class::COMPARED) {
+            for row in comparison.medians_in(slots) {
                 text.clear();
-                line(&mut text, label, &row, report.unit(row.metric));
+                line(&mut text, label, &row, report.unit(Some(row.metric)));
                 lines.push_line(text.trim_end_matches('\n'));
             }
             lines
