@@ -7,6 +7,8 @@
 mod compare_section;
 #[path = "sections/noise.rs"]
 mod noise_section;
+#[path = "sections/select.rs"]
+mod select_section;
 #[path = "../tests/integration/support/simulation.rs"]
 mod simulation;
 // The tests' servers, reused as they are (they name each other as
@@ -852,6 +854,9 @@ async fn main() {
     }
     if run(8) {
         noise_section::simulating(&mut report);
+    }
+    if run(9) {
+        select_section::selecting(&mut report);
     }
     if only.is_some() {
         println!("{report}");

@@ -9,7 +9,7 @@ use clap::{Parser, Subcommand};
 
 use crate::runner::log::{LogSink as _, LogText};
 use crate::runner::{Env, exit, write};
-use crate::{compare, resolve};
+use crate::{compare, resolve, select};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -38,6 +38,9 @@ pub enum Command {
     /// Compare benchmark results of the change with the baseline's: a verdict.
     #[command(long_about = compare::args::ABOUT, after_long_help = compare::args::after_long_help())]
     Compare(compare::args::CompareArgs),
+    /// Select the benchmark groups the change can affect (failing safe to all).
+    #[command(long_about = select::args::ABOUT, after_long_help = select::args::after_long_help())]
+    Select(select::args::SelectArgs),
 }
 
 impl Cli {
@@ -72,5 +75,6 @@ pub fn main(env: Env<'_>) -> ExitCode {
     match cli.command() {
         Command::Resolve(args) => ExitCode::from(resolve::main(&args, env)),
         Command::Compare(args) => ExitCode::from(compare::main(&args, env)),
+        Command::Select(args) => ExitCode::from(select::main(&args, env)),
     }
 }

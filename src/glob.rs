@@ -4,8 +4,10 @@
 //! gitignore-style over repository paths (`select`): `*` and `?` stay
 //! within one path segment, a `**` segment matches any number of
 //! directories including none (`**/*.md` matches `README.md`), a trailing
-//! `/**` matches everything below; a pattern is matched against the whole
-//! path from the repository's root.
+//! `/**` (or a trailing `/`) matches everything below; a pattern is
+//! matched against the whole path from the repository's root, as GitHub's
+//! `on.push.paths` filters are (not at any depth, as a slash-less
+//! `.gitignore` line is: write `**/*.md`).
 //!
 //! A [`Glob`] is compiled once and matched without allocating: a config may
 //! hold thousands of rules, each tried against every row. The common shapes
@@ -44,6 +46,14 @@ impl Glob {
         Glob { shape }
     }
 
+    /// The one name it matches, when it has no wildcard.
+    pub fn literal(&self) -> Option<&str> {
+        match &self.shape {
+            Shape::Literal(l) => Some(l),
+            _ => None,
+        }
+    }
+
     /// Whether `name` matches as a whole.
     pub fn matches(&self, name: &str) -> bool {
         match &self.shape {
@@ -70,9 +80,10 @@ enum Segment {
 }
 
 impl PathGlob {
-    /// Compiles `pattern` (a leading `/` is the root, as in gitignore).
+    /// Compiles `pattern` (a leading `/` is the root, as in gitignore; a
+    /// trailing `/` names a directory: everything below it).
     pub fn new(pattern: &str) -> PathGlob {
-        let segments = pattern
+        let mut segments: Vec<Segment> = pattern
             .trim_start_matches('/')
             .split('/')
             .filter(|s| !s.is_empty())
@@ -84,13 +95,41 @@ impl PathGlob {
                 }
             })
             .collect();
+        if pattern.ends_with('/') && segments.last().is_some_and(|s| *s != Segment::Any) {
+            segments.push(Segment::Any);
+        }
         PathGlob { segments }
     }
 
     /// Whether `path` (`a/b/c.rs`, no leading `/`) matches as a whole.
     pub fn matches(&self, path: &str) -> bool {
-        let parts: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
-        segments_match(&self.segments, &parts)
+        self.matches_split(&PathGlob::split(path))
+    }
+
+    /// A path's segments, for [`PathGlob::matches_split`]: split once, try
+    /// every pattern (ten thousand paths against hundreds of patterns).
+    pub fn split(path: &str) -> Vec<&str> {
+        path.split('/').filter(|s| !s.is_empty()).collect()
+    }
+
+    /// The directories every path it matches starts with: its leading
+    /// segments without a wildcard (`kernels/moe` of `kernels/moe/**`),
+    /// all of them but the last segment, which may be a file's name.
+    pub fn literal_dirs(&self) -> Vec<&str> {
+        let upto = self.segments.len().saturating_sub(1);
+        self.segments
+            .iter()
+            .take(upto)
+            .map_while(|s| match s {
+                Segment::One(glob) => glob.literal(),
+                Segment::Any => None,
+            })
+            .collect()
+    }
+
+    /// Whether the path split by [`PathGlob::split`] matches as a whole.
+    pub fn matches_split(&self, parts: &[&str]) -> bool {
+        segments_match(&self.segments, parts)
     }
 }
 
@@ -188,6 +227,8 @@ mod tests {
         );
         assert!(m("k?.py", "k1.py"));
         assert!(!m("k?.py", "k/.py"));
+        assert!(m("docs/", "docs/a/b.txt"), "a trailing / is the directory");
+        assert!(!m("docs/", "docsx/a.txt"));
     }
 
     /// Every shape agrees with a plain recursive matcher.

@@ -1,11 +1,13 @@
 //! baseline-resolver: benchmark CI that compares every change against exactly
 //! one baseline, resolved right and compared honestly.
 //!
-//! Two commands over one library (see `ARCHITECTURE.md` for the map):
+//! Commands over one library (see `ARCHITECTURE.md` for the map):
 //! [`resolve`] reads a GitHub Actions event and answers the one baseline (the
 //! canonical base repository, never the fork; the exact base commit; where
-//! that answer came from; the latest release tag); [`compare`] turns benchmark
-//! results of the change and that baseline into a verdict. Both stand on the
+//! that answer came from; the latest release tag); [`select`] maps the files
+//! that differ between the two benchmarked commits to the benchmark groups
+//! worth running; [`compare`] turns benchmark results of the change and that
+//! baseline into a verdict. All stand on the
 //! [`runner`] layer (values, outputs, annotations, summaries) and share the
 //! validated identifiers of [`validate`]; [`cli`] parses the command line and
 //! dispatches.
@@ -31,4 +33,5 @@ pub mod compare;
 pub mod glob;
 pub mod resolve;
 pub mod runner;
+pub mod select;
 pub mod validate;

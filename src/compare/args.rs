@@ -56,7 +56,9 @@ Rows and classes:
   skipped         lost, but current says status=skip (a warning)
   new             only current has it
   not-comparable  the baseline could not measure it (listed with the reason)
-  ignored         a config rule says ignore";
+  ignored         a config rule says ignore
+  not-selected    only benchmark groups --selection did not run produce it (not compared,
+                  never failing; a selected group's missing row is still lost)";
 
 pub fn after_long_help() -> String {
     format!("{EXAMPLES}\n\n{EXIT_CODES}")
@@ -111,6 +113,12 @@ pub struct CompareArgs {
     /// label is none of the --baseline labels, the gate is inconclusive. [env: INPUT_RESOLUTION]
     #[arg(long, value_name = "FILE")]
     pub resolution: Option<String>,
+
+    /// select's answer (a file, or its json output itself): rows that only groups it did
+    /// not select produce are not-selected (not compared, not failing); a selected group's
+    /// missing row is still lost. Needs the config's [select] groups. [env: INPUT_SELECTION]
+    #[arg(long, value_name = "FILE")]
+    pub selection: Option<String>,
 
     /// A past run of the gate baseline's branch (same CSV format), oldest first; repeat, or
     /// a glob in the file name (history/*.csv, expanded in name order). Each row's fail

@@ -13,11 +13,15 @@ pub enum Class {
     New,
     NotComparable,
     Ignored,
+    NotSelected,
 }
+
+/// How many classes there are.
+pub const CLASSES: usize = 11;
 
 impl Class {
     /// Every class, in the order outputs count them.
-    pub const ALL: [Class; 10] = [
+    pub const ALL: [Class; CLASSES] = [
         Class::Regressed,
         Class::Warned,
         Class::Improved,
@@ -28,6 +32,7 @@ impl Class {
         Class::New,
         Class::NotComparable,
         Class::Ignored,
+        Class::NotSelected,
     ];
 
     /// The one spelling of the class, everywhere it is shown.
@@ -43,6 +48,7 @@ impl Class {
             Class::New => "new",
             Class::NotComparable => "not-comparable",
             Class::Ignored => "ignored",
+            Class::NotSelected => "not-selected",
         }
     }
 
@@ -51,8 +57,8 @@ impl Class {
     }
 
     /// Which class indices are among `wanted`.
-    pub(super) fn mask(wanted: &[Class]) -> [bool; 10] {
-        let mut mask = [false; 10];
+    pub(super) fn mask(wanted: &[Class]) -> [bool; CLASSES] {
+        let mut mask = [false; CLASSES];
         for class in wanted {
             if let Some(m) = mask.get_mut(class.index()) {
                 *m = true;
@@ -71,7 +77,7 @@ impl Class {
     ];
 
     /// Every class but `unchanged`: what a short listing shows.
-    pub const NOTABLE: [Class; 9] = [
+    pub const NOTABLE: [Class; 10] = [
         Class::Regressed,
         Class::Warned,
         Class::Improved,
@@ -81,6 +87,7 @@ impl Class {
         Class::New,
         Class::NotComparable,
         Class::Ignored,
+        Class::NotSelected,
     ];
 
     /// Both sides measured: a dashboard line.

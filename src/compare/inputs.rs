@@ -24,6 +24,7 @@ const STRICT: Input = Input::new("strict", &["INPUT_STRICT"]);
 const NO_GATE: Input = Input::new("no-gate", &["INPUT_NO_GATE"]);
 const RESOLUTION: Input = Input::new("resolution", &["INPUT_RESOLUTION"]);
 const HISTORY: Input = Input::new("history", &["INPUT_HISTORY"]);
+const SELECTION: Input = Input::new("selection", &["INPUT_SELECTION"]);
 const FORMAT: Input = Input::new("format", &[]);
 
 #[derive(Debug, Error)]
@@ -65,6 +66,8 @@ pub struct Inputs {
     pub report_only: bool,
     /// A path, or the JSON itself.
     pub resolution: Option<String>,
+    /// `select`'s answer: a path, or the JSON itself.
+    pub selection: Option<String>,
     pub format: Format,
     pub files: RunnerFiles,
 }
@@ -138,6 +141,9 @@ pub fn validate(args: &CompareArgs, env: Env<'_>) -> Result<Inputs, InputError> 
         report_only: r.switch(&NO_GATE, args.no_gate, false)?,
         resolution: r
             .value(&RESOLUTION, args.resolution.as_deref())
+            .map(|v| v.text),
+        selection: r
+            .value(&SELECTION, args.selection.as_deref())
             .map(|v| v.text),
         format: Format::choose(
             r.value(&FORMAT, args.format.as_deref()),

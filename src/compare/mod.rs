@@ -22,6 +22,7 @@ pub mod noise;
 pub mod parallel;
 pub mod render;
 pub mod report;
+pub mod selection;
 pub mod table;
 pub mod verdict;
 
@@ -35,6 +36,7 @@ use config::{Config, ConfigError, FailThreshold};
 use files::Read;
 use inputs::Inputs;
 use report::{Provenance, ProvenanceError, Report};
+use selection::{Chosen, SelectionError};
 use table::TableError;
 use verdict::{Sides, Verdict};
 
@@ -58,6 +60,8 @@ pub enum CompareError {
     Config(#[from] ConfigError),
     #[error(transparent)]
     Provenance(#[from] ProvenanceError),
+    #[error(transparent)]
+    Selection(#[from] SelectionError),
     #[error("cannot encode the step outputs: {0}")]
     Encode(#[from] EncodeError),
     #[error(transparent)]
@@ -94,6 +98,10 @@ pub struct Loaded {
     pub config: Config,
     pub provenance: Option<Provenance>,
     pub read: Read,
+    /// The config's groups (by position) that `--selection` says did not run.
+    pub unselected: Vec<usize>,
+    /// Warnings about the selection (group names the config does not know).
+    pub selection_warnings: Vec<String>,
 }
 
 /// Reads the config, the resolution and every results file.
@@ -119,11 +127,21 @@ pub fn load(inputs: &Inputs) -> Result<Loaded, CompareError> {
         .as_deref()
         .map(Provenance::load)
         .transpose()?;
+    let (unselected, unknown) = match inputs.selection.as_deref() {
+        Some(value) => Chosen::load(value)?.unselected(config.select.as_ref())?,
+        None => (Vec::new(), Vec::new()),
+    };
+    let selection_warnings = unknown
+        .into_iter()
+        .map(|g| format!("the selection names the group {g:?}, which the config does not know"))
+        .collect();
     let read = files::read(inputs, &config)?;
     Ok(Loaded {
         config,
         provenance,
         read,
+        unselected,
+        selection_warnings,
     })
 }
 
@@ -163,6 +181,7 @@ pub fn run(inputs: &Inputs) -> Result<u8, CompareError> {
 pub fn compare<'t>(inputs: &Inputs, loaded: &'t Loaded) -> Report<'t> {
     let read = &loaded.read;
     let mut warnings = read.warnings.clone();
+    warnings.extend(loaded.selection_warnings.iter().cloned());
     let evidence = loaded
         .provenance
         .as_ref()
@@ -190,6 +209,7 @@ pub fn compare<'t>(inputs: &Inputs, loaded: &'t Loaded) -> Report<'t> {
             baseline: &baseline.tables,
             current: &read.current,
             history: if is_gate { &read.history } else { &[] },
+            unselected: &loaded.unselected,
             unavailable,
         };
         let comparison = verdict::compare(sides, &loaded.config, inputs.thresholds);

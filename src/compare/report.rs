@@ -40,6 +40,8 @@ pub struct Provenance {
     pub skip_reason: Option<String>,
     pub tag: Option<String>,
     pub tag_sha: Option<String>,
+    /// The commit of the change (`select`'s default head).
+    pub head_sha: Option<String>,
 }
 
 /// `resolve`'s JSON answer is kilobytes (its warnings and artifact list are
@@ -109,6 +111,7 @@ impl Provenance {
             skip_reason: c(&self.skip_reason),
             tag: c(&self.tag),
             tag_sha: c(&self.tag_sha),
+            head_sha: c(&self.head_sha),
         }
     }
 

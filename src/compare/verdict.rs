@@ -16,7 +16,7 @@
 //! stored: a comparison of millions of rows holds only its counts, so its
 //! memory stays near the size of the tables themselves.
 
-pub use super::class::{Class, Verdict};
+pub use super::class::{CLASSES, Class, Verdict};
 use super::config::{Config, Direction, FailThreshold, Policy, Source, Thresholds};
 use super::defaults;
 use super::join::Join;
@@ -158,10 +158,13 @@ pub struct Comparison<'t> {
     thresholds: Thresholds,
     /// The matching rule per key, when the config has rules.
     rules: Vec<u32>,
+    /// Per key, whether only groups that did not run produce it; empty
+    /// without a selection.
+    not_selected: Vec<bool>,
     /// Per key, the history's band, or the runs it had when too few;
     /// empty without history.
     bands: Vec<Result<Band, usize>>,
-    counts: [usize; 10],
+    counts: [usize; CLASSES],
     /// Each row's class (its index in [`Class::ALL`]), so that a pass over
     /// the rows of some classes classifies only those.
     classes: Vec<u8>,
@@ -175,6 +178,9 @@ pub struct Sides<'t> {
     pub current: &'t [Table],
     /// Past runs of the gate baseline's branch, in run order.
     pub history: &'t [Table],
+    /// The config's `[select]` groups (by position) that did not run: their
+    /// rows are `not-selected`.
+    pub unselected: &'t [usize],
     pub unavailable: Option<String>,
 }
 
@@ -192,8 +198,9 @@ pub fn compare<'t>(sides: Sides<'t>, config: &'t Config, thresholds: Thresholds)
         label: sides.label,
         unavailable,
         rules: Vec::new(),
+        not_selected: Vec::new(),
         bands: Vec::new(),
-        counts: [0; 10],
+        counts: [0; CLASSES],
         classes: Vec::new(),
         worst: None,
         join,
@@ -201,18 +208,19 @@ pub fn compare<'t>(sides: Sides<'t>, config: &'t Config, thresholds: Thresholds)
         thresholds,
     };
     if !config.rules.is_empty() {
-        let mut cells: Vec<std::borrow::Cow<'_, str>> = Vec::new();
-        comparison.rules = (0..comparison.join.len())
-            .map(|slot| {
-                cells.clear();
-                cells.extend(comparison.join.key(slot).into_iter().flat_map(Key::fields));
-                let refs: Vec<&str> = cells.iter().map(AsRef::as_ref).collect();
-                config
-                    .rule_for(&refs)
-                    .and_then(|r| u32::try_from(r).ok())
-                    .unwrap_or(u32::MAX)
-            })
-            .collect();
+        comparison.rules = per_key(&comparison.join, |cells| {
+            config
+                .rule_for(cells)
+                .and_then(|r| u32::try_from(r).ok())
+                .unwrap_or(u32::MAX)
+        });
+    }
+    if let Some(select) = config.select.as_ref()
+        && !sides.unselected.is_empty()
+    {
+        comparison.not_selected = per_key(&comparison.join, |cells| {
+            select.only_unselected(sides.unselected, cells)
+        });
     }
     if !sides.history.is_empty() {
         comparison.bands = (0..comparison.join.len())
@@ -239,10 +247,23 @@ pub fn compare<'t>(sides: Sides<'t>, config: &'t Config, thresholds: Thresholds)
     comparison
 }
 
+/// `f` of each key's cells, in slot order (one buffer for all of them).
+fn per_key<T>(join: &Join<'_>, mut f: impl FnMut(&[&str]) -> T) -> Vec<T> {
+    let mut cells: Vec<std::borrow::Cow<'_, str>> = Vec::new();
+    (0..join.len())
+        .map(|slot| {
+            cells.clear();
+            cells.extend(join.key(slot).into_iter().flat_map(Key::fields));
+            let refs: Vec<&str> = cells.iter().map(AsRef::as_ref).collect();
+            f(&refs)
+        })
+        .collect()
+}
+
 /// What classifying a range of rows found.
 struct Tally {
     classes: Vec<u8>,
-    counts: [usize; 10],
+    counts: [usize; CLASSES],
     worst: Option<(f64, usize)>,
 }
 
@@ -250,7 +271,7 @@ impl<'t> Comparison<'t> {
     fn tally(&self, range: std::ops::Range<usize>) -> Tally {
         let mut tally = Tally {
             classes: Vec::with_capacity(range.len()),
-            counts: [0; 10],
+            counts: [0; CLASSES],
             worst: None,
         };
         for slot in range {
@@ -428,6 +449,11 @@ impl<'t> Comparison<'t> {
         };
         if policy.ignore {
             out.reason = Some("ignored by the config".to_owned());
+            return Some(out);
+        }
+        if self.not_selected.get(slot).copied().unwrap_or(false) {
+            out.class = Class::NotSelected;
+            out.reason = Some("its benchmark group was not selected for this change".to_owned());
             return Some(out);
         }
         let base_rows: Rows<'t> = self.join.rows(slot, BASELINE).collect();

@@ -196,6 +196,11 @@ impl LogText {
         let _ = self.line(text);
     }
 
+    /// Appends another text's lines.
+    pub fn append_text(&mut self, other: &LogText) {
+        self.0.push_str(&other.0);
+    }
+
     /// [`LogSink::command`] without the `io::Result`.
     pub fn push_command(&mut self, name: &str, properties: &[(&str, &str)], message: &str) {
         let _ = self.command(name, properties, message);

@@ -90,7 +90,9 @@ fn layers_import_only_downwards() {
         ("validate", &["runner"][..]),
         ("resolve", &["runner", "validate", "glob"][..]),
         ("compare", &["runner", "validate", "glob"][..]),
-        ("cli", &["runner", "resolve", "compare"][..]),
+        // select reads compare's config model and resolve's answer as compare does.
+        ("select", &["runner", "validate", "glob", "compare"][..]),
+        ("cli", &["runner", "resolve", "compare", "select"][..]),
         ("lib", &[][..]),
         ("main", &[][..]),
     ]);
@@ -111,7 +113,7 @@ fn layers_import_only_downwards() {
 
 #[test]
 fn no_import_circle_among_a_commands_modules() {
-    for command in ["resolve", "compare"] {
+    for command in ["resolve", "compare", "select"] {
         let dir = repo_root().join("src").join(command);
         if !dir.exists() {
             continue;
@@ -226,6 +228,16 @@ fn the_verdict_does_no_io() {
         "class", "config", "defaults", "join", "noise", "parallel", "table", "verdict",
     ];
     assert_pure(&files, "compare", &allowed, true, "the verdict");
+}
+
+/// The selection's decision is pure: changed paths and the config in,
+/// groups out. Listing the changes (git2) is apart from it.
+#[test]
+fn the_selection_does_no_io() {
+    let src = repo_root().join("src/select");
+    let files = [src.join("decide.rs"), src.join("index.rs")];
+    let allowed = ["changes", "decide", "index"];
+    assert_pure(&files, "select", &allowed, true, "the selection");
 }
 
 /// Text reaches stdout and stderr only through the runner's log writer,

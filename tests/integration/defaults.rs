@@ -199,3 +199,70 @@ fn compare_exit_codes_agree_between_help_and_docs() {
         }
     }
 }
+
+/// `select`'s inputs, outputs and exit codes say the same in `--help`,
+/// `select/action.yml`, its page and the README.
+#[test]
+fn select_states_its_inputs_outputs_and_exits_alike_everywhere() {
+    let help = help(&["select"]);
+    let action = crate::action::action_at("select/action.yml");
+    let page = std::fs::read_to_string(repo_root().join("docs/select.md")).unwrap();
+    let front = std::fs::read_to_string(repo_root().join("README.md")).unwrap();
+    let inputs = action["inputs"].as_mapping().expect("select inputs");
+    assert_eq!(inputs.len(), 5, "select/action.yml inputs");
+    for (name, _) in inputs {
+        let name = name.as_str().unwrap();
+        let row = format!("| `{name}` |");
+        assert!(page.contains(&row), "docs/select.md lacks input {name}");
+        assert!(
+            help.contains(&format!("--{name} <")),
+            "select --help lacks --{name}"
+        );
+        assert!(
+            help.contains(&format!("[env: INPUT_{}]", name.to_uppercase())),
+            "select --help: INPUT_{} for {name}",
+            name.to_uppercase()
+        );
+    }
+    assert_eq!(
+        readme_default(&page, "## Output", "repo"),
+        action["inputs"]["repo"]["default"].as_str().unwrap()
+    );
+    let outputs = action["outputs"].as_mapping().expect("select outputs");
+    for (name, _) in outputs {
+        let name = name.as_str().unwrap();
+        assert!(
+            page.contains(&format!("| `{name}` |")),
+            "docs/select.md lacks output {name}"
+        );
+    }
+    assert_eq!(outputs.len(), 5, "select/action.yml outputs");
+    for code in 0..=2 {
+        assert!(
+            help.contains(&format!("{code} ")),
+            "select --help lists exit {code}"
+        );
+        assert!(
+            page.contains(&format!("| {code} |")),
+            "docs/select.md lists exit {code}"
+        );
+    }
+    // The README states 1 and 2 once for every command.
+    assert!(
+        front.contains("| `select` | 0 |"),
+        "README lists select's 0"
+    );
+    assert!(front.contains("Shared by every command: 0 done; 1 bad input"));
+    let flat = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+    for phrase in [
+        "no base commit given at all",
+        "full commit",
+        "has no [select] table",
+    ] {
+        assert!(help.contains(phrase), "select --help lacks {phrase:?}");
+        assert!(
+            flat(&page.replace('`', "")).contains(phrase),
+            "docs/select.md lacks {phrase:?}"
+        );
+    }
+}

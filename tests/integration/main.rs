@@ -24,6 +24,8 @@ mod properties;
 mod proxy;
 mod rules;
 mod secrets;
+mod select;
+mod selection;
 mod snapshots;
 mod soak;
 mod support;

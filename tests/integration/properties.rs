@@ -137,6 +137,7 @@ mod comparing {
             baseline: &b,
             current: &c,
             history: &[],
+            unselected: &[],
             unavailable: None,
         };
         check(&compare(sides, &config, Thresholds::default()))

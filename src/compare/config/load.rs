@@ -191,12 +191,22 @@ pub fn parse(text: &str) -> Result<Config, Problem> {
     Ok(config)
 }
 
-fn paths(patterns: Vec<String>) -> Vec<PathPattern> {
+/// Path patterns, compiled; `!` (gitignore's negation) is refused rather
+/// than read as a literal `!` that would never match.
+fn paths(at: &str, patterns: Vec<String>) -> Result<Vec<PathPattern>, String> {
     patterns
         .into_iter()
-        .map(|text| PathPattern {
-            glob: PathGlob::new(&text),
-            text,
+        .map(|text| {
+            if text.starts_with('!') {
+                return Err(format!(
+                    "{at}: {:?}: negation (!) is not supported; list what to match instead",
+                    snippet_of(&text)
+                ));
+            }
+            Ok(PathPattern {
+                glob: PathGlob::new(&text),
+                text,
+            })
         })
         .collect()
 }
@@ -249,13 +259,13 @@ fn compile_select(
         }
         groups.push(Group {
             name: group.name,
-            paths: paths(group.paths),
+            paths: paths(&format!("{at}.paths"), group.paths).map_err(|m| (line(), m))?,
             rows,
         });
     }
     Ok(Select {
-        all: paths(spec.all),
-        ignore: paths(spec.ignore),
+        all: paths("select.all", spec.all).map_err(|m| (None, m))?,
+        ignore: paths("select.ignore", spec.ignore).map_err(|m| (None, m))?,
         max_files: spec.max_files,
         groups,
     })
@@ -377,6 +387,16 @@ mod tests {
         assert!(err.message.contains("threshold"), "{err}");
         let err = parse("[[rules]]\nmatch = [\"op=x\"]\nfloor = -1\n").unwrap_err();
         assert!(err.message.contains("floor"), "{err}");
+    }
+
+    #[test]
+    fn a_negated_path_pattern_is_refused() {
+        let err = parse("[select]\nignore = [\"!docs/keep.md\"]\n").unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("select.ignore: \"!docs/keep.md\": negation (!) is not supported"),
+            "{err}"
+        );
     }
 
     #[test]

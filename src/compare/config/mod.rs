@@ -191,6 +191,21 @@ impl Group {
     }
 }
 
+impl Select {
+    /// Whether a row with these key cells belongs only to groups that did
+    /// not run (`unselected`, by position): at least one group owns it and
+    /// none of its owners ran. A row no group claims is always compared.
+    pub fn only_unselected(&self, unselected: &[usize], cells: &[&str]) -> bool {
+        let mut owners = self
+            .groups
+            .iter()
+            .enumerate()
+            .filter(|(_, g)| g.owns(cells))
+            .peekable();
+        owners.peek().is_some() && owners.all(|(i, _)| unselected.contains(&i))
+    }
+}
+
 impl Default for Config {
     fn default() -> Config {
         Config {

@@ -184,9 +184,10 @@ pub fn counts_line(c: &Comparison<'_>) -> String {
         .filter(|k| k.compared())
         .map(|k| format!("{} {}", c.count(*k), k.name()))
         .collect();
+    // `not-selected` only exists with a selection: no noise without one.
     let rest: Vec<String> = Class::ALL
         .iter()
-        .filter(|k| !k.compared())
+        .filter(|k| !k.compared() && (**k != Class::NotSelected || c.count(**k) > 0))
         .map(|k| format!("{} {}", c.count(*k), k.name()))
         .collect();
     format!(
@@ -292,6 +293,7 @@ pub fn step_outputs(report: &Report<'_>) -> Vec<(&'static str, String)> {
         ("lost", count(Class::Lost)),
         ("new", count(Class::New)),
         ("noisy", count(Class::Noisy)),
+        ("not-selected", count(Class::NotSelected)),
         (
             "worst-key",
             worst

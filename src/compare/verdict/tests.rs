@@ -22,6 +22,7 @@ fn sides<'t>(base: &'t [Table], cur: &'t [Table]) -> Sides<'t> {
         baseline: base,
         current: cur,
         history: &[],
+        unselected: &[],
         unavailable: None,
     }
 }

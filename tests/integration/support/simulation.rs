@@ -139,6 +139,7 @@ pub fn pull_request(
         baseline: &base,
         current: &cur,
         history: &past,
+        unselected: &[],
         unavailable: None,
     };
     let comparison = compare(sides, &config, thresholds);

@@ -1,0 +1,153 @@
+//! The config's path patterns, indexed by the literal directories they
+//! start with, so that a changed path is tried only against the patterns
+//! that could match it: ten thousand paths against a hundred groups would
+//! otherwise be millions of glob matches. Pure.
+
+use std::collections::HashMap;
+
+use crate::compare::config::{PathPattern, Select};
+use crate::glob::PathGlob;
+
+/// Where a pattern comes from, in the order a path tries them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Source {
+    Ignore(usize),
+    All(usize),
+    /// A group, by position.
+    Group(usize),
+}
+
+/// A trie over leading directories; each node lists the patterns (by
+/// position in `patterns`) whose literal directories end there.
+#[derive(Default)]
+struct Node<'c> {
+    here: Vec<usize>,
+    below: HashMap<&'c str, Node<'c>>,
+}
+
+pub struct Index<'c> {
+    /// In the order a path tries them: ignore, all, then the groups'.
+    patterns: Vec<(Source, &'c PathPattern)>,
+    root: Node<'c>,
+}
+
+impl<'c> Index<'c> {
+    pub fn new(select: &'c Select) -> Index<'c> {
+        let mut patterns: Vec<(Source, &PathPattern)> = Vec::new();
+        patterns.extend(
+            select
+                .ignore
+                .iter()
+                .enumerate()
+                .map(|(i, p)| (Source::Ignore(i), p)),
+        );
+        patterns.extend(
+            select
+                .all
+                .iter()
+                .enumerate()
+                .map(|(i, p)| (Source::All(i), p)),
+        );
+        for (g, group) in select.groups.iter().enumerate() {
+            patterns.extend(group.paths.iter().map(|p| (Source::Group(g), p)));
+        }
+        let mut root = Node::default();
+        for (id, (_, pattern)) in patterns.iter().enumerate() {
+            let mut node = &mut root;
+            for dir in pattern.glob.literal_dirs() {
+                node = node.below.entry(dir).or_default();
+            }
+            node.here.push(id);
+        }
+        Index { patterns, root }
+    }
+
+    /// The patterns `path` matches, in the order they are tried.
+    pub fn matches(&self, path: &str) -> Vec<(Source, &'c PathPattern)> {
+        let parts = PathGlob::split(path);
+        let mut candidates: Vec<usize> = self.root.here.clone();
+        let mut node = &self.root;
+        for part in &parts {
+            let Some(next) = node.below.get(part) else {
+                break;
+            };
+            candidates.extend_from_slice(&next.here);
+            node = next;
+        }
+        candidates.sort_unstable();
+        candidates
+            .into_iter()
+            .filter_map(|id| self.patterns.get(id).copied())
+            .filter(|(_, p)| p.glob.matches_split(&parts))
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compare::config::load::parse;
+
+    /// The index finds exactly what trying every pattern finds.
+    #[test]
+    fn the_index_agrees_with_trying_every_pattern() {
+        let config = parse(
+            r#"
+            [select]
+            all = ["CMakeLists.txt", "scripts/**", "**/BUILD"]
+            ignore = ["**/*.md", "docs/", "kernels/*/notes.txt"]
+            [[select.groups]]
+            name = "a"
+            paths = ["kernels/a/**", "kernels/common/*.h", "k?rnels/x/**"]
+            [[select.groups]]
+            name = "b"
+            paths = ["kernels/b/**", "kernels/common/**", "*.cfg"]
+            "#,
+        )
+        .unwrap();
+        let select = config.select.unwrap();
+        let index = Index::new(&select);
+        let every: Vec<(Source, &PathPattern)> =
+            select
+                .ignore
+                .iter()
+                .enumerate()
+                .map(|(i, p)| (Source::Ignore(i), p))
+                .chain(
+                    select
+                        .all
+                        .iter()
+                        .enumerate()
+                        .map(|(i, p)| (Source::All(i), p)),
+                )
+                .chain(
+                    select.groups.iter().enumerate().flat_map(|(g, group)| {
+                        group.paths.iter().map(move |p| (Source::Group(g), p))
+                    }),
+                )
+                .collect();
+        for path in [
+            "CMakeLists.txt",
+            "kernels/a/x.cu",
+            "kernels/common/u.h",
+            "kernels/common/deep/u.h",
+            "kernels/b/README.md",
+            "kernels/b/notes.txt",
+            "kernels/x/y.cu",
+            "docs/a/b",
+            "scripts",
+            "deep/er/BUILD",
+            "top.cfg",
+            "sub/top.cfg",
+            "unmapped/file",
+        ] {
+            let want: Vec<Source> = every
+                .iter()
+                .filter(|(_, p)| p.glob.matches(path))
+                .map(|(s, _)| *s)
+                .collect();
+            let got: Vec<Source> = index.matches(path).into_iter().map(|(s, _)| s).collect();
+            assert_eq!(got, want, "{path}");
+        }
+    }
+}
