@@ -5,6 +5,8 @@
 
 #[path = "sections/compare.rs"]
 mod compare_section;
+#[path = "sections/lint.rs"]
+mod lint_section;
 #[path = "sections/noise.rs"]
 mod noise_section;
 #[path = "sections/select.rs"]
@@ -857,6 +859,9 @@ async fn main() {
     }
     if run(9) {
         select_section::selecting(&mut report);
+    }
+    if run(10) {
+        lint_section::linting(&mut report);
     }
     if only.is_some() {
         println!("{report}");

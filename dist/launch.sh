@@ -107,11 +107,13 @@ case "$os-$arch" in
   *) shipped=no ;;
 esac
 
+# On stderr (the runner reads commands there too): stdout may be the
+# command's JSON or SARIF.
 if command -v cargo >/dev/null 2>&1; then
   if [ "$shipped" = yes ]; then
-    echo "::warning title=baseline-resolver::no prebuilt binary in this version of the action (it is pinned to a commit without release binaries, such as main); building from source with cargo, which takes minutes. Pin a release's full commit SHA instead"
+    echo "::warning title=baseline-resolver::no prebuilt binary in this version of the action (it is pinned to a commit without release binaries, such as main); building from source with cargo, which takes minutes. Pin a release's full commit SHA instead" >&2
   else
-    echo "::warning title=baseline-resolver::no prebuilt binary for $os-$arch in this version of the action; building from source with cargo (this takes minutes)"
+    echo "::warning title=baseline-resolver::no prebuilt binary for $os-$arch in this version of the action; building from source with cargo (this takes minutes)" >&2
   fi
   # The build goes to a directory of the action's own, whatever
   # CARGO_TARGET_DIR says, so the binary run is the one just built.

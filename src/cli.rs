@@ -9,7 +9,7 @@ use clap::{Parser, Subcommand};
 
 use crate::runner::log::{LogSink as _, LogText};
 use crate::runner::{Env, exit, write};
-use crate::{compare, resolve, select};
+use crate::{compare, lint, resolve, select};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -41,6 +41,9 @@ pub enum Command {
     /// Select the benchmark groups the change can affect (failing safe to all).
     #[command(long_about = select::args::ABOUT, after_long_help = select::args::after_long_help())]
     Select(select::args::SelectArgs),
+    /// Find the benchmark-CI anti-patterns in workflow files.
+    #[command(long_about = lint::args::ABOUT, after_long_help = lint::args::after_long_help())]
+    Lint(lint::args::LintArgs),
 }
 
 impl Cli {
@@ -76,5 +79,6 @@ pub fn main(env: Env<'_>) -> ExitCode {
         Command::Resolve(args) => ExitCode::from(resolve::main(&args, env)),
         Command::Compare(args) => ExitCode::from(compare::main(&args, env)),
         Command::Select(args) => ExitCode::from(select::main(&args, env)),
+        Command::Lint(args) => ExitCode::from(lint::main(&args, env)),
     }
 }

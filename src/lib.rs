@@ -7,7 +7,8 @@
 //! that answer came from; the latest release tag); [`select`] maps the files
 //! that differ between the two benchmarked commits to the benchmark groups
 //! worth running; [`compare`] turns benchmark results of the change and that
-//! baseline into a verdict. All stand on the
+//! baseline into a verdict; [`lint`] finds the workflow patterns that waste
+//! or silence a baseline. All stand on the
 //! [`runner`] layer (values, outputs, annotations, summaries) and share the
 //! validated identifiers of [`validate`]; [`cli`] parses the command line and
 //! dispatches.
@@ -31,6 +32,7 @@
 pub mod cli;
 pub mod compare;
 pub mod glob;
+pub mod lint;
 pub mod resolve;
 pub mod runner;
 pub mod select;

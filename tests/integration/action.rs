@@ -97,7 +97,12 @@ pub fn action_dir() -> tempfile::TempDir {
 /// The same with another build of the binary in `dist/`.
 pub fn action_dir_with(binary: &Path) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    for file in ["action.yml", "compare/action.yml", "select/action.yml"] {
+    for file in [
+        "action.yml",
+        "compare/action.yml",
+        "select/action.yml",
+        "lint/action.yml",
+    ] {
         let to = dir.path().join(file);
         std::fs::create_dir_all(to.parent().unwrap()).unwrap();
         std::fs::copy(repo_root().join(file), to).unwrap();

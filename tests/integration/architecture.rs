@@ -92,7 +92,11 @@ fn layers_import_only_downwards() {
         ("compare", &["runner", "validate", "glob"][..]),
         // select reads compare's config model and resolve's answer as compare does.
         ("select", &["runner", "validate", "glob", "compare"][..]),
-        ("cli", &["runner", "resolve", "compare", "select"][..]),
+        ("lint", &["runner", "glob"][..]),
+        (
+            "cli",
+            &["runner", "resolve", "compare", "select", "lint"][..],
+        ),
         ("lib", &[][..]),
         ("main", &[][..]),
     ]);
@@ -113,7 +117,7 @@ fn layers_import_only_downwards() {
 
 #[test]
 fn no_import_circle_among_a_commands_modules() {
-    for command in ["resolve", "compare", "select"] {
+    for command in ["resolve", "compare", "select", "lint"] {
         let dir = repo_root().join("src").join(command);
         if !dir.exists() {
             continue;
@@ -238,6 +242,41 @@ fn the_selection_does_no_io() {
     let files = [src.join("decide.rs"), src.join("index.rs")];
     let allowed = ["changes", "decide", "index"];
     assert_pure(&files, "select", &allowed, true, "the selection");
+}
+
+/// lint's checks are pure: a parsed workflow in, findings out. Reading
+/// files and writing findings are apart from them.
+#[test]
+fn the_lint_rules_do_no_io() {
+    let src = repo_root().join("src/lint");
+    let mut files = rust_files(&src.join("rules"));
+    files.extend(
+        [
+            "shell.rs",
+            "workflow.rs",
+            "yaml.rs",
+            "finding.rs",
+            "suppress.rs",
+        ]
+        .map(|f| src.join(f)),
+    );
+    // Modules, and the helpers `rules/mod.rs` gives its files.
+    let allowed = [
+        "rules",
+        "shell",
+        "workflow",
+        "yaml",
+        "finding",
+        "jobs",
+        "git",
+        "expressions",
+        "hit",
+        "pinned_ref",
+        "about_baseline",
+        "about_benchmarks",
+        "is_sha",
+    ];
+    assert_pure(&files, "lint", &allowed, true, "the lint checks");
 }
 
 /// Text reaches stdout and stderr only through the runner's log writer,

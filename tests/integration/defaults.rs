@@ -266,3 +266,95 @@ fn select_states_its_inputs_outputs_and_exits_alike_everywhere() {
         );
     }
 }
+
+/// `lint`'s rules (id and severity) as the code defines them, in `--help`,
+/// the README's table and docs/lint.md's; its inputs, outputs and exit
+/// codes in `lint/action.yml`, its page and the README.
+#[test]
+fn lint_states_its_rules_inputs_and_exits_alike_everywhere() {
+    use baseline_resolver::lint::finding::RULES;
+    let help = help(&["lint"]);
+    let action = crate::action::action_at("lint/action.yml");
+    let page = std::fs::read_to_string(repo_root().join("docs/lint.md")).unwrap();
+    let front = std::fs::read_to_string(repo_root().join("README.md")).unwrap();
+    let row_severity = |text: &str, id: &str| -> Option<String> {
+        text.lines()
+            .find(|l| l.starts_with(&format!("| `{id}` |")))
+            .and_then(|l| l.split('|').nth(2).map(|c| c.trim().to_owned()))
+    };
+    for rule in RULES {
+        let severity = rule.severity.name();
+        assert!(
+            help.contains(&format!("{} ({severity})", rule.id)),
+            "lint --help: {} ({severity})",
+            rule.id
+        );
+        for (name, text) in [("README.md", &front), ("docs/lint.md", &page)] {
+            assert_eq!(
+                row_severity(text, rule.id).as_deref(),
+                Some(severity),
+                "{name}'s rule table: {}",
+                rule.id
+            );
+        }
+    }
+    let rows = |text: &str| {
+        text.lines()
+            .filter(|l| {
+                l.starts_with("| `")
+                    && RULES
+                        .iter()
+                        .any(|r| l.starts_with(&format!("| `{}` |", r.id)))
+            })
+            .count()
+    };
+    assert_eq!(rows(&front), RULES.len(), "README: one row per rule");
+    assert_eq!(rows(&page), RULES.len(), "docs/lint.md: one row per rule");
+    for (name, value) in action["inputs"].as_mapping().unwrap() {
+        let name = name.as_str().unwrap();
+        assert!(
+            page.contains(&format!("| `{name}` |")),
+            "docs/lint.md input {name}"
+        );
+        let var = format!("INPUT_{}", name.to_uppercase().replace('-', "_"));
+        assert!(help.contains(&var), "lint --help names {var}");
+        if let Some(default) = value["default"].as_str().filter(|d| !d.is_empty()) {
+            assert!(
+                help.contains(&format!("[default: {default}]")),
+                "--help default of {name}"
+            );
+            assert_eq!(
+                readme_default(&page, "## Inputs and outputs", name),
+                default
+            );
+        }
+    }
+    for (name, _) in action["outputs"].as_mapping().unwrap() {
+        let name = name.as_str().unwrap();
+        assert!(
+            page.contains(&format!("| `{name}` |")),
+            "docs/lint.md output {name}"
+        );
+    }
+    for (code, phrase) in [
+        (0, "nothing at or above"),
+        (1, "bad input"),
+        (2, "usage"),
+        (4, "findings at or above"),
+    ] {
+        assert!(
+            help.contains(&format!("{code} {phrase}")),
+            "lint --help exit {code}"
+        );
+        assert!(
+            page.contains(&format!("| {code} | {phrase}")),
+            "docs/lint.md exit {code}"
+        );
+    }
+    for code in [0, 4] {
+        assert!(
+            front.contains(&format!("| `lint` | {code} |")),
+            "README exit {code}"
+        );
+    }
+}

@@ -16,6 +16,7 @@ mod failures;
 mod fixtures;
 mod git_fallback;
 mod https;
+mod lint;
 mod memory;
 mod noise;
 mod online;

@@ -1,0 +1,63 @@
+//! The `lint` command line as typed, and its help text. Each flag also has
+//! an `INPUT_*` variable (what `lint/action.yml` passes).
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+pub const ABOUT: &str = "Find the benchmark-CI anti-patterns of the seed report in a repository's own workflows: a baseline from the fork, a walk over older commits, always() on GPU jobs, silent comparisons, moving fallbacks and dependencies, and more (12 rules).";
+
+const EXIT_CODES: &str = "\
+Exit codes:
+  0  nothing at or above --fail-on was found (findings below it are still shown)
+  1  bad input: a file that is missing, unreadable, over 4 MiB or not YAML (file, line
+     and column named); a directory or the default .github/workflows with no workflow
+  2  usage: unknown flag, or an invalid flag / INPUT_* value
+  4  findings at or above --fail-on";
+
+const EXAMPLES: &str = "\
+Examples:
+  # Every workflow of the repository here (.github/workflows/*.yml and *.yaml):
+  baseline-resolver lint
+
+  # Two files, failing only on errors, as SARIF for code scanning:
+  baseline-resolver lint .github/workflows/bench.yml ci/gpu.yaml --fail-on error --format sarif
+
+Rules (id, severity):
+  job-always (error), fork-remote (error), baseline-walk (error),
+  moving-fallback (error), silent-baseline (error), unchecked-before (warning),
+  long-timeout (warning), unpinned-clone (warning), tag-sort (warning),
+  cancel-main (warning), shallow-merge-base (warning), cache-discipline (note).
+  Each is described, with its fix, in docs/lint.md and in each finding.
+
+Suppressing:
+  A comment `# baseline-resolver: ignore[rule-id]` (several ids: ignore[a, b]) on the
+  finding's line, on the line of its step or job, or alone on the line above one of
+  them, suppresses it; suppressed findings are counted in the output.";
+
+pub fn after_long_help() -> String {
+    format!("{EXAMPLES}\n\n{EXIT_CODES}")
+}
+
+#[derive(Debug, Clone, Default, Args)]
+pub struct LintArgs {
+    /// Workflow files, or directories of them. [default: .github/workflows]
+    /// [env: INPUT_PATHS, one per line]
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+
+    /// Output form: text, github (annotations and a summary), json or sarif
+    /// (SARIF 2.1.0, for code scanning). [default: github when GITHUB_ACTIONS=true, else text]
+    #[arg(long, value_name = "FORMAT")]
+    pub format: Option<String>,
+
+    /// The lowest severity that fails the run (exit 4): error, warning or note.
+    /// [default: warning] [env: INPUT_FAIL_ON]
+    #[arg(long, value_name = "SEVERITY")]
+    pub fail_on: Option<String>,
+
+    /// Also write the findings as SARIF 2.1.0 to FILE (for
+    /// github/codeql-action/upload-sarif). [env: INPUT_SARIF]
+    #[arg(long, value_name = "FILE")]
+    pub sarif: Option<PathBuf>,
+}

@@ -1,0 +1,171 @@
+//! The output forms of `lint`: `text` for a person (`file:line:col:
+//! severity[rule] message`, then the fix), `json` for scripts, and for a
+//! runner annotations on the lines, a summary table and step outputs.
+//! SARIF is [`super::sarif`].
+
+use std::fmt::Write as _;
+
+use serde::Serialize;
+
+use super::Outcome;
+use super::finding::{RULES, Severity};
+use crate::runner::file_command::{self, EncodeError};
+use crate::runner::log::LogText;
+use crate::runner::markdown::escape as md;
+use crate::runner::write::Rendered;
+
+/// Annotations beyond this are in the log and the summary only (GitHub
+/// shows at most 10 of each kind per step anyway).
+const ANNOTATIONS: usize = 200;
+/// Findings listed in the job summary.
+const SUMMARY_FINDINGS: usize = 300;
+
+fn totals(outcome: &Outcome) -> String {
+    format!(
+        "{} finding{} ({} error, {} warning, {} note) in {} file{}; {} suppressed",
+        outcome.findings.len(),
+        if outcome.findings.len() == 1 { "" } else { "s" },
+        outcome.count(Severity::Error),
+        outcome.count(Severity::Warning),
+        outcome.count(Severity::Note),
+        outcome.files,
+        if outcome.files == 1 { "" } else { "s" },
+        outcome.suppressed
+    )
+}
+
+pub fn text(outcome: &Outcome) -> LogText {
+    let mut out = LogText::new();
+    for f in &outcome.findings {
+        out.push_line(&format!(
+            "{}:{}:{}: {}[{}] {}",
+            f.file,
+            f.at.line,
+            f.at.column,
+            f.rule.severity.name(),
+            f.rule.id,
+            f.message
+        ));
+        out.push_line(&format!("  fix: {}", f.rule.fix));
+    }
+    out.push_line(&totals(outcome));
+    out
+}
+
+#[derive(Serialize)]
+struct JsonFinding<'a> {
+    rule: &'a str,
+    severity: &'a str,
+    file: &'a str,
+    line: usize,
+    column: usize,
+    message: &'a str,
+    fix: &'a str,
+}
+
+#[derive(Serialize)]
+struct JsonLint<'a> {
+    findings: Vec<JsonFinding<'a>>,
+    files: usize,
+    suppressed: usize,
+}
+
+pub fn json(outcome: &Outcome) -> String {
+    let findings = outcome
+        .findings
+        .iter()
+        .map(|f| JsonFinding {
+            rule: f.rule.id,
+            severity: f.rule.severity.name(),
+            file: &f.file,
+            line: f.at.line,
+            column: f.at.column,
+            message: &f.message,
+            fix: f.rule.fix,
+        })
+        .collect();
+    serde_json::to_string(&JsonLint {
+        findings,
+        files: outcome.files,
+        suppressed: outcome.suppressed,
+    })
+    .unwrap_or_default()
+}
+
+fn summary(outcome: &Outcome) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "### Workflow lint\n\n{}\n", totals(outcome));
+    if outcome.findings.is_empty() {
+        return out;
+    }
+    out.push_str("| rule | severity | findings |\n|---|---|---|\n");
+    for rule in RULES {
+        let n = outcome
+            .findings
+            .iter()
+            .filter(|f| f.rule.id == rule.id)
+            .count();
+        if n > 0 {
+            let _ = writeln!(out, "| `{}` | {} | {n} |", rule.id, rule.severity.name());
+        }
+    }
+    out.push_str("\n| where | rule | message |\n|---|---|---|\n");
+    for f in outcome.findings.iter().take(SUMMARY_FINDINGS) {
+        let _ = writeln!(
+            out,
+            "| {}:{}:{} | `{}` | {} |",
+            md(&f.file),
+            f.at.line,
+            f.at.column,
+            f.rule.id,
+            md(&f.message)
+        );
+    }
+    if outcome.findings.len() > SUMMARY_FINDINGS {
+        let _ = writeln!(
+            out,
+            "\n... and {} more (see the log)",
+            outcome.findings.len().saturating_sub(SUMMARY_FINDINGS)
+        );
+    }
+    out
+}
+
+/// For a runner: step outputs, the summary, an annotation per finding.
+pub fn actions(outcome: &Outcome) -> Result<Rendered, EncodeError> {
+    let mut outputs = String::new();
+    for (name, value) in [
+        ("findings", outcome.findings.len()),
+        ("errors", outcome.count(Severity::Error)),
+        ("warnings", outcome.count(Severity::Warning)),
+        ("notes", outcome.count(Severity::Note)),
+        ("suppressed", outcome.suppressed),
+    ] {
+        file_command::encode(&mut outputs, name, &value.to_string())?;
+    }
+    let mut stdout = LogText::new();
+    for f in outcome.findings.iter().take(ANNOTATIONS) {
+        let kind = match f.rule.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Note => "notice",
+        };
+        let (line, col) = (f.at.line.to_string(), f.at.column.to_string());
+        let title = format!("baseline-resolver lint ({})", f.rule.id);
+        stdout.push_command(
+            kind,
+            &[
+                ("file", &f.file),
+                ("line", &line),
+                ("col", &col),
+                ("title", &title),
+            ],
+            &format!("{} Fix: {}", f.message, f.rule.fix),
+        );
+    }
+    Ok(Rendered {
+        outputs,
+        summary: summary(outcome),
+        stdout,
+    })
+}

@@ -1,0 +1,199 @@
+//! Rules on what stands for a commit: `moving-fallback` (a commit that
+//! falls back to a branch name, in a `${{ }}` expression or a shell
+//! `${SHA:-main}` default) and `unchecked-before` (`github.event.before`
+//! used with neither its new-branch zeros nor a force-push handled).
+
+use super::{hit, is_sha};
+use crate::lint::finding::Hit;
+use crate::lint::workflow::{Job, Workflow};
+use crate::lint::yaml::{Node, Scalar, Value};
+
+pub fn check(w: &Workflow<'_>, hits: &mut Vec<Hit>) {
+    for job in &w.jobs {
+        let mut scalars = Vec::new();
+        keyed(job.node, "", &mut scalars);
+        for (key, s) in &scalars {
+            for at in fallbacks(key, s) {
+                hits.push(hit("moving-fallback", s.pos_of(at), job, step_of(job, s)));
+            }
+        }
+        if w.on("push") {
+            unchecked_before(w, job, &scalars, hits);
+        }
+        for step in &job.steps {
+            if let Some(script) = &step.script {
+                for c in &script.commands {
+                    for word in &c.words {
+                        if shell_default(&word.text) {
+                            let at = script
+                                .scalar
+                                .text
+                                .get(word.at..)
+                                .and_then(|r| r.find("${"))
+                                .map_or(word.at, |p| word.at.saturating_add(p));
+                            hits.push(hit(
+                                "moving-fallback",
+                                script.scalar.pos_of(at),
+                                job,
+                                Some(step),
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Every scalar below `node` with the key that holds it.
+fn keyed<'a>(node: &'a Node, key: &'a str, out: &mut Vec<(&'a str, &'a Scalar)>) {
+    match &node.value {
+        Value::Scalar(s) => out.push((key, s)),
+        Value::Seq(items) => items.iter().for_each(|n| keyed(n, key, out)),
+        Value::Map(entries) => entries.iter().for_each(|(k, n)| keyed(n, &k.text, out)),
+    }
+}
+
+fn step_of<'a>(job: &'a Job<'a>, s: &Scalar) -> Option<&'a crate::lint::workflow::Step<'a>> {
+    job.steps.iter().rev().find(|st| st.node.at <= s.at)
+}
+
+/// The expressions in a value: `${{ ... }}` spans, or all of an `if:`.
+fn expressions(key: &str, text: &str) -> Vec<(usize, usize)> {
+    let mut spans = Vec::new();
+    let mut from = 0;
+    while let Some(open) = text.get(from..).and_then(|r| r.find("${{")) {
+        let start = from.saturating_add(open).saturating_add(3);
+        let end = text
+            .get(start..)
+            .and_then(|r| r.find("}}"))
+            .map_or(text.len(), |p| start.saturating_add(p));
+        spans.push((start, end));
+        from = end;
+    }
+    if spans.is_empty() && key == "if" {
+        spans.push((0, text.len()));
+    }
+    spans
+}
+
+fn commit_like(operand: &str) -> bool {
+    let o = operand.trim().to_lowercase();
+    o.ends_with(".sha")
+        || o.ends_with(".before")
+        || o.ends_with(".after")
+        || o.ends_with("head_commit.id")
+        || ([
+            "inputs.",
+            "github.event.inputs.",
+            "env.",
+            "steps.",
+            "needs.",
+        ]
+        .iter()
+        .any(|p| o.starts_with(p))
+            && (o.contains("sha") || o.contains("commit")))
+}
+
+fn branch_like(operand: &str) -> bool {
+    let o = operand.trim();
+    if let Some(lit) = o
+        .strip_prefix('\'')
+        .and_then(|r| r.strip_suffix('\''))
+        .or_else(|| o.strip_prefix('"').and_then(|r| r.strip_suffix('"')))
+    {
+        return !lit.is_empty() && !is_sha(lit) && !lit.contains("://");
+    }
+    ["default_branch", "ref_name", "base_ref", "head_ref"]
+        .iter()
+        .any(|b| o.contains(b))
+        || o.ends_with(".ref")
+}
+
+/// Offsets of each `||` whose left side is a commit and right a branch.
+fn fallbacks(key: &str, s: &Scalar) -> Vec<usize> {
+    let text = s.text.as_str();
+    let mut found = Vec::new();
+    for (start, end) in expressions(key, text) {
+        let Some(expr) = text.get(start..end) else {
+            continue;
+        };
+        let mut from = 0;
+        while let Some(p) = expr.get(from..).and_then(|r| r.find("||")) {
+            let at = from.saturating_add(p);
+            let left = expr.get(..at).unwrap_or("");
+            let left = left
+                .rsplit(['(', ',', '!', '&', '|'])
+                .next()
+                .unwrap_or(left);
+            let right = expr.get(at.saturating_add(2)..).unwrap_or("");
+            let right = right.split([')', ',', '&', '|']).next().unwrap_or(right);
+            if commit_like(left) && branch_like(right) {
+                found.push(start.saturating_add(at));
+            }
+            from = at.saturating_add(2);
+        }
+    }
+    found
+}
+
+/// `${BASE_SHA:-main}`: a commit variable whose default is a branch.
+fn shell_default(word: &str) -> bool {
+    shell_default_at(word).is_some()
+}
+
+fn shell_default_at(word: &str) -> Option<usize> {
+    let open = word.find("${")?;
+    let inner = word.get(open.saturating_add(2)..)?;
+    let inner = inner.get(..inner.find('}')?)?;
+    let (name, default) = inner.split_once(":-").or_else(|| inner.split_once('-'))?;
+    let upper = name.to_uppercase();
+    let commit = upper.contains("SHA") || upper.contains("COMMIT") || upper.contains("BEFORE");
+    let branch = !default.is_empty() && !default.starts_with('$') && !is_sha(default);
+    (commit && branch && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'))
+        .then_some(open)
+}
+
+fn unchecked_before(
+    w: &Workflow<'_>,
+    job: &Job<'_>,
+    scalars: &[(&str, &Scalar)],
+    hits: &mut Vec<Hit>,
+) {
+    let Some(first) = scalars
+        .iter()
+        .find(|(_, s)| s.text.contains("event.before"))
+    else {
+        return;
+    };
+    let mut everything: Vec<&Scalar> = scalars.iter().map(|(_, s)| *s).collect();
+    if let Some(env) = w.root.get("env") {
+        env.scalars(&mut everything);
+    }
+    let handled = everything.iter().any(|s| {
+        let t = &s.text;
+        t.contains("0000000000000000000000000000000000000000")
+            || t.contains("event.created")
+            || t.contains("event.forced")
+            || t.contains("cat-file -e")
+            || t.contains("cat-file -t")
+            || t.contains("rev-parse --verify")
+            || t.contains("rev-parse -q --verify")
+            || t.contains("merge-base --is-ancestor")
+    });
+    if !handled {
+        let at = first.1.text.find("event.before").unwrap_or(0);
+        let at = first
+            .1
+            .text
+            .get(..at)
+            .and_then(|r| r.rfind("github"))
+            .unwrap_or(at);
+        hits.push(hit(
+            "unchecked-before",
+            first.1.pos_of(at),
+            job,
+            step_of(job, first.1),
+        ));
+    }
+}

@@ -1,0 +1,290 @@
+//! Rules on what scripts do with git (and pip): `fork-remote`,
+//! `baseline-walk`, `shallow-merge-base`, `tag-sort`, `unpinned-clone`.
+
+use super::{hit, pinned_ref};
+use crate::lint::finding::Hit;
+use crate::lint::shell::{Command, Sep};
+use crate::lint::workflow::{Job, Script, Step, Workflow};
+use crate::lint::yaml::Node;
+
+pub fn check(w: &Workflow<'_>, hits: &mut Vec<Hit>) {
+    for job in &w.jobs {
+        if w.on_pull_request() {
+            fork_remote(job, hits);
+        }
+        shallow_merge_base(job, hits);
+        for step in &job.steps {
+            checkout_dependency(job, step, hits);
+            let Some(script) = &step.script else {
+                continue;
+            };
+            for (i, c) in script.commands.iter().enumerate() {
+                let mut found = Vec::new();
+                if let Some(at) = walks(&script.commands, i) {
+                    found.push(("baseline-walk", at));
+                }
+                if version_sorts_tags(&script.commands, i) {
+                    found.push(("tag-sort", c.at()));
+                }
+                if unpinned(&script.commands, i) {
+                    found.push(("unpinned-clone", c.at()));
+                }
+                for (rule, at) in found {
+                    hits.push(hit(rule, script.scalar.pos_of(at), job, Some(step)));
+                }
+            }
+        }
+    }
+}
+
+/// The words after `git [-C dir] <sub>` that are not options.
+fn positionals(c: &Command) -> Vec<&str> {
+    let mut seen_sub = false;
+    let mut skip = false;
+    let mut out = Vec::new();
+    for w in c.words.iter().skip(1) {
+        let t = w.text.as_str();
+        if skip {
+            skip = false;
+        } else if !seen_sub && (t == "-C" || t == "-c") {
+            skip = true;
+        } else if t.starts_with('-') {
+        } else if !seen_sub {
+            seen_sub = true;
+        } else {
+            out.push(t);
+        }
+    }
+    out
+}
+
+fn head_repo(text: &str) -> bool {
+    text.contains("head.repo")
+}
+
+/// A checkout of the head repository (a pull request's fork) into the
+/// workspace makes `origin` the fork.
+fn fork_remote(job: &Job<'_>, hits: &mut Vec<Hit>) {
+    let mut origin_is_fork = false;
+    for step in &job.steps {
+        if step.action().as_deref() == Some("actions/checkout") && step.with("path").is_none() {
+            origin_is_fork = step
+                .with("repository")
+                .and_then(Node::str)
+                .is_some_and(head_repo);
+        }
+        let Some(script) = &step.script else {
+            continue;
+        };
+        for c in &script.commands {
+            if !(c.git("fetch") || c.git("ls-remote") || c.git("pull")) {
+                continue;
+            }
+            let args = positionals(c);
+            let from_origin =
+                args.first() == Some(&"origin") || (args.is_empty() && c.has("--tags"));
+            let from_head_url = args.first().is_some_and(|a| head_repo(a));
+            if (origin_is_fork && from_origin) || from_head_url {
+                hits.push(hit("fork-remote", script.pos(c), job, Some(step)));
+            }
+        }
+    }
+}
+
+fn rev_list(text: &str) -> bool {
+    text.contains("git rev-list") || text.contains("git log")
+}
+
+/// A loop over older commits: `main~$i` in a loop, `main~{0..7}`, a loop
+/// over `git rev-list` / `git log` output.
+fn walks(commands: &[Command], i: usize) -> Option<usize> {
+    let c = commands.get(i)?;
+    let relative = |t: &str| t.contains("~$") || t.contains("~{") || t.contains("^$");
+    let in_loop = c.loops > 0 && c.words.iter().skip(1).any(|w| relative(&w.text));
+    let over_rev_list = c.name() == Some("for") && c.words.iter().any(|w| rev_list(&w.text));
+    if in_loop || over_rev_list {
+        return Some(c.at());
+    }
+    if c.keywords.iter().any(|k| k == "done")
+        && c.words
+            .iter()
+            .any(|w| w.text.starts_with("<(") && rev_list(&w.text))
+    {
+        return Some(c.start);
+    }
+    let feeds_loop = commands
+        .get(i.saturating_add(1))
+        .is_some_and(|n| n.before == Sep::Pipe && n.keywords.iter().any(|k| k == "while"));
+    (feeds_loop && (c.git("rev-list") || c.git("log"))).then(|| c.at())
+}
+
+fn version_sorts_tags(commands: &[Command], i: usize) -> bool {
+    let Some(c) = commands.get(i) else {
+        return false;
+    };
+    if c.name() == Some("git")
+        && c.words.iter().any(|w| {
+            w.text.starts_with("--sort")
+                && (w.text.contains("v:refname") || w.text.contains("version:refname"))
+        })
+    {
+        return true;
+    }
+    let version_sort = c.name() == Some("sort")
+        && c.words.iter().skip(1).any(|w| {
+            w.text == "--version-sort"
+                || (w.text.starts_with('-') && !w.text.starts_with("--") && w.text.contains('V'))
+        });
+    if !version_sort {
+        return false;
+    }
+    // Earlier commands of the same pipeline list tags.
+    let mut j = i;
+    while commands.get(j).is_some_and(|c| c.before == Sep::Pipe) && j > 0 {
+        j = j.saturating_sub(1);
+        if commands.get(j).is_some_and(|p| {
+            p.git("tag") || p.git("ls-remote") || p.git("for-each-ref") || p.git("describe")
+        }) {
+            return true;
+        }
+    }
+    false
+}
+
+fn own_repository(url: &str) -> bool {
+    [
+        "github.repository",
+        "GITHUB_REPOSITORY",
+        "head.repo",
+        "base.repo",
+        "event.repository",
+    ]
+    .iter()
+    .any(|m| url.contains(m))
+}
+
+/// `git clone` of another project with no commit checked out after it, at
+/// a branch; `pip install git+URL` without `@<sha>`.
+fn unpinned(commands: &[Command], i: usize) -> bool {
+    let Some(c) = commands.get(i) else {
+        return false;
+    };
+    if c.git("clone") {
+        let Some(url) = positionals(c).first().copied() else {
+            return false;
+        };
+        if own_repository(url) {
+            return false;
+        }
+        let branch = c.after("--branch").or_else(|| c.after("-b"));
+        if branch.is_some_and(pinned_ref) {
+            return false;
+        }
+        let args = positionals(c);
+        let dir = args.get(1).copied().unwrap_or_else(|| {
+            let last = url
+                .trim_end_matches('/')
+                .rsplit(['/', ':'])
+                .next()
+                .unwrap_or(url);
+            last.strip_suffix(".git").unwrap_or(last)
+        });
+        return !pinned_later(commands.get(i.saturating_add(1)..).unwrap_or(&[]), dir);
+    }
+    let pip = c.has("install")
+        && c.words.iter().take(4).any(|w| {
+            let t = w.text.rsplit('/').next().unwrap_or("");
+            t == "pip" || t == "pip3"
+        });
+    pip && c.words.iter().any(|w| match w.text.find("git+") {
+        Some(at) => {
+            let url = w.text.get(at..).unwrap_or("");
+            let url = url.split('#').next().unwrap_or(url);
+            // The ref follows the last `@` past the host (an ssh user's
+            // `git@` comes before it).
+            let path = url.splitn(4, '/').nth(3).unwrap_or("");
+            match path.rsplit_once('@') {
+                Some((_, r)) => !pinned_ref(r),
+                None => true,
+            }
+        }
+        None => false,
+    })
+}
+
+/// Whether a command after the clone checks out a fixed commit in its
+/// directory (`git -C dir checkout <sha>`, or after `cd dir`).
+fn pinned_later(after: &[Command], dir: &str) -> bool {
+    let last = |p: &str| {
+        p.trim_end_matches('/')
+            .rsplit('/')
+            .next()
+            .unwrap_or(p)
+            .to_owned()
+    };
+    let dir = last(dir);
+    let mut cwd = String::new();
+    for n in after {
+        if n.name() == Some("cd") {
+            cwd = n.words.get(1).map(|w| last(&w.text)).unwrap_or_default();
+            continue;
+        }
+        let pins = (n.git("checkout") || n.git("reset") || n.git("switch") || n.git("fetch"))
+            && positionals(n).iter().any(|r| pinned_ref(r));
+        let at = n.after("-C").map_or_else(|| cwd.clone(), last);
+        if pins && at == dir {
+            return true;
+        }
+    }
+    false
+}
+
+/// `actions/checkout` of another repository at a branch or its default
+/// tip.
+fn checkout_dependency(job: &Job<'_>, step: &Step<'_>, hits: &mut Vec<Hit>) {
+    if step.action().as_deref() != Some("actions/checkout") {
+        return;
+    }
+    let Some(repo) = step.with("repository").and_then(Node::scalar) else {
+        return;
+    };
+    if own_repository(&repo.text) || repo.text.contains("${{") {
+        return;
+    }
+    match step.with("ref") {
+        Some(r) if r.str().is_none_or(pinned_ref) => {}
+        Some(r) => hits.push(hit("unpinned-clone", r.at, job, Some(step))),
+        None => hits.push(hit("unpinned-clone", repo.at, job, Some(step))),
+    }
+}
+
+/// A depth-1 history, then `git merge-base` with nothing fetched between.
+fn shallow_merge_base(job: &Job<'_>, hits: &mut Vec<Hit>) {
+    let mut shallow = false;
+    for step in &job.steps {
+        if step.action().as_deref() == Some("actions/checkout") && step.with("path").is_none() {
+            shallow = step
+                .with("fetch-depth")
+                .and_then(Node::str)
+                .is_none_or(|d| d.trim() == "1");
+        }
+        let Some(script) = &step.script else {
+            continue;
+        };
+        shallow = merge_base_in(script, shallow, &mut |c| {
+            hits.push(hit("shallow-merge-base", script.pos(c), job, Some(step)));
+        });
+    }
+}
+
+fn merge_base_in(script: &Script<'_>, mut shallow: bool, report: &mut dyn FnMut(&Command)) -> bool {
+    for c in &script.commands {
+        if c.git("fetch") {
+            let depth_one = c.after("--depth") == Some("1") || c.has("--depth=1");
+            shallow = depth_one;
+        } else if c.git("merge-base") && shallow {
+            report(c);
+        }
+    }
+    shallow
+}

@@ -1,0 +1,62 @@
+//! The checks: pure functions from a [`Workflow`] to [`Hit`]s. [`jobs`]
+//! reads job and step settings (conditions, timeouts, concurrency,
+//! caches, `continue-on-error`), [`git`] the git commands of scripts,
+//! [`expressions`] the `${{ }}` expressions and the shell defaults that
+//! stand for commits.
+
+pub mod expressions;
+pub mod git;
+pub mod jobs;
+
+use super::finding::Hit;
+use super::workflow::{Job, Step, Workflow};
+use super::yaml::Pos;
+
+pub fn check(w: &Workflow<'_>) -> Vec<Hit> {
+    let mut hits = Vec::new();
+    jobs::check(w, &mut hits);
+    git::check(w, &mut hits);
+    expressions::check(w, &mut hits);
+    hits
+}
+
+/// A hit inside `job` (and `step`): a suppression on their lines applies.
+fn hit(rule: &'static str, at: Pos, job: &Job<'_>, step: Option<&Step<'_>>) -> Hit {
+    let mut parents = vec![job.id.at.line];
+    if let Some(s) = step {
+        parents.push(s.node.at.line);
+    }
+    Hit {
+        rule,
+        at,
+        detail: None,
+        parents,
+    }
+}
+
+/// Whether `text` names a benchmark baseline or a comparison of results.
+fn about_baseline(text: &str) -> bool {
+    ["baseline", "compar", "regress"]
+        .iter()
+        .any(|k| text.contains(k))
+}
+
+/// Whether a job or step runs benchmarks (its title, or a command).
+fn about_benchmarks(text: &str) -> bool {
+    text.contains("bench") || about_baseline(text)
+}
+
+fn is_sha(text: &str) -> bool {
+    text.len() == 40 && text.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
+/// A ref that names a fixed commit, or cannot be told: a full SHA, a
+/// variable or expression (assumed resolved), a version tag (`v1.2`).
+fn pinned_ref(text: &str) -> bool {
+    let t = text.trim();
+    is_sha(t)
+        || t.contains('$')
+        || t.strip_prefix('v')
+            .unwrap_or(t)
+            .starts_with(|c: char| c.is_ascii_digit())
+}

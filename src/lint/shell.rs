@@ -1,0 +1,524 @@
+//! Enough of the shell language to find commands in a `run:` script the way
+//! bash would: comments are not code, a `\` at the end of a line joins it
+//! to the next, quotes and `${{ ... }}` expressions hold spaces, `;`, `&&`,
+//! `||`, `|` and newlines separate commands, and the bodies of `$(...)`,
+//! `<(...)`, backticks, `bash -c "..."` (also after `docker exec ...`) and
+//! here-documents fed to a shell are scripts too, read as such.
+//!
+//! It is not a shell: no expansion, no evaluation. The rules ask it which
+//! commands run, with which words, inside how many loops; a rare construct
+//! it misreads makes a rule miss, never a finding out of nowhere.
+
+/// A word as the command receives it (quotes removed, `$(...)` and
+/// `${{ ... }}` kept as written), and where it starts in the script.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Word {
+    pub text: String,
+    pub at: usize,
+}
+
+/// What came before a command.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sep {
+    Line,
+    Semi,
+    And,
+    Or,
+    Pipe,
+}
+
+#[derive(Debug, Clone)]
+pub struct Command {
+    /// Where the command starts, its reserved words included.
+    pub start: usize,
+    /// Reserved words in front of the command (`if`, `then`, `do`, `!`,
+    /// `while`, `done`, ...), which bash reads as syntax, not as the command.
+    pub keywords: Vec<String>,
+    pub words: Vec<Word>,
+    pub before: Sep,
+    /// Loops (`for`, `while`, `until`) open around it.
+    pub loops: usize,
+    /// Inside a substitution, a `bash -c` body or a here-document.
+    pub nested: bool,
+}
+
+impl Command {
+    pub fn name(&self) -> Option<&str> {
+        self.words.first().map(|w| w.text.as_str())
+    }
+
+    /// Where the command starts (its first word, else its first keyword).
+    pub fn at(&self) -> usize {
+        self.words.first().map_or(self.start, |w| w.at)
+    }
+
+    /// `git <sub>`, also as `git -C dir <sub>`.
+    pub fn git(&self, sub: &str) -> bool {
+        let mut words = self.words.iter().map(|w| w.text.as_str());
+        if words.next() != Some("git") {
+            return false;
+        }
+        let mut skip = false;
+        for w in words {
+            if skip {
+                skip = false;
+                continue;
+            }
+            if w == "-C" || w == "-c" {
+                skip = true;
+                continue;
+            }
+            if w.starts_with('-') {
+                continue;
+            }
+            return w == sub;
+        }
+        false
+    }
+
+    pub fn has(&self, word: &str) -> bool {
+        self.words.iter().any(|w| w.text == word)
+    }
+
+    /// The word after `flag` (`--branch main`: `main`).
+    pub fn after(&self, flag: &str) -> Option<&str> {
+        self.words
+            .iter()
+            .zip(self.words.iter().skip(1))
+            .find(|(a, _)| a.text == flag)
+            .map(|(_, b)| b.text.as_str())
+    }
+}
+
+const KEYWORDS: &[&str] = &[
+    "if", "then", "else", "elif", "fi", "do", "done", "while", "until", "!", "{", "}", "time",
+    "esac",
+];
+const SHELLS: &[&str] = &["bash", "sh", "zsh", "dash", "ksh"];
+
+/// The commands of `script`, in order, those of nested scripts after the
+/// command that holds them.
+pub fn commands(script: &str) -> Vec<Command> {
+    let mut out = Vec::new();
+    read(script, 0, 0, false, &mut out);
+    out
+}
+
+struct Nested {
+    body: String,
+    at: usize,
+}
+
+/// Reads one script whose byte 0 is at `base` of the outermost one.
+fn read(script: &str, base: usize, loops: usize, nested: bool, out: &mut Vec<Command>) {
+    let mut t = Tokens {
+        s: script.as_bytes(),
+        text: script,
+        i: 0,
+        base,
+        word: None,
+        words: Vec::new(),
+        before: Sep::Line,
+        inner: Vec::new(),
+        heredocs: Vec::new(),
+        done: Vec::new(),
+    };
+    t.run();
+    let mut depth = loops;
+    for (words, before, inner) in t.done {
+        let start = words.first().map_or(0, |w| w.at);
+        let mut command = Command {
+            start,
+            keywords: Vec::new(),
+            words,
+            before,
+            loops: depth,
+            nested,
+        };
+        while let Some(first) = command.words.first() {
+            if !KEYWORDS.contains(&first.text.as_str()) {
+                break;
+            }
+            let k = command.words.remove(0).text;
+            match k.as_str() {
+                "while" | "until" => depth = depth.saturating_add(1),
+                "done" => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+            command.keywords.push(k);
+        }
+        command.loops = depth;
+        if command.name() == Some("for") {
+            depth = depth.saturating_add(1);
+        }
+        let shell_body = shell_argument(&command);
+        let inner_loops = command.loops;
+        if command.words.is_empty() && command.keywords.is_empty() {
+            continue;
+        }
+        out.push(command);
+        for n in inner {
+            read(&n.body, n.at, inner_loops, true, out);
+        }
+        if let Some(n) = shell_body {
+            read(&n.body, n.at, inner_loops, true, out);
+        }
+    }
+}
+
+/// The script of `bash -c SCRIPT` (also after `docker exec ... bash -c`).
+fn shell_argument(c: &Command) -> Option<Nested> {
+    let at = c.words.windows(2).position(|w| match w {
+        [shell, flag] => {
+            flag.text == "-c" && SHELLS.contains(&shell.text.rsplit('/').next().unwrap_or(""))
+        }
+        _ => false,
+    })?;
+    let script = c.words.get(at.saturating_add(2))?;
+    Some(Nested {
+        body: script.text.clone(),
+        at: script.at.saturating_add(1),
+    })
+}
+
+type Done = (Vec<Word>, Sep, Vec<Nested>);
+
+struct Tokens<'a> {
+    s: &'a [u8],
+    text: &'a str,
+    i: usize,
+    base: usize,
+    word: Option<Word>,
+    words: Vec<Word>,
+    before: Sep,
+    inner: Vec<Nested>,
+    /// Here-documents opened on this line: (delimiter, strip tabs).
+    heredocs: Vec<(String, bool)>,
+    done: Vec<Done>,
+}
+
+impl Tokens<'_> {
+    fn push(&mut self, text: &str) {
+        let at = self.base.saturating_add(self.i);
+        self.word
+            .get_or_insert_with(|| Word {
+                text: String::new(),
+                at,
+            })
+            .text
+            .push_str(text);
+    }
+
+    fn end_word(&mut self) {
+        if let Some(w) = self.word.take() {
+            if let Some(d) = w.text.strip_prefix("<<") {
+                let strip = d.starts_with('-');
+                let d = d.trim_start_matches('-').trim_matches(['\'', '"']);
+                if !d.is_empty() {
+                    self.heredocs.push((d.to_owned(), strip));
+                }
+            }
+            self.words.push(w);
+        }
+    }
+
+    fn end_command(&mut self, next: Sep) {
+        self.end_word();
+        let words = std::mem::take(&mut self.words);
+        let inner = std::mem::take(&mut self.inner);
+        self.done.push((words, self.before, inner));
+        self.before = next;
+    }
+
+    /// The text up to the byte that closes what opened just before `from`,
+    /// counting nested parentheses outside quotes.
+    fn closing(&self, from: usize, open: u8, close: u8) -> usize {
+        let (mut depth, mut j, mut quote) = (1usize, from, 0u8);
+        while let Some(&c) = self.s.get(j) {
+            match (quote, c) {
+                (0, b'\'' | b'"') => quote = c,
+                (q, c) if q != 0 && c == q => quote = 0,
+                (0, b'\\') => j = j.saturating_add(1),
+                (0, c) if c == open => depth = depth.saturating_add(1),
+                (0, c) if c == close => {
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 {
+                        return j;
+                    }
+                }
+                _ => {}
+            }
+            j = j.saturating_add(1);
+        }
+        self.s.len()
+    }
+
+    fn slice(&self, from: usize, to: usize) -> &str {
+        self.text.get(from..to).unwrap_or("")
+    }
+
+    /// A substitution `$(`, `<(` or `` ` `` at `self.i` (its opener
+    /// `len` bytes long): kept in the word, its body read as a script.
+    fn substitution(&mut self, len: usize, close: u8) {
+        let body_start = self.i.saturating_add(len);
+        let end = if close == b'`' {
+            self.s
+                .get(body_start..)
+                .and_then(|r| r.iter().position(|&c| c == b'`'))
+                .map_or(self.s.len(), |p| body_start.saturating_add(p))
+        } else {
+            self.closing(body_start, b'(', b')')
+        };
+        let body = self.slice(body_start, end).to_owned();
+        let raw = self
+            .slice(self.i, end.saturating_add(1).min(self.s.len()))
+            .to_owned();
+        self.inner.push(Nested {
+            body,
+            at: self.base.saturating_add(body_start),
+        });
+        self.push(&raw);
+        self.i = end.saturating_add(1);
+    }
+
+    /// `${{ ... }}` or `${...}` at `self.i`, kept whole.
+    fn braces(&mut self) {
+        let end = if self.s.get(self.i.saturating_add(2)) == Some(&b'{') {
+            self.text
+                .get(self.i..)
+                .and_then(|r| r.find("}}"))
+                .map_or(self.s.len(), |p| self.i.saturating_add(p).saturating_add(2))
+        } else {
+            self.closing(self.i.saturating_add(2), b'{', b'}')
+                .saturating_add(1)
+        };
+        let raw = self.slice(self.i, end.min(self.s.len())).to_owned();
+        self.push(&raw);
+        self.i = end;
+    }
+
+    fn double_quoted(&mut self) {
+        self.push("");
+        self.i = self.i.saturating_add(1);
+        while let Some(&c) = self.s.get(self.i) {
+            match c {
+                b'"' => {
+                    self.i = self.i.saturating_add(1);
+                    return;
+                }
+                b'\\' => {
+                    let next = self.s.get(self.i.saturating_add(1)).copied();
+                    if let Some(n @ (b'"' | b'\\' | b'$' | b'`')) = next {
+                        self.push(&(n as char).to_string());
+                    } else if next != Some(b'\n') {
+                        self.push("\\");
+                        self.i = self.i.saturating_sub(1);
+                    }
+                    self.i = self.i.saturating_add(2);
+                }
+                b'$' if self.s.get(self.i.saturating_add(1)) == Some(&b'(') => {
+                    self.substitution(2, b')');
+                }
+                b'$' if self.s.get(self.i.saturating_add(1)) == Some(&b'{') => self.braces(),
+                b'`' => self.substitution(1, b'`'),
+                _ => self.one_char(),
+            }
+        }
+    }
+
+    /// At a newline with here-documents pending: their bodies, read as
+    /// scripts when the command feeds a shell, skipped otherwise.
+    fn heredoc_bodies(&mut self) {
+        let feeds_shell = self
+            .done
+            .last()
+            .is_some_and(|(w, _, _)| w.iter().any(|w| SHELLS.contains(&w.text.as_str())));
+        for (delimiter, strip) in std::mem::take(&mut self.heredocs) {
+            let start = self.i;
+            let mut end = self.s.len();
+            let mut at = start;
+            while at < self.s.len() {
+                let line_end = self
+                    .text
+                    .get(at..)
+                    .and_then(|r| r.find('\n'))
+                    .map_or(self.s.len(), |p| at.saturating_add(p));
+                let line = self.slice(at, line_end);
+                let line = if strip {
+                    line.trim_start_matches('\t')
+                } else {
+                    line
+                };
+                if line == delimiter {
+                    end = at;
+                    self.i = line_end.saturating_add(1).min(self.s.len());
+                    break;
+                }
+                at = line_end.saturating_add(1);
+            }
+            if end == self.s.len() {
+                self.i = self.s.len();
+            }
+            if feeds_shell {
+                self.inner.push(Nested {
+                    body: self.slice(start, end).to_owned(),
+                    at: self.base.saturating_add(start),
+                });
+                // The body belongs to the command that opened it.
+                if let Some(last) = self.done.last_mut() {
+                    last.2.append(&mut self.inner);
+                }
+            }
+        }
+    }
+
+    /// The character at `self.i`, into the word.
+    fn one_char(&mut self) {
+        let len = self
+            .text
+            .get(self.i..)
+            .and_then(|r| r.chars().next())
+            .map_or(1, char::len_utf8);
+        let ch = self.slice(self.i, self.i.saturating_add(len)).to_owned();
+        self.push(&ch);
+        self.i = self.i.saturating_add(len);
+    }
+
+    fn single_quoted(&mut self) {
+        self.push("");
+        let start = self.i.saturating_add(1);
+        let end = self
+            .s
+            .get(start..)
+            .and_then(|r| r.iter().position(|&c| c == b'\''))
+            .map_or(self.s.len(), |p| start.saturating_add(p));
+        let body = self.slice(start, end).to_owned();
+        self.push(&body);
+        self.i = end.saturating_add(1);
+    }
+
+    /// A separator at `self.i` (`c`, then `next`): ends the command and
+    /// moves past it. `false` when `c` is part of a word (`2>&1`, `&>`).
+    fn separator(&mut self, c: u8, next: Option<u8>) -> bool {
+        let (sep, len) = match (c, next) {
+            (b'\n', _) => (Sep::Line, 1),
+            (b';', _) => (Sep::Semi, 1),
+            (b'&', Some(b'&')) => (Sep::And, 2),
+            (b'|', Some(b'|')) => (Sep::Or, 2),
+            (b'|', _) => (Sep::Pipe, 1),
+            (b'&', n)
+                if n != Some(b'>')
+                    && !self.word.as_ref().is_some_and(|w| w.text.ends_with('>')) =>
+            {
+                (Sep::Semi, 1)
+            }
+            _ => return false,
+        };
+        self.end_command(sep);
+        self.i = self.i.saturating_add(len);
+        if c == b'\n' && !self.heredocs.is_empty() {
+            self.heredoc_bodies();
+        }
+        true
+    }
+
+    fn run(&mut self) {
+        while let Some(&c) = self.s.get(self.i) {
+            let next = self.s.get(self.i.saturating_add(1)).copied();
+            match c {
+                b'#' if self.word.is_none() => {
+                    while self.s.get(self.i).is_some_and(|&c| c != b'\n') {
+                        self.i = self.i.saturating_add(1);
+                    }
+                }
+                b'\\' if next == Some(b'\n') => self.i = self.i.saturating_add(2),
+                b'\\' => {
+                    self.i = self.i.saturating_add(1);
+                    self.one_char();
+                }
+                b'\'' => self.single_quoted(),
+                b'"' => self.double_quoted(),
+                b'$' if next == Some(b'(')
+                    && self.s.get(self.i.saturating_add(2)) != Some(&b'(') =>
+                {
+                    self.substitution(2, b')');
+                }
+                b'$' if next == Some(b'{') => self.braces(),
+                b'<' if next == Some(b'(') && self.word.is_none() => self.substitution(2, b')'),
+                b'`' => self.substitution(1, b'`'),
+                b' ' | b'\t' | b'\r' => {
+                    self.end_word();
+                    self.i = self.i.saturating_add(1);
+                }
+                b'\n' | b';' | b'&' | b'|' if self.separator(c, next) => {}
+                b'(' | b')' if self.word.is_none() => {
+                    self.end_command(Sep::Semi);
+                    self.i = self.i.saturating_add(1);
+                }
+                _ => self.one_char(),
+            }
+        }
+        self.end_command(Sep::Line);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(script: &str) -> Vec<(Vec<String>, usize, bool)> {
+        commands(script)
+            .into_iter()
+            .map(|c| {
+                (
+                    c.words.iter().map(|w| w.text.clone()).collect(),
+                    c.loops,
+                    c.nested,
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn comments_quotes_continuations_and_expressions() {
+        let c = names(
+            "# git fetch origin\necho 'a # b' \"c d\" # tail\ngit \\\n  fetch origin ${{ github.base_ref }}\n",
+        );
+        assert_eq!(c[0].0, ["echo", "a # b", "c d"]);
+        assert_eq!(c[1].0, ["git", "fetch", "origin", "${{ github.base_ref }}"]);
+        assert_eq!(c.len(), 2);
+    }
+
+    #[test]
+    fn loops_across_lines_substitutions_and_bash_c() {
+        let script = "for i in $(seq 0 7); do\n  git checkout main~$i && ./bench\ndone\ndocker exec box bash -c \"git fetch origin; ls\"\n";
+        let c = names(script);
+        let checkout = c
+            .iter()
+            .find(|c| c.0.first().is_some_and(|w| w == "git"))
+            .unwrap();
+        assert_eq!(checkout.1, 1, "inside the loop: {c:?}");
+        assert!(c.iter().any(|c| c.0 == ["seq", "0", "7"] && c.2));
+        let fetch = c
+            .iter()
+            .find(|c| c.0.get(1).is_some_and(|w| w == "fetch"))
+            .unwrap();
+        assert_eq!((fetch.1, fetch.2), (0, true));
+        let all = commands(script);
+        let at = all.iter().find(|c| c.git("fetch")).unwrap().at();
+        assert_eq!(script.get(at..at + 9), Some("git fetch"));
+    }
+
+    #[test]
+    fn here_documents_fed_to_a_shell_are_read_others_skipped() {
+        let c = names(
+            "bash <<'EOF'\ngit fetch origin main\nEOF\ncat <<EOF > notes\ngit fetch it's text\nEOF\necho done\n",
+        );
+        assert!(
+            c.iter()
+                .any(|c| c.0 == ["git", "fetch", "origin", "main"] && c.2)
+        );
+        assert!(!c.iter().any(|c| c.0.contains(&"text".to_owned())));
+        assert!(c.iter().any(|c| c.0 == ["echo", "done"]));
+    }
+}

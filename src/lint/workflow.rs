@@ -1,0 +1,193 @@
+//! A workflow as the rules read it: its triggers, its jobs and their steps,
+//! each step's script already split into commands. Built once per file;
+//! shapes GitHub would refuse are skipped, never an error (actionlint's
+//! job), so a rule sees only what it understands.
+
+use super::shell::{self, Command};
+use super::yaml::{Node, Pos, Scalar};
+
+pub struct Workflow<'a> {
+    pub root: &'a Node,
+    /// Event names under `on:`.
+    pub triggers: Vec<&'a str>,
+    pub jobs: Vec<Job<'a>>,
+}
+
+pub struct Job<'a> {
+    pub id: &'a Scalar,
+    pub node: &'a Node,
+    pub steps: Vec<Step<'a>>,
+}
+
+pub struct Step<'a> {
+    pub node: &'a Node,
+    pub script: Option<Script<'a>>,
+}
+
+pub struct Script<'a> {
+    pub scalar: &'a Scalar,
+    pub commands: Vec<Command>,
+}
+
+impl Script<'_> {
+    pub fn pos(&self, command: &Command) -> Pos {
+        self.scalar.pos_of(command.at())
+    }
+}
+
+pub fn read(root: &Node) -> Workflow<'_> {
+    let on = root.get("on").or_else(|| root.get("true"));
+    let triggers = match on {
+        Some(n) => match (n.str(), n.items(), n.entries()) {
+            (Some(one), _, _) => vec![one],
+            (_, items, _) if !items.is_empty() => items.iter().filter_map(Node::str).collect(),
+            (_, _, entries) => entries.iter().map(|(k, _)| k.text.as_str()).collect(),
+        },
+        None => Vec::new(),
+    };
+    let jobs = root
+        .get("jobs")
+        .map(|jobs| {
+            jobs.entries()
+                .iter()
+                .map(|(id, node)| Job {
+                    id,
+                    node,
+                    steps: node
+                        .get("steps")
+                        .map(|s| s.items().iter().map(step).collect())
+                        .unwrap_or_default(),
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    Workflow {
+        root,
+        triggers,
+        jobs,
+    }
+}
+
+fn step(node: &Node) -> Step<'_> {
+    let script = node.get("run").and_then(Node::scalar).map(|scalar| Script {
+        scalar,
+        commands: shell::commands(&scalar.text),
+    });
+    Step { node, script }
+}
+
+impl Workflow<'_> {
+    pub fn on(&self, event: &str) -> bool {
+        self.triggers.contains(&event)
+    }
+
+    pub fn on_pull_request(&self) -> bool {
+        self.on("pull_request") || self.on("pull_request_target")
+    }
+
+    /// Whether pushes to the default branch (`main` or `master`: the file
+    /// does not say which) run this workflow.
+    pub fn pushes_to_default(&self) -> bool {
+        if !self.on("push") {
+            return false;
+        }
+        let Some(push) = self.root.get("on").and_then(|on| on.get("push")) else {
+            return true;
+        };
+        let names = |key: &str| -> Option<Vec<&str>> {
+            push.get(key).map(|n| match n.str() {
+                Some(one) => vec![one],
+                None => n.items().iter().filter_map(Node::str).collect(),
+            })
+        };
+        let default = |p: &str| ["main", "master"].iter().any(|b| branch_glob(p, b));
+        if let Some(branches) = names("branches") {
+            return branches.iter().any(|p| default(p));
+        }
+        if let Some(ignored) = names("branches-ignore") {
+            return !ignored.iter().any(|p| default(p));
+        }
+        // Tags only: no branch push runs it.
+        names("tags").is_none() && names("tags-ignore").is_none()
+    }
+}
+
+/// GitHub's branch filter glob, enough for a branch name without `/`.
+fn branch_glob(pattern: &str, branch: &str) -> bool {
+    !pattern.starts_with('!') && crate::glob::glob_match(&pattern.replace("**", "*"), branch)
+}
+
+/// Labels of GitHub's own runners (larger runners have custom labels and
+/// count as expensive, as they are).
+pub fn github_hosted(label: &str) -> bool {
+    ["ubuntu-", "windows-", "macos-"]
+        .iter()
+        .any(|p| label.starts_with(p))
+}
+
+impl<'a> Job<'a> {
+    pub fn get(&self, key: &str) -> Option<&'a Node> {
+        self.node.get(key)
+    }
+
+    pub fn text(&self, key: &str) -> Option<&'a str> {
+        self.get(key).and_then(Node::str)
+    }
+
+    /// The job's name and id, lower-cased, for "what does it do".
+    pub fn title(&self) -> String {
+        format!("{} {}", self.id.text, self.text("name").unwrap_or("")).to_lowercase()
+    }
+
+    /// Whether it occupies a runner that is not GitHub-hosted: a
+    /// self-hosted or custom label, a matrix of them, or any expression.
+    pub fn expensive_runner(&self) -> bool {
+        let Some(runs_on) = self.get("runs-on") else {
+            return false;
+        };
+        let mut labels = Vec::new();
+        runs_on.scalars(&mut labels);
+        labels
+            .iter()
+            .any(|l| l.text.contains("${{") || !github_hosted(&l.text))
+    }
+
+    /// `timeout-minutes` as a number; GitHub's default, 360, when absent;
+    /// `None` when it is an expression (unknown).
+    pub fn timeout(&self) -> Option<f64> {
+        minutes(self.get("timeout-minutes"))
+    }
+}
+
+pub fn minutes(node: Option<&Node>) -> Option<f64> {
+    match node.and_then(Node::str) {
+        None => Some(360.0),
+        Some(text) => text.trim().parse().ok(),
+    }
+}
+
+impl<'a> Step<'a> {
+    pub fn text(&self, key: &str) -> Option<&'a str> {
+        self.node.get(key).and_then(Node::str)
+    }
+
+    /// `uses:` without its `@ref`, lower-cased.
+    pub fn action(&self) -> Option<String> {
+        self.text("uses")
+            .map(|u| u.split('@').next().unwrap_or(u).to_lowercase())
+    }
+
+    pub fn with(&self, key: &str) -> Option<&'a Node> {
+        self.node.get("with").and_then(|w| w.get(key))
+    }
+
+    /// Name, id, action and script, lower-cased, for "what does it do".
+    pub fn title(&self) -> String {
+        let mut t = String::new();
+        for key in ["name", "id", "uses"] {
+            t.push_str(self.text(key).unwrap_or(""));
+            t.push(' ');
+        }
+        t.to_lowercase()
+    }
+}
