@@ -121,6 +121,37 @@ pub fn action_dir_with(binary: &Path) -> tempfile::TempDir {
     dir
 }
 
+/// What `file` declares, a run of its step honours: every output it
+/// declares written (and nothing else), each from the step's outputs, and
+/// every input passed to the binary as its `INPUT_*` variable.
+pub fn assert_declared(file: &str, run: &StepRun) {
+    let action = action_at(file);
+    let mut declared: Vec<String> = map(&action["outputs"])
+        .into_iter()
+        .map(|(k, _)| k)
+        .collect();
+    declared.sort();
+    let written: Vec<String> = run.outputs.keys().cloned().collect();
+    assert_eq!(written, declared, "{file}: outputs written against declared");
+    let step = &action["runs"]["steps"][0];
+    let id = step["id"].as_str().unwrap_or_default();
+    for (name, value) in map(&action["outputs"]) {
+        assert_eq!(
+            value["value"].as_str(),
+            Some(format!("${{{{ steps.{id}.outputs.{name} }}}}").as_str()),
+            "{file}: output {name}"
+        );
+    }
+    for (input, _) in map(&action["inputs"]) {
+        let var = format!("INPUT_{}", input.to_uppercase().replace('-', "_"));
+        assert_eq!(
+            step["env"][var.as_str()].as_str(),
+            Some(format!("${{{{ inputs.{input} }}}}").as_str()),
+            "{file}: input {input} reaches the binary as {var}"
+        );
+    }
+}
+
 pub struct StepRun {
     pub code: i32,
     pub stdout: String,

@@ -637,7 +637,7 @@ fn oversized_config_and_resolution_files_are_refused_by_size() {
 /// directory up; the outputs written are exactly those it declares.
 #[test]
 fn the_compare_action_writes_the_outputs_it_declares() {
-    use crate::action::{action_at, action_dir, map, run_step_of};
+    use crate::action::{action_dir, run_step_of};
     let dir = action_dir();
     let files = tempfile::tempdir().unwrap();
     let (base, cur) = seed_files(files.path());
@@ -663,29 +663,7 @@ fn the_compare_action_writes_the_outputs_it_declares() {
         "stdout: {}\nstderr: {}",
         run.stdout, run.stderr
     );
-    let action = action_at("compare/action.yml");
-    let mut declared: Vec<String> = map(&action["outputs"])
-        .into_iter()
-        .map(|(k, _)| k)
-        .collect();
-    declared.sort();
-    let written: Vec<String> = run.outputs.keys().cloned().collect();
-    assert_eq!(written, declared);
-    for (name, value) in map(&action["outputs"]) {
-        assert_eq!(
-            value["value"].as_str(),
-            Some(format!("${{{{ steps.compare.outputs.{name} }}}}").as_str())
-        );
-    }
-    let step = &action["runs"]["steps"][0];
-    for (input, _) in map(&action["inputs"]) {
-        let var = format!("INPUT_{}", input.to_uppercase().replace('-', "_"));
-        assert_eq!(
-            step["env"][var.as_str()].as_str(),
-            Some(format!("${{{{ inputs.{input} }}}}").as_str()),
-            "input {input} reaches the binary as {var}"
-        );
-    }
+    crate::action::assert_declared("compare/action.yml", &run);
     assert_eq!(run.outputs["verdict"], "regression");
     assert!(run.stdout.contains(
         "baseline main = ROCm/FlyDSL@fa4f8ae2d93c1a7e5b06f2c8e4d1b3a9c7e05f16 (pr-base)"

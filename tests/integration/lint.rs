@@ -355,7 +355,7 @@ fn hostile_file_names_and_contents_stay_data() {
 
 #[test]
 fn the_lint_action_writes_the_outputs_it_declares_and_fails_on_findings() {
-    use crate::action::{action_at, action_dir, map, run_step_of};
+    use crate::action::{action_dir, run_step_of};
     let dir = action_dir();
     let event = dir.path().join("event.json");
     std::fs::write(&event, "{}").unwrap();
@@ -379,23 +379,7 @@ fn the_lint_action_writes_the_outputs_it_declares_and_fails_on_findings() {
         "stdout: {}\nstderr: {}",
         run.stdout, run.stderr
     );
-    let action = action_at("lint/action.yml");
-    let mut declared: Vec<String> = map(&action["outputs"])
-        .into_iter()
-        .map(|(k, _)| k)
-        .collect();
-    declared.sort();
-    let written: Vec<String> = run.outputs.keys().cloned().collect();
-    assert_eq!(written, declared);
-    let step = &action["runs"]["steps"][0];
-    for (input, _) in map(&action["inputs"]) {
-        let var = format!("INPUT_{}", input.to_uppercase().replace('-', "_"));
-        assert_eq!(
-            step["env"][var.as_str()].as_str(),
-            Some(format!("${{{{ inputs.{input} }}}}").as_str()),
-            "input {input} reaches the binary as {var}"
-        );
-    }
+    crate::action::assert_declared("lint/action.yml", &run);
     assert_eq!(run.outputs["findings"], "5");
     assert_eq!(run.outputs["warnings"], "3");
     assert_eq!(run.outputs["notes"], "2");

@@ -176,7 +176,7 @@ fn a_selection_file_is_checked() {
 /// binary as its `INPUT_*` variable.
 #[test]
 fn the_select_action_writes_the_outputs_it_declares() {
-    use crate::action::{action_at, action_dir, map, run_step_of};
+    use crate::action::{action_dir, run_step_of};
     let w = Work::new();
     let base = w.head();
     w.touch("kernels/moe/moe.cu");
@@ -205,23 +205,7 @@ fn the_select_action_writes_the_outputs_it_declares() {
         "stdout: {}\nstderr: {}",
         run.stdout, run.stderr
     );
-    let action = action_at("select/action.yml");
-    let mut declared: Vec<String> = map(&action["outputs"])
-        .into_iter()
-        .map(|(k, _)| k)
-        .collect();
-    declared.sort();
-    let written: Vec<String> = run.outputs.keys().cloned().collect();
-    assert_eq!(written, declared);
-    let step = &action["runs"]["steps"][0];
-    for (input, _) in map(&action["inputs"]) {
-        let var = format!("INPUT_{}", input.to_uppercase().replace('-', "_"));
-        assert_eq!(
-            step["env"][var.as_str()].as_str(),
-            Some(format!("${{{{ inputs.{input} }}}}").as_str()),
-            "input {input} reaches the binary as {var}"
-        );
-    }
+    crate::action::assert_declared("select/action.yml", &run);
     assert_eq!(run.outputs["selection"], "some");
     assert_eq!(run.outputs["groups"], "moe");
     assert_eq!(run.outputs["changed-files"], "1");
