@@ -9,7 +9,7 @@ use clap::{Parser, Subcommand};
 
 use crate::runner::log::{LogSink as _, LogText};
 use crate::runner::{Env, exit, write};
-use crate::{compare, lint, resolve, select};
+use crate::{comment, compare, lint, resolve, select};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -44,6 +44,9 @@ pub enum Command {
     /// Find the benchmark-CI anti-patterns in workflow files.
     #[command(long_about = lint::args::ABOUT, after_long_help = lint::args::after_long_help())]
     Lint(lint::args::LintArgs),
+    /// Post the verdict on the pull request: one comment, updated in place.
+    #[command(long_about = comment::args::ABOUT, after_long_help = comment::args::after_long_help())]
+    Comment(comment::args::CommentArgs),
 }
 
 impl Cli {
@@ -80,5 +83,6 @@ pub fn main(env: Env<'_>) -> ExitCode {
         Command::Compare(args) => ExitCode::from(compare::main(&args, env)),
         Command::Select(args) => ExitCode::from(select::main(&args, env)),
         Command::Lint(args) => ExitCode::from(lint::main(&args, env)),
+        Command::Comment(args) => ExitCode::from(comment::main(&args, env)),
     }
 }

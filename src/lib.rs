@@ -7,7 +7,8 @@
 //! that answer came from; the latest release tag); [`select`] maps the files
 //! that differ between the two benchmarked commits to the benchmark groups
 //! worth running; [`compare`] turns benchmark results of the change and that
-//! baseline into a verdict; [`lint`] finds the workflow patterns that waste
+//! baseline into a verdict; [`comment`] posts that verdict on the pull
+//! request; [`lint`] finds the workflow patterns that waste
 //! or silence a baseline. All stand on the
 //! [`runner`] layer (values, outputs, annotations, summaries) and share the
 //! validated identifiers of [`validate`]; [`cli`] parses the command line and
@@ -30,6 +31,7 @@
 #![warn(clippy::too_many_lines)]
 
 pub mod cli;
+pub mod comment;
 pub mod compare;
 pub mod glob;
 pub mod lint;

@@ -177,6 +177,8 @@ pub struct MergeGroup {
 
 #[derive(Debug, Deserialize)]
 pub struct WorkflowRun {
+    /// The run's id: `comment` links the run that wrote the report.
+    pub id: Option<u64>,
     pub head_sha: Option<String>,
     pub head_branch: Option<String>,
     pub event: Option<String>,

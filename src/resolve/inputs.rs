@@ -113,7 +113,7 @@ impl Inputs {
 
 /// Why a value of an input was refused (the reader adds where it came from).
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-enum Problem {
+pub(crate) enum Problem {
     #[error("no event file: pass --event PATH (a saved payload) or run inside GitHub Actions")]
     NoEvent,
     #[error("no event name: pass --event-name NAME (e.g. pull_request)")]
@@ -249,7 +249,7 @@ fn mode(value: &str) -> Result<bool, Problem> {
 }
 
 /// Whole seconds (a trailing `s` allowed), from 1 to an hour.
-fn timeout(value: &str) -> Result<Duration, Problem> {
+pub(crate) fn timeout(value: &str) -> Result<Duration, Problem> {
     match value.trim_end_matches('s').parse::<u64>() {
         Ok(seconds) if (1..=defaults::MAX_TIMEOUT_SECONDS).contains(&seconds) => {
             Ok(Duration::from_secs(seconds))
@@ -298,7 +298,7 @@ const PROXIES: [&str; 6] = [
     "all_proxy",
 ];
 
-fn check_proxies(r: &Reader<'_>) -> Result<(), InputError> {
+pub(crate) fn check_proxies(r: &Reader<'_>) -> Result<(), InputError> {
     for var in PROXIES {
         if let Some(value) = r.var(var) {
             url::proxy(value.trim()).map_err(|e| InputError {

@@ -102,6 +102,7 @@ pub fn action_dir_with(binary: &Path) -> tempfile::TempDir {
         "compare/action.yml",
         "select/action.yml",
         "lint/action.yml",
+        "comment/action.yml",
     ] {
         let to = dir.path().join(file);
         std::fs::create_dir_all(to.parent().unwrap()).unwrap();
@@ -132,7 +133,10 @@ pub fn assert_declared(file: &str, run: &StepRun) {
         .collect();
     declared.sort();
     let written: Vec<String> = run.outputs.keys().cloned().collect();
-    assert_eq!(written, declared, "{file}: outputs written against declared");
+    assert_eq!(
+        written, declared,
+        "{file}: outputs written against declared"
+    );
     let step = &action["runs"]["steps"][0];
     let id = step["id"].as_str().unwrap_or_default();
     for (name, value) in map(&action["outputs"]) {

@@ -93,9 +93,11 @@ fn layers_import_only_downwards() {
         // select reads compare's config model and resolve's answer as compare does.
         ("select", &["runner", "validate", "glob", "compare"][..]),
         ("lint", &["runner", "glob"][..]),
+        // comment reads compare's report and the event, and posts through resolve's GitHub client.
+        ("comment", &["runner", "validate", "resolve", "compare"][..]),
         (
             "cli",
-            &["runner", "resolve", "compare", "select", "lint"][..],
+            &["runner", "resolve", "compare", "select", "lint", "comment"][..],
         ),
         ("lib", &[][..]),
         ("main", &[][..]),
@@ -117,7 +119,7 @@ fn layers_import_only_downwards() {
 
 #[test]
 fn no_import_circle_among_a_commands_modules() {
-    for command in ["resolve", "compare", "select", "lint"] {
+    for command in ["resolve", "compare", "select", "lint", "comment"] {
         let dir = repo_root().join("src").join(command);
         if !dir.exists() {
             continue;
@@ -277,6 +279,19 @@ fn the_lint_rules_do_no_io() {
         "is_sha",
     ];
     assert_pure(&files, "lint", &allowed, true, "the lint checks");
+}
+
+/// The comment's body is pure: the report in, Markdown out.
+#[test]
+fn the_comment_body_does_no_io() {
+    let src = repo_root().join("src/comment");
+    assert_pure(
+        &[src.join("body.rs")],
+        "comment",
+        &["report"],
+        true,
+        "the comment body",
+    );
 }
 
 /// Text reaches stdout and stderr only through the runner's log writer,

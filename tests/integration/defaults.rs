@@ -358,3 +358,67 @@ fn lint_states_its_rules_inputs_and_exits_alike_everywhere() {
         );
     }
 }
+
+/// `comment`'s inputs, defaults, outputs and exit codes say the same in
+/// `--help`, `comment/action.yml`, docs/comment.md and the README.
+#[test]
+fn comment_states_its_inputs_defaults_and_exits_alike_everywhere() {
+    use baseline_resolver::comment::inputs::{AUTHOR_DEFAULT, MARKER_DEFAULT};
+    let help = help(&["comment"]);
+    let action = crate::action::action_at("comment/action.yml");
+    let page = std::fs::read_to_string(repo_root().join("docs/comment.md")).unwrap();
+    let front = std::fs::read_to_string(repo_root().join("README.md")).unwrap();
+    for (input, value) in [("marker", MARKER_DEFAULT), ("author", AUTHOR_DEFAULT)] {
+        assert!(
+            help.contains(&format!("[default: {value}]")),
+            "--{input} in comment --help"
+        );
+        assert_eq!(
+            action["inputs"][input]["default"].as_str(),
+            Some(value),
+            "{input}"
+        );
+        assert_eq!(
+            readme_default(&page, "## Inputs and outputs", input),
+            value,
+            "docs/comment.md, {input}"
+        );
+    }
+    for (name, _) in action["inputs"].as_mapping().unwrap() {
+        let name = name.as_str().unwrap();
+        assert!(
+            page.contains(&format!("| `{name}` |")),
+            "docs/comment.md input {name}"
+        );
+        assert!(
+            help.contains(&format!("--{name}")),
+            "comment --help: --{name}"
+        );
+        assert!(
+            help.contains(&format!("INPUT_{}", name.to_uppercase())),
+            "comment --help: INPUT_ of {name}"
+        );
+    }
+    for (name, _) in action["outputs"].as_mapping().unwrap() {
+        let name = name.as_str().unwrap();
+        assert!(
+            page.contains(&format!("| `{name}` |")),
+            "docs/comment.md output {name}"
+        );
+    }
+    for (code, phrase) in [(0, "commented"), (1, "bad input"), (2, "usage")] {
+        assert!(
+            help.contains(&format!("{code} {phrase}")),
+            "comment --help exit {code}"
+        );
+        assert!(
+            page.contains(&format!("| {code} | {phrase}")),
+            "docs/comment.md exit {code}"
+        );
+    }
+    assert!(help.contains("--strict") && page.contains("`--strict` makes it exit 1"));
+    assert!(
+        front.contains("| `comment` | 0 |"),
+        "README exit 0 of comment"
+    );
+}

@@ -9,6 +9,7 @@ mod bad_corpus;
 mod bad_input;
 mod cli;
 mod commands;
+mod comment;
 mod compare;
 mod compare_safety;
 mod defaults;

@@ -65,6 +65,13 @@ pub struct Api {
 /// An answer's body as octocrab hands it over, read frame by frame.
 type Body = http_body_util::combinators::BoxBody<bytes::Bytes, octocrab::Error>;
 
+/// The methods [`Api::write`] sends.
+#[derive(Debug, Clone, Copy)]
+pub enum Write {
+    Post,
+    Patch,
+}
+
 pub struct Reply {
     pub status: StatusCode,
     pub headers: HeaderMap,
@@ -299,6 +306,60 @@ impl Api {
                 return Err(give_up);
             }
             tokio::time::sleep(wait).await;
+        }
+    }
+
+    /// One write (`POST` or `PATCH` with a JSON body), retried only when
+    /// the server says it did not take it (a rate limit with its wait): a
+    /// 5xx or a lost connection may have created the comment already, and
+    /// a second one must not be.
+    pub(super) async fn write<T: DeserializeOwned>(
+        &self,
+        method: Write,
+        path: &str,
+        body: &serde_json::Value,
+        asked: &Asked<'_>,
+    ) -> Result<T, ApiError> {
+        let what = asked.what;
+        let mut attempt: u32 = 0;
+        loop {
+            let send = async {
+                self.requests.fetch_add(1, Ordering::Relaxed);
+                let response = match method {
+                    Write::Post => self.octo._post(path, Some(body)).await,
+                    Write::Patch => self.octo._patch(path, Some(body)).await,
+                }
+                .map_err(|e| self.transport_error(what, &e, ""))?;
+                let (parts, body) = response.into_parts();
+                let body = self.read_body(body, &parts.headers, what).await?;
+                Ok::<_, ApiError>((parts.status, parts.headers, body))
+            };
+            let (status, headers, bytes) = tokio::time::timeout_at(self.deadline, send)
+                .await
+                .map_err(|_| self.deadline_error(what))??;
+            if status.is_success() {
+                return serde_json::from_slice(&bytes).map_err(|e| ApiError::Invalid {
+                    what: what.to_owned(),
+                    message: format!("invalid JSON: {e}"),
+                });
+            }
+            let give_up = match policy::classify(status, &headers, &bytes, asked, now_epoch()) {
+                Disposition::Retry(Some(wait), err @ ApiError::RateLimited { .. }) => {
+                    let fits = Instant::now()
+                        .checked_add(wait)
+                        .is_some_and(|end| end < self.deadline);
+                    if !fits || attempt >= RETRIES {
+                        return Err(err);
+                    }
+                    tokio::time::sleep(wait).await;
+                    None
+                }
+                Disposition::Retry(_, err) | Disposition::Fail(err) => Some(err),
+            };
+            if let Some(err) = give_up {
+                return Err(err);
+            }
+            attempt = attempt.saturating_add(1);
         }
     }
 

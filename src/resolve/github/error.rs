@@ -101,6 +101,8 @@ impl ApiError {
 pub enum Permission {
     Contents,
     PullRequests,
+    /// Commenting on a pull request.
+    PullRequestsWrite,
     Actions,
 }
 
@@ -109,6 +111,7 @@ impl Permission {
         match self {
             Permission::Contents => "contents: read",
             Permission::PullRequests => "pull-requests: read",
+            Permission::PullRequestsWrite => "pull-requests: write",
             Permission::Actions => "actions: read",
         }
     }

@@ -1,4 +1,5 @@
-//! The GitHub REST API, as a runner reaches it: `GITHUB_API_URL` (github.com
+//! The GitHub REST API, as a runner reaches it (for `resolve`, and for
+//! `comment`'s pull-request comment): `GITHUB_API_URL` (github.com
 //! or Enterprise Server's `https://HOST/api/v3`), the job's token, the
 //! machine's proxy settings.
 //!
@@ -21,6 +22,7 @@
 //! See <https://docs.github.com/en/rest/using-the-rest-api/best-practices-for-using-the-rest-api>.
 
 mod client;
+mod comments;
 mod diagnose;
 mod endpoints;
 mod error;
@@ -28,5 +30,6 @@ mod policy;
 pub mod wire;
 
 pub use client::{Api, Config};
+pub use comments::IssueComment;
 pub use error::{ApiError, Permission};
 pub use wire::{Artifact, ArtifactRun, Pull};

@@ -1,0 +1,291 @@
+//! `comment`: compare's verdict on the pull request, where reviewers look:
+//! one comment per pull request and marker, updated in place on each run.
+//!
+//! [`inputs`] validates; [`report`] reads compare's JSON report (a
+//! stranger's: a fork's code wrote the results it came from); [`body`]
+//! (pure) renders the Markdown, inert and under GitHub's limit; [`post`]
+//! finds the pull request and its comment and writes once, through the
+//! resolver's GitHub client. A comment that cannot be posted is a warning
+//! naming the permission (exit 0; `--strict`: 1): the gate is compare's.
+
+pub mod args;
+pub mod body;
+pub mod inputs;
+pub mod post;
+pub mod report;
+
+use serde::Serialize;
+use thiserror::Error;
+
+use crate::resolve::event::{self, LoadError, Payload};
+use crate::runner::file_command::{self, EncodeError};
+use crate::runner::log::{LogSink as _, LogText};
+use crate::runner::{self, Env, Format, InputError, Rendered, WriteError};
+use args::CommentArgs;
+use inputs::Inputs;
+use post::{Posted, Request, Which};
+use report::{Report, ReportError};
+
+/// The exit codes of `comment`: the shared ones (a failed post is exit 0
+/// with a warning, or `BAD_INPUT` under `--strict`).
+pub mod exit {
+    pub use crate::runner::exit::*;
+}
+
+#[derive(Debug, Error)]
+pub enum CommentError {
+    #[error(transparent)]
+    Input(#[from] InputError),
+    #[error(transparent)]
+    Report(#[from] ReportError),
+    #[error(transparent)]
+    Event(#[from] LoadError),
+    #[error("{0}")]
+    Usage(String),
+    #[error("cannot encode the step outputs: {0}")]
+    Encode(#[from] EncodeError),
+    #[error(transparent)]
+    Write(#[from] WriteError),
+}
+
+impl CommentError {
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            CommentError::Input(_) | CommentError::Usage(_) => exit::USAGE,
+            _ => exit::BAD_INPUT,
+        }
+    }
+}
+
+pub fn main(args: &CommentArgs, env: Env<'_>) -> u8 {
+    match inputs::validate(args, env)
+        .map_err(CommentError::from)
+        .and_then(|inputs| run(&inputs))
+    {
+        Ok(code) => code,
+        Err(err) => {
+            runner::report_error("baseline-resolver comment", &err.to_string(), env);
+            err.exit_code()
+        }
+    }
+}
+
+/// What a run did, for the outputs.
+#[derive(Debug, Serialize)]
+pub struct Outcome {
+    /// `created`, `updated`, `unchanged`, `failed` or `dry-run`.
+    pub action: &'static str,
+    pub pr: Option<u64>,
+    pub comment_id: Option<u64>,
+    pub url: Option<String>,
+    pub chars: usize,
+    pub rows_left_out: usize,
+    pub requests: usize,
+    pub warning: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub body: Option<String>,
+}
+
+fn run_url(inputs: &Inputs, payload: Option<&Payload>, repo: &str) -> Option<String> {
+    let from_event = payload
+        .and_then(|p| p.workflow_run.as_ref())
+        .filter(|_| inputs.event_name.as_deref() == Some("workflow_run"))
+        .and_then(|r| r.id);
+    let id = from_event.or(inputs.run_id)?;
+    Some(format!(
+        "{}/{repo}/actions/runs/{id}",
+        inputs.server_url.trim_end_matches('/')
+    ))
+}
+
+pub fn run(inputs: &Inputs) -> Result<u8, CommentError> {
+    let report = Report::load(&inputs.report)?;
+    let payload = match &inputs.event {
+        Some(path)
+            if inputs.pr.is_none() || inputs.event_name.as_deref() == Some("workflow_run") =>
+        {
+            Some(event::load(path)?)
+        }
+        _ => None,
+    };
+    let repo = inputs.repo.clone();
+    let repo_text = repo.as_ref().map(ToString::to_string).unwrap_or_default();
+    let url = repo
+        .as_ref()
+        .and_then(|r| run_url(inputs, payload.as_ref(), &r.to_string()));
+    let marker_line = body::marker(&inputs.marker);
+    let rendered = body::render(
+        &report,
+        &body::Context {
+            marker: &inputs.marker,
+            run_url: url.as_deref(),
+        },
+    );
+    let mut outcome = Outcome {
+        action: "dry-run",
+        pr: inputs.pr,
+        comment_id: None,
+        url: None,
+        chars: rendered.text.chars().count(),
+        rows_left_out: rendered.left_out,
+        requests: 0,
+        warning: None,
+        body: None,
+    };
+    if inputs.dry_run {
+        outcome.body = Some(rendered.text);
+        return finish(inputs, &outcome).map(|()| exit::OK);
+    }
+    let repo = repo.ok_or_else(|| {
+        CommentError::Usage(
+            "no repository: pass --repo OWNER/NAME or run where GITHUB_REPOSITORY is set"
+                .to_owned(),
+        )
+    })?;
+    let which = which_pull(inputs, payload.as_ref())?;
+    let result = send(inputs, &repo, which, &marker_line, &rendered.text);
+    match result {
+        Ok(Posted {
+            action,
+            pr,
+            id,
+            requests,
+        }) => {
+            outcome.action = action.name();
+            outcome.pr = Some(pr);
+            outcome.comment_id = Some(id);
+            outcome.requests = requests;
+            outcome.url = Some(format!(
+                "{}/{repo_text}/pull/{pr}#issuecomment-{id}",
+                inputs.server_url.trim_end_matches('/')
+            ));
+        }
+        Err(why) => {
+            outcome.action = "failed";
+            outcome.warning = Some(why);
+        }
+    }
+    finish(inputs, &outcome)?;
+    Ok(if outcome.warning.is_some() && inputs.strict {
+        exit::BAD_INPUT
+    } else {
+        exit::OK
+    })
+}
+
+/// The pull request: `--pr`, else the event's.
+fn which_pull(inputs: &Inputs, payload: Option<&Payload>) -> Result<Which, CommentError> {
+    if let Some(n) = inputs.pr {
+        return Ok(Which::Number(n));
+    }
+    payload
+        .and_then(|p| post::from_event(inputs.event_name.as_deref(), p))
+        .ok_or_else(|| {
+            CommentError::Usage(
+                "no pull request: pass --pr N, or run on a pull_request, issue_comment (on a pull request) or workflow_run event".to_owned(),
+            )
+        })
+}
+
+/// Posts, or says why not.
+fn send(
+    inputs: &Inputs,
+    repo: &crate::validate::RepoName,
+    which: Which,
+    marker_line: &str,
+    body: &str,
+) -> Result<Posted, String> {
+    let Some(token) = &inputs.token else {
+        return Err("no token: pass --token or set GITHUB_TOKEN (the action passes the job's token; it needs `permissions: pull-requests: write`)".to_owned());
+    };
+    post::post(Request {
+        api_url: &inputs.api_url,
+        token: Some(token.clone()),
+        timeout: inputs.timeout,
+        repo,
+        which,
+        marker_line,
+        author: &inputs.author,
+        body,
+    })
+    .map_err(|e| why_not(&e))
+}
+
+/// A failed post in words that say what to do.
+fn why_not(err: &crate::resolve::github::ApiError) -> String {
+    use crate::resolve::github::ApiError;
+    let hint = match err {
+        ApiError::Forbidden { .. } => {
+            " A pull request from a fork gets a read-only token in `pull_request` runs: comment from a `workflow_run` workflow (examples/workflows/benchmark-comment.yml)."
+        }
+        ApiError::NotFound { .. } => " The token may not see the repository or the pull request.",
+        _ => "",
+    };
+    format!("the verdict was not posted on the pull request: {err}.{hint}")
+}
+
+fn finish(inputs: &Inputs, outcome: &Outcome) -> Result<(), CommentError> {
+    match inputs.format {
+        Format::Json => {
+            let json = serde_json::to_string(outcome).unwrap_or_default();
+            runner::write::stdout(|log| log.json(&json))?;
+        }
+        Format::Text => runner::write::stdout(|log| log.append(&text(outcome)))?,
+        Format::Github => {
+            let mut rendered = actions(outcome)?;
+            rendered.stdout.append_text(&text(outcome));
+            runner::write::for_runner(&inputs.files, &rendered)?;
+        }
+    }
+    Ok(())
+}
+
+fn text(outcome: &Outcome) -> LogText {
+    let mut out = LogText::new();
+    if let Some(body) = &outcome.body {
+        for line in body.lines() {
+            out.push_line(line);
+        }
+        return out;
+    }
+    match (&outcome.url, &outcome.warning) {
+        (Some(url), _) => out.push_line(&format!(
+            "comment {}: {url} ({} characters, {} rows left out, {} requests)",
+            outcome.action, outcome.chars, outcome.rows_left_out, outcome.requests
+        )),
+        (None, Some(w)) => out.push_line(&format!("comment failed: {w}")),
+        (None, None) => {}
+    }
+    out
+}
+
+fn actions(outcome: &Outcome) -> Result<Rendered, EncodeError> {
+    let mut outputs = String::new();
+    let some = |v: Option<u64>| v.map(|n| n.to_string()).unwrap_or_default();
+    for (name, value) in [
+        ("action", outcome.action.to_owned()),
+        ("pr", some(outcome.pr)),
+        ("comment-id", some(outcome.comment_id)),
+        ("comment-url", outcome.url.clone().unwrap_or_default()),
+        ("rows-left-out", outcome.rows_left_out.to_string()),
+    ] {
+        file_command::encode(&mut outputs, name, &value)?;
+    }
+    let mut stdout = LogText::new();
+    if let Some(w) = &outcome.warning {
+        stdout.push_command("warning", &[("title", "Benchmark comment not posted")], w);
+    }
+    let summary = match (&outcome.url, &outcome.warning) {
+        (Some(url), _) => format!("Benchmark comment {}: {url}\n", outcome.action),
+        (None, Some(w)) => format!(
+            "Benchmark comment not posted: {}\n",
+            runner::markdown::escape(w)
+        ),
+        (None, None) => String::new(),
+    };
+    Ok(Rendered {
+        outputs,
+        summary,
+        stdout,
+    })
+}
