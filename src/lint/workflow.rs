@@ -36,7 +36,7 @@ impl Script<'_> {
 }
 
 pub fn read(root: &Node) -> Workflow<'_> {
-    let on = root.get("on").or_else(|| root.get("true"));
+    let on = root.get("on");
     let triggers = match on {
         Some(n) => match (n.str(), n.items(), n.entries()) {
             (Some(one), _, _) => vec![one],
