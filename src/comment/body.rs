@@ -11,6 +11,7 @@
 use std::fmt::Write as _;
 
 use super::report::{Baseline, Report, Row};
+use crate::compare::class::Class;
 use crate::runner::markdown::{Bar, CHART_BARS, escape, xychart};
 use crate::validate::Sha;
 
@@ -136,15 +137,14 @@ fn provenance(report: &Report, ctx: &Context<'_>) -> String {
     }
 }
 
-const COMPARED: [&str; 5] = ["regressed", "warned", "improved", "unchanged", "noisy"];
-
 fn counts(b: &Baseline) -> String {
     let n = |k: &str| b.counts.get(k).copied().unwrap_or(0);
-    let compared = b
-        .counts
-        .get("compared")
-        .copied()
-        .unwrap_or_else(|| COMPARED.iter().map(|k| n(k)).fold(0, u64::saturating_add));
+    let compared = b.counts.get("compared").copied().unwrap_or_else(|| {
+        Class::COMPARED
+            .iter()
+            .map(|c| n(c.name()))
+            .fold(0, u64::saturating_add)
+    });
     let mut parts: Vec<String> = Vec::new();
     for (k, v) in &b.counts {
         if *v > 0 && k != "compared" && k.bytes().all(|c| c.is_ascii_lowercase() || c == b'-') {
@@ -208,7 +208,7 @@ fn chart(gate: &Baseline) -> String {
     let mut worse: Vec<&Row> = gate
         .rows
         .iter()
-        .filter(|r| ["regressed", "warned", "noisy"].contains(&r.class.as_str()))
+        .filter(|r| r.is(&[Class::Regressed, Class::Warned, Class::Noisy]))
         .filter(|r| r.change_pct.is_some_and(|c| c.is_finite() && c < 0.0))
         .collect();
     if worse.is_empty() {
@@ -279,7 +279,7 @@ pub fn render(report: &Report, ctx: &Context<'_>) -> Body {
         let failing: Vec<&Row> = gate
             .rows
             .iter()
-            .filter(|r| r.class == "regressed" || r.class == "lost")
+            .filter(|r| r.is(&[Class::Regressed, Class::Lost]))
             .collect();
         if !failing.is_empty() {
             let _ = write!(out, "#### Regressed and lost ({})\n\n{HEAD}", failing.len());

@@ -114,6 +114,13 @@ impl<'de> Deserialize<'de> for Key {
     }
 }
 
+impl Row {
+    /// Whether the row's class is one of `classes` (by compare's spelling).
+    pub fn is(&self, classes: &[crate::compare::class::Class]) -> bool {
+        classes.iter().any(|c| c.name() == self.class)
+    }
+}
+
 impl Report {
     /// From a file, or from the JSON itself (compare's `json` output).
     pub fn load(value: &str) -> Result<Report, ReportError> {
