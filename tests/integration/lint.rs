@@ -398,3 +398,75 @@ fn the_lint_action_writes_the_outputs_it_declares_and_fails_on_findings() {
         run.stdout, run.stderr
     );
 }
+
+mod never_panics {
+    use proptest::prelude::*;
+
+    use baseline_resolver::lint::{lint_text, shell};
+
+    fn shellish() -> impl Strategy<Value = String> {
+        proptest::collection::vec(
+            prop_oneof![
+                Just("git "),
+                Just("fetch "),
+                Just("origin "),
+                Just("for "),
+                Just("do "),
+                Just("done"),
+                Just("while "),
+                Just("$("),
+                Just(")"),
+                Just("`"),
+                Just("'"),
+                Just("\""),
+                Just("\\"),
+                Just("\n"),
+                Just(";"),
+                Just("|"),
+                Just("||"),
+                Just("&&"),
+                Just("&"),
+                Just("<<EOF\n"),
+                Just("EOF\n"),
+                Just("<<-'X'\n"),
+                Just("${{ "),
+                Just(" }}"),
+                Just("${"),
+                Just("}"),
+                Just("#"),
+                Just("~$i"),
+                Just("bash -c "),
+                Just("é"),
+                Just("("),
+                Just("<("),
+            ],
+            0..60,
+        )
+        .prop_map(|parts| parts.concat())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(400))]
+
+        /// Any script is read to its end: no panic, no endless loop, and
+        /// every command starts inside the script.
+        #[test]
+        fn any_script_is_read(script in shellish()) {
+            for c in shell::commands(&script) {
+                prop_assert!(c.at() <= script.len());
+            }
+        }
+
+        /// A workflow with any script, and any cut of the real-world one,
+        /// is linted or refused as not YAML; never a panic.
+        #[test]
+        fn any_workflow_is_linted_or_refused(script in shellish(), cut in 0usize..9000) {
+            let body: String = script.lines().map(|l| format!("          {l}\n")).collect();
+            let text = format!("on: [pull_request]\njobs:\n  a:\n    runs-on: [self-hosted]\n    steps:\n      - run: |\n{body}");
+            let _ = lint_text(std::path::Path::new("w.yml"), &text);
+            let fixture = std::fs::read_to_string(super::fixture("real-world/gpu-benchmarks.yml")).unwrap();
+            let end = fixture.char_indices().map(|(i, _)| i).take_while(|&i| i <= cut).last().unwrap_or(0);
+            let _ = lint_text(std::path::Path::new("w.yml"), &fixture[..end]);
+        }
+    }
+}
