@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use crate::resolve::event::{EventName, Payload};
 use crate::resolve::github::{Api, ApiError, Config, IssueComment};
+use crate::resolve::settle::base::pulls_of_run;
 use crate::validate::secret::Secret;
 use crate::validate::{RepoName, Sha};
 
@@ -134,10 +135,9 @@ async fn pull_number(api: &Api, r: &Request<'_>) -> Result<u64, ApiError> {
     match &r.which {
         Which::Number(n) => Ok(*n),
         Which::Head { owner, branch, sha } => {
-            let pulls = api.pulls_with_head(r.repo, owner, branch).await?;
-            let open: Vec<u64> = pulls
+            let matching = pulls_of_run(api, r.repo, owner, branch, sha).await?;
+            let open: Vec<u64> = matching
                 .iter()
-                .filter(|p| p.head.sha.eq_ignore_ascii_case(sha.as_str()))
                 .filter(|p| p.state.as_deref() == Some("open"))
                 .map(|p| p.number)
                 .collect();

@@ -4,7 +4,6 @@
 //! report is refused over [`MAX_REPORT_BYTES`]; unknown fields are ignored.
 
 use std::fmt;
-use std::path::Path;
 
 use serde::Deserialize;
 use serde::de::{Deserializer, MapAccess, Visitor};
@@ -124,14 +123,8 @@ impl Row {
 impl Report {
     /// From a file, or from the JSON itself (compare's `json` output).
     pub fn load(value: &str) -> Result<Report, ReportError> {
-        let (bytes, origin) = if value.trim_start().starts_with('{') {
-            (value.as_bytes().to_vec(), "(inline JSON)".to_owned())
-        } else {
-            let path = Path::new(value);
-            let bytes = read::bounded("the report", path, MAX_REPORT_BYTES)?;
-            (bytes, path.display().to_string())
-        };
-        let report: Report = serde_json::from_slice(&bytes).map_err(|e| ReportError::Invalid {
+        let (text, origin) = read::file_or_inline("the report", value, MAX_REPORT_BYTES)?;
+        let report: Report = serde_json::from_str(&text).map_err(|e| ReportError::Invalid {
             origin: origin.clone(),
             message: shown(&e.to_string()),
         })?;

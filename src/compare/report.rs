@@ -5,7 +5,7 @@
 //! that says there is no baseline makes the gate inconclusive, whatever
 //! the baseline file holds.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
@@ -60,13 +60,7 @@ impl Provenance {
     /// From a file, or from the JSON itself (what the action's `json` output
     /// holds, passed straight through `with:`).
     pub fn load(value: &str) -> Result<Provenance, ProvenanceError> {
-        let (text, origin) = if value.trim_start().starts_with('{') {
-            (value.to_owned(), "(inline JSON)".to_owned())
-        } else {
-            let path = Path::new(value);
-            let text = read::bounded_text("the resolution", path, MAX_RESOLUTION_BYTES)?;
-            (text, path.display().to_string())
-        };
+        let (text, origin) = read::file_or_inline("the resolution", value, MAX_RESOLUTION_BYTES)?;
         serde_json::from_str(&text).map_err(|e| ProvenanceError::Invalid {
             origin,
             message: shown(&e.to_string()),

@@ -6,8 +6,6 @@
 //! never from the selection file, so a selection a fork's run wrote can
 //! only say which of the configured groups ran.
 
-use std::path::Path;
-
 use serde::Deserialize;
 use thiserror::Error;
 
@@ -42,15 +40,7 @@ pub struct Chosen {
 impl Chosen {
     /// From a file, or from the JSON itself (select's `json` output).
     pub fn load(value: &str) -> Result<Chosen, SelectionError> {
-        let (text, origin) = if value.trim_start().starts_with('{') {
-            (value.to_owned(), "(inline JSON)".to_owned())
-        } else {
-            let path = Path::new(value);
-            (
-                read::bounded_text("the selection", path, MAX_SELECTION_BYTES)?,
-                path.display().to_string(),
-            )
-        };
+        let (text, origin) = read::file_or_inline("the selection", value, MAX_SELECTION_BYTES)?;
         let chosen: Chosen = serde_json::from_str(&text).map_err(|e| SelectionError::Invalid {
             origin: origin.clone(),
             message: shown(&e.to_string()),

@@ -71,6 +71,22 @@ pub fn bounded_text(what: &'static str, path: &Path, limit: u64) -> Result<Strin
     })
 }
 
+/// A value that is either JSON itself (it starts with `{`: an action's
+/// `json` output passed straight through `with:`) or the path of a file
+/// holding it, read bounded like [`bounded_text`]. Returns the text and
+/// where it came from, for messages.
+pub fn file_or_inline(
+    what: &'static str,
+    value: &str,
+    limit: u64,
+) -> Result<(String, String), FileError> {
+    if value.trim_start().starts_with('{') {
+        return Ok((value.to_owned(), "(inline JSON)".to_owned()));
+    }
+    let path = Path::new(value);
+    Ok((bounded_text(what, path, limit)?, path.display().to_string()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -22,8 +22,8 @@ fn dist(platform: &str) -> PathBuf {
     repo_root().join(format!("dist/baseline-resolver-linux-{platform}"))
 }
 
-/// Both shipped binaries and qemu. These tests are `#[ignore]`d (a fresh
-/// clone has neither); `.ci/run` builds and installs them and runs the
+/// Both shipped binaries and qemu. These tests are ignored, with the
+/// reason named (a fresh clone has neither); `.ci/run` builds and installs them and runs the
 /// ignored tests, so a missing one fails there instead of passing unchecked.
 fn emulation() -> (PathBuf, PathBuf) {
     let (x86, arm) = (dist("x86_64"), dist("aarch64"));

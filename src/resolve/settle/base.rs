@@ -159,8 +159,9 @@ async fn by_api(api: &Api, repo: &RepoName, lookup: &Lookup) -> Result<BaseFound
     }
 }
 
-/// The pull requests into `repo` whose head is `owner:branch` at `head_sha`.
-async fn pulls_of_run(
+/// The pull requests into `repo` whose head is `owner:branch` at `head_sha`
+/// (also `comment`'s, for a fork's `workflow_run`).
+pub(crate) async fn pulls_of_run(
     api: &Api,
     repo: &RepoName,
     owner: &str,

@@ -15,7 +15,7 @@
 //! commit instead.
 
 mod artifacts;
-mod base;
+pub(crate) mod base;
 mod fetch;
 mod release;
 
