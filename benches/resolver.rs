@@ -666,6 +666,15 @@ async fn whole_mock(reuse: bool, annotated: bool) -> MockGitHub {
     .respond_with(answer(artifacts))
     .mount(&mock.server)
     .await;
+    let runs = json!({"total_count": 1, "workflow_runs": [
+        {"id": 90, "event": "push", "head_sha": BASE, "conclusion": "success",
+         "repository": {"id": 1}, "head_repository": {"id": 1}}]});
+    Mock::given(wiremock::matchers::path(format!(
+        "/repos/{REPO}/actions/runs"
+    )))
+    .respond_with(answer(runs))
+    .mount(&mock.server)
+    .await;
     mock
 }
 

@@ -13,6 +13,7 @@ use std::collections::BTreeMap;
 
 use serde::{Serialize, Serializer};
 
+use crate::resolve::artifacts::RunEvent;
 use crate::resolve::rules::{BaseSource, Baseline, Decision, Lookup, SkipReason};
 use crate::validate::{Label, RefName, RepoName, Sha};
 
@@ -22,6 +23,9 @@ pub struct ArtifactState {
     pub available: bool,
     pub id: Option<u64>,
     pub run_id: Option<u64>,
+    /// The event of the run that uploaded it: always one the base
+    /// repository's own code ran for (`push`, `schedule`, ...).
+    pub event: Option<RunEvent>,
 }
 
 /// What the artifact lookups found, per rendered name, and what to tell
@@ -152,6 +156,7 @@ pub struct Flat<'a> {
     pub artifact_available: bool,
     pub artifact_id: Option<u64>,
     pub artifact_run_id: Option<u64>,
+    pub artifact_event: Option<RunEvent>,
     pub artifact_name: Option<&'a str>,
     pub artifacts: BTreeMap<&'a str, &'a ArtifactState>,
     pub warnings: &'a [Warning],
@@ -286,6 +291,7 @@ impl Answer {
             artifact_available: first.is_some_and(|(_, s)| s.available),
             artifact_id: first.and_then(|(_, s)| s.id),
             artifact_run_id: first.and_then(|(_, s)| s.run_id),
+            artifact_event: first.and_then(|(_, s)| s.event),
             artifact_name: first.map(|(n, _)| n.as_str()),
             artifacts: self
                 .artifacts

@@ -5,9 +5,58 @@
 //! checked here when the inputs are validated (no network involved); the
 //! lookup itself is [`crate::resolve::settle`]'s.
 
+use serde::Serialize;
 use thiserror::Error;
 
 use crate::validate::{Label, Sha};
+
+/// The events whose runs measure code the base repository itself holds: a
+/// push, a schedule, a manual dispatch, a merge queue, a release. A pull
+/// request's run (`pull_request`, `pull_request_target`, a fork's or not)
+/// or a run another run started (`workflow_run`) may run code the base
+/// repository never merged, even when its head commit is the base SHA, so
+/// its artifacts are never reused as the base's results.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RunEvent {
+    Push,
+    Schedule,
+    WorkflowDispatch,
+    MergeGroup,
+    Release,
+}
+
+impl RunEvent {
+    pub const ALL: [RunEvent; 5] = [
+        RunEvent::Push,
+        RunEvent::Schedule,
+        RunEvent::WorkflowDispatch,
+        RunEvent::MergeGroup,
+        RunEvent::Release,
+    ];
+
+    /// The event of a run whose artifacts may stand for the base commit;
+    /// `None` for every other event.
+    pub fn trusted(event: &str) -> Option<RunEvent> {
+        RunEvent::ALL.into_iter().find(|e| e.as_str() == event)
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RunEvent::Push => "push",
+            RunEvent::Schedule => "schedule",
+            RunEvent::WorkflowDispatch => "workflow_dispatch",
+            RunEvent::MergeGroup => "merge_group",
+            RunEvent::Release => "release",
+        }
+    }
+}
+
+impl std::fmt::Display for RunEvent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
 
 /// `artifact-name` templates and the optional `artifact-workflow`.
 #[derive(Debug, Clone)]

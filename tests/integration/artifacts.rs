@@ -41,6 +41,43 @@ async fn runs(mock: &MockGitHub, workflow: &str, list: Value) {
         .await;
 }
 
+/// The base repository's id (`repo_json`'s) and a fork's.
+const BASE_ID: u64 = 700001;
+const FORK_ID: u64 = 900002;
+
+/// A run of BASE as `GET /repos/{REPO}/actions/runs` lists it: its event
+/// and the repository its code came from.
+fn run_json(id: u64, event: &str, head_repo: u64) -> Value {
+    json!({"id": id, "name": "benchmark", "path": ".github/workflows/benchmark.yml",
+        "head_branch": "main", "head_sha": BASE, "event": event, "status": "completed",
+        "conclusion": "success", "run_attempt": 1,
+        "repository": {"id": BASE_ID, "full_name": REPO},
+        "head_repository": {"id": head_repo, "full_name": if head_repo == BASE_ID { REPO } else { "jhinpan/FlyDSL-lab" }}})
+}
+
+/// The runs of BASE: `(id, event, head repository id)` each.
+async fn base_runs(mock: &MockGitHub, list: &[(u64, &str, u64)]) {
+    base_runs_at(mock, "", list).await;
+}
+
+async fn base_runs_at(mock: &MockGitHub, prefix: &str, list: &[(u64, &str, u64)]) {
+    let runs: Vec<Value> = list.iter().map(|&(id, e, h)| run_json(id, e, h)).collect();
+    Mock::given(method("GET"))
+        .and(path(format!("{prefix}/repos/{REPO}/actions/runs")))
+        .and(query_param("head_sha", BASE))
+        .respond_with(ok_json(
+            json!({"total_count": runs.len(), "workflow_runs": runs}),
+        ))
+        .mount(&mock.server)
+        .await;
+}
+
+/// Main's own push runs, one per id.
+async fn pushes(mock: &MockGitHub, ids: &[u64]) {
+    let list: Vec<(u64, &str, u64)> = ids.iter().map(|&id| (id, "push", BASE_ID)).collect();
+    base_runs(mock, &list).await;
+}
+
 /// A fork pull request into ROCm/FlyDSL whose base is BASE.
 fn fork_pr() -> Value {
     json!({"pull_request": {"base": {"ref": "main", "sha": BASE, "repo": repo_json()},
@@ -64,6 +101,7 @@ async fn found_in_the_base_repo_for_a_fork_pull_request_newest_wins() {
         ],
     )
     .await;
+    pushes(&mock, &[101, 102, 103]).await;
     let (run, j) = online(&mock, &fork_pr(), "pull_request")
         .args(["--no-tag", "--artifact-name", "bench-mi355-{sha}"])
         .json_async()
@@ -72,10 +110,11 @@ async fn found_in_the_base_repo_for_a_fork_pull_request_newest_wins() {
     assert_eq!(j["artifact_available"], true, "{j}");
     assert_eq!(j["artifact_id"], 12, "the newest");
     assert_eq!(j["artifact_run_id"], 102);
+    assert_eq!(j["artifact_event"], "push");
     assert_eq!(j["artifact_name"], name("mi355"));
     assert_eq!(
         j["artifacts"][name("mi355")],
-        json!({"available": true, "id": 12, "run_id": 102})
+        json!({"available": true, "id": 12, "run_id": 102, "event": "push"})
     );
     assert_eq!(j["notices"], json!([]));
     assert_eq!(run.code, 0);
@@ -84,6 +123,136 @@ async fn found_in_the_base_repo_for_a_fork_pull_request_newest_wins() {
         requests.iter().all(|r| r.contains("/repos/ROCm/FlyDSL/")),
         "base repo only: {requests:?}"
     );
+}
+
+/// An artifact as a run of another head repository uploads it (a fork's
+/// pull request run lives in the base repository); `own_fields` false
+/// leaves out the ids, as an older server does.
+fn fork_artifact(id: u64, run: u64, created: &str, own_fields: bool) -> Value {
+    let mut a = artifact(id, &name("mi355"), run, BASE, created, false);
+    if own_fields {
+        a["workflow_run"]["head_repository_id"] = json!(FORK_ID);
+    } else {
+        let run = a["workflow_run"].as_object_mut().unwrap();
+        run.remove("repository_id");
+        run.remove("head_repository_id");
+    }
+    a
+}
+
+/// The attack of issue 26: a fork's `pull_request` run whose head is main's
+/// tip uploads `bench-…-{sha}` to the base repository, newer than main's
+/// and listed first. Neither it, nor a same-repository pull request's run,
+/// nor a `pull_request_target` run stands for main.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_forks_run_never_supplies_mains_artifact() {
+    let mock = MockGitHub::start().await;
+    artifacts(
+        &mock,
+        &name("mi355"),
+        vec![
+            fork_artifact(31, 301, "2026-11-05T10:00:00Z", true),
+            fork_artifact(32, 302, "2026-11-04T10:00:00Z", false),
+            artifact(33, &name("mi355"), 303, BASE, "2026-11-03T10:00:00Z", false),
+            artifact(34, &name("mi355"), 304, BASE, "2026-11-02T10:00:00Z", false),
+            artifact(11, &name("mi355"), 101, BASE, "2026-11-01T10:00:00Z", false),
+        ],
+    )
+    .await;
+    base_runs(
+        &mock,
+        &[
+            (301, "pull_request", FORK_ID),
+            (302, "pull_request", FORK_ID),
+            (303, "pull_request", BASE_ID),
+            (304, "pull_request_target", BASE_ID),
+            (101, "push", BASE_ID),
+        ],
+    )
+    .await;
+    let run = online(&mock, &fork_pr(), "pull_request")
+        .args(["--no-tag", "--artifact-name", "bench-mi355-{sha}"])
+        .on_runner()
+        .run_async()
+        .await;
+    run.assert_code(0);
+    let o = run.outputs();
+    assert_eq!(o["artifact-id"], "11", "main's own push run: {o:?}");
+    assert_eq!(o["artifact-run-id"], "101");
+    assert_eq!(o["artifact-event"], "push");
+    assert!(
+        run.summary
+            .contains("artifact 11 of the push run 101: reused"),
+        "{}",
+        run.summary
+    );
+
+    let mock = MockGitHub::start().await;
+    artifacts(
+        &mock,
+        &name("mi355"),
+        vec![fork_artifact(31, 301, "2026-11-05T10:00:00Z", false)],
+    )
+    .await;
+    base_runs(&mock, &[(301, "pull_request", FORK_ID)]).await;
+    let (_, j) = online(&mock, &fork_pr(), "pull_request")
+        .args(["--no-tag", "--artifact-name", "bench-mi355-{sha}"])
+        .json_async()
+        .await;
+    assert_eq!(j["artifact_available"], false, "{j}");
+    assert_eq!(j["artifact_event"], Value::Null);
+    assert!(
+        j["notices"]
+            .to_string()
+            .contains("a pull request's or a fork's run is never reused"),
+        "{j}"
+    );
+}
+
+/// A runs listing that loops (`next` naming the page just read) is not a
+/// listing: no artifact is reused, and a warning says why.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_runs_listing_that_loops_reuses_nothing() {
+    let mock = MockGitHub::start().await;
+    artifacts(
+        &mock,
+        &name("mi355"),
+        vec![artifact(
+            11,
+            &name("mi355"),
+            101,
+            BASE,
+            "2026-11-01T10:00:00Z",
+            false,
+        )],
+    )
+    .await;
+    let same = format!(
+        "<{}/repos/{REPO}/actions/runs?head_sha={BASE}&per_page=100>; rel=\"next\"",
+        mock.url()
+    );
+    Mock::given(method("GET"))
+        .and(path(format!("/repos/{REPO}/actions/runs")))
+        .respond_with(ok().insert_header("link", same.as_str()).set_body_json(
+            json!({"total_count": 1, "workflow_runs": [run_json(101, "push", BASE_ID)]}),
+        ))
+        .mount(&mock.server)
+        .await;
+    let run = online(&mock, &fork_pr(), "pull_request")
+        .args(["--no-tag", "--artifact-name", "bench-mi355-{sha}"])
+        .on_runner()
+        .run_async()
+        .await;
+    run.assert_code(0);
+    assert_eq!(run.outputs()["artifact-available"], "false");
+    assert!(run.stdout.contains("the pages loop"), "{}", run.stdout);
+    let runs = mock
+        .requests()
+        .await
+        .into_iter()
+        .filter(|r| r.contains("/actions/runs"))
+        .count();
+    assert_eq!(runs, 1, "the loop is seen at its first repeat");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -115,6 +284,7 @@ async fn expired_or_other_commit_is_a_notice_and_the_baseline_runs_once() {
         )],
     )
     .await;
+    pushes(&mock, &[101, 201]).await;
     let run = online(&mock, &fork_pr(), "pull_request")
         .args([
             "--no-tag",
@@ -160,7 +330,8 @@ async fn artifact_workflow_keeps_only_successful_runs_of_that_workflow() {
     .await;
     runs(&mock, "benchmark.yml", json!([
         {"id": 103, "name": "benchmark", "path": ".github/workflows/benchmark.yml", "head_sha": BASE,
-         "event": "push", "status": "completed", "conclusion": "success"}
+         "event": "push", "status": "completed", "conclusion": "success",
+         "repository": {"id": BASE_ID}, "head_repository": {"id": BASE_ID}}
     ]))
     .await;
     let (_, j) = online(&mock, &fork_pr(), "pull_request")
@@ -204,7 +375,7 @@ async fn artifact_workflow_keeps_only_successful_runs_of_that_workflow() {
     assert!(
         j["notices"]
             .to_string()
-            .contains("none from a successful run of benchmark.yml"),
+            .contains("none from a successful push, schedule, workflow_dispatch, merge_group, release run of benchmark.yml"),
         "{j}"
     );
 }
@@ -245,12 +416,13 @@ async fn pages_are_followed() {
         .collect();
     let page2 = vec![artifact(7, &n, 70, BASE, "2026-11-01T10:00:00Z", false)];
     two_pages(&mock, "", page1, page2).await;
+    pushes(&mock, &[70]).await;
     let (_, j) = online(&mock, &fork_pr(), "pull_request")
         .args(["--no-tag", "--artifact-name", "bench-mi355-{sha}"])
         .json_async()
         .await;
     assert_eq!(j["artifact_id"], 7, "{j}");
-    assert_eq!(mock.requests().await.len(), 2);
+    assert_eq!(mock.requests().await.len(), 3, "two pages and the runs");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -260,6 +432,7 @@ async fn forbidden_names_the_actions_read_permission() {
         .respond_with(error(403, "Resource not accessible by integration"))
         .mount(&mock.server)
         .await;
+    pushes(&mock, &[]).await;
     let run = online(&mock, &fork_pr(), "pull_request")
         .args(["--no-tag", "--artifact-name", "bench-mi355-{sha}"])
         .on_runner()
@@ -298,6 +471,7 @@ async fn a_looked_up_base_is_looked_up_first_then_its_artifact() {
         )],
     )
     .await;
+    base_runs(&mock, &[(50, "workflow_dispatch", BASE_ID)]).await;
     let (_, j) = online(
         &mock,
         &json!({"repository": repo_json()}),
@@ -308,6 +482,7 @@ async fn a_looked_up_base_is_looked_up_first_then_its_artifact() {
     .await;
     assert_eq!(j["base_sha"], BASE);
     assert_eq!(j["artifact_id"], 5, "{j}");
+    assert_eq!(j["artifact_event"], "workflow_dispatch");
 }
 
 #[test]
@@ -371,6 +546,7 @@ async fn at_most_eight_artifact_lookups_are_in_flight() {
         .respond_with(arrivals.clone())
         .mount(&mock.server)
         .await;
+    pushes(&mock, &[]).await;
     let names: Vec<String> = (0..24).map(|i| format!("bench-{i}-{{sha}}")).collect();
     let (_, j) = online(&mock, &fork_pr(), "pull_request")
         .args(["--no-tag", "--artifact-name", &names.join(",")])
@@ -398,6 +574,7 @@ async fn enterprise_server_api_path_and_its_pagination() {
     let n = name("mi355");
     let page2 = vec![artifact(8, &n, 80, BASE, "2026-11-01T10:00:00Z", false)];
     two_pages(&mock, "/api/v3", vec![], page2).await;
+    base_runs_at(&mock, "/api/v3", &[(80, "push", BASE_ID)]).await;
     let prefix = "/api/v3";
     let (_, j) = crate::support::harness::Bin::new()
         .payload(&fork_pr().to_string(), "pull_request")
@@ -421,5 +598,5 @@ async fn enterprise_server_api_path_and_its_pagination() {
             .all(|r| r.contains("GET /api/v3/repos/") && !r.contains("/api/v3/api/v3")),
         "{requests:?}"
     );
-    assert_eq!(requests.len(), 2);
+    assert_eq!(requests.len(), 3);
 }

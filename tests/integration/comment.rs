@@ -248,6 +248,66 @@ async fn every_page_is_read_and_one_write_follows() {
     assert!(requests[3].starts_with("PATCH "), "{requests:?}");
 }
 
+/// Pages of comments that never end: each links to the next (`endless`)
+/// or back to itself (a loop).
+struct Endless {
+    base: String,
+    looping: bool,
+}
+
+impl Respond for Endless {
+    fn respond(&self, r: &Request) -> ResponseTemplate {
+        let page: usize = r
+            .url
+            .query_pairs()
+            .find(|(k, _)| k == "page")
+            .and_then(|(_, v)| v.parse().ok())
+            .unwrap_or(1);
+        let next = if self.looping { page } else { page + 1 };
+        let list = format!("/repos/{REPO}/issues/{PR}/comments");
+        ok_json(json!([{"id": page, "body": "hi", "user": {"login": "reviewer"}}])).insert_header(
+            "link",
+            format!(
+                "<{}{list}?per_page=100&page={next}>; rel=\"next\"",
+                self.base
+            ),
+        )
+    }
+}
+
+/// Issue 26: a pagination loop, or pages past the cap, never lead to a
+/// second comment: the comments were not all seen, so nothing is written.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn comments_not_read_to_their_end_are_a_warning_and_no_write() {
+    for looping in [true, false] {
+        let mock = MockGitHub::start().await;
+        Mock::given(wiremock::matchers::method("GET"))
+            .and(path_regex(format!("^/repos/{REPO}/issues/{PR}/comments")))
+            .respond_with(Endless {
+                base: mock.url(),
+                looping,
+            })
+            .mount(&mock.server)
+            .await;
+        let (run, v) = tokio::task::block_in_place(|| comment(&mock, &report(2, 1, "a"), &[]));
+        run.assert_code(0);
+        assert_eq!(v["action"], "failed", "{v}");
+        let w = v["warning"].as_str().unwrap();
+        let why = if looping {
+            "the pages loop"
+        } else {
+            "more than 100 pages"
+        };
+        assert!(w.contains(why), "{w}");
+        let requests = mock.requests().await;
+        assert!(
+            requests.iter().all(|r| r.starts_with("GET ")),
+            "no write: {requests:?}"
+        );
+        assert_eq!(requests.len(), if looping { 2 } else { 100 });
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_hostile_report_renders_inert() {
     let (mock, comments) = mock_with_comments().await;

@@ -57,6 +57,13 @@ async fn every_online_question_is_answered_over_https_on_one_connection() {
             "workflow_run": {"id": 99, "head_sha": BASE}}]})))
         .mount(&mock.server)
         .await;
+    Mock::given(method("GET"))
+        .and(path(format!("/repos/{REPO}/actions/runs")))
+        .respond_with(ok_json(json!({"total_count": 1, "workflow_runs": [{
+            "id": 99, "event": "push", "head_sha": BASE, "conclusion": "success",
+            "repository": {"id": 1}, "head_repository": {"id": 1}}]})))
+        .mount(&mock.server)
+        .await;
 
     let schedule = json!({"schedule": "0 3 * * *"});
     let forced = json!({"ref": "refs/heads/main", "before": STALE, "after": HEAD, "forced": true,

@@ -381,7 +381,11 @@ impl Api {
     }
 
     /// Every page of a paginated GET, following `rel="next"` links (as paths
-    /// on the same base URL) up to `max_pages`.
+    /// on the same base URL) up to `max_pages`. A listing that is not read
+    /// to its end is an error, never a shorter answer: a `next` link that
+    /// names a page already read (a loop), or `max_pages` read with a
+    /// `next` still ahead. A caller that acts on "not in the list" (create
+    /// a comment, say no artifact exists) must have seen the whole list.
     pub(super) async fn get_pages<T: DeserializeOwned>(
         &self,
         first: String,
@@ -391,16 +395,34 @@ impl Api {
         max_pages: usize,
     ) -> Result<Vec<T>, ApiError> {
         let mut pages = Vec::new();
+        let mut seen = rustc_hash::FxHashSet::default();
         let mut path = first;
-        for _ in 0..max_pages {
+        loop {
             let (page, headers): (T, _) = self.get_json(&path, what, permission, repo).await?;
             pages.push(page);
-            match next_link(&headers) {
-                Some(next) => path = next,
-                None => break,
+            seen.insert(path);
+            let Some(next) = next_link(&headers) else {
+                return Ok(pages);
+            };
+            if seen.contains(&next) {
+                return Err(ApiError::Invalid {
+                    what: what.to_owned(),
+                    message: format!(
+                        "the pages loop: page {} links back to a page already read",
+                        pages.len()
+                    ),
+                });
             }
+            if pages.len() >= max_pages {
+                return Err(ApiError::Invalid {
+                    what: what.to_owned(),
+                    message: format!(
+                        "more than {max_pages} pages; the listing was not read to its end"
+                    ),
+                });
+            }
+            path = next;
         }
-        Ok(pages)
     }
 }
 

@@ -7,7 +7,7 @@ use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 use super::client::Api;
 use super::error::{ApiError, Permission};
 use super::wire::{
-    Artifact, ArtifactPage, CommitParents, Compare, Pull, Ref, Repository, RunPage, TagObject,
+    Artifact, ArtifactPage, CommitParents, Compare, Pull, Ref, Repository, Run, RunPage, TagObject,
 };
 use crate::resolve::tags::Tag;
 use crate::validate::{RepoName, Sha};
@@ -181,29 +181,35 @@ impl Api {
             .collect())
     }
 
-    /// Ids of the successful runs of `workflow` (a file name such as
-    /// `benchmark.yml`) for commit `sha`:
+    /// The runs of commit `sha` in `repo`, every page (at most 10): each
+    /// says its event and whose code it ran, which an artifact does not.
+    /// With `workflow` (a file name such as `benchmark.yml`) only that
+    /// workflow's successful runs:
+    /// `GET /repos/{o}/{r}/actions/runs?head_sha=SHA`, or
     /// `GET /repos/{o}/{r}/actions/workflows/{workflow}/runs?head_sha=SHA&status=success`.
-    pub async fn successful_runs(
+    pub async fn runs_of(
         &self,
         repo: &RepoName,
-        workflow: &str,
+        workflow: Option<&str>,
         sha: &Sha,
-    ) -> Result<Vec<u64>, ApiError> {
-        let what = format!("successful runs of {workflow} for {sha}");
-        let path = format!(
-            "/repos/{repo}/actions/workflows/{}/runs?head_sha={sha}&status=success&per_page=100",
-            encode_path(workflow)
-        );
-        let (page, _): (RunPage, _) = self
-            .get_json(&path, &what, Permission::Actions, repo)
+    ) -> Result<Vec<Run>, ApiError> {
+        let (what, first) = match workflow {
+            Some(workflow) => (
+                format!("successful runs of {workflow} for {sha}"),
+                format!(
+                    "/repos/{repo}/actions/workflows/{}/runs?head_sha={sha}&status=success&per_page=100",
+                    encode_path(workflow)
+                ),
+            ),
+            None => (
+                format!("workflow runs of {sha}"),
+                format!("/repos/{repo}/actions/runs?head_sha={sha}&per_page=100"),
+            ),
+        };
+        let pages: Vec<RunPage> = self
+            .get_pages(first, &what, Permission::Actions, repo, 10)
             .await?;
-        Ok(page
-            .workflow_runs
-            .into_iter()
-            .filter(|r| r.conclusion.as_deref() == Some("success"))
-            .map(|r| r.id)
-            .collect())
+        Ok(pages.into_iter().flat_map(|p| p.workflow_runs).collect())
     }
 
     /// Peels an annotated tag object to the commit it points at:

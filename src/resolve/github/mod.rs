@@ -32,4 +32,4 @@ pub mod wire;
 pub use client::{Api, Config};
 pub use comments::IssueComment;
 pub use error::{ApiError, Permission};
-pub use wire::{Artifact, ArtifactRun, Pull};
+pub use wire::{Artifact, ArtifactRun, Pull, Run, RunRepo};

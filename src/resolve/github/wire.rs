@@ -74,22 +74,45 @@ pub struct Artifact {
     pub workflow_run: Option<ArtifactRun>,
 }
 
-#[derive(Debug, Clone, Deserialize)]
+/// The run an artifact names. `repository_id` is the repository the run
+/// belongs to; `head_repository_id` the one its code came from (a fork's,
+/// for a fork's pull request).
+#[derive(Debug, Clone, Default, Deserialize)]
 pub struct ArtifactRun {
     pub id: Option<u64>,
     pub head_sha: Option<String>,
+    #[serde(default)]
+    pub repository_id: Option<u64>,
+    #[serde(default)]
+    pub head_repository_id: Option<u64>,
 }
 
-/// A page of `GET /repos/{o}/{r}/actions/workflows/{w}/runs`.
+/// A page of `GET /repos/{o}/{r}/actions/runs` (or a workflow's runs).
 #[derive(Debug, Deserialize)]
 pub struct RunPage {
     pub workflow_runs: Vec<Run>,
 }
 
-#[derive(Debug, Deserialize)]
+/// A workflow run: what says whose code it ran and why.
+#[derive(Debug, Clone, Default, Deserialize)]
 pub struct Run {
     pub id: u64,
+    #[serde(default)]
     pub conclusion: Option<String>,
+    /// `push`, `pull_request`, `schedule`, ...
+    #[serde(default)]
+    pub event: Option<String>,
+    #[serde(default)]
+    pub head_sha: Option<String>,
+    #[serde(default)]
+    pub repository: Option<RunRepo>,
+    #[serde(default)]
+    pub head_repository: Option<RunRepo>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct RunRepo {
+    pub id: Option<u64>,
 }
 
 /// What a pull request answer holds that the resolver reads.

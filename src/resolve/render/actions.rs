@@ -104,8 +104,10 @@ fn summary(answer: &Answer) -> String {
         );
     }
     for (name, found) in &answer.artifacts {
-        let state = match (found.id, found.run_id) {
-            (Some(id), Some(run)) => format!("artifact {id} of run {run}: reused"),
+        let state = match (found.id, found.run_id, found.event) {
+            (Some(id), Some(run), Some(event)) => {
+                format!("artifact {id} of the {event} run {run}: reused")
+            }
             _ => "none: the baseline runs once".to_owned(),
         };
         let _ = writeln!(out, "| Artifact {} | {state} |", md(name));

@@ -44,6 +44,7 @@ pub fn step_outputs(answer: &Answer) -> Vec<(&'static str, String)> {
         ("artifact-available", f.artifact_available.to_string()),
         ("artifact-id", text_or_empty(&f.artifact_id)),
         ("artifact-run-id", text_or_empty(&f.artifact_run_id)),
+        ("artifact-event", text_or_empty(&f.artifact_event)),
         ("artifact-name", text_or_empty(&f.artifact_name)),
         (
             "artifacts",

@@ -41,9 +41,9 @@ fn prose(answer: &Answer) -> String {
         let _ = writeln!(out, "  latest tag  {} = {}", tag.name, tag.sha);
     }
     for (name, found) in &answer.artifacts {
-        match (found.id, found.run_id) {
-            (Some(id), Some(run)) => {
-                let _ = writeln!(out, "  artifact    {name}: id {id}, run {run}");
+        match (found.id, found.run_id, found.event) {
+            (Some(id), Some(run), Some(event)) => {
+                let _ = writeln!(out, "  artifact    {name}: id {id}, {event} run {run}");
             }
             _ => {
                 let _ = writeln!(out, "  artifact    {name}: none");

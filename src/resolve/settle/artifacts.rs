@@ -1,47 +1,62 @@
 //! The benchmark artifacts of the base commit, looked up in the BASE
-//! repository (never the fork): each rendered name, every page, and only an
-//! artifact that has not expired, was produced by a run of exactly the base
-//! SHA and, when `artifact-workflow` is given, by a successful run of that
-//! workflow, counts. The newest such artifact wins. A missing artifact is a
-//! notice: the workflow then runs the baseline once, as before.
-//! See <https://docs.github.com/en/rest/actions/artifacts>.
+//! repository (never the fork). An artifact counts only when it has not
+//! expired, comes from a run of exactly the base SHA, and that run is the
+//! base repository's own: its code came from the base repository itself
+//! (`head_repository.id` is the repository's id) and its event is one that
+//! runs merged code ([`RunEvent`]: push, schedule, workflow_dispatch,
+//! merge_group, release). A fork's `pull_request` run whose head is main's
+//! tip lives in the base repository and uploads artifacts there too; its
+//! numbers are the fork's, not main's, so they are never reused. With
+//! `artifact-workflow`, only successful runs of that workflow count. The
+//! newest such artifact wins. A missing artifact is a notice: the workflow
+//! then runs the baseline once, as before.
+//!
+//! An artifact does not say its run's event, so the runs of the base SHA
+//! are listed beside the artifact lookups (one more request in the same
+//! wave, no more round trips).
+//! See <https://docs.github.com/en/rest/actions/artifacts> and
+//! <https://docs.github.com/en/rest/actions/workflow-runs>.
 
 use futures_util::{StreamExt, stream};
 
 use crate::resolve::answer::{ArtifactReport, ArtifactState};
-use crate::resolve::artifacts::{ArtifactQuery, name_for};
-use crate::resolve::github::{Api, ApiError, Artifact};
+use crate::resolve::artifacts::{ArtifactQuery, RunEvent, name_for};
+use crate::resolve::github::{Api, ApiError, Artifact, Run};
 use crate::validate::{Label, RepoName, Sha};
 
 /// Artifact lookups in flight at once: GitHub's secondary rate limits punish
 /// bursts, and a few concurrent requests already hide the round trips.
 const IN_FLIGHT: usize = 8;
 
-/// Why no artifact counted, for the notice.
-fn reason(
-    candidates: &[Artifact],
-    sha: &Sha,
-    runs: Option<&[u64]>,
-    workflow: Option<&str>,
-) -> String {
-    if candidates.is_empty() {
-        return "none has that name".to_owned();
-    }
-    let live: Vec<&Artifact> = candidates.iter().filter(|a| !a.expired).collect();
-    if live.is_empty() {
-        return format!("{} with that name, all expired", candidates.len());
-    }
-    let same_sha: Vec<&&Artifact> = live.iter().filter(|a| run_sha_is(a, sha)).collect();
-    if same_sha.is_empty() {
-        return format!("{} with that name, none from a run of {sha}", live.len());
-    }
-    match (runs, workflow) {
-        (Some(_), Some(workflow)) => format!(
-            "{} from a run of {sha}, none from a successful run of {workflow}",
-            same_sha.len()
-        ),
-        _ => "none usable".to_owned(),
-    }
+/// A run of the base SHA whose artifacts may stand for the base commit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TrustedRun {
+    pub id: u64,
+    pub event: RunEvent,
+}
+
+/// The runs of `sha` that ran the base repository's own code for an event
+/// that runs merged code (and, with `success`, that succeeded). Every field
+/// is the server's word, checked, never assumed: a run without a head
+/// repository, an event or the exact SHA is not trusted.
+pub fn trusted_runs(runs: &[Run], sha: &Sha, success: bool) -> Vec<TrustedRun> {
+    runs.iter()
+        .filter(|r| {
+            r.head_sha
+                .as_deref()
+                .is_some_and(|h| h.eq_ignore_ascii_case(sha.as_str()))
+        })
+        .filter(|r| !success || r.conclusion.as_deref() == Some("success"))
+        .filter(|r| {
+            let own = r.repository.as_ref().and_then(|x| x.id);
+            let head = r.head_repository.as_ref().and_then(|x| x.id);
+            own.is_some() && own == head
+        })
+        .filter_map(|r| {
+            let event = RunEvent::trusted(r.event.as_deref()?)?;
+            Some(TrustedRun { id: r.id, event })
+        })
+        .collect()
 }
 
 fn run_sha_is(artifact: &Artifact, sha: &Sha) -> bool {
@@ -52,25 +67,62 @@ fn run_sha_is(artifact: &Artifact, sha: &Sha) -> bool {
         .is_some_and(|h| h.eq_ignore_ascii_case(sha.as_str()))
 }
 
+/// An artifact whose own run record names a head repository other than
+/// the run's repository came from a fork, whatever the runs listing says.
+fn from_a_fork(artifact: &Artifact) -> bool {
+    artifact
+        .workflow_run
+        .as_ref()
+        .is_some_and(|r| match (r.repository_id, r.head_repository_id) {
+            (Some(own), Some(head)) => own != head,
+            _ => false,
+        })
+}
+
 /// The newest artifact that is not expired, comes from a run of `sha`, and
-/// (when `runs` is given) from one of those runs.
+/// from one of the `trusted` runs; with the event of its run.
 pub fn choose<'a>(
     candidates: &'a [Artifact],
     sha: &Sha,
-    runs: Option<&[u64]>,
-) -> Option<&'a Artifact> {
+    trusted: &[TrustedRun],
+) -> Option<(&'a Artifact, RunEvent)> {
     candidates
         .iter()
-        .filter(|a| !a.expired && run_sha_is(a, sha))
-        .filter(|a| {
-            let run = a.workflow_run.as_ref().and_then(|r| r.id);
-            runs.is_none_or(|runs| run.is_some_and(|id| runs.contains(&id)))
+        .filter(|a| !a.expired && run_sha_is(a, sha) && !from_a_fork(a))
+        .filter_map(|a| {
+            let run = a.workflow_run.as_ref().and_then(|r| r.id)?;
+            let t = trusted.iter().find(|t| t.id == run)?;
+            Some((a, t.event))
         })
-        .max_by(|a, b| a.created_at.cmp(&b.created_at).then(a.id.cmp(&b.id)))
+        .max_by(|(a, _), (b, _)| a.created_at.cmp(&b.created_at).then(a.id.cmp(&b.id)))
+}
+
+/// Why no artifact counted, for the notice.
+fn reason(candidates: &[Artifact], sha: &Sha, workflow: Option<&str>) -> String {
+    if candidates.is_empty() {
+        return "none has that name".to_owned();
+    }
+    let live: Vec<&Artifact> = candidates.iter().filter(|a| !a.expired).collect();
+    if live.is_empty() {
+        return format!("{} with that name, all expired", candidates.len());
+    }
+    let same_sha = live.iter().filter(|a| run_sha_is(a, sha)).count();
+    if same_sha == 0 {
+        return format!("{} with that name, none from a run of {sha}", live.len());
+    }
+    let events = RunEvent::ALL.map(RunEvent::as_str).join(", ");
+    match workflow {
+        Some(workflow) => format!(
+            "{same_sha} from a run of {sha}, none from a successful {events} run of {workflow} in the base repository itself"
+        ),
+        None => format!(
+            "{same_sha} from a run of {sha}, none from a {events} run of the base repository itself (a pull request's or a fork's run is never reused)"
+        ),
+    }
 }
 
 /// Looks every rendered name up in `repo`, concurrently, together with the
-/// workflow's successful runs for `sha` when a workflow is given.
+/// runs of `sha` that say which artifacts are the base repository's own.
 pub async fn find(
     api: &Api,
     repo: &RepoName,
@@ -80,12 +132,7 @@ pub async fn find(
 ) -> ArtifactReport {
     let (templates, workflow) = (&query.templates, query.workflow.as_deref());
     let names: Vec<String> = templates.iter().map(|t| name_for(t, sha, label)).collect();
-    let runs_future = async {
-        match workflow {
-            Some(w) => Some(api.successful_runs(repo, w, sha).await),
-            None => None,
-        }
-    };
+    let runs_future = api.runs_of(repo, workflow, sha);
     let lists_future = stream::iter(names.iter().map(|n| api.artifacts(repo, n)))
         .buffered(IN_FLIGHT)
         .collect::<Vec<_>>();
@@ -95,9 +142,9 @@ pub async fn find(
         order: names.clone(),
         ..ArtifactReport::default()
     };
-    let runs = match runs {
-        Some(Ok(ids)) => Some(ids),
-        Some(Err(err)) => {
+    let trusted = match runs {
+        Ok(runs) => trusted_runs(&runs, sha, workflow.is_some()),
+        Err(err) => {
             report.warnings.push(format!(
                 "benchmark artifacts of {repo} not looked up: {err}"
             ));
@@ -106,15 +153,14 @@ pub async fn find(
             }
             return report;
         }
-        None => None,
     };
     for (name, list) in names.iter().zip(lists) {
         let found = match list {
-            Ok(candidates) => match choose(&candidates, sha, runs.as_deref()) {
-                Some(a) => {
+            Ok(candidates) => match choose(&candidates, sha, &trusted) {
+                Some((a, event)) => {
                     let run_id = a.workflow_run.as_ref().and_then(|r| r.id);
                     report.trace.push(format!(
-                        "artifact {name}: id {} from run {} of {sha} ({} candidates)",
+                        "artifact {name}: id {} from {event} run {} of {repo}@{sha} ({} candidates)",
                         a.id,
                         run_id.map_or_else(|| "?".to_owned(), |r| r.to_string()),
                         candidates.len()
@@ -123,12 +169,13 @@ pub async fn find(
                         available: true,
                         id: Some(a.id),
                         run_id,
+                        event: Some(event),
                     }
                 }
                 None => {
                     report.notices.push(format!(
                         "no benchmark artifact {name} of {repo}@{sha} to reuse ({}); the baseline runs once instead",
-                        reason(&candidates, sha, runs.as_deref(), workflow)
+                        reason(&candidates, sha, workflow)
                     ));
                     ArtifactState::default()
                 }
@@ -150,7 +197,10 @@ fn artifact_warning(err: &ApiError, name: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::resolve::github::ArtifactRun;
+    use crate::resolve::github::{ArtifactRun, RunRepo};
+
+    const BASE_REPO: u64 = 700001;
+    const FORK: u64 = 900002;
 
     fn sha(c: char) -> Sha {
         Sha::parse(&c.to_string().repeat(40)).unwrap()
@@ -165,12 +215,37 @@ mod tests {
             workflow_run: Some(ArtifactRun {
                 id: Some(run),
                 head_sha: Some(head.to_string()),
+                ..ArtifactRun::default()
             }),
         }
     }
 
+    fn run(id: u64, event: &str, head_repo: u64, head: &Sha, conclusion: &str) -> Run {
+        Run {
+            id,
+            conclusion: Some(conclusion.into()),
+            event: Some(event.into()),
+            head_sha: Some(head.to_string()),
+            repository: Some(RunRepo {
+                id: Some(BASE_REPO),
+            }),
+            head_repository: Some(RunRepo {
+                id: Some(head_repo),
+            }),
+        }
+    }
+
+    fn trusted(ids: &[u64]) -> Vec<TrustedRun> {
+        ids.iter()
+            .map(|&id| TrustedRun {
+                id,
+                event: RunEvent::Push,
+            })
+            .collect()
+    }
+
     #[test]
-    fn newest_live_artifact_of_the_exact_sha_wins() {
+    fn newest_live_artifact_of_the_exact_sha_from_a_trusted_run_wins() {
         let (base, other) = (sha('a'), sha('b'));
         let list = vec![
             artifact(1, "2026-11-01T00:00:00Z", 10, &base, false),
@@ -178,10 +253,56 @@ mod tests {
             artifact(3, "2026-11-04T00:00:00Z", 12, &other, false),
             artifact(4, "2026-11-02T00:00:00Z", 13, &base, false),
         ];
-        assert_eq!(choose(&list, &base, None).map(|a| a.id), Some(4));
-        assert_eq!(choose(&list, &base, Some(&[10])).map(|a| a.id), Some(1));
-        assert_eq!(choose(&list, &base, Some(&[12])).map(|a| a.id), None);
-        assert!(reason(&list[1..2], &base, None, None).contains("expired"));
-        assert!(reason(&list[2..3], &base, None, None).contains("none from a run of"));
+        let id = |t: &[u64]| choose(&list, &base, &trusted(t)).map(|(a, _)| a.id);
+        assert_eq!(id(&[10, 11, 12, 13]), Some(4));
+        assert_eq!(id(&[10]), Some(1));
+        assert_eq!(id(&[12]), None);
+        assert_eq!(id(&[]), None, "no trusted run, no artifact");
+        assert!(reason(&list[1..2], &base, None).contains("expired"));
+        assert!(reason(&list[2..3], &base, None).contains("none from a run of"));
+        assert!(reason(&list[0..1], &base, None).contains("never reused"));
+    }
+
+    #[test]
+    fn only_the_base_repositorys_own_runs_of_merged_code_are_trusted() {
+        let (base, other) = (sha('a'), sha('b'));
+        let runs = vec![
+            run(1, "pull_request", FORK, &base, "success"),
+            run(2, "pull_request", BASE_REPO, &base, "success"),
+            run(3, "pull_request_target", BASE_REPO, &base, "success"),
+            run(4, "workflow_run", BASE_REPO, &base, "success"),
+            run(5, "push", FORK, &base, "success"),
+            run(6, "push", BASE_REPO, &other, "success"),
+            run(7, "Push", BASE_REPO, &base, "success"),
+            run(8, "push", BASE_REPO, &base, "failure"),
+            run(9, "schedule", BASE_REPO, &base, "success"),
+            run(10, "workflow_dispatch", BASE_REPO, &base, "success"),
+            run(11, "merge_group", BASE_REPO, &base, "success"),
+            run(12, "release", BASE_REPO, &base, "success"),
+            Run {
+                head_repository: None,
+                ..run(13, "push", BASE_REPO, &base, "success")
+            },
+        ];
+        let ids = |success| -> Vec<u64> {
+            trusted_runs(&runs, &base, success)
+                .iter()
+                .map(|t| t.id)
+                .collect()
+        };
+        assert_eq!(ids(false), vec![8, 9, 10, 11, 12]);
+        assert_eq!(ids(true), vec![9, 10, 11, 12]);
+        assert_eq!(trusted_runs(&runs, &base, false)[0].event, RunEvent::Push);
+    }
+
+    #[test]
+    fn an_artifact_whose_run_names_a_fork_head_is_refused() {
+        let base = sha('a');
+        let mut a = artifact(1, "2026-11-01T00:00:00Z", 10, &base, false);
+        if let Some(r) = a.workflow_run.as_mut() {
+            r.repository_id = Some(BASE_REPO);
+            r.head_repository_id = Some(FORK);
+        }
+        assert!(choose(std::slice::from_ref(&a), &base, &trusted(&[10])).is_none());
     }
 }
