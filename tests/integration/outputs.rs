@@ -43,6 +43,7 @@ fn fork_pull_request_outputs_every_value() {
         ("artifact-available", "false"),
         ("artifact-id", ""),
         ("artifact-run-id", ""),
+        ("artifact-event", ""),
         ("artifact-name", ""),
         ("artifacts", "{}"),
     ];

@@ -42,14 +42,9 @@ fn stdout(answer: &Answer, debug: &[String]) -> LogText {
     out
 }
 
-fn summary(answer: &Answer) -> String {
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "### Benchmark baseline `{}`\n",
-        // A validated label: no backtick can end the code span early.
-        answer.label.as_str()
-    );
+/// The summary's table: the baseline and where it came from, the head,
+/// the event, the release tag and each artifact, as (name, value) cells.
+fn table_rows(answer: &Answer) -> Vec<(String, String)> {
     let (baseline, source) = match &answer.base {
         Base::Found {
             sha,
@@ -74,7 +69,7 @@ fn summary(answer: &Answer) -> String {
         (Some(repo), None) => md(repo.as_str()),
         (None, None) => "unknown".to_owned(),
     };
-    let rows = [
+    let mut rows: Vec<(String, String)> = [
         ("Baseline", baseline),
         ("Source", source),
         (
@@ -90,18 +85,15 @@ fn summary(answer: &Answer) -> String {
             format!("{head}{}", if answer.is_fork { " (fork)" } else { "" }),
         ),
         ("Event", md(&answer.event_name)),
-    ];
-    out.push_str("| | |\n|---|---|\n");
-    for (name, value) in rows {
-        let _ = writeln!(out, "| {name} | {value} |");
-    }
+    ]
+    .into_iter()
+    .map(|(name, value)| (name.to_owned(), value))
+    .collect();
     if let Some(tag) = &answer.tag {
-        let _ = writeln!(
-            out,
-            "| Latest release tag | {} @ `{}` |",
-            md(&tag.name),
-            tag.sha
-        );
+        rows.push((
+            "Latest release tag".to_owned(),
+            format!("{} @ `{}`", md(&tag.name), tag.sha),
+        ));
     }
     for (name, found) in &answer.artifacts {
         let state = match (found.id, found.run_id, found.event) {
@@ -110,7 +102,22 @@ fn summary(answer: &Answer) -> String {
             }
             _ => "none: the baseline runs once".to_owned(),
         };
-        let _ = writeln!(out, "| Artifact {} | {state} |", md(name));
+        rows.push((format!("Artifact {}", md(name)), state));
+    }
+    rows
+}
+
+fn summary(answer: &Answer) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "### Benchmark baseline `{}`\n",
+        // A validated label: no backtick can end the code span early.
+        answer.label.as_str()
+    );
+    out.push_str("| | |\n|---|---|\n");
+    for (name, value) in table_rows(answer) {
+        let _ = writeln!(out, "| {name} | {value} |");
     }
     out.push('\n');
     for warning in &answer.warnings {
