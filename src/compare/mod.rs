@@ -175,6 +175,24 @@ pub fn run(inputs: &Inputs) -> Result<u8, CompareError> {
     })
 }
 
+/// The warning for rows whose history could not judge them (a band with
+/// which they could never fail): they keep the configured threshold.
+fn unusable_history(comparison: &verdict::Comparison<'_>) -> Option<String> {
+    let (count, first) = comparison.unusable_history();
+    let (slot, noise::NoBand::Unusable { runs, band }) = first? else {
+        return None;
+    };
+    let key = comparison.key_text(slot);
+    let others = match count {
+        1 => String::new(),
+        n => format!(" and {} other rows", n.saturating_sub(1)),
+    };
+    Some(format!(
+        "history unusable for {key}{others}: {} over {runs} runs; the configured threshold judges them",
+        render::unusable_band(band)
+    ))
+}
+
 /// The report over what was loaded. The resolution is evidence: when it
 /// says its label has no baseline, or its label is none of the baselines,
 /// that comparison (or the gate) is inconclusive with a warning.
@@ -215,6 +233,9 @@ pub fn compare<'t>(inputs: &Inputs, loaded: &'t Loaded) -> Report<'t> {
         let comparison = verdict::compare(sides, &loaded.config, inputs.thresholds);
         if let Some(why) = &comparison.unavailable {
             warnings.push(format!("baseline {label} unavailable: {why}"));
+        }
+        if let Some(warning) = unusable_history(&comparison) {
+            warnings.push(warning);
         }
         if is_gate {
             gate = Some(comparison);

@@ -31,14 +31,44 @@
 //! simulated no-change pull requests with `auto`), so the spread here is
 //! the trimmed root mean square, which uses every difference.
 
-/// A row's run-to-run noise band.
+/// A row's run-to-run noise band: a ratio, as the noise is multiplicative.
+/// A value within a factor of `e^log` of the baseline, either way, is
+/// explained by noise; so a fall is noise down to `1 - e^-log` (never 100%:
+/// a large enough drop always fails) and a rise up to `e^log - 1`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Band {
-    /// A change (fraction, either way) within this is explained by noise.
-    pub fraction: f64,
+    /// The band in log space (natural log of the ratio), finite.
+    pub log: f64,
     /// The history runs it was learned from (valid samples of the row).
     pub runs: usize,
 }
+
+impl Band {
+    /// The largest fall (a fraction) noise explains: `1 - e^-log`.
+    pub fn fall(&self) -> f64 {
+        -(-self.log).exp_m1()
+    }
+
+    /// The largest rise (a fraction) noise explains: `e^log - 1`.
+    pub fn rise(&self) -> f64 {
+        self.log.exp_m1()
+    }
+}
+
+/// Why a row's history gives no band: the configured threshold judges it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum NoBand {
+    /// Fewer than [`MIN_RUNS`] valid samples (after outliers): `runs` there were.
+    TooFew { runs: usize },
+    /// A band whose fall reaches [`NEVER_FAIL`], or not a number: with it
+    /// the row could never fail (a higher-is-better value falls at most
+    /// 100%), so this history cannot judge the row. `band` is its rise.
+    Unusable { runs: usize, band: f64 },
+}
+
+/// A band this wide (a fraction) or wider would let no drop fail the row:
+/// a higher-is-better value falls at most 100%, to zero.
+pub const NEVER_FAIL: f64 = 1.0;
 
 /// Fewer valid history samples than this (after outliers are dropped): no
 /// band, the configured threshold alone applies (and the row says so).
@@ -64,8 +94,8 @@ pub fn multiplier(runs: usize) -> Option<f64> {
 }
 
 /// The band of a row from its history samples (valid values, run order),
-/// or, with too few usable runs, how many there were.
-pub fn band(samples: &[f64]) -> Result<Band, usize> {
+/// or why there is none.
+pub fn band(samples: &[f64]) -> Result<Band, NoBand> {
     let logs: Vec<f64> = samples
         .iter()
         .filter(|v| v.is_finite() && **v > 0.0)
@@ -73,7 +103,7 @@ pub fn band(samples: &[f64]) -> Result<Band, usize> {
         .collect();
     let kept = without_outliers(&logs);
     let Some(factor) = multiplier(kept.len()) else {
-        return Err(logs.len());
+        return Err(NoBand::TooFew { runs: logs.len() });
     };
     let mut diffs: Vec<f64> = kept
         .windows(2)
@@ -86,10 +116,17 @@ pub fn band(samples: &[f64]) -> Result<Band, usize> {
     diffs.pop();
     #[allow(clippy::cast_precision_loss, reason = "a few dozen differences")]
     let rms = (diffs.iter().map(|d| d * d).sum::<f64>() / diffs.len().max(1) as f64).sqrt();
-    Ok(Band {
-        fraction: (factor * rms).exp_m1(),
+    let band = Band {
+        log: factor * rms,
         runs: logs.len(),
-    })
+    };
+    if !band.log.is_finite() || band.fall() >= NEVER_FAIL {
+        return Err(NoBand::Unusable {
+            runs: band.runs,
+            band: band.rise(),
+        });
+    }
+    Ok(band)
 }
 
 /// `logs` without the runs further than [`CUT`] robust deviations from
@@ -141,29 +178,51 @@ mod tests {
 
     #[test]
     fn too_little_history_is_no_band() {
-        assert_eq!(band(&[1.0, 1.0, 1.0, 1.0]), Err(4));
+        assert_eq!(band(&[1.0, 1.0, 1.0, 1.0]), Err(NoBand::TooFew { runs: 4 }));
         assert!(band(&[1.0; 5]).is_ok());
         assert_eq!(
             band(&[1.0, 2.0, 0.0, -1.0]),
-            Err(2),
+            Err(NoBand::TooFew { runs: 2 }),
             "only valid samples count"
+        );
+    }
+
+    /// Issue 26: a history alternating 100/60 gave +-2681% and let a 99%
+    /// drop pass; one of values near the largest double gave +-inf. A band
+    /// is a ratio: its fall stays below 100% (a large enough drop fails),
+    /// and one that reaches it, or is not finite, is no band at all.
+    #[test]
+    fn a_band_that_could_never_fail_is_unusable() {
+        let alternating: Vec<f64> = (0..10)
+            .map(|i| if i % 2 == 0 { 100.0 } else { 60.0 })
+            .collect();
+        let wide = band(&alternating).unwrap();
+        assert!(wide.rise() > 10.0, "{wide:?}");
+        assert!(wide.fall() < 0.99, "a 99% drop is beyond it: {wide:?}");
+        let absurd: Vec<f64> = (0..10)
+            .map(|i| if i % 2 == 0 { 1e308 } else { 1e-300 })
+            .collect();
+        assert!(
+            matches!(band(&absurd), Err(NoBand::Unusable { runs: 10, .. })),
+            "{:?}",
+            band(&absurd)
         );
     }
 
     #[test]
     fn identical_runs_have_no_noise() {
-        assert_eq!(band(&[3.5; 10]).unwrap().fraction, 0.0);
+        assert_eq!(band(&[3.5; 10]).unwrap().log, 0.0);
     }
 
     #[test]
     fn a_wild_outlier_widens_the_band_by_a_bounded_amount() {
         let mut z = normal(11);
         let runs: Vec<f64> = (0..10).map(|_| 100.0 * (0.01 * z()).exp()).collect();
-        let quiet = band(&runs).unwrap().fraction;
+        let quiet = band(&runs).unwrap().log;
         for spike in [1.6, 0.4, 1000.0, 1e-6] {
             let mut with = runs.clone();
             with[4] *= spike;
-            let wider = band(&with).unwrap().fraction;
+            let wider = band(&with).unwrap().log;
             assert!(wider <= quiet * 1.5 + 1e-9, "{spike}: {quiet} -> {wider}");
         }
     }
@@ -185,7 +244,7 @@ mod tests {
             let n = 2000;
             for _ in 0..n {
                 let runs: Vec<f64> = (0..10).map(|_| 100.0 * (s * z()).exp()).collect();
-                total += band(&runs).unwrap().fraction;
+                total += band(&runs).unwrap().rise();
             }
             let mean = total / f64::from(n);
             let expected = (5.2 * s * std::f64::consts::SQRT_2).exp_m1();
@@ -200,7 +259,7 @@ mod tests {
     fn a_level_shift_is_not_noise() {
         let mut runs = vec![100.0; 7];
         runs.extend([80.0, 80.0, 80.0]);
-        assert_eq!(band(&runs).unwrap().fraction, 0.0);
+        assert_eq!(band(&runs).unwrap().log, 0.0);
     }
 
     #[test]
@@ -209,6 +268,6 @@ mod tests {
         let runs: Vec<f64> = (0..10).map(|_| 50.0 * (1.0 + 0.03 * z())).collect();
         let scaled: Vec<f64> = runs.iter().map(|v| v * 1234.5).collect();
         let (a, b) = (band(&runs).unwrap(), band(&scaled).unwrap());
-        assert!((a.fraction - b.fraction).abs() < 1e-12);
+        assert!((a.log - b.log).abs() < 1e-12);
     }
 }

@@ -20,7 +20,7 @@ pub use super::class::{CLASSES, Class, Verdict};
 use super::config::{Config, Direction, FailThreshold, Policy, Source, Thresholds};
 use super::defaults;
 use super::join::Join;
-use super::noise::{self, Band};
+use super::noise::{self, Band, NoBand};
 use super::parallel;
 use super::table::{Key, RowView, Status, Table};
 
@@ -90,10 +90,10 @@ pub enum Origin {
     Configured(Source),
     /// The larger of the configured threshold and the row's noise band.
     Learned(Band),
-    /// `--history` was given, but it holds fewer than
-    /// [`noise::MIN_RUNS`] valid samples of the row: the configured
-    /// threshold alone.
-    TooLittleHistory { runs: usize, source: Source },
+    /// `--history` was given, but it gives the row no band (too few
+    /// valid samples, or a band with which the row could never fail): the
+    /// configured threshold alone.
+    NoBand { why: NoBand, source: Source },
 }
 
 /// The fail threshold a row was judged by (a fraction), and its origin.
@@ -161,9 +161,9 @@ pub struct Comparison<'t> {
     /// Per key, whether only groups that did not run produce it; empty
     /// without a selection.
     not_selected: Vec<bool>,
-    /// Per key, the history's band, or the runs it had when too few;
-    /// empty without history.
-    bands: Vec<Result<Band, usize>>,
+    /// Per key, the history's band, or why it gives none; empty without
+    /// history.
+    bands: Vec<Result<Band, NoBand>>,
     counts: [usize; CLASSES],
     /// Each row's class (its index in [`Class::ALL`]), so that a pass over
     /// the rows of some classes classifies only those.
@@ -409,7 +409,33 @@ impl<'t> Comparison<'t> {
         !self.bands.is_empty()
     }
 
-    fn band(&self, slot: usize) -> Result<Band, usize> {
+    /// The rows whose history gave a band with which they could never
+    /// fail: how many, and the first one's slot and band.
+    pub fn unusable_history(&self) -> (usize, Option<(usize, NoBand)>) {
+        let mut unusable = self
+            .bands
+            .iter()
+            .enumerate()
+            .filter_map(|(slot, b)| match b {
+                Err(why @ NoBand::Unusable { .. }) => Some((slot, *why)),
+                _ => None,
+            });
+        let first = unusable.next();
+        (
+            first.map_or(0, |_| unusable.count().saturating_add(1)),
+            first,
+        )
+    }
+
+    /// A key as a person reads it (`op=softmax,shape=...`), cut.
+    pub fn key_text(&self, slot: usize) -> String {
+        self.join
+            .key(slot)
+            .map(|k| k.describe(&self.config.keys))
+            .unwrap_or_default()
+    }
+
+    fn band(&self, slot: usize) -> Result<Band, NoBand> {
         // The history's values of the metric the baseline measured.
         let metric = self
             .join
@@ -546,10 +572,15 @@ impl<'t> Comparison<'t> {
             Some(Ok(band)) => Some(*band),
             _ => None,
         };
-        let applied = self.applied(&policy, slot, band);
+        let applied = self.applied(&policy, slot, band, direction);
         out.applied = Some(applied);
         let beyond_floor = (cur.median - base.median).abs() > policy.floor;
-        let within_band = band.is_some_and(|b| change.abs() <= b.fraction);
+        let (worse, better) = match (band, direction) {
+            (Some(b), Direction::Higher) => (b.fall(), b.rise()),
+            (Some(b), Direction::Lower) => (b.rise(), b.fall()),
+            (None, _) => (0.0, 0.0),
+        };
+        let within_band = band.is_some() && -worse <= change && change <= better;
         let mut class = if !beyond_floor {
             Class::Unchanged
         } else if change < -applied.fail {
@@ -558,7 +589,7 @@ impl<'t> Comparison<'t> {
             Class::Noisy
         } else if change < -policy.warn {
             Class::Warned
-        } else if change > applied.fail {
+        } else if change > applied.fail.max(better) {
             Class::Improved
         } else {
             Class::Unchanged
@@ -567,9 +598,10 @@ impl<'t> Comparison<'t> {
             && let Some(b) = band
         {
             out.reason = Some(format!(
-                "within {}'s run-to-run noise: +-{:.1}% over {} runs",
+                "within {}'s run-to-run noise: -{:.1}%/+{:.1}% over {} runs",
                 self.label,
-                b.fraction * 100.0,
+                b.fall() * 100.0,
+                b.rise() * 100.0,
                 b.runs
             ));
         }
@@ -585,26 +617,38 @@ impl<'t> Comparison<'t> {
     }
 
     /// The fail threshold for a row: configured, or with history the
-    /// larger of it and the band (`auto`: the band alone, never below
-    /// [`defaults::AUTO_FLOOR`]); the configured one when the history is
-    /// too short.
-    fn applied(&self, policy: &Policy, slot: usize, band: Option<Band>) -> Applied {
+    /// larger of it and the band on the worse side (`auto`: the band alone,
+    /// never below [`defaults::AUTO_FLOOR`]); the configured one when the
+    /// history gives no band.
+    fn applied(
+        &self,
+        policy: &Policy,
+        slot: usize,
+        band: Option<Band>,
+        direction: Direction,
+    ) -> Applied {
         let configured = match policy.fail {
             FailThreshold::Fixed(f) => f,
             FailThreshold::Auto => defaults::FAIL_THRESHOLD,
         };
         match (self.bands.get(slot), band) {
-            (Some(_), Some(band)) => Applied {
-                fail: match policy.fail {
-                    FailThreshold::Fixed(f) => f.max(band.fraction),
-                    FailThreshold::Auto => band.fraction.max(defaults::AUTO_FLOOR),
-                },
-                origin: Origin::Learned(band),
-            },
-            (Some(Err(runs)), None) => Applied {
+            (Some(_), Some(band)) => {
+                let worse = match direction {
+                    Direction::Higher => band.fall(),
+                    Direction::Lower => band.rise(),
+                };
+                Applied {
+                    fail: match policy.fail {
+                        FailThreshold::Fixed(f) => f.max(worse),
+                        FailThreshold::Auto => worse.max(defaults::AUTO_FLOOR),
+                    },
+                    origin: Origin::Learned(band),
+                }
+            }
+            (Some(Err(why)), None) => Applied {
                 fail: configured,
-                origin: Origin::TooLittleHistory {
-                    runs: *runs,
+                origin: Origin::NoBand {
+                    why: *why,
                     source: policy.fail_source,
                 },
             },

@@ -244,7 +244,7 @@ fn history_files_end_to_end_missing_partial_and_malformed() {
         row["reason"]
             .as_str()
             .unwrap()
-            .starts_with("within main's run-to-run noise: +-"),
+            .starts_with("within main's run-to-run noise: -"),
         "{row}"
     );
     assert_eq!(row["thresholds"]["source"], "learned");
@@ -317,6 +317,76 @@ fn too_little_history_says_so_and_keeps_the_configured_threshold() {
         row["thresholds"]["fail_pct"], 10.0,
         "auto falls back to the default"
     );
+}
+
+/// Issue 26: a history alternating 100/60 (or holding values near the
+/// largest double) gave a band of +-2681% (or +-inf) and a 99% drop passed
+/// with exit 0. Such a history cannot judge the row: the configured
+/// threshold does, with a warning, and the drop fails.
+#[test]
+fn an_unbounded_band_is_unusable_and_a_large_drop_still_fails() {
+    let rows = suite();
+    for (high, low) in [(100.0, 60.0), (1e308, 1.0)] {
+        let bin = Bin::new();
+        let dir = bin.dir().to_owned();
+        std::fs::create_dir_all(dir.join("h")).unwrap();
+        for k in 0..10 {
+            let v = if k % 2 == 0 { high } else { low };
+            write(
+                &dir,
+                &format!("h/{k:04}.csv"),
+                &csv(&rows, |i, b| {
+                    Some(line(b, Some(if i == 0 { v } else { b.value }), "ok"))
+                }),
+            );
+        }
+        let base = write(
+            &dir,
+            "base.csv",
+            &csv(&rows, |i, b| {
+                Some(line(b, Some(if i == 0 { high } else { b.value }), "ok"))
+            }),
+        );
+        let cur = write(
+            &dir,
+            "cur.csv",
+            &csv(&rows, |i, b| {
+                Some(line(
+                    b,
+                    Some(if i == 0 { high * 0.01 } else { b.value }),
+                    "ok",
+                ))
+            }),
+        );
+        let (run, j) = bin
+            .arg("compare")
+            .arg("--current")
+            .arg(&cur)
+            .arg("--baseline")
+            .arg(format!("main={}", base.display()))
+            .arg("--history")
+            .arg(dir.join("h/*.csv"))
+            .json_code(4);
+        run.assert_code(4);
+        let row = &j["baselines"][0]["rows"][0];
+        assert_eq!(row["class"], "regressed", "{high}: {row}");
+        let fail = row["thresholds"]["fail_pct"].as_f64().unwrap();
+        if high == 100.0 {
+            // A wide band, but a ratio: a fall of 96% is noise, 99% is not.
+            assert_eq!(row["thresholds"]["source"], "learned", "{row}");
+            assert!(fail > 90.0 && fail < 99.0, "{row}");
+        } else {
+            assert_eq!(row["thresholds"]["source"], "history-unusable", "{row}");
+            assert_eq!(fail, 10.0, "{row}");
+            assert!(row["thresholds"]["band_pct"].is_null(), "{row}");
+            let warnings = j["warnings"].to_string();
+            assert!(
+                warnings.contains("history unusable for op=softmax"),
+                "{warnings}"
+            );
+            assert!(warnings.contains("could never fail"), "{warnings}");
+        }
+    }
 }
 
 #[test]

@@ -11,6 +11,7 @@ use serde::ser::{SerializeMap, Serializer};
 
 use super::{Rerun, threshold_source};
 use crate::compare::config::FailThreshold;
+use crate::compare::noise::NoBand;
 use crate::compare::report::{Provenance, Report};
 use crate::compare::table::SHOWN_CELL;
 use crate::compare::verdict::{Class, Comparison, Origin, RowResult, Samples};
@@ -49,7 +50,8 @@ struct JsonThreshold {
     warn_pct: f64,
     floor: f64,
     rule: Option<usize>,
-    /// `default`, `input`, `rule`, `learned` or `too-little-history`.
+    /// `default`, `input`, `rule`, `learned`, `too-little-history` or
+    /// `history-unusable`.
     source: &'static str,
     history_runs: Option<usize>,
     band_pct: Option<f64>,
@@ -83,8 +85,11 @@ struct JsonRow<'a> {
 
 fn json_row<'a>(report: &'a Report<'_>, row: &'a RowResult<'a>, cut: bool) -> JsonRow<'a> {
     let (runs, band) = match row.applied.map(|a| a.origin) {
-        Some(Origin::Learned(b)) => (Some(b.runs), Some(b.fraction * 100.0)),
-        Some(Origin::TooLittleHistory { runs, .. }) => (Some(runs), None),
+        Some(Origin::Learned(b)) => (Some(b.runs), Some(b.rise() * 100.0)),
+        Some(Origin::NoBand {
+            why: NoBand::TooFew { runs } | NoBand::Unusable { runs, .. },
+            ..
+        }) => (Some(runs), None),
         _ => (None, None),
     };
     JsonRow {

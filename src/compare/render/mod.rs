@@ -15,6 +15,7 @@ pub mod summary;
 pub mod text;
 
 use crate::compare::config::{FailThreshold, Source};
+use crate::compare::noise::NoBand;
 use crate::compare::report::Report;
 use crate::compare::table::SHOWN_CELL;
 use crate::compare::verdict::{Class, Comparison, Origin, RowResult, Verdict};
@@ -58,7 +59,14 @@ pub fn threshold_source(row: &RowResult<'_>) -> &'static str {
     };
     match row.applied.map(|a| a.origin) {
         Some(Origin::Learned(_)) => "learned",
-        Some(Origin::TooLittleHistory { .. }) => "too-little-history",
+        Some(Origin::NoBand {
+            why: NoBand::TooFew { .. },
+            ..
+        }) => "too-little-history",
+        Some(Origin::NoBand {
+            why: NoBand::Unusable { .. },
+            ..
+        }) => "history-unusable",
         Some(Origin::Configured(s)) => configured(s),
         None => configured(row.policy.fail_source),
     }
@@ -73,17 +81,36 @@ pub fn threshold_words(row: &RowResult<'_>) -> String {
     let pct = applied.fail * 100.0;
     match applied.origin {
         Origin::Learned(b) => format!(
-            "{pct:.1}% (noise +-{:.1}% learned from {} runs)",
-            b.fraction * 100.0,
+            "{pct:.1}% (noise -{:.1}%/+{:.1}% learned from {} runs)",
+            b.fall() * 100.0,
+            b.rise() * 100.0,
             b.runs
         ),
-        Origin::TooLittleHistory { runs, .. } => {
-            format!("{pct:.1}% (configured: too little history, {runs} runs)")
-        }
+        Origin::NoBand {
+            why: NoBand::TooFew { runs },
+            ..
+        } => format!("{pct:.1}% (configured: too little history, {runs} runs)"),
+        Origin::NoBand {
+            why: NoBand::Unusable { runs, band },
+            ..
+        } => format!(
+            "{pct:.1}% (configured: history unusable, {} over {runs} runs)",
+            unusable_band(band)
+        ),
         Origin::Configured(Source::Rule(i)) => format!("{pct:.1}% (rules[{i}])"),
         Origin::Configured(Source::Input) => format!("{pct:.1}% (--fail-threshold)"),
         Origin::Configured(Source::Default) => format!("{pct:.1}% (default)"),
     }
+}
+
+/// An unusable band in words: `a band of +-2681%, with which ...`.
+pub fn unusable_band(band: f64) -> String {
+    let width = if band.is_finite() {
+        format!("+-{:.0}%", band * 100.0)
+    } else {
+        "more than any finite factor".to_owned()
+    };
+    format!("a band of {width}, with which the row could never fail")
 }
 
 /// What a re-run could change, over the gate: noisy rows, and rows that

@@ -203,7 +203,7 @@ fn a_wild_row_within_its_noise_is_noisy_and_a_quiet_row_keeps_the_threshold() {
     assert!(
         reason
             .unwrap()
-            .starts_with("within main's run-to-run noise: +-")
+            .starts_with("within main's run-to-run noise: -")
     );
     assert!(matches!(applied.origin, Origin::Learned(b) if b.runs == 10));
     assert!(applied.fail > 0.2);
@@ -219,8 +219,8 @@ fn a_wild_row_within_its_noise_is_noisy_and_a_quiet_row_keeps_the_threshold() {
     let (_, _, applied) = with_history(100.0, 93.0, &quiet[..3], FailThreshold::Fixed(0.10));
     assert_eq!(
         applied.origin,
-        Origin::TooLittleHistory {
-            runs: 3,
+        Origin::NoBand {
+            why: NoBand::TooFew { runs: 3 },
             source: Source::Default
         }
     );
