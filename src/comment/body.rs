@@ -8,8 +8,6 @@
 //! link, image, mention or issue reference. The only link is the run's,
 //! built by the program from the runner's own variables.
 
-use std::fmt::Write as _;
-
 use super::report::{Baseline, Report, Row};
 use crate::compare::class::Class;
 use crate::runner::markdown::{Bar, CHART_BARS, escape, xychart};
@@ -65,6 +63,9 @@ pub struct Context<'a> {
     pub marker: &'a str,
     /// The run that produced the report, built from the runner's variables.
     pub run_url: Option<&'a str>,
+    /// The repository the comment is posted in (`GITHUB_REPOSITORY`): a
+    /// `repo@sha` of this one links to its own commit; any other is text.
+    pub repo: Option<&'a str>,
 }
 
 pub struct Body {
@@ -121,7 +122,15 @@ fn provenance(report: &Report, ctx: &Context<'_>) -> String {
     if let Some(p) = &report.provenance {
         if let (Some(repo), Some(sha)) = (p.base_repo.as_deref(), short_sha(p.base_sha.as_deref()))
         {
-            parts.push(format!("baseline {}@{sha}", inert(repo, 100)));
+            // GitHub links `owner/name@sha` to that repository's commit: only
+            // the pull request's own repository keeps the link.
+            let own = ctx.repo.is_some_and(|r| r.eq_ignore_ascii_case(repo));
+            let at = if own {
+                "@".to_owned()
+            } else {
+                format!("@{ZWSP}")
+            };
+            parts.push(format!("baseline {}{at}{sha}", inert(repo, 100)));
         }
         if let (Some(tag), Some(sha)) = (p.tag.as_deref(), short_sha(p.tag_sha.as_deref())) {
             parts.push(format!("release {} ({sha})", inert(tag, 60)));
@@ -145,12 +154,12 @@ fn counts(b: &Baseline) -> String {
             .map(|c| n(c.name()))
             .fold(0, u64::saturating_add)
     });
-    let mut parts: Vec<String> = Vec::new();
-    for (k, v) in &b.counts {
-        if *v > 0 && k != "compared" && k.bytes().all(|c| c.is_ascii_lowercase() || c == b'-') {
-            parts.push(format!("{v} {k}"));
-        }
-    }
+    let parts: Vec<String> = b
+        .counts
+        .iter()
+        .filter(|(k, v)| **v > 0 && **k != "compared")
+        .map(|(k, v)| format!("{v} {k}"))
+        .collect();
     format!(
         "{}: {compared} compared ({})\n\n",
         inert(&b.label, 60),
@@ -182,44 +191,74 @@ fn row_line(row: &Row, with_class: bool) -> String {
 const HEAD: &str = "| benchmark | baseline | current | change | why |\n|---|---|---|---|---|\n";
 const HEAD_CLASS: &str =
     "| benchmark | class | baseline | current | change | why |\n|---|---|---|---|---|---|\n";
+/// What closes an open `<details>`.
+const CLOSE: &str = "\n</details>\n\n";
 
-/// Appends rows while the body stays under the limit, `keep` bytes kept
-/// free besides; returns how many did not fit.
-fn rows<'a>(
-    out: &mut String,
-    rows: impl Iterator<Item = &'a Row>,
-    with_class: bool,
-    keep: usize,
-) -> usize {
-    let mut left = 0usize;
-    let room = LIMIT.saturating_sub(RESERVE).saturating_sub(keep);
-    for row in rows {
-        let line = row_line(row, with_class);
-        if left > 0 || out.len().saturating_add(line.len()) > room {
-            left = left.saturating_add(1);
-        } else {
-            out.push_str(&line);
+/// The body as it is written: every part goes through [`Out::part`],
+/// which takes it only while the body, with [`RESERVE`] kept free for the
+/// closing note, stays under the limit. What does not fit is counted.
+struct Out {
+    text: String,
+    room: usize,
+    left_rows: usize,
+    left_parts: usize,
+}
+
+impl Out {
+    fn new() -> Out {
+        Out {
+            text: String::new(),
+            room: LIMIT.saturating_sub(RESERVE),
+            left_rows: 0,
+            left_parts: 0,
         }
     }
-    left
+
+    /// Whether `part` (and `keep` bytes after it) still fits.
+    fn fits(&self, part: usize, keep: usize) -> bool {
+        self.text.len().saturating_add(part).saturating_add(keep) <= self.room
+    }
+
+    /// Appends `part` when it fits; otherwise counts it as left out.
+    fn part(&mut self, part: &str) -> bool {
+        if self.fits(part.len(), 0) {
+            self.text.push_str(part);
+            true
+        } else {
+            self.left_parts = self.left_parts.saturating_add(1);
+            false
+        }
+    }
+
+    /// Appends row lines while they fit with `keep` bytes after them, then
+    /// counts the rest, and the `more` rows the report had beyond these.
+    fn rows<'a>(
+        &mut self,
+        rows: impl Iterator<Item = &'a Row>,
+        with_class: bool,
+        keep: usize,
+        more: usize,
+    ) {
+        let mut full = false;
+        for row in rows {
+            let line = row_line(row, with_class);
+            if full || !self.fits(line.len(), keep) {
+                full = true;
+                self.left_rows = self.left_rows.saturating_add(1);
+            } else {
+                self.text.push_str(&line);
+            }
+        }
+        self.left_rows = self.left_rows.saturating_add(more);
+    }
 }
 
 fn chart(gate: &Baseline) -> String {
-    let mut worse: Vec<&Row> = gate
-        .rows
-        .iter()
-        .filter(|r| r.is(&[Class::Regressed, Class::Warned, Class::Noisy]))
-        .filter(|r| r.change_pct.is_some_and(|c| c.is_finite() && c < 0.0))
-        .collect();
-    if worse.is_empty() {
+    if gate.worse.is_empty() {
         return String::new();
     }
-    worse.sort_by(|a, b| {
-        a.change_pct
-            .unwrap_or(0.0)
-            .total_cmp(&b.change_pct.unwrap_or(0.0))
-    });
-    let bars: Vec<Bar> = worse
+    let bars: Vec<Bar> = gate
+        .worse
         .iter()
         .take(CHART_BARS)
         .map(|r| Bar {
@@ -258,72 +297,111 @@ fn unavailable(b: &Baseline) -> String {
     )
 }
 
-pub fn render(report: &Report, ctx: &Context<'_>) -> Body {
-    let mut out = format!("{}\n", marker(ctx.marker));
-    out.push_str(&headline(report));
-    out.push_str(&provenance(report, ctx));
-    let mut left = 0usize;
+/// The gate's part: its counts (or why there is none), the warnings, the
+/// failing rows and the chart.
+fn gate_part(out: &mut Out, report: &Report) {
     if let Some(gate) = report.gate() {
-        if !gate.available {
-            out.push_str(&unavailable(gate));
+        out.part(&if gate.available {
+            counts(gate)
         } else {
-            out.push_str(&counts(gate));
+            unavailable(gate)
+        });
+    }
+    for w in &report.warnings {
+        out.part(&format!("> ⚠️ {}\n\n", inert(w, 300)));
+    }
+    out.left_parts = out
+        .left_parts
+        .saturating_add(report.warnings_total.saturating_sub(report.warnings.len()));
+    let Some(gate) = report.gate() else {
+        return;
+    };
+    // The chart (at most a few KB) follows the failing rows; its room is kept.
+    let picture = chart(gate);
+    if gate.failing_total > 0 {
+        let title = format!("#### Regressed and lost ({})\n\n{HEAD}", gate.failing_total);
+        if out.part(&title) {
+            let more = gate.failing_total.saturating_sub(gate.failing.len());
+            out.rows(
+                gate.failing.iter(),
+                false,
+                picture.len().saturating_add(1),
+                more,
+            );
+            out.text.push('\n');
+        } else {
+            out.left_rows = out.left_rows.saturating_add(gate.failing_total);
         }
     }
-    for w in report.warnings.iter().take(10) {
-        let _ = write!(out, "> ⚠️ {}\n\n", inert(w, 300));
-    }
-    if let Some(gate) = report.gate() {
-        // The chart (at most a few KB) follows the failing rows; its room is kept.
-        let picture = chart(gate);
-        let failing: Vec<&Row> = gate
-            .rows
-            .iter()
-            .filter(|r| r.is(&[Class::Regressed, Class::Lost]))
-            .collect();
-        if !failing.is_empty() {
-            let _ = write!(out, "#### Regressed and lost ({})\n\n{HEAD}", failing.len());
-            left = left.saturating_add(rows(&mut out, failing.into_iter(), false, picture.len()));
-            out.push('\n');
-        }
-        out.push_str(&picture);
-    }
+    out.part(&picture);
+}
+
+/// Every baseline's rows in a `<details>`, and a line for each baseline
+/// without results.
+fn baselines_part(out: &mut Out, report: &Report) {
     for b in &report.baselines {
         if !b.available {
             if !b.gate {
-                out.push_str(&unavailable(b));
+                out.part(&unavailable(b));
             }
             continue;
         }
-        // A `<details>` is opened only with room for it and its close.
-        if left > 0 || out.len().saturating_add(400).saturating_add(RESERVE) > LIMIT {
-            left = left.saturating_add(b.rows.len());
-            continue;
-        }
-        let _ = write!(
-            out,
+        let open = format!(
             "<details><summary>All {} rows against {}</summary>\n\n{HEAD_CLASS}",
-            b.rows.len(),
+            b.total,
             inert(&b.label, 60)
         );
-        left = left.saturating_add(rows(&mut out, b.rows.iter(), true, 0));
-        out.push_str("\n</details>\n\n");
+        // A `<details>` is opened only with room for it and its close.
+        if !out.fits(open.len(), CLOSE.len()) {
+            out.left_rows = out.left_rows.saturating_add(b.total);
+            continue;
+        }
+        out.text.push_str(&open);
+        let more = b.total.saturating_sub(b.rows.len());
+        out.rows(b.rows.iter(), true, CLOSE.len(), more);
+        out.text.push_str(CLOSE);
     }
-    if left > 0 {
-        let whole = match ctx.run_url {
-            Some(url) => {
-                format!("in the job summary and the report artifact of [the benchmark run]({url})")
-            }
-            None => "in the benchmark run's job summary and report artifact".to_owned(),
+    out.left_parts = out.left_parts.saturating_add(
+        report
+            .baselines_total
+            .saturating_sub(report.baselines.len()),
+    );
+}
+
+pub fn render(report: &Report, ctx: &Context<'_>) -> Body {
+    let mut out = Out::new();
+    out.part(&format!("{}\n", marker(ctx.marker)));
+    out.part(&headline(report));
+    out.part(&provenance(report, ctx));
+    gate_part(&mut out, report);
+    baselines_part(&mut out, report);
+    let (rows, parts) = (out.left_rows, out.left_parts);
+    let mut text = out.text;
+    if rows > 0 || parts > 0 {
+        let what = match (rows, parts) {
+            (r, 0) => format!("{r} rows are"),
+            (0, p) => format!("{p} parts of the report are"),
+            (r, p) => format!("{r} rows and {p} other parts of the report are"),
         };
-        let _ = writeln!(
-            out,
-            "*{left} rows are left out to keep this comment under GitHub's limit of 65,536 characters; the whole report is {whole}.*"
-        );
+        let note = |whole: &str| {
+            format!(
+                "*{what} left out to keep this comment under GitHub's limit of 65,536 characters; the whole report is {whole}.*\n"
+            )
+        };
+        let linked = ctx.run_url.map(|url| {
+            note(&format!(
+                "in the job summary and the report artifact of [the benchmark run]({url})"
+            ))
+        });
+        let plain = note("in the benchmark run's job summary and report artifact");
+        match linked {
+            Some(l) if text.len().saturating_add(l.len()) <= LIMIT => text.push_str(&l),
+            _ => text.push_str(&plain),
+        }
     }
     Body {
-        text: out,
-        left_out: left,
+        text,
+        left_out: rows,
     }
 }
 

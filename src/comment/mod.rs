@@ -119,6 +119,7 @@ pub fn run(inputs: &Inputs) -> Result<u8, CommentError> {
         &body::Context {
             marker: &inputs.marker,
             run_url: url.as_deref(),
+            repo: Some(repo_text.as_str()).filter(|r| !r.is_empty()),
         },
     );
     let mut outcome = Outcome {

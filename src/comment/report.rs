@@ -1,20 +1,53 @@
 //! compare's JSON report (`--format json`, schema 2) as `comment` reads it:
-//! only the fields the comment shows, each optional, every string a
-//! stranger's (a fork's code wrote the CSVs the report came from). A
-//! report is refused over [`MAX_REPORT_BYTES`]; unknown fields are ignored.
+//! only what a comment of at most 65,536 characters can show, plus counts.
+//! Every string is a stranger's (a fork's code wrote the CSVs the report
+//! came from), and so is every size.
+//!
+//! The report is streamed, never held whole and never built into a value
+//! tree: rows are read one at a time and kept only while the body could
+//! still show them ([`MAX_ROWS`] in order, [`MAX_ROWS`] failing, the
+//! chart's few per baseline), every string is cut to what the body shows
+//! of it as it is read, a count is kept only for compare's own class
+//! names, and past [`MAX_BASELINES`] baselines or [`MAX_WARNINGS`] warnings
+//! only their number. Whatever the report holds, what is kept is a few
+//! megabytes; the file itself is refused over [`MAX_REPORT_BYTES`].
 
+use std::cell::Cell;
+use std::collections::BTreeMap;
 use std::fmt;
+use std::io::BufReader;
 
 use serde::Deserialize;
-use serde::de::{Deserializer, MapAccess, Visitor};
+use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use thiserror::Error;
 
+use crate::compare::class::Class;
 use crate::compare::report::Provenance;
 use crate::runner::read::{self, FileError};
 use crate::runner::shown;
 
-/// 100,000 rows are about 45 MB of JSON.
-pub const MAX_REPORT_BYTES: u64 = 128 * 1024 * 1024;
+/// compare's report of 100,000 rows is about 45 MB; a real one is far
+/// smaller. Bigger is refused before it is read.
+pub const MAX_REPORT_BYTES: u64 = 64 * 1024 * 1024;
+/// A row of the body is never shorter than 16 bytes, so a body of 65,536
+/// shows at most this many rows: more are counted, not kept.
+pub const MAX_ROWS: usize = 4_096;
+/// Baselines kept; a body has room for a line per baseline at most about
+/// this many times anyway.
+pub const MAX_BASELINES: usize = 256;
+/// Warnings the body shows.
+pub const MAX_WARNINGS: usize = 10;
+/// Bars of the chart: the worst rows of a baseline kept for it.
+pub const CHART_ROWS: usize = crate::runner::markdown::CHART_BARS;
+
+/// The longest a kept string is, in characters, by what it is: one more
+/// than the body shows, so the body still knows it was cut.
+const LABEL: usize = 61;
+const TEXT: usize = 301;
+const CELL: usize = 121;
+const NAME: usize = 41;
+const UNIT: usize = 13;
+const CLASS: usize = 21;
 
 #[derive(Debug, Error)]
 pub enum ReportError {
@@ -24,61 +57,99 @@ pub enum ReportError {
     Invalid { origin: String, message: String },
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default)]
 pub struct Report {
     pub verdict: Option<String>,
     pub gate: Option<String>,
-    #[serde(default)]
     pub report_only: bool,
     pub provenance: Option<Provenance>,
-    #[serde(default)]
+    /// The first [`MAX_BASELINES`] baselines.
     pub baselines: Vec<Baseline>,
-    #[serde(default)]
+    /// How many baselines the report holds.
+    pub baselines_total: usize,
+    /// The first [`MAX_WARNINGS`] warnings, each cut.
     pub warnings: Vec<String>,
+    pub warnings_total: usize,
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default)]
 pub struct Baseline {
-    #[serde(default)]
     pub label: String,
-    #[serde(default)]
     pub gate: bool,
-    #[serde(default)]
     pub available: bool,
     pub unavailable_reason: Option<String>,
     pub verdict: Option<String>,
-    #[serde(default)]
-    pub counts: std::collections::BTreeMap<String, u64>,
-    #[serde(default)]
+    /// compare's class names (and `compared`) with their counts.
+    pub counts: BTreeMap<&'static str, u64>,
+    /// The rows in report order, as long as the shared budget lasts.
     pub rows: Vec<Row>,
+    /// Every row the report lists for this baseline.
+    pub total: usize,
+    /// Regressed and lost rows in order, as long as their budget lasts.
+    pub failing: Vec<Row>,
+    pub failing_total: usize,
+    /// The [`CHART_ROWS`] rows furthest below the baseline among the
+    /// regressed, warned and noisy ones, worst first.
+    pub worse: Vec<Row>,
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Clone, Deserialize)]
 pub struct Row {
     #[serde(default)]
     pub key: Key,
     #[serde(default)]
-    pub class: String,
+    pub class: Cut<CLASS>,
     pub change_pct: Option<f64>,
-    pub unit: Option<String>,
+    pub unit: Option<Cut<UNIT>>,
     pub baseline: Option<Side>,
     pub current: Option<Side>,
-    pub reason: Option<String>,
+    pub reason: Option<Cut<TEXT>>,
     pub thresholds: Option<Thresholds>,
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Clone, Deserialize)]
 pub struct Thresholds {
     pub fail_pct: Option<f64>,
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Clone, Deserialize)]
 pub struct Side {
     pub median: Option<f64>,
 }
 
-/// A row's key cells in the report's order (a map would sort them).
-#[derive(Debug, Default)]
+/// A string cut to `N` characters as it is read.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Cut<const N: usize>(pub String);
+
+impl<const N: usize> Cut<N> {
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl<const N: usize> std::ops::Deref for Cut<N> {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+fn cut(mut s: String, n: usize) -> String {
+    if let Some((at, _)) = s.char_indices().nth(n) {
+        s.truncate(at);
+    }
+    s
+}
+
+impl<'de, const N: usize> Deserialize<'de> for Cut<N> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        String::deserialize(d).map(|s| Cut(cut(s, N)))
+    }
+}
+
+/// A row's key cells in the report's order (a map would sort them), kept
+/// while their joined text is within what the body shows.
+#[derive(Debug, Default, Clone)]
 pub struct Key(pub Vec<(String, String)>);
 
 impl Key {
@@ -89,6 +160,54 @@ impl Key {
     }
 }
 
+/// A key cell's value as text: a string (cut), a number or a boolean as
+/// written; an array or object is not a cell, shown as `…`, never built.
+struct CellText;
+
+impl<'de> Visitor<'de> for CellText {
+    type Value = String;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a key cell")
+    }
+    fn visit_str<E>(self, v: &str) -> Result<String, E> {
+        Ok(v.chars().take(CELL).collect())
+    }
+    fn visit_string<E>(self, v: String) -> Result<String, E> {
+        Ok(cut(v, CELL))
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<String, E> {
+        Ok(v.to_string())
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<String, E> {
+        Ok(v.to_string())
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<String, E> {
+        Ok(v.to_string())
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<String, E> {
+        Ok(v.to_string())
+    }
+    fn visit_unit<E>(self) -> Result<String, E> {
+        Ok("null".to_owned())
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<String, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok("…".to_owned())
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<String, A::Error> {
+        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+        Ok("…".to_owned())
+    }
+}
+
+impl<'de> Deserialize<'de> for CellValue {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(CellText).map(CellValue)
+    }
+}
+
+struct CellValue(String);
+
 impl<'de> Deserialize<'de> for Key {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Key, D::Error> {
         struct Cells;
@@ -98,13 +217,12 @@ impl<'de> Deserialize<'de> for Key {
                 f.write_str("an object of key cells")
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Key, A::Error> {
-                let mut cells = Vec::new();
-                while let Some((k, v)) = map.next_entry::<String, serde_json::Value>()? {
-                    let v = match v {
-                        serde_json::Value::String(s) => s,
-                        other => other.to_string(),
-                    };
-                    cells.push((k, v));
+                let (mut cells, mut shown) = (Vec::new(), 0usize);
+                while let Some((k, v)) = map.next_entry::<Cut<NAME>, CellValue>()? {
+                    if shown <= CELL {
+                        shown = shown.saturating_add(v.0.chars().count()).saturating_add(1);
+                        cells.push((k.0, v.0));
+                    }
                 }
                 Ok(Key(cells))
             }
@@ -115,16 +233,275 @@ impl<'de> Deserialize<'de> for Key {
 
 impl Row {
     /// Whether the row's class is one of `classes` (by compare's spelling).
-    pub fn is(&self, classes: &[crate::compare::class::Class]) -> bool {
-        classes.iter().any(|c| c.name() == self.class)
+    pub fn is(&self, classes: &[Class]) -> bool {
+        classes.iter().any(|c| c.name() == self.class.as_str())
+    }
+
+    /// How far below the baseline, for the chart: a finite negative change.
+    fn below(&self) -> Option<f64> {
+        self.change_pct.filter(|c| c.is_finite() && *c < 0.0)
+    }
+}
+
+/// What may still be kept, shared by every baseline of a report.
+struct Budget {
+    rows: Cell<usize>,
+    failing: Cell<usize>,
+}
+
+impl Budget {
+    fn take(cell: &Cell<usize>) -> bool {
+        let left = cell.get();
+        cell.set(left.saturating_sub(1));
+        left > 0
+    }
+}
+
+/// A baseline's `rows`, one at a time into `baseline`.
+struct RowsSeed<'a> {
+    budget: &'a Budget,
+    baseline: &'a mut Baseline,
+}
+
+impl<'de> DeserializeSeed<'de> for RowsSeed<'_> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_seq(self)
+    }
+}
+
+impl<'de> Visitor<'de> for RowsSeed<'_> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an array of rows")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let b = self.baseline;
+        while let Some(row) = seq.next_element::<Row>()? {
+            b.total = b.total.saturating_add(1);
+            if row.is(&[Class::Regressed, Class::Lost]) {
+                b.failing_total = b.failing_total.saturating_add(1);
+                if Budget::take(&self.budget.failing) {
+                    b.failing.push(row.clone());
+                }
+            }
+            if let Some(change) = row
+                .below()
+                .filter(|_| row.is(&[Class::Regressed, Class::Warned, Class::Noisy]))
+            {
+                keep_worst(&mut b.worse, &row, change);
+            }
+            if Budget::take(&self.budget.rows) {
+                b.rows.push(row);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Keeps the [`CHART_ROWS`] lowest changes, lowest first.
+fn keep_worst(worse: &mut Vec<Row>, row: &Row, change: f64) {
+    let at = worse.partition_point(|r| r.below().is_some_and(|c| c <= change));
+    if at < CHART_ROWS {
+        worse.insert(at, row.clone());
+        worse.truncate(CHART_ROWS);
+    }
+}
+
+/// One baseline object, streamed.
+struct BaselineSeed<'a> {
+    budget: &'a Budget,
+}
+
+impl<'de> DeserializeSeed<'de> for BaselineSeed<'_> {
+    type Value = Baseline;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Baseline, D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for BaselineSeed<'_> {
+    type Value = Baseline;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a baseline object")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Baseline, A::Error> {
+        let mut b = Baseline::default();
+        while let Some(field) = map.next_key::<Cut<NAME>>()? {
+            match field.as_str() {
+                "label" => b.label = map.next_value::<Cut<LABEL>>()?.0,
+                "gate" => b.gate = map.next_value()?,
+                "available" => b.available = map.next_value()?,
+                "unavailable_reason" => {
+                    b.unavailable_reason = map.next_value::<Option<Cut<TEXT>>>()?.map(|c| c.0);
+                }
+                "verdict" => b.verdict = map.next_value::<Option<Cut<CLASS>>>()?.map(|c| c.0),
+                "counts" => b.counts = map.next_value::<Counts>()?.0,
+                "rows" => map.next_value_seed(RowsSeed {
+                    budget: self.budget,
+                    baseline: &mut b,
+                })?,
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(b)
+    }
+}
+
+/// `counts`, keeping only compare's class names and `compared`.
+struct Counts(BTreeMap<&'static str, u64>);
+
+impl<'de> Deserialize<'de> for Counts {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Counts, D::Error> {
+        struct Known;
+        impl<'de> Visitor<'de> for Known {
+            type Value = Counts;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an object of counts")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Counts, A::Error> {
+                let mut out = BTreeMap::new();
+                while let Some(name) = map.next_key::<Cut<NAME>>()? {
+                    let known = Class::ALL
+                        .iter()
+                        .map(|c| c.name())
+                        .chain(["compared"])
+                        .find(|k| *k == name.as_str());
+                    match known {
+                        Some(k) => {
+                            out.insert(k, map.next_value()?);
+                        }
+                        None => {
+                            map.next_value::<IgnoredAny>()?;
+                        }
+                    }
+                }
+                Ok(Counts(out))
+            }
+        }
+        d.deserialize_map(Known)
+    }
+}
+
+/// The `baselines` array: the first [`MAX_BASELINES`] kept, all counted.
+struct BaselinesSeed<'a> {
+    budget: &'a Budget,
+    report: &'a mut Report,
+}
+
+impl<'de> DeserializeSeed<'de> for BaselinesSeed<'_> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_seq(self)
+    }
+}
+
+impl<'de> Visitor<'de> for BaselinesSeed<'_> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an array of baselines")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let r = self.report;
+        loop {
+            if r.baselines.len() < MAX_BASELINES {
+                match seq.next_element_seed(BaselineSeed {
+                    budget: self.budget,
+                })? {
+                    Some(b) => r.baselines.push(b),
+                    None => break,
+                }
+            } else if seq.next_element::<IgnoredAny>()?.is_none() {
+                break;
+            }
+            r.baselines_total = r.baselines_total.saturating_add(1);
+        }
+        Ok(())
+    }
+}
+
+/// The `warnings` array: the first [`MAX_WARNINGS`] kept (cut), all counted.
+struct WarningsSeed<'a>(&'a mut Report);
+
+impl<'de> DeserializeSeed<'de> for WarningsSeed<'_> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_seq(self)
+    }
+}
+
+impl<'de> Visitor<'de> for WarningsSeed<'_> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an array of warnings")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let r = self.0;
+        loop {
+            if r.warnings.len() < MAX_WARNINGS {
+                match seq.next_element::<Cut<TEXT>>()? {
+                    Some(w) => r.warnings.push(w.0),
+                    None => break,
+                }
+            } else if seq.next_element::<IgnoredAny>()?.is_none() {
+                break;
+            }
+            r.warnings_total = r.warnings_total.saturating_add(1);
+        }
+        Ok(())
+    }
+}
+
+/// The whole report, streamed.
+struct ReportVisitor;
+
+impl<'de> Visitor<'de> for ReportVisitor {
+    type Value = Report;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("compare's JSON report (an object)")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Report, A::Error> {
+        let budget = Budget {
+            rows: Cell::new(MAX_ROWS),
+            failing: Cell::new(MAX_ROWS),
+        };
+        let mut r = Report::default();
+        while let Some(field) = map.next_key::<Cut<NAME>>()? {
+            match field.as_str() {
+                "verdict" => r.verdict = map.next_value::<Option<Cut<CLASS>>>()?.map(|c| c.0),
+                "gate" => r.gate = map.next_value::<Option<Cut<LABEL>>>()?.map(|c| c.0),
+                "report_only" => r.report_only = map.next_value()?,
+                "provenance" => r.provenance = map.next_value()?,
+                "baselines" => map.next_value_seed(BaselinesSeed {
+                    budget: &budget,
+                    report: &mut r,
+                })?,
+                "warnings" => map.next_value_seed(WarningsSeed(&mut r))?,
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(r)
     }
 }
 
 impl Report {
-    /// From a file, or from the JSON itself (compare's `json` output).
+    /// From a file (streamed) or from the JSON itself (compare's `json`
+    /// output, passed through `with:`, at most 1 MiB as a step output).
     pub fn load(value: &str) -> Result<Report, ReportError> {
-        let (text, origin) = read::file_or_inline("the report", value, MAX_REPORT_BYTES)?;
-        let report: Report = serde_json::from_str(&text).map_err(|e| ReportError::Invalid {
+        let (parsed, origin) = if value.trim_start().starts_with('{') {
+            let mut d = serde_json::Deserializer::from_str(value);
+            (parse(&mut d), "(inline JSON)".to_owned())
+        } else {
+            let path = std::path::Path::new(value);
+            let file = read::bounded_reader("the report", path, MAX_REPORT_BYTES)?;
+            let mut d = serde_json::Deserializer::from_reader(BufReader::new(file));
+            (parse(&mut d), path.display().to_string())
+        };
+        let report = parsed.map_err(|e| ReportError::Invalid {
             origin: origin.clone(),
             message: shown(&e.to_string()),
         })?;
@@ -139,5 +516,85 @@ impl Report {
 
     pub fn gate(&self) -> Option<&Baseline> {
         self.baselines.iter().find(|b| b.gate)
+    }
+}
+
+fn parse<'de, R: serde_json::de::Read<'de>>(
+    d: &mut serde_json::Deserializer<R>,
+) -> Result<Report, serde_json::Error> {
+    let report = d.deserialize_map(ReportVisitor)?;
+    d.end()?;
+    Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn load(json: &str) -> Report {
+        Report::load(json).unwrap()
+    }
+
+    #[test]
+    fn rows_past_what_a_body_shows_are_counted_not_kept() {
+        let rows: Vec<String> = (0..10_000)
+            .map(|i| {
+                let class = if i % 3 == 0 { "regressed" } else { "unchanged" };
+                format!(
+                    r#"{{"key":{{"op":"k{i}"}},"class":"{class}","change_pct":-{}.0}}"#,
+                    i % 50
+                )
+            })
+            .collect();
+        let r = load(&format!(
+            r#"{{"verdict":"regression","baselines":[{{"label":"main","gate":true,"available":true,"rows":[{}]}}]}}"#,
+            rows.join(",")
+        ));
+        let b = &r.baselines[0];
+        assert_eq!((b.total, b.rows.len()), (10_000, MAX_ROWS));
+        assert_eq!((b.failing_total, b.failing.len()), (3_334, 3_334));
+        assert_eq!(b.worse.len(), CHART_ROWS);
+        assert!(b.worse.iter().all(|r| r.change_pct == Some(-49.0)));
+    }
+
+    #[test]
+    fn strings_counts_baselines_and_warnings_are_cut_as_read() {
+        let long = "x".repeat(200_000);
+        let baselines: Vec<String> = (0..300)
+            .map(|i| {
+                format!(
+                    r#"{{"label":"b{i}{long}","available":false,"unavailable_reason":"{long}"}}"#
+                )
+            })
+            .collect();
+        let warnings: Vec<String> = (0..50).map(|_| format!("\"{long}\"")).collect();
+        let r = load(&format!(
+            r#"{{"verdict":"pass","unknown":[[[{{}}]]],"warnings":[{}],"baselines":[{{"label":"main","gate":true,"available":true,"counts":{{"{long}":1,"regressed":2,"compared":3}},"rows":[{{"key":{{"op":"{long}","n":[1,{{"a":2}}],"b":true}},"class":"{long}"}}]}},{}]}}"#,
+            warnings.join(","),
+            baselines.join(",")
+        ));
+        assert_eq!((r.baselines.len(), r.baselines_total), (MAX_BASELINES, 301));
+        assert_eq!((r.warnings.len(), r.warnings_total), (MAX_WARNINGS, 50));
+        assert!(r.warnings.iter().all(|w| w.chars().count() == TEXT));
+        let gate = r.gate().unwrap();
+        assert_eq!(
+            gate.counts
+                .iter()
+                .map(|(k, v)| (*k, *v))
+                .collect::<Vec<_>>(),
+            vec![("compared", 3), ("regressed", 2)]
+        );
+        let row = &gate.rows[0];
+        assert_eq!(row.key.0.len(), 1, "cells past what is shown are dropped");
+        assert_eq!(row.key.0[0].1.chars().count(), CELL);
+        assert_eq!(row.class.as_str().chars().count(), CLASS);
+        assert!(r.baselines[1].label.chars().count() == LABEL);
+    }
+
+    #[test]
+    fn a_non_report_is_refused() {
+        assert!(Report::load("{}").is_err());
+        assert!(Report::load(r#"{"verdict":"pass"} trailing"#).is_err());
+        assert!(Report::load(r#"{"verdict":"pass","baselines":{}}"#).is_err());
     }
 }

@@ -59,6 +59,51 @@ pub fn bounded(what: &'static str, path: &Path, limit: u64) -> Result<Vec<u8>, F
     Ok(bytes)
 }
 
+/// The file to read as a stream, refused when its size is over `limit`,
+/// and cut with an error when more than `limit` bytes arrive anyway (a
+/// file that grows, a FIFO): for a reader that keeps less than it reads.
+pub fn bounded_reader(what: &'static str, path: &Path, limit: u64) -> Result<impl Read, FileError> {
+    let io = |source| FileError::Read {
+        what,
+        path: path.to_owned(),
+        source,
+    };
+    let file = File::open(path).map_err(io)?;
+    let size = file.metadata().map_err(io)?.len();
+    if size > limit {
+        return Err(FileError::TooLarge {
+            what,
+            path: path.to_owned(),
+            size,
+            limit,
+        });
+    }
+    Ok(Capped {
+        inner: file.take(limit.saturating_add(1)),
+        left: limit,
+    })
+}
+
+/// A reader that fails once more than its limit has been read.
+struct Capped<R> {
+    inner: R,
+    left: u64,
+}
+
+impl<R: Read> Read for Capped<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        let got = u64::try_from(n).unwrap_or(u64::MAX);
+        self.left = self.left.checked_sub(got).ok_or_else(|| {
+            std::io::Error::new(
+                std::io::ErrorKind::FileTooLarge,
+                "it grew past its size limit while it was read",
+            )
+        })?;
+        Ok(n)
+    }
+}
+
 /// The file as UTF-8 text, bounded like [`bounded`].
 pub fn bounded_text(what: &'static str, path: &Path, limit: u64) -> Result<String, FileError> {
     String::from_utf8(bounded(what, path, limit)?).map_err(|_| FileError::Read {

@@ -461,6 +461,77 @@ async fn no_permission_and_no_pull_request_are_warnings_strict_fails() {
     );
 }
 
+/// `comment --dry-run` on a report written to a file: the JSON outcome.
+fn dry_run(report: &str) -> Value {
+    let bin = Bin::new();
+    let file = bin.dir().join("report.json");
+    std::fs::write(&file, report).unwrap();
+    let run = bin
+        .env("GITHUB_REPOSITORY", REPO)
+        .env("GITHUB_RUN_ID", "7")
+        .args(["comment", "--dry-run", "--format", "json", "--report"])
+        .arg(&file)
+        .run();
+    run.assert_code(0);
+    serde_json::from_str(run.stdout.trim()).unwrap()
+}
+
+/// Issue 26: every part of the body counts toward GitHub's limit, not only
+/// the tables: a 200,000-character key in `counts` gave a body of 200,660
+/// characters, 2,000 unavailable baselines one of 3,065,193.
+#[test]
+fn every_part_of_the_body_counts_toward_the_limit() {
+    let long = "a".repeat(200_000);
+    let mut r = report(3, 1, "x");
+    r["baselines"][0]["counts"][&long] = json!(5);
+    r["warnings"] = json!(vec![long.clone(); 40]);
+    let v = dry_run(&r.to_string());
+    let body = v["body"].as_str().unwrap();
+    assert!(body.chars().count() <= 65_536, "{}", body.chars().count());
+    assert!(
+        !body.contains(&"a".repeat(400)),
+        "a stranger's count name is not shown"
+    );
+    assert!(body.contains("1 regressed"), "compare's own counts are");
+
+    let mut r = report(3, 1, "x");
+    let why = "the baseline run failed: ".to_owned() + &"b".repeat(5_000);
+    for i in 0..2_000 {
+        r["baselines"].as_array_mut().unwrap().push(json!({
+            "label": format!("tag-{i}"), "gate": false, "available": false,
+            "unavailable_reason": why, "counts": {}, "rows": []}));
+    }
+    let v = dry_run(&r.to_string());
+    let body = v["body"].as_str().unwrap();
+    let chars = body.chars().count();
+    assert!(chars <= 65_536 && chars > 60_000, "{chars}");
+    assert!(
+        body.contains("parts of the report are left out"),
+        "{}",
+        &body[body.len() - 400..]
+    );
+    assert!(
+        body.contains("#### Regressed and lost (1)"),
+        "the gate comes first"
+    );
+}
+
+/// Issue 26: `evil/phish@fa4f8ae2d93c` in the provenance is a link to that
+/// repository's commit; only the pull request's own repository keeps it.
+#[test]
+fn a_baseline_of_another_repository_is_not_linked() {
+    let mut r = report(2, 0, "x");
+    r["provenance"]["base_repo"] = json!("evil/phish");
+    let body = dry_run(&r.to_string())["body"].as_str().unwrap().to_owned();
+    assert!(!body.contains("evil/phish@fa4f8ae2d93c"), "{body}");
+    assert!(body.contains("phish@\u{200b}fa4f8ae2d93c"), "{body}");
+    let own = dry_run(&report(2, 0, "x").to_string())["body"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(own.contains("baseline ROCm/FlyDSL@fa4f8ae2d93c"), "{own}");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_forks_workflow_run_finds_its_pull_request_and_links_its_run() {
     let (mock, comments) = mock_with_comments().await;

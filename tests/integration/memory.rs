@@ -156,3 +156,68 @@ async fn pages_under_the_limit_cannot_add_up_past_the_run_total() {
     assert!(peak < 100.0, "peak RSS {peak:.1} MB");
     println!("29 MB pages: peak RSS {peak:.1} MB");
 }
+
+/// Peak RSS in MB of `baseline-resolver ARGS` under GNU time, and its
+/// exit code.
+fn peak_of(args: &[&std::ffi::OsStr]) -> (f64, i32) {
+    assert!(
+        std::path::Path::new(TIME).exists(),
+        "needs {TIME} (GNU time) to measure peak RSS"
+    );
+    let out = Command::new(TIME)
+        .args(["-f", "%M"])
+        .arg(env!("CARGO_BIN_EXE_baseline-resolver"))
+        .args(args)
+        .env_clear()
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let kb: f64 = stderr
+        .lines()
+        .last()
+        .and_then(|l| l.trim().parse().ok())
+        .unwrap_or_else(|| panic!("GNU time's output: {stderr}"));
+    (kb / 1024.0, out.status.code().unwrap_or(-1))
+}
+
+/// Issue 26: a fork-written report of 24 MB of empty rows took 1.25 GB
+/// (about 52 bytes of memory per byte of report) in a job that holds a
+/// write token. Rows are streamed and only what the body can show is
+/// kept: the peak is a few megabytes whatever the report's size.
+#[test]
+#[ignore = "needs GNU time, /usr/bin/time (.ci/run installs it)"]
+fn comment_keeps_what_the_body_shows_not_the_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty-rows.json");
+    let rows = "{},".repeat(8_000_000);
+    std::fs::write(
+        &empty,
+        format!(
+            r#"{{"verdict":"pass","baselines":[{{"label":"main","gate":true,"available":true,"rows":[{rows}{{}}]}}]}}"#
+        ),
+    )
+    .unwrap();
+    let size = std::fs::metadata(&empty).unwrap().len() as f64 / 1e6;
+    let (peak, code) = peak_of(&[
+        "comment".as_ref(),
+        "--dry-run".as_ref(),
+        "--report".as_ref(),
+        empty.as_os_str(),
+    ]);
+    assert_eq!(code, 0);
+    assert!(
+        peak < 40.0,
+        "{size:.0} MB of empty rows: peak RSS {peak:.1} MB"
+    );
+    println!("comment, {size:.0} MB of empty rows: peak RSS {peak:.1} MB");
+    let over = dir.path().join("over.json");
+    let file = std::fs::File::create(&over).unwrap();
+    file.set_len(64 * 1024 * 1024 + 1).unwrap();
+    let (_, code) = peak_of(&[
+        "comment".as_ref(),
+        "--dry-run".as_ref(),
+        "--report".as_ref(),
+        over.as_os_str(),
+    ]);
+    assert_eq!(code, 1, "a report over 64 MiB is refused");
+}
