@@ -53,6 +53,12 @@ pub enum LintError {
         path: String,
         source: yaml::YamlError,
     },
+    #[error("{path} line {line}: {source}")]
+    Script {
+        path: String,
+        line: usize,
+        source: shell::TooDeep,
+    },
     #[error("{0}")]
     NoFiles(String),
     #[error("cannot encode the step outputs: {0}")]
@@ -146,7 +152,11 @@ pub fn lint_text(path: &Path, text: &str) -> Result<(Vec<Finding>, usize), LintE
         path: name.clone(),
         source,
     })?;
-    let flow = workflow::read(&root);
+    let flow = workflow::read(&root).map_err(|e| LintError::Script {
+        path: name.clone(),
+        line: e.at.line,
+        source: e.source,
+    })?;
     let ignores = suppress::Ignores::read(text);
     let mut findings = Vec::new();
     let mut suppressed = 0usize;

@@ -9,6 +9,23 @@
 //! commands run, with which words, inside how many loops; a rare construct
 //! it misreads makes a rule miss, never a finding out of nowhere.
 
+use std::borrow::Cow;
+
+use thiserror::Error;
+
+/// Scripts inside scripts (`$(...)` in `$(...)`, `bash -c` in a
+/// here-document, ...) read at most this deep: a real script nests two or
+/// three. Deeper is refused, so no script can exhaust the stack.
+pub const MAX_NESTING: usize = 64;
+
+/// A script nested deeper than [`MAX_NESTING`]; `at` is the byte of the
+/// outermost script where the level past the limit starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
+#[error("scripts nested more than {MAX_NESTING} deep ($(...), backticks, bash -c, here-documents)")]
+pub struct TooDeep {
+    pub at: usize,
+}
+
 /// A word as the command receives it (quotes removed, `$(...)` and
 /// `${{ ... }}` kept as written), and where it starts in the script.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -98,19 +115,32 @@ const SHELLS: &[&str] = &["bash", "sh", "zsh", "dash", "ksh"];
 
 /// The commands of `script`, in order, those of nested scripts after the
 /// command that holds them.
-pub fn commands(script: &str) -> Vec<Command> {
+pub fn commands(script: &str) -> Result<Vec<Command>, TooDeep> {
     let mut out = Vec::new();
-    read(script, 0, 0, false, &mut out);
-    out
+    read(script, 0, 0, 0, &mut out)?;
+    Ok(out)
 }
 
-struct Nested {
-    body: String,
+/// A script inside a script: a slice of it (a substitution, a
+/// here-document), or a word's text (`bash -c "..."`, quotes removed).
+struct Nested<'a> {
+    body: Cow<'a, str>,
     at: usize,
 }
 
-/// Reads one script whose byte 0 is at `base` of the outermost one.
-fn read(script: &str, base: usize, loops: usize, nested: bool, out: &mut Vec<Command>) {
+/// Reads one script whose byte 0 is at `base` of the outermost one, `depth`
+/// scripts deep.
+fn read(
+    script: &str,
+    base: usize,
+    loops: usize,
+    depth: usize,
+    out: &mut Vec<Command>,
+) -> Result<(), TooDeep> {
+    if depth > MAX_NESTING {
+        return Err(TooDeep { at: base });
+    }
+    let nested = depth > 0;
     let mut t = Tokens {
         s: script.as_bytes(),
         text: script,
@@ -124,7 +154,7 @@ fn read(script: &str, base: usize, loops: usize, nested: bool, out: &mut Vec<Com
         done: Vec::new(),
     };
     t.run();
-    let mut depth = loops;
+    let mut looping = loops;
     for (words, before, inner) in t.done {
         let start = words.first().map_or(0, |w| w.at);
         let mut command = Command {
@@ -132,7 +162,7 @@ fn read(script: &str, base: usize, loops: usize, nested: bool, out: &mut Vec<Com
             keywords: Vec::new(),
             words,
             before,
-            loops: depth,
+            loops: looping,
             nested,
         };
         while let Some(first) = command.words.first() {
@@ -141,15 +171,15 @@ fn read(script: &str, base: usize, loops: usize, nested: bool, out: &mut Vec<Com
             }
             let k = command.words.remove(0).text;
             match k.as_str() {
-                "while" | "until" => depth = depth.saturating_add(1),
-                "done" => depth = depth.saturating_sub(1),
+                "while" | "until" => looping = looping.saturating_add(1),
+                "done" => looping = looping.saturating_sub(1),
                 _ => {}
             }
             command.keywords.push(k);
         }
-        command.loops = depth;
+        command.loops = looping;
         if command.name() == Some("for") {
-            depth = depth.saturating_add(1);
+            looping = looping.saturating_add(1);
         }
         let shell_body = shell_argument(&command);
         let inner_loops = command.loops;
@@ -157,17 +187,16 @@ fn read(script: &str, base: usize, loops: usize, nested: bool, out: &mut Vec<Com
             continue;
         }
         out.push(command);
-        for n in inner {
-            read(&n.body, n.at, inner_loops, true, out);
-        }
-        if let Some(n) = shell_body {
-            read(&n.body, n.at, inner_loops, true, out);
+        let inner_depth = depth.saturating_add(1);
+        for n in inner.iter().chain(&shell_body) {
+            read(&n.body, n.at, inner_loops, inner_depth, out)?;
         }
     }
+    Ok(())
 }
 
 /// The script of `bash -c SCRIPT` (also after `docker exec ... bash -c`).
-fn shell_argument(c: &Command) -> Option<Nested> {
+fn shell_argument(c: &Command) -> Option<Nested<'static>> {
     let at = c.words.windows(2).position(|w| match w {
         [shell, flag] => {
             flag.text == "-c" && SHELLS.contains(&shell.text.rsplit('/').next().unwrap_or(""))
@@ -176,12 +205,12 @@ fn shell_argument(c: &Command) -> Option<Nested> {
     })?;
     let script = c.words.get(at.saturating_add(2))?;
     Some(Nested {
-        body: script.text.clone(),
+        body: Cow::Owned(script.text.clone()),
         at: script.at.saturating_add(1),
     })
 }
 
-type Done = (Vec<Word>, Sep, Vec<Nested>);
+type Done<'a> = (Vec<Word>, Sep, Vec<Nested<'a>>);
 
 struct Tokens<'a> {
     s: &'a [u8],
@@ -191,13 +220,13 @@ struct Tokens<'a> {
     word: Option<Word>,
     words: Vec<Word>,
     before: Sep,
-    inner: Vec<Nested>,
+    inner: Vec<Nested<'a>>,
     /// Here-documents opened on this line: (delimiter, strip tabs).
     heredocs: Vec<(String, bool)>,
-    done: Vec<Done>,
+    done: Vec<Done<'a>>,
 }
 
-impl Tokens<'_> {
+impl<'a> Tokens<'a> {
     fn push(&mut self, text: &str) {
         let at = self.base.saturating_add(self.i);
         self.word
@@ -253,7 +282,7 @@ impl Tokens<'_> {
         self.s.len()
     }
 
-    fn slice(&self, from: usize, to: usize) -> &str {
+    fn slice(&self, from: usize, to: usize) -> &'a str {
         self.text.get(from..to).unwrap_or("")
     }
 
@@ -269,15 +298,13 @@ impl Tokens<'_> {
         } else {
             self.closing(body_start, b'(', b')')
         };
-        let body = self.slice(body_start, end).to_owned();
-        let raw = self
-            .slice(self.i, end.saturating_add(1).min(self.s.len()))
-            .to_owned();
+        let body = self.slice(body_start, end);
+        let raw = self.slice(self.i, end.saturating_add(1).min(self.s.len()));
         self.inner.push(Nested {
-            body,
+            body: Cow::Borrowed(body),
             at: self.base.saturating_add(body_start),
         });
-        self.push(&raw);
+        self.push(raw);
         self.i = end.saturating_add(1);
     }
 
@@ -361,7 +388,7 @@ impl Tokens<'_> {
             }
             if feeds_shell {
                 self.inner.push(Nested {
-                    body: self.slice(start, end).to_owned(),
+                    body: Cow::Borrowed(self.slice(start, end)),
                     at: self.base.saturating_add(start),
                 });
                 // The body belongs to the command that opened it.
@@ -468,6 +495,7 @@ mod tests {
 
     fn names(script: &str) -> Vec<(Vec<String>, usize, bool)> {
         commands(script)
+            .unwrap()
             .into_iter()
             .map(|c| {
                 (
@@ -504,7 +532,7 @@ mod tests {
             .find(|c| c.0.get(1).is_some_and(|w| w == "fetch"))
             .unwrap();
         assert_eq!((fetch.1, fetch.2), (0, true));
-        let all = commands(script);
+        let all = commands(script).unwrap();
         let at = all.iter().find(|c| c.git("fetch")).unwrap().at();
         assert_eq!(script.get(at..at + 9), Some("git fetch"));
     }
@@ -520,5 +548,26 @@ mod tests {
         );
         assert!(!c.iter().any(|c| c.0.contains(&"text".to_owned())));
         assert!(c.iter().any(|c| c.0 == ["echo", "done"]));
+    }
+
+    /// Issue 26: 40 KB of 20,000 nested `$(` overflowed the stack (and
+    /// copied every body at every level). Deeper than the limit is an
+    /// error that says where.
+    #[test]
+    fn nesting_past_the_limit_is_refused_never_a_crash() {
+        let deep = format!("echo {}x{}", "$(".repeat(20_000), ")".repeat(20_000));
+        assert_eq!(commands(&deep).unwrap_err().at, 5 + 2 * (MAX_NESTING + 1));
+        let ok = format!(
+            "echo {}git fetch origin main{}",
+            "$(".repeat(MAX_NESTING),
+            ")".repeat(MAX_NESTING)
+        );
+        let c = commands(&ok).unwrap();
+        assert!(
+            c.iter().any(|c| c.git("fetch")),
+            "the deepest level allowed is read"
+        );
+        let bash = format!("{}git fetch{}", "bash -c \"".repeat(3), "\"".repeat(3));
+        assert!(commands(&bash).is_ok());
     }
 }

@@ -3,7 +3,7 @@
 //! shapes GitHub would refuse are skipped, never an error (actionlint's
 //! job), so a rule sees only what it understands.
 
-use super::shell::{self, Command};
+use super::shell::{self, Command, TooDeep};
 use super::yaml::{Node, Pos, Scalar};
 
 pub struct Workflow<'a> {
@@ -35,7 +35,14 @@ impl Script<'_> {
     }
 }
 
-pub fn read(root: &Node) -> Workflow<'_> {
+/// A script the shell reader refused, and where its step's `run:` is.
+#[derive(Debug, Clone, Copy)]
+pub struct ScriptError {
+    pub at: Pos,
+    pub source: TooDeep,
+}
+
+pub fn read(root: &Node) -> Result<Workflow<'_>, ScriptError> {
     let on = root.get("on");
     let triggers = match on {
         Some(n) => match (n.str(), n.items(), n.entries()) {
@@ -50,30 +57,37 @@ pub fn read(root: &Node) -> Workflow<'_> {
         .map(|jobs| {
             jobs.entries()
                 .iter()
-                .map(|(id, node)| Job {
-                    id,
-                    node,
-                    steps: node
+                .map(|(id, node)| {
+                    let steps = node
                         .get("steps")
                         .map(|s| s.items().iter().map(step).collect())
-                        .unwrap_or_default(),
+                        .transpose()?
+                        .unwrap_or_default();
+                    Ok(Job { id, node, steps })
                 })
-                .collect()
+                .collect::<Result<Vec<_>, _>>()
         })
+        .transpose()?
         .unwrap_or_default();
-    Workflow {
+    Ok(Workflow {
         root,
         triggers,
         jobs,
-    }
+    })
 }
 
-fn step(node: &Node) -> Step<'_> {
-    let script = node.get("run").and_then(Node::scalar).map(|scalar| Script {
-        scalar,
-        commands: shell::commands(&scalar.text),
-    });
-    Step { node, script }
+fn step(node: &Node) -> Result<Step<'_>, ScriptError> {
+    let script = match node.get("run").and_then(Node::scalar) {
+        Some(scalar) => Some(Script {
+            scalar,
+            commands: shell::commands(&scalar.text).map_err(|source| ScriptError {
+                at: scalar.pos_of(source.at),
+                source,
+            })?,
+        }),
+        None => None,
+    };
+    Ok(Step { node, script })
 }
 
 impl Workflow<'_> {

@@ -13,9 +13,14 @@ use thiserror::Error;
 use yaml_rust2::parser::{Event, MarkedEventReceiver, Parser};
 use yaml_rust2::scanner::{Marker, TScalarStyle};
 
-/// Nodes a file may expand to (aliases included): a workflow of 1,500
-/// lines has about 5,000.
-const MAX_NODES: usize = 1_000_000;
+/// Nodes a file may expand to, every copy counted (each alias, and the
+/// copy an anchor keeps): a workflow of 1,500 lines has about 5,000, so
+/// this is 50 times the largest real one, about 40 MB of tree at most.
+pub const MAX_NODES: usize = 250_000;
+/// Collections open at once: a real workflow nests about 8 deep. Deeper
+/// is refused, so nothing that walks the tree (or drops it) can exhaust
+/// the stack.
+pub const MAX_DEPTH: usize = 64;
 
 /// A place in the file: line and column, both from 1 (columns in
 /// characters), as editors and SARIF count them.
@@ -152,6 +157,8 @@ pub enum YamlError {
     },
     #[error("more than {MAX_NODES} nodes once aliases are expanded")]
     TooLarge,
+    #[error("line {line}: nested more than {MAX_DEPTH} levels deep")]
+    TooDeep { line: usize },
     #[error("the file holds no YAML document")]
     Empty,
 }
@@ -166,6 +173,9 @@ pub fn parse(text: &str) -> Result<Node, YamlError> {
             column: e.marker().col().saturating_add(1),
             message: e.info().to_owned(),
         })?;
+    if let Some(line) = builder.too_deep {
+        return Err(YamlError::TooDeep { line });
+    }
     if builder.too_large {
         return Err(YamlError::TooLarge);
     }
@@ -177,32 +187,49 @@ enum Open {
     Map(Pos, usize, Vec<(Scalar, Node)>, Option<Scalar>),
 }
 
+/// A collection being built, with the nodes below it so far (every copy).
+struct Frame {
+    open: Open,
+    size: usize,
+}
+
 #[derive(Default)]
 struct Builder {
-    stack: Vec<Open>,
-    anchors: HashMap<usize, Node>,
+    stack: Vec<Frame>,
+    /// Each anchor's node and its size in nodes.
+    anchors: HashMap<usize, (Node, usize)>,
     root: Option<Node>,
     nodes: usize,
     too_large: bool,
-}
-
-fn count(node: &Node) -> usize {
-    match &node.value {
-        Value::Scalar(_) => 1,
-        Value::Seq(items) => items.iter().map(count).fold(1, usize::saturating_add),
-        Value::Map(entries) => entries
-            .iter()
-            .map(|(_, n)| count(n))
-            .fold(1, |a, b| a.saturating_add(b).saturating_add(1)),
-    }
+    too_deep: Option<usize>,
 }
 
 impl Builder {
-    fn finish(&mut self, node: Node, anchor: usize) {
-        if anchor > 0 {
-            self.anchors.insert(anchor, node.clone());
+    /// Counts `size` more nodes held in memory; false once over the limit.
+    fn hold(&mut self, size: usize) -> bool {
+        self.nodes = self.nodes.saturating_add(size);
+        if self.nodes > MAX_NODES {
+            self.too_large = true;
+            self.stack.clear();
+            self.anchors.clear();
         }
-        match self.stack.last_mut() {
+        !self.too_large
+    }
+
+    /// Places a finished node of `size` nodes into its parent.
+    fn finish(&mut self, node: Node, size: usize, anchor: usize) {
+        if anchor > 0 {
+            // The anchor keeps a copy: it counts as much as the node.
+            if !self.hold(size) {
+                return;
+            }
+            self.anchors.insert(anchor, (node.clone(), size));
+        }
+        if let Some(frame) = self.stack.last_mut() {
+            frame.size = frame.size.saturating_add(size);
+        }
+        let open = self.stack.last_mut().map(|f| &mut f.open);
+        match open {
             None => {
                 if self.root.is_none() {
                     self.root = Some(node);
@@ -237,12 +264,25 @@ impl Builder {
     }
 }
 
-impl MarkedEventReceiver for Builder {
-    fn on_event(&mut self, event: Event, mark: Marker) {
-        if self.too_large {
+impl Builder {
+    fn open(&mut self, open: Open, at: Pos) {
+        if self.stack.len() >= MAX_DEPTH {
+            self.too_deep = Some(at.line);
+            self.stack.clear();
             return;
         }
-        self.nodes = self.nodes.saturating_add(1);
+        self.stack.push(Frame { open, size: 1 });
+    }
+}
+
+impl MarkedEventReceiver for Builder {
+    fn on_event(&mut self, event: Event, mark: Marker) {
+        if self.too_large || self.too_deep.is_some() {
+            return;
+        }
+        if !self.hold(1) {
+            return;
+        }
         let at = Pos::from_marker(mark);
         match event {
             Event::Scalar(text, style, anchor, _) => {
@@ -253,42 +293,47 @@ impl MarkedEventReceiver for Builder {
                     _ => Style::Quoted,
                 };
                 let value = Value::Scalar(Scalar { text, style, at });
-                self.finish(Node { at, value }, anchor);
+                self.finish(Node { at, value }, 1, anchor);
             }
-            Event::SequenceStart(anchor, _) => self.stack.push(Open::Seq(at, anchor, Vec::new())),
+            Event::SequenceStart(anchor, _) => self.open(Open::Seq(at, anchor, Vec::new()), at),
             Event::MappingStart(anchor, _) => {
-                self.stack.push(Open::Map(at, anchor, Vec::new(), None));
+                self.open(Open::Map(at, anchor, Vec::new(), None), at);
             }
             Event::SequenceEnd | Event::MappingEnd => {
-                let (node, anchor) = match self.stack.pop() {
-                    Some(Open::Seq(at, anchor, items)) => (
+                let Some(Frame { open, size }) = self.stack.pop() else {
+                    return;
+                };
+                let (node, anchor) = match open {
+                    Open::Seq(at, anchor, items) => (
                         Node {
                             at,
                             value: Value::Seq(items),
                         },
                         anchor,
                     ),
-                    Some(Open::Map(at, anchor, entries, _)) => (
+                    Open::Map(at, anchor, entries, _) => (
                         Node {
                             at,
                             value: Value::Map(entries),
                         },
                         anchor,
                     ),
-                    None => return,
                 };
-                self.finish(node, anchor);
+                self.finish(node, size, anchor);
             }
             Event::Alias(id) => {
-                let Some(node) = self.anchors.get(&id).cloned() else {
+                let Some(size) = self.anchors.get(&id).map(|(_, size)| *size) else {
                     return;
                 };
-                self.nodes = self.nodes.saturating_add(count(&node));
-                if self.nodes > MAX_NODES {
-                    self.too_large = true;
+                // Counted before it is copied: a copy past the limit is
+                // never made.
+                if !self.hold(size) {
                     return;
                 }
-                self.finish(node, 0);
+                if let Some((node, _)) = self.anchors.get(&id) {
+                    let node = node.clone();
+                    self.finish(node, size, 0);
+                }
             }
             _ => {}
         }
@@ -336,6 +381,20 @@ mod tests {
             laughs.push_str(&format!("a{i}: &a{i} [{}]\n", vec![prev; 10].join(", ")));
         }
         assert!(matches!(parse(&laughs), Err(YamlError::TooLarge)));
+        // Issue 26: 1 KB of anchors nested 30 deep, each doubling the last
+        // (780,000 nodes expanded, 1.2 GB and an abort before).
+        let mut doubling = String::from("a0: &a0 [x]\n");
+        for i in 1..30 {
+            doubling.push_str(&format!("a{i}: &a{i} [*a{}, *a{}]\n", i - 1, i - 1));
+        }
+        assert!(doubling.len() < 1_100);
+        assert!(matches!(parse(&doubling), Err(YamlError::TooLarge)));
+        let deep = format!("a: {}x{}\n", "[".repeat(100), "]".repeat(100));
+        assert!(
+            matches!(parse(&deep), Err(YamlError::TooDeep { line: 1 })),
+            "{:?}",
+            parse(&deep).map(|_| ())
+        );
         assert!(matches!(
             parse("a: [b\n"),
             Err(YamlError::Syntax { line: 2, .. })
