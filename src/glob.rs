@@ -98,6 +98,8 @@ impl PathGlob {
         if pattern.ends_with('/') && segments.last().is_some_and(|s| *s != Segment::Any) {
             segments.push(Segment::Any);
         }
+        // `**/**` matches what `**` does: one is kept.
+        segments.dedup_by(|a, b| *a == Segment::Any && *b == Segment::Any);
         PathGlob { segments }
     }
 
@@ -133,19 +135,56 @@ impl PathGlob {
     }
 }
 
-/// Segment matching with backtracking over `**` (its own depth is bounded
-/// by the path's number of segments, so at most quadratic).
+/// Segment matching: `**` is a star over whole segments, each other
+/// segment one segment's glob, matched by [`star_match`] in time at most
+/// (pattern segments + 1) x (path segments + 1) segment tests, whatever
+/// the pattern (a recursive matcher took exponential time on
+/// `**/**/**/.../*.md` against a deep path).
 fn segments_match(pattern: &[Segment], path: &[&str]) -> bool {
-    match pattern.split_first() {
-        None => path.is_empty(),
-        Some((Segment::Any, rest)) => {
-            (0..=path.len()).any(|skip| path.get(skip..).is_some_and(|p| segments_match(rest, p)))
-        }
-        Some((Segment::One(glob), rest)) => match path.split_first() {
-            Some((first, tail)) => glob.matches(first) && segments_match(rest, tail),
-            None => false,
+    star_match(
+        pattern.len(),
+        path.len(),
+        |p| matches!(pattern.get(p), Some(Segment::Any)),
+        |p, s| match (pattern.get(p), path.get(s)) {
+            (Some(Segment::One(glob)), Some(part)) => glob.matches(part),
+            _ => false,
         },
+    )
+}
+
+/// Wildcard matching over items: `star(p)` says pattern item `p` matches
+/// any run of items (none included), `one(p, s)` whether pattern item `p`
+/// matches item `s`. Greedy, remembering only the last star: when the rest
+/// fails, that star takes one more item. This is exact for patterns whose
+/// other items match exactly one item each, and each (pattern, item) pair
+/// is tried at most once per position of the last star, so `one` is called
+/// at most (patterns + 1) x (items + 1) times.
+pub fn star_match(
+    patterns: usize,
+    items: usize,
+    star: impl Fn(usize) -> bool,
+    mut one: impl FnMut(usize, usize) -> bool,
+) -> bool {
+    let (mut p, mut s) = (0usize, 0usize);
+    // (pattern item after the star, items the star has taken up to)
+    let mut last: Option<(usize, usize)> = None;
+    while s < items {
+        if p < patterns && star(p) {
+            p = p.saturating_add(1);
+            last = Some((p, s));
+        } else if p < patterns && one(p, s) {
+            p = p.saturating_add(1);
+            s = s.saturating_add(1);
+        } else if let Some((after, taken)) = last {
+            let taken = taken.saturating_add(1);
+            last = Some((after, taken));
+            p = after;
+            s = taken;
+        } else {
+            return false;
+        }
     }
+    (p..patterns).all(star)
 }
 
 /// Whether `name` matches `pattern` as a whole (compiled each call: for a
@@ -263,5 +302,35 @@ mod tests {
                 assert_eq!(glob.matches(n), reference(&pc, &nc), "{p:?} {n:?}");
             }
         }
+    }
+
+    /// Issue 26: `**/**/**/**/**/**/**/**/*.md` against a path 100
+    /// directories deep gave no answer in 30 s. Runs of `**` are one, and
+    /// matching tests each (pattern segment, path segment) pair a bounded
+    /// number of times.
+    #[test]
+    fn stars_over_segments_are_linear() {
+        let deep = format!("{}x.txt", "d/".repeat(100));
+        let stars = format!("{}*.md", "**/".repeat(8));
+        assert!(!PathGlob::new(&stars).matches(&deep));
+        assert_eq!(PathGlob::new("a/**/**/b").segments.len(), 3);
+        let mixed = format!("{}*.md", "**/d/".repeat(40));
+        let (p, n) = (81usize, 101usize);
+        let mut calls = 0usize;
+        let glob = PathGlob::new(&mixed);
+        let parts = PathGlob::split(&deep);
+        star_match(
+            glob.segments.len(),
+            parts.len(),
+            |i| matches!(glob.segments.get(i), Some(Segment::Any)),
+            |i, j| {
+                calls += 1;
+                match (glob.segments.get(i), parts.get(j)) {
+                    (Some(Segment::One(g)), Some(part)) => g.matches(part),
+                    _ => false,
+                }
+            },
+        );
+        assert!(calls <= (p + 1) * (n + 1), "{calls}");
     }
 }

@@ -237,3 +237,60 @@ mod comparing {
         }
     }
 }
+
+/// Path globs against a plain recursive definition, and in bounded work
+/// (issue 26: nested `**` took exponential time).
+mod path_globs {
+    use baseline_resolver::glob::{PathGlob, glob_match, star_match};
+    use proptest::prelude::*;
+
+    /// The definition: `**` any number of segments, any other segment one.
+    fn reference(pattern: &[&str], path: &[&str]) -> bool {
+        match pattern.split_first() {
+            None => path.is_empty(),
+            Some((&"**", rest)) => (0..=path.len()).any(|k| reference(rest, &path[k..])),
+            Some((seg, rest)) => match path.split_first() {
+                Some((first, tail)) => glob_match(seg, first) && reference(rest, tail),
+                None => false,
+            },
+        }
+    }
+
+    fn segments(
+        choices: &'static [&'static str],
+        max: usize,
+    ) -> impl Strategy<Value = Vec<&'static str>> {
+        prop::collection::vec(prop::sample::select(choices), 0..max)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        #[test]
+        fn a_path_glob_matches_as_defined(
+            pattern in segments(&["**", "*", "a", "b", "a*", "?", "*b"], 7),
+            path in segments(&["a", "b", "ab", "ba"], 7),
+        ) {
+            let glob = PathGlob::new(&pattern.join("/"));
+            let expected = reference(&pattern, &path);
+            prop_assert_eq!(glob.matches(&path.join("/")), expected, "{:?} {:?}", pattern, path);
+        }
+
+        /// Whatever the pattern and the path (up to 200 segments each), a
+        /// match tests at most (pattern + 1) x (path + 1) segment pairs.
+        #[test]
+        fn matching_is_bounded_by_pattern_times_path(
+            pattern in segments(&["**", "*", "d", "x*", "?"], 200),
+            path in segments(&["d", "x", "dd"], 200),
+        ) {
+            let mut calls = 0usize;
+            star_match(
+                pattern.len(),
+                path.len(),
+                |p| pattern[p] == "**",
+                |p, s| { calls += 1; glob_match(pattern[p], path[s]) },
+            );
+            prop_assert!(calls <= (pattern.len() + 1) * (path.len() + 1), "{calls}");
+        }
+    }
+}
