@@ -1,6 +1,6 @@
 //! Rules on what stands for a commit: `moving-fallback` (a commit that
 //! falls back to a branch name, in a `${{ }}` expression or a shell
-//! `${SHA:-main}` default) and `unchecked-before` (`github.event.before`
+//! `${SHA:-main}` or `${SHA:=main}` default) and `unchecked-before` (`github.event.before`
 //! used with neither its new-branch zeros nor a force-push handled).
 
 use super::{hit, is_sha};
@@ -137,7 +137,8 @@ fn fallbacks(key: &str, s: &Scalar) -> Vec<usize> {
     found
 }
 
-/// `${BASE_SHA:-main}`: a commit variable whose default is a branch.
+/// `${BASE_SHA:-main}` (or `:=`, which also assigns it, and `-`, `=`): a
+/// commit variable whose default is a branch.
 fn shell_default(word: &str) -> bool {
     shell_default_at(word).is_some()
 }
@@ -146,7 +147,10 @@ fn shell_default_at(word: &str) -> Option<usize> {
     let open = word.find("${")?;
     let inner = word.get(open.saturating_add(2)..)?;
     let inner = inner.get(..inner.find('}')?)?;
-    let (name, default) = inner.split_once(":-").or_else(|| inner.split_once('-'))?;
+    let at = inner.find([':', '-', '='])?;
+    let (name, rest) = inner.split_at(at);
+    let rest = rest.strip_prefix(':').unwrap_or(rest);
+    let default = rest.strip_prefix(['-', '='])?;
     let upper = name.to_uppercase();
     let commit = upper.contains("SHA") || upper.contains("COMMIT") || upper.contains("BEFORE");
     let branch = !default.is_empty() && !default.starts_with('$') && !is_sha(default);

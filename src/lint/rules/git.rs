@@ -37,7 +37,51 @@ pub fn check(w: &Workflow<'_>, hits: &mut Vec<Hit>) {
     }
 }
 
-/// The words after `git [-C dir] <sub>` that are not options.
+/// Options of git's subcommands (`fetch`, `pull`, `clone`, `ls-remote`,
+/// `checkout`, `switch`, `reset`, `merge-base`, `worktree`) that take their
+/// value as the next word: `git fetch --depth 1 origin main` fetches
+/// `main` from `origin`, not from `1`. Written `--depth=1` the value is in
+/// the word itself.
+const TAKES_VALUE: &[&str] = &[
+    "--depth",
+    "--deepen",
+    "--shallow-since",
+    "--shallow-exclude",
+    "--jobs",
+    "-j",
+    "--upload-pack",
+    "-u",
+    "--refmap",
+    "--server-option",
+    "-o",
+    "--origin",
+    "--negotiation-tip",
+    "--filter",
+    "--recurse-submodules-default",
+    "--submodule-prefix",
+    "--branch",
+    "-b",
+    "-B",
+    "--orphan",
+    "--reference",
+    "--reference-if-able",
+    "--separate-git-dir",
+    "--config",
+    "--template",
+    "--bundle-uri",
+    "--strategy",
+    "-s",
+    "--strategy-option",
+    "-X",
+    "--sort",
+    "--create",
+    "-c",
+    "--force-create",
+    "-C",
+];
+
+/// The words after `git [-C dir] <sub>` that are neither options nor the
+/// values of options.
 fn positionals(c: &Command) -> Vec<&str> {
     let mut seen_sub = false;
     let mut skip = false;
@@ -49,6 +93,7 @@ fn positionals(c: &Command) -> Vec<&str> {
         } else if !seen_sub && (t == "-C" || t == "-c") {
             skip = true;
         } else if t.starts_with('-') {
+            skip = seen_sub && TAKES_VALUE.contains(&t);
         } else if !seen_sub {
             seen_sub = true;
         } else {

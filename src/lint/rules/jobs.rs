@@ -22,8 +22,13 @@ pub fn check(w: &Workflow<'_>, hits: &mut Vec<Hit>) {
     }
 }
 
+/// An expression without its spaces, in lower case: GitHub's function
+/// names are case-insensitive (`Always()` is `always()`).
 fn squeezed(text: &str) -> String {
-    text.chars().filter(|c| !c.is_whitespace()).collect()
+    text.chars()
+        .filter(|c| !c.is_whitespace())
+        .map(|c| c.to_ascii_lowercase())
+        .collect()
 }
 
 fn job_always(job: &Job<'_>, hits: &mut Vec<Hit>) {
@@ -38,7 +43,7 @@ fn job_always(job: &Job<'_>, hits: &mut Vec<Hit>) {
     if !(job.expensive_runner() || long) {
         return;
     }
-    let at = cond.text.find("always").unwrap_or(0);
+    let at = cond.text.to_ascii_lowercase().find("always").unwrap_or(0);
     hits.push(hit("job-always", cond.pos_of(at), job, None));
 }
 
