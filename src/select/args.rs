@@ -12,8 +12,8 @@ Exit codes:
   0  a selection: all, some or none (a git failure is all, with a warning)
   1  bad input: the config cannot be read, has no [select] table, or is wrong (file and
      line named); the resolution cannot be read
-  2  usage: unknown flag, or an invalid flag / INPUT_* value (a SHA that is not a full
-     commit id), or no base commit given at all";
+  2  usage: unknown flag, or an invalid flag / INPUT_* value (a revision starting with -
+     or holding a control character), or no base commit given at all (without --check)";
 
 const EXAMPLES: &str = "\
 Examples:
@@ -23,13 +23,21 @@ Examples:
   # The base and head from resolve's answer (after resolve --fetch . put the base here):
   baseline-resolver select --config bench.toml --resolution resolve.json
 
+  # Does the config shadow itself (an ignore covering a path a group claims)?
+  baseline-resolver select --check --config bench.toml
+
 Deciding:
   The files that differ between exactly the two benchmarked commits (the resolved base and
   the head or merge commit; a tree diff, renames count both paths, deletions, mode and
-  submodule changes included) are mapped by the [select] table of the config:
-  ignore patterns first (never relevant), then all patterns (everything runs), then the
-  groups' paths. A path that matches none of them selects all (fail safe), and the reason
-  names it. More changed files than max-files: all. No relevant change, or base = head:
+  submodule changes included) are mapped by the [select] table of the config, in an
+  order that fails safe: all patterns first (everything runs), then every group's paths
+  (the path selects each group that claims it), and only a path neither claims is tried
+  against ignore (never relevant). An explicit claim beats an ignore whatever order the
+  globs are written in: a broad ignore (scripts/*.sh, **/*.md) can never drop a path the
+  config maps (scripts/run_benchmark.sh in all). A path that matches none of them selects
+  all, and the reason names it. Where an ignore pattern matches a path of the head's tree
+  that a claim also matches, a warning names both (at most 20 pairs; --check runs only
+  this). More changed files than max-files: all. No relevant change, or base = head:
   none. A commit or tree the repository lacks, or any git error: all, with a warning.
   Path globs are gitignore-style: * and ? stay within a segment, ** matches any number of
   directories (none included), a trailing /** everything below, anchored at the root.";
@@ -45,15 +53,22 @@ pub struct SelectArgs {
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
 
-    /// The baseline commit (full SHA). [default: the resolution's base_sha]
-    /// [env: INPUT_BASE]
-    #[arg(long, value_name = "SHA")]
+    /// The baseline commit: a full SHA, or any revision the repository
+    /// resolves (HEAD, a branch, main~1); the SHA used is printed.
+    /// [default: the resolution's base_sha] [env: INPUT_BASE]
+    #[arg(long, value_name = "REV")]
     pub base: Option<String>,
 
-    /// The commit benchmarked as the change (full SHA).
-    /// [default: the resolution's head_sha, then GITHUB_SHA] [env: INPUT_HEAD]
-    #[arg(long, value_name = "SHA")]
+    /// The commit benchmarked as the change, as --base.
+    /// [default: the resolution's head_sha, then GITHUB_SHA; HEAD with --check] [env: INPUT_HEAD]
+    #[arg(long, value_name = "REV")]
     pub head: Option<String>,
+
+    /// Only check the config against the tree of the head commit: warn where
+    /// an ignore pattern matches a path that all or a group claims (the claim
+    /// wins, so that ignore is partly dead). No base, no diff.
+    #[arg(long)]
+    pub check: bool,
 
     /// The git repository holding both commits. [default: .] [env: INPUT_REPO]
     #[arg(long, value_name = "DIR")]

@@ -1,7 +1,8 @@
 //! The selection, pure: changed paths and the `[select]` config in, which
-//! benchmark groups to run out. Failing safe: every changed path that is
-//! not ignored must match a group or `all`; a path nobody mapped selects
-//! everything, and the reason names it. No I/O.
+//! benchmark groups to run out. Failing safe: a path `all` or a group
+//! claims is never ignored, every other path that is not ignored must
+//! match something, and a path nobody mapped selects everything, with the
+//! reason naming it. No I/O.
 
 use super::changes::{Change, Status};
 use super::index::{Index, Source};
@@ -149,8 +150,10 @@ pub fn decide(changes: Vec<Change>, select: &Select) -> Selection {
     selection
 }
 
-/// What `path` matches: `ignore` first, then `all`, then the groups (each
-/// marked in `chosen`, by position).
+/// What `path` matches: `all` first, then every group that claims it
+/// (each marked in `chosen`, by position), and `ignore` only when nothing
+/// claims it: an explicit claim beats a broad ignore, so a benchmark the
+/// change affects is never skipped because a housekeeping glob covers it.
 fn matched(path: &str, select: &Select, index: &Index<'_>, chosen: &mut [bool]) -> Matched {
     let hits = index.matches(path);
     let Some((first, pattern)) = hits.first() else {

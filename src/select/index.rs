@@ -8,13 +8,23 @@ use std::collections::HashMap;
 use crate::compare::config::{PathPattern, Select};
 use crate::glob::PathGlob;
 
-/// Where a pattern comes from, in the order a path tries them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+/// Where a pattern comes from, in the order a path tries them: the
+/// explicit claims first (`all`, then every group), `ignore` last, so a
+/// path the config maps is never dropped by a broad ignore, whatever order
+/// the globs are written in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Source {
-    Ignore(usize),
     All(usize),
     /// A group, by position.
     Group(usize),
+    Ignore(usize),
+}
+
+impl Source {
+    /// Whether this pattern claims a path (`all` or a group).
+    pub fn claims(self) -> bool {
+        !matches!(self, Source::Ignore(_))
+    }
 }
 
 /// A trie over leading directories; each node lists the patterns (by
@@ -26,7 +36,7 @@ struct Node<'c> {
 }
 
 pub struct Index<'c> {
-    /// In the order a path tries them: ignore, all, then the groups'.
+    /// In the order a path tries them: all, the groups', then ignore.
     patterns: Vec<(Source, &'c PathPattern)>,
     root: Node<'c>,
 }
@@ -34,13 +44,6 @@ pub struct Index<'c> {
 impl<'c> Index<'c> {
     pub fn new(select: &'c Select) -> Index<'c> {
         let mut patterns: Vec<(Source, &PathPattern)> = Vec::new();
-        patterns.extend(
-            select
-                .ignore
-                .iter()
-                .enumerate()
-                .map(|(i, p)| (Source::Ignore(i), p)),
-        );
         patterns.extend(
             select
                 .all
@@ -51,6 +54,13 @@ impl<'c> Index<'c> {
         for (g, group) in select.groups.iter().enumerate() {
             patterns.extend(group.paths.iter().map(|p| (Source::Group(g), p)));
         }
+        patterns.extend(
+            select
+                .ignore
+                .iter()
+                .enumerate()
+                .map(|(i, p)| (Source::Ignore(i), p)),
+        );
         let mut root = Node::default();
         for (id, (_, pattern)) in patterns.iter().enumerate() {
             let mut node = &mut root;
@@ -109,21 +119,21 @@ mod tests {
         let index = Index::new(&select);
         let every: Vec<(Source, &PathPattern)> =
             select
-                .ignore
+                .all
                 .iter()
                 .enumerate()
-                .map(|(i, p)| (Source::Ignore(i), p))
-                .chain(
-                    select
-                        .all
-                        .iter()
-                        .enumerate()
-                        .map(|(i, p)| (Source::All(i), p)),
-                )
+                .map(|(i, p)| (Source::All(i), p))
                 .chain(
                     select.groups.iter().enumerate().flat_map(|(g, group)| {
                         group.paths.iter().map(move |p| (Source::Group(g), p))
                     }),
+                )
+                .chain(
+                    select
+                        .ignore
+                        .iter()
+                        .enumerate()
+                        .map(|(i, p)| (Source::Ignore(i), p)),
                 )
                 .collect();
         for path in [

@@ -21,8 +21,12 @@ const FORMAT: Input = Input::new("format", &[]);
 #[derive(Debug, Clone)]
 pub struct Inputs {
     pub config: PathBuf,
-    pub base: Option<Sha>,
-    pub head: Option<Sha>,
+    /// A revision as given (a full SHA, `HEAD`, a branch, `main~1`),
+    /// resolved in the repository when the selection is made.
+    pub base: Option<String>,
+    pub head: Option<String>,
+    /// Only check the config against the head's tree.
+    pub check: bool,
     /// `GITHUB_SHA`: the head when neither `--head` nor the resolution says.
     pub github_sha: Option<Sha>,
     pub repo: PathBuf,
@@ -30,6 +34,19 @@ pub struct Inputs {
     pub resolution: Option<String>,
     pub format: Format,
     pub files: RunnerFiles,
+}
+
+/// A revision git can be asked to resolve: printable, not an option (a
+/// leading `-`), at most 256 bytes.
+fn revision(text: &str) -> Result<String, String> {
+    let t = text.trim();
+    if t.is_empty() || t.len() > 256 || t.starts_with('-') || t.chars().any(char::is_control) {
+        return Err(format!(
+            "{:?} is not a revision (a full SHA, HEAD, a branch or tag; at most 256 characters, not starting with -)",
+            crate::runner::shown(t)
+        ));
+    }
+    Ok(t.to_owned())
 }
 
 pub fn validate(args: &SelectArgs, env: Env<'_>) -> Result<Inputs, InputError> {
@@ -40,11 +57,11 @@ pub fn validate(args: &SelectArgs, env: Env<'_>) -> Result<Inputs, InputError> {
         config.as_deref(),
         "no config: pass --config FILE (the TOML file with a [select] table)",
     )?;
-    let base = r.parse(&BASE, args.base.as_deref(), Sha::parse)?;
+    let base = r.parse(&BASE, args.base.as_deref(), revision)?;
     let resolution = r
         .value(&RESOLUTION, args.resolution.as_deref())
         .map(|v| v.text);
-    if base.is_none() && resolution.is_none() {
+    if base.is_none() && resolution.is_none() && !args.check {
         return Err(InputError {
             origin: BASE.both(),
             message: "no base commit: pass --base SHA, or --resolution (resolve's JSON answer)"
@@ -55,7 +72,8 @@ pub fn validate(args: &SelectArgs, env: Env<'_>) -> Result<Inputs, InputError> {
     Ok(Inputs {
         config: PathBuf::from(config.text),
         base,
-        head: r.parse(&HEAD, args.head.as_deref(), Sha::parse)?,
+        head: r.parse(&HEAD, args.head.as_deref(), revision)?,
+        check: args.check,
         github_sha: r.parse(&GITHUB_SHA, None, Sha::parse)?,
         repo: r
             .value(&REPO, repo.as_deref())

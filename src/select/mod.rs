@@ -18,10 +18,12 @@ pub mod decide;
 pub mod index;
 pub mod inputs;
 pub mod render;
+pub mod shadow;
+pub mod tree;
 
 use thiserror::Error;
 
-use crate::compare::config::{ConfigError, load};
+use crate::compare::config::{self, ConfigError, load};
 use crate::compare::report::{Provenance, ProvenanceError};
 use crate::runner::file_command::EncodeError;
 use crate::runner::log::LogSink as _;
@@ -30,6 +32,7 @@ use crate::validate::Sha;
 use args::SelectArgs;
 use decide::{Kind, Selection};
 use inputs::Inputs;
+use shadow::{Shadow, Shadows};
 
 /// The exit codes of `select`: the shared ones only (a selection, even
 /// `all` after a git failure, is exit 0).
@@ -71,6 +74,10 @@ pub struct Outcome {
     pub selection: Selection,
     /// Why the selection is `all` without a decision (git failed).
     pub warnings: Vec<String>,
+    /// Where the config shadows itself in the head's tree.
+    pub shadows: Vec<Shadow>,
+    /// `--check`: only the config against the head's tree, no selection.
+    pub check: bool,
 }
 
 pub fn main(args: &SelectArgs, env: Env<'_>) -> u8 {
@@ -101,6 +108,47 @@ pub fn run(inputs: &Inputs) -> Result<u8, SelectError> {
     Ok(exit::OK)
 }
 
+/// A revision from a flag made a commit; a revision the repository cannot
+/// resolve is a warning, and no commit (so everything runs).
+fn commit(inputs: &Inputs, rev: Option<&str>, warnings: &mut Vec<String>) -> Option<Sha> {
+    let rev = rev?;
+    if let Ok(sha) = Sha::parse(rev) {
+        return Some(sha);
+    }
+    match tree::resolve(&inputs.repo, rev) {
+        Ok(sha) => Some(sha),
+        Err(err) => {
+            warnings.push(format!("{err}: everything runs"));
+            None
+        }
+    }
+}
+
+/// The config's self-shadowing in the tree of `head`, and a warning when
+/// the tree could not be read or was too large to read whole.
+fn shadows_in(
+    inputs: &Inputs,
+    table: &config::Select,
+    head: &Sha,
+) -> (Vec<Shadow>, Option<String>) {
+    let mut shadows = Shadows::new(table);
+    if table.ignore.is_empty() {
+        return (Vec::new(), None);
+    }
+    let walked = tree::paths(&inputs.repo, head, |p| shadows.visit(p));
+    let note = match walked {
+        Err(err) => Some(format!(
+            "the config check could not read the head's tree: {err}"
+        )),
+        Ok(w) if w.cut && shadows.found.len() < shadow::MAX_SHADOWS => Some(format!(
+            "the config check read the first {} paths of the head's tree only",
+            tree::MAX_PATHS
+        )),
+        Ok(_) => None,
+    };
+    (shadows.found, note)
+}
+
 /// The selection for the inputs, without writing anything.
 pub fn select(inputs: &Inputs) -> Result<Outcome, SelectError> {
     let config = load::load(&inputs.config)?;
@@ -113,17 +161,40 @@ pub fn select(inputs: &Inputs) -> Result<Outcome, SelectError> {
         .map(Provenance::load)
         .transpose()?;
     let from_resolution = |field: Option<&String>| field.and_then(|v| Sha::parse(v).ok());
-    let base = inputs
-        .base
-        .clone()
-        .or_else(|| from_resolution(provenance.as_ref().and_then(|p| p.base_sha.as_ref())));
-    let head = inputs
-        .head
-        .clone()
-        .or_else(|| from_resolution(provenance.as_ref().and_then(|p| p.head_sha.as_ref())))
-        .or_else(|| inputs.github_sha.clone());
     let mut warnings = Vec::new();
+    let base = match inputs.base.as_deref() {
+        Some(rev) => commit(inputs, Some(rev), &mut warnings),
+        None => from_resolution(provenance.as_ref().and_then(|p| p.base_sha.as_ref())),
+    };
+    let head = match inputs.head.as_deref() {
+        Some(rev) => commit(inputs, Some(rev), &mut warnings),
+        None => from_resolution(provenance.as_ref().and_then(|p| p.head_sha.as_ref()))
+            .or_else(|| inputs.github_sha.clone())
+            .or_else(|| {
+                inputs
+                    .check
+                    .then(|| commit(inputs, Some("HEAD"), &mut warnings))
+                    .flatten()
+            }),
+    };
+    let (shadows, note) = match &head {
+        Some(h) => shadows_in(inputs, table, h),
+        None => (Vec::new(), None),
+    };
+    if inputs.check {
+        warnings.extend(note);
+        return Ok(Outcome {
+            base,
+            head,
+            selection: Selection::all(String::new(), 0),
+            warnings,
+            shadows,
+            check: true,
+        });
+    }
     let selection = match (&base, &head) {
+        // A revision that named no commit: its warning says why.
+        (None, _) | (_, None) if !warnings.is_empty() => Selection::all(warnings.join("; "), 0),
         (None, _) => {
             let why = "the resolution names no base commit (there is no baseline): everything runs";
             warnings.push(why.to_owned());
@@ -158,5 +229,7 @@ pub fn select(inputs: &Inputs) -> Result<Outcome, SelectError> {
         head,
         selection,
         warnings,
+        shadows,
+        check: false,
     })
 }

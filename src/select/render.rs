@@ -35,8 +35,17 @@ struct JsonFile<'a> {
 }
 
 #[derive(Serialize)]
+struct JsonShadow<'a> {
+    ignore: Cow<'a, str>,
+    claim: Cow<'a, str>,
+    by: Cow<'a, str>,
+    path: Cow<'a, str>,
+}
+
+#[derive(Serialize)]
 struct JsonSelection<'a> {
     schema: u32,
+    /// `all`, `some`, `none`, or `check` (`--check`: no selection made).
     selection: &'static str,
     groups: &'a [String],
     changed_files: usize,
@@ -44,6 +53,8 @@ struct JsonSelection<'a> {
     base: Option<String>,
     head: Option<String>,
     warnings: &'a [String],
+    /// Where an ignore pattern matches a path a claim also matches.
+    shadows: Vec<JsonShadow<'a>>,
     files_listed: usize,
     files: Vec<JsonFile<'a>>,
 }
@@ -68,8 +79,17 @@ fn file(report: &super::decide::PathReport, cut: bool) -> JsonFile<'_> {
     }
 }
 
+/// `all`, `some`, `none`, or `check` for `--check`.
+fn name(outcome: &Outcome) -> &'static str {
+    if outcome.check {
+        "check"
+    } else {
+        outcome.selection.kind.name()
+    }
+}
+
 /// The selection as one JSON object; `files` caps the files listed.
-pub fn json(outcome: &Outcome, files: Option<usize>) -> String {
+pub fn json<'a>(outcome: &'a Outcome, files: Option<usize>) -> String {
     let s = &outcome.selection;
     let cut = files.is_some();
     let listed: Vec<JsonFile> = s
@@ -78,9 +98,26 @@ pub fn json(outcome: &Outcome, files: Option<usize>) -> String {
         .take(files.unwrap_or(usize::MAX))
         .map(|f| file(f, cut))
         .collect();
+    let shown = |t: &'a str| {
+        if cut {
+            visible(t, SHOWN_PATH)
+        } else {
+            Cow::from(t)
+        }
+    };
+    let shadows = outcome
+        .shadows
+        .iter()
+        .map(|f| JsonShadow {
+            ignore: shown(&f.ignore),
+            claim: shown(&f.claim),
+            by: shown(&f.by),
+            path: shown(&f.path),
+        })
+        .collect();
     let value = JsonSelection {
         schema: 1,
-        selection: s.kind.name(),
+        selection: name(outcome),
         groups: &s.groups,
         changed_files: s.changed,
         reason: if cut {
@@ -91,6 +128,7 @@ pub fn json(outcome: &Outcome, files: Option<usize>) -> String {
         base: outcome.base.as_ref().map(ToString::to_string),
         head: outcome.head.as_ref().map(ToString::to_string),
         warnings: &outcome.warnings,
+        shadows,
         files_listed: listed.len(),
         files: listed,
     };
@@ -101,7 +139,7 @@ pub fn json(outcome: &Outcome, files: Option<usize>) -> String {
 pub fn step_outputs(outcome: &Outcome) -> Vec<(&'static str, String)> {
     let s = &outcome.selection;
     vec![
-        ("selection", s.kind.name().to_owned()),
+        ("selection", name(outcome).to_owned()),
         ("groups", s.groups.join(",")),
         ("changed-files", s.changed.to_string()),
         ("reason", visible(&s.reason, SHOWN_PATH + 200).into_owned()),
@@ -113,7 +151,18 @@ pub fn step_outputs(outcome: &Outcome) -> Vec<(&'static str, String)> {
 pub fn text(outcome: &Outcome) -> LogText {
     let s = &outcome.selection;
     let mut log = LogText::new();
-    log.push_line(&format!("select: {} ({})", s.kind.name(), s.reason));
+    if outcome.check {
+        let head = outcome
+            .head
+            .as_ref()
+            .map_or_else(|| "?".to_owned(), ToString::to_string);
+        log.push_line(&format!(
+            "select --check: {} ignore pattern(s) shadowed by a claim in the tree of {head}",
+            outcome.shadows.len()
+        ));
+    } else {
+        log.push_line(&format!("select: {} ({})", s.kind.name(), s.reason));
+    }
     if !s.groups.is_empty() {
         log.push_line(&format!("groups: {}", s.groups.join(",")));
     }
@@ -138,24 +187,45 @@ pub fn text(outcome: &Outcome) -> LogText {
     for warning in &outcome.warnings {
         log.push_line(&format!("warning: {warning}"));
     }
+    for shadow in &outcome.shadows {
+        log.push_line(&format!(
+            "warning: {}",
+            visible(&shadow.message(), 4 * SHOWN_PATH)
+        ));
+    }
     log
 }
 
 fn summary(outcome: &Outcome) -> String {
     let s = &outcome.selection;
     let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "### Benchmark selection: {}\n\n{}\n",
-        s.kind.name(),
-        md(&visible(&s.reason, SHOWN_PATH + 200))
-    );
-    if !s.groups.is_empty() {
-        let _ = writeln!(out, "Groups: `{}`\n", s.groups.join(","));
+    if outcome.check {
+        let _ = writeln!(
+            out,
+            "### Benchmark selection config check\n\n{} ignore pattern(s) shadowed by a claim.\n",
+            outcome.shadows.len()
+        );
+    } else {
+        let _ = writeln!(
+            out,
+            "### Benchmark selection: {}\n\n{}\n",
+            s.kind.name(),
+            md(&visible(&s.reason, SHOWN_PATH + 200))
+        );
+        if !s.groups.is_empty() {
+            let _ = writeln!(out, "Groups: `{}`\n", s.groups.join(","));
+        }
+        let _ = writeln!(out, "{} changed files.\n", s.changed);
     }
-    let _ = writeln!(out, "{} changed files.\n", s.changed);
     for warning in &outcome.warnings {
         let _ = writeln!(out, "> [!WARNING]\n> {}\n", md(warning));
+    }
+    for shadow in &outcome.shadows {
+        let _ = writeln!(
+            out,
+            "> [!WARNING]\n> {}\n",
+            md(&visible(&shadow.message(), 4 * SHOWN_PATH))
+        );
     }
     out
 }
@@ -167,8 +237,20 @@ pub fn actions(outcome: &Outcome) -> Result<Rendered, EncodeError> {
         file_command::encode(&mut outputs, name, &value)?;
     }
     let mut stdout = LogText::new();
+    let title = if outcome.check {
+        "Benchmark selection config check"
+    } else {
+        "Benchmark selection: all"
+    };
     for warning in &outcome.warnings {
-        stdout.push_command("warning", &[("title", "Benchmark selection: all")], warning);
+        stdout.push_command("warning", &[("title", title)], warning);
+    }
+    for shadow in &outcome.shadows {
+        stdout.push_command(
+            "warning",
+            &[("title", "The select config shadows itself")],
+            &visible(&shadow.message(), 4 * SHOWN_PATH),
+        );
     }
     if outcome.selection.kind == super::decide::Kind::None {
         stdout.push_command(

@@ -256,7 +256,7 @@ fn select_states_its_inputs_outputs_and_exits_alike_everywhere() {
     let flat = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
     for phrase in [
         "no base commit given at all",
-        "full commit",
+        "a revision starting with -",
         "has no [select] table",
     ] {
         assert!(help.contains(phrase), "select --help lacks {phrase:?}");

@@ -27,6 +27,7 @@ mod proxy;
 mod rules;
 mod secrets;
 mod select;
+mod select_precedence;
 mod selection;
 mod snapshots;
 mod soak;

@@ -204,7 +204,7 @@ fn docs_only_select_nothing_with_a_notice_on_a_runner() {
     let base = w.head();
     w.touch("README.md");
     w.touch("docs/guide.txt");
-    w.write("kernels/softmax/NOTES.md", "notes\n");
+    w.write("docs/kernels/NOTES.md", "notes\n");
     let head = w.commit("docs");
     let (_, v) = select(w.path(), &base, &head);
     assert_eq!(answer(&v), ("none".into(), String::new(), 3));
@@ -562,10 +562,11 @@ fn bad_input_names_what_and_where() {
 
     let run = Bin::new()
         .arg("select")
-        .args(["--config", "bench.toml", "--base", "main", "--head", &head])
+        .args(["--config", "bench.toml", "--base=-main", "--head", &head])
         .run();
     run.assert_code(2);
     assert!(run.stderr.contains("--base"), "{}", run.stderr);
+    assert!(run.stderr.contains("not a revision"), "{}", run.stderr);
 
     let run = Bin::new()
         .arg("select")
