@@ -1,17 +1,21 @@
 //! A workflow file as a tree whose every node knows its line and column.
 //!
-//! Built from yaml-rust2's event parser (not a serde model): a finding must
-//! point at the node, and inside a block scalar at the line of the script,
-//! which needs the scalar's style and the marker of its first character.
-//! Every scalar stays a string (`on:` is a key, not `true`). Aliases are
-//! expanded, with the expansion counted, so a "billion laughs" file is an
-//! error rather than a full memory.
+//! Built from libyaml's event parser, in its safe Rust port
+//! (`libyaml-safer`), not from a serde model: a finding must point at the
+//! node, and inside a block scalar at the line of the script, which needs
+//! the scalar's style and where its first line starts. libyaml is what
+//! PyYAML and Ruby read YAML with, and it reads what GitHub runs: a
+//! multi-line flow sequence whose closing `]` sits at its key's
+//! indentation (`runners: [` ... `]`), which yaml-rust2 and saphyr refuse
+//! as "invalid indentation" (their issues #30 and #69, saphyr #55; the fix,
+//! saphyr PR #108, is in no release). Every scalar stays a string (`on:` is
+//! a key, not `true`). Aliases are expanded, every copy counted, so a
+//! "billion laughs" file is an error rather than a full memory.
 
 use std::collections::HashMap;
 
+use libyaml_safer::{EventData, Mark, Parser, ScalarStyle};
 use thiserror::Error;
-use yaml_rust2::parser::{Event, MarkedEventReceiver, Parser};
-use yaml_rust2::scanner::{Marker, TScalarStyle};
 
 /// Nodes a file may expand to, every copy counted (each alias, and the
 /// copy an anchor keeps): a workflow of 1,500 lines has about 5,000, so
@@ -31,10 +35,12 @@ pub struct Pos {
 }
 
 impl Pos {
-    fn from_marker(m: Marker) -> Pos {
+    /// libyaml counts lines and columns from 0.
+    fn from_mark(m: Mark) -> Pos {
+        let one = |n: u64| usize::try_from(n).unwrap_or(usize::MAX).saturating_add(1);
         Pos {
-            line: m.line(),
-            column: m.col().saturating_add(1),
+            line: one(m.line),
+            column: one(m.column),
         }
     }
 }
@@ -161,30 +167,67 @@ pub enum YamlError {
     TooDeep { line: usize },
     #[error("the file holds no YAML document")]
     Empty,
+    /// The parser failed inside (a panic it was contained from).
+    #[error("the YAML reader failed on it: {message}")]
+    Reader { message: String },
 }
 
-/// Parses the first document of `text`.
+/// Parses the first document of `text`; events are pulled one at a time
+/// and the parse stops at the first document's end or a limit. The parser
+/// is a port that can panic on input libyaml itself reads (a block scalar
+/// at the very end without a line break, a tag before a `,` in a flow):
+/// the text is given a final line break, as GitHub's reader needs none,
+/// and any other panic is contained and said as this file's error.
 pub fn parse(text: &str) -> Result<Node, YamlError> {
-    let mut builder = Builder::default();
-    Parser::new_from_str(text)
-        .load(&mut builder, false)
-        .map_err(|e| YamlError::Syntax {
-            line: e.marker().line(),
-            column: e.marker().col().saturating_add(1),
-            message: e.info().to_owned(),
+    let ended;
+    let text = if text.ends_with('\n') {
+        text
+    } else {
+        ended = format!("{text}\n");
+        ended.as_str()
+    };
+    crate::runner::panic::contain(|| parse_ended(text))
+        .unwrap_or_else(|message| Err(YamlError::Reader { message }))
+}
+
+fn parse_ended(text: &str) -> Result<Node, YamlError> {
+    let mut builder = Builder {
+        text,
+        ..Builder::default()
+    };
+    let mut input = text.as_bytes();
+    let mut parser = Parser::new();
+    parser.set_input_string(&mut input);
+    loop {
+        let event = parser.parse().map_err(|e| {
+            let at = e.problem_mark().map(Pos::from_mark).unwrap_or_default();
+            let message = match e.context() {
+                Some(context) => format!("{} {context}", e.problem()),
+                None => e.problem().to_owned(),
+            };
+            YamlError::Syntax {
+                line: at.line,
+                column: at.column,
+                message,
+            }
         })?;
-    if let Some(line) = builder.too_deep {
-        return Err(YamlError::TooDeep { line });
-    }
-    if builder.too_large {
-        return Err(YamlError::TooLarge);
+        match event.data {
+            EventData::StreamEnd | EventData::DocumentEnd { .. } => break,
+            data => builder.on_event(data, event.start_mark),
+        }
+        if let Some(line) = builder.too_deep {
+            return Err(YamlError::TooDeep { line });
+        }
+        if builder.too_large {
+            return Err(YamlError::TooLarge);
+        }
     }
     builder.root.ok_or(YamlError::Empty)
 }
 
 enum Open {
-    Seq(Pos, usize, Vec<Node>),
-    Map(Pos, usize, Vec<(Scalar, Node)>, Option<Scalar>),
+    Seq(Pos, Option<String>, Vec<Node>),
+    Map(Pos, Option<String>, Vec<(Scalar, Node)>, Option<Scalar>),
 }
 
 /// A collection being built, with the nodes below it so far (every copy).
@@ -194,17 +237,19 @@ struct Frame {
 }
 
 #[derive(Default)]
-struct Builder {
+struct Builder<'t> {
+    /// The file, for where a block scalar's first line starts.
+    text: &'t str,
     stack: Vec<Frame>,
     /// Each anchor's node and its size in nodes.
-    anchors: HashMap<usize, (Node, usize)>,
+    anchors: HashMap<String, (Node, usize)>,
     root: Option<Node>,
     nodes: usize,
     too_large: bool,
     too_deep: Option<usize>,
 }
 
-impl Builder {
+impl Builder<'_> {
     /// Counts `size` more nodes held in memory; false once over the limit.
     fn hold(&mut self, size: usize) -> bool {
         self.nodes = self.nodes.saturating_add(size);
@@ -217,8 +262,8 @@ impl Builder {
     }
 
     /// Places a finished node of `size` nodes into its parent.
-    fn finish(&mut self, node: Node, size: usize, anchor: usize) {
-        if anchor > 0 {
+    fn finish(&mut self, node: Node, size: usize, anchor: Option<String>) {
+        if let Some(anchor) = anchor {
             // The anchor keeps a copy: it counts as much as the node.
             if !self.hold(size) {
                 return;
@@ -264,7 +309,7 @@ impl Builder {
     }
 }
 
-impl Builder {
+impl Builder<'_> {
     fn open(&mut self, open: Open, at: Pos) {
         if self.stack.len() >= MAX_DEPTH {
             self.too_deep = Some(at.line);
@@ -275,31 +320,58 @@ impl Builder {
     }
 }
 
-impl MarkedEventReceiver for Builder {
-    fn on_event(&mut self, event: Event, mark: Marker) {
-        if self.too_large || self.too_deep.is_some() {
-            return;
-        }
-        if !self.hold(1) {
-            return;
-        }
-        let at = Pos::from_marker(mark);
-        match event {
-            Event::Scalar(text, style, anchor, _) => {
-                let style = match style {
-                    TScalarStyle::Plain => Style::Plain,
-                    TScalarStyle::Literal => Style::Literal,
-                    TScalarStyle::Folded => Style::Folded,
-                    _ => Style::Quoted,
+impl Builder<'_> {
+    /// Where a block scalar's value starts: the first character of its
+    /// first non-blank line after the `|` or `>` line at `mark`.
+    fn block_start(&self, mark: Mark) -> Pos {
+        let from = usize::try_from(mark.index).unwrap_or(usize::MAX);
+        let rest = self.text.get(from..).unwrap_or("");
+        let mut line = Pos::from_mark(mark).line;
+        for (i, l) in rest.split('\n').enumerate() {
+            let content = l.trim_start_matches(' ');
+            if i > 0 && !content.trim().is_empty() {
+                return Pos {
+                    line,
+                    column: l.len().saturating_sub(content.len()).saturating_add(1),
                 };
-                let value = Value::Scalar(Scalar { text, style, at });
+            }
+            line = line.saturating_add(1);
+        }
+        Pos::from_mark(mark)
+    }
+
+    fn on_event(&mut self, event: EventData, mark: Mark) {
+        if self.too_large || self.too_deep.is_some() || !self.hold(1) {
+            return;
+        }
+        let at = Pos::from_mark(mark);
+        match event {
+            EventData::Scalar {
+                value,
+                style,
+                anchor,
+                ..
+            } => {
+                let (style, at) = match style {
+                    ScalarStyle::Literal => (Style::Literal, self.block_start(mark)),
+                    ScalarStyle::Folded => (Style::Folded, self.block_start(mark)),
+                    ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted => (Style::Quoted, at),
+                    _ => (Style::Plain, at),
+                };
+                let value = Value::Scalar(Scalar {
+                    text: value,
+                    style,
+                    at,
+                });
                 self.finish(Node { at, value }, 1, anchor);
             }
-            Event::SequenceStart(anchor, _) => self.open(Open::Seq(at, anchor, Vec::new()), at),
-            Event::MappingStart(anchor, _) => {
+            EventData::SequenceStart { anchor, .. } => {
+                self.open(Open::Seq(at, anchor, Vec::new()), at);
+            }
+            EventData::MappingStart { anchor, .. } => {
                 self.open(Open::Map(at, anchor, Vec::new(), None), at);
             }
-            Event::SequenceEnd | Event::MappingEnd => {
+            EventData::SequenceEnd | EventData::MappingEnd => {
                 let Some(Frame { open, size }) = self.stack.pop() else {
                     return;
                 };
@@ -321,8 +393,8 @@ impl MarkedEventReceiver for Builder {
                 };
                 self.finish(node, size, anchor);
             }
-            Event::Alias(id) => {
-                let Some(size) = self.anchors.get(&id).map(|(_, size)| *size) else {
+            EventData::Alias { anchor } => {
+                let Some(size) = self.anchors.get(&anchor).map(|(_, size)| *size) else {
                     return;
                 };
                 // Counted before it is copied: a copy past the limit is
@@ -330,9 +402,9 @@ impl MarkedEventReceiver for Builder {
                 if !self.hold(size) {
                     return;
                 }
-                if let Some((node, _)) = self.anchors.get(&id) {
+                if let Some((node, _)) = self.anchors.get(&anchor) {
                     let node = node.clone();
-                    self.finish(node, size, 0);
+                    self.finish(node, size, None);
                 }
             }
             _ => {}
@@ -389,6 +461,12 @@ mod tests {
         }
         assert!(doubling.len() < 1_100);
         assert!(matches!(parse(&doubling), Err(YamlError::TooLarge)));
+        // What the port would panic on is an error of this file, or read.
+        assert!(matches!(
+            parse("a: [!foo,b]\n"),
+            Err(YamlError::Reader { .. }) | Ok(_)
+        ));
+        assert!(parse("run: |\n  echo hi").is_ok(), "no final line break");
         let deep = format!("a: {}x{}\n", "[".repeat(100), "]".repeat(100));
         assert!(
             matches!(parse(&deep), Err(YamlError::TooDeep { line: 1 })),
