@@ -76,12 +76,69 @@ impl LintError {
     }
 }
 
+/// A file that could not be linted (unreadable, not YAML, past a limit):
+/// said, while every other file is still linted.
+#[derive(Debug, Clone)]
+pub struct Refusal {
+    pub file: String,
+    /// Where, when the reader could tell (line and column from 1).
+    pub at: Option<yaml::Pos>,
+    pub message: String,
+}
+
+impl Refusal {
+    fn of(path: &Path, err: &LintError) -> Refusal {
+        let (at, message) = match err {
+            LintError::Yaml { source, .. } => match source {
+                yaml::YamlError::Syntax {
+                    line,
+                    column,
+                    message,
+                } => (
+                    Some(yaml::Pos {
+                        line: *line,
+                        column: *column,
+                    }),
+                    format!("not YAML: {message}"),
+                ),
+                other => (None, other.to_string()),
+            },
+            LintError::Script { line, source, .. } => (
+                Some(yaml::Pos {
+                    line: *line,
+                    column: 1,
+                }),
+                source.to_string(),
+            ),
+            other => (None, other.to_string()),
+        };
+        Refusal {
+            file: path.display().to_string(),
+            at,
+            message,
+        }
+    }
+
+    /// The refusal as one line: `file: line L, column C: message`.
+    pub fn line(&self) -> String {
+        match self.at {
+            Some(at) => format!(
+                "{}: line {}, column {}: {}",
+                self.file, at.line, at.column, self.message
+            ),
+            None => format!("{}: {}", self.file, self.message),
+        }
+    }
+}
+
 /// What a run found.
 #[derive(Debug, Default)]
 pub struct Outcome {
     pub files: usize,
     pub findings: Vec<Finding>,
     pub suppressed: usize,
+    /// Files that could not be linted.
+    pub refused: Vec<Refusal>,
 }
 
 impl Outcome {
@@ -126,21 +183,45 @@ pub fn run(inputs: &Inputs) -> Result<u8, LintError> {
             runner::write::for_runner(&inputs.files, &rendered)?;
         }
     }
+    for refusal in &outcome.refused {
+        runner::write::stderr(&{
+            let mut log = crate::runner::log::LogText::new();
+            log.push_line(&format!(
+                "baseline-resolver lint: error: {}",
+                refusal.line()
+            ));
+            log
+        });
+    }
     let fails = outcome
         .findings
         .iter()
         .any(|f| f.rule.severity >= inputs.fail_on);
-    Ok(if fails { exit::FOUND } else { exit::OK })
+    Ok(if !outcome.refused.is_empty() {
+        exit::BAD_INPUT
+    } else if fails {
+        exit::FOUND
+    } else {
+        exit::OK
+    })
 }
 
+/// Every file linted; one that cannot be (unreadable, not YAML, past a
+/// limit) is a [`Refusal`] and the others are still linted.
 pub fn lint_files(paths: &[std::path::PathBuf]) -> Result<Outcome, LintError> {
     let mut outcome = Outcome::default();
     for path in paths {
-        let text = read::bounded_text("workflow", path, FILE_LIMIT)?;
-        let (findings, suppressed) = lint_text(path, &text)?;
+        let linted = read::bounded_text("workflow", path, FILE_LIMIT)
+            .map_err(LintError::from)
+            .and_then(|text| lint_text(path, &text));
         outcome.files = outcome.files.saturating_add(1);
-        outcome.findings.extend(findings);
-        outcome.suppressed = outcome.suppressed.saturating_add(suppressed);
+        match linted {
+            Ok((findings, suppressed)) => {
+                outcome.findings.extend(findings);
+                outcome.suppressed = outcome.suppressed.saturating_add(suppressed);
+            }
+            Err(err) => outcome.refused.push(Refusal::of(path, &err)),
+        }
     }
     Ok(outcome)
 }

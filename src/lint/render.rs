@@ -21,8 +21,15 @@ const ANNOTATIONS: usize = 200;
 const SUMMARY_FINDINGS: usize = 300;
 
 fn totals(outcome: &Outcome) -> String {
+    let refused = match outcome.refused.len() {
+        0 => String::new(),
+        n => format!(
+            "; {n} file{} could not be linted",
+            if n == 1 { "" } else { "s" }
+        ),
+    };
     format!(
-        "{} finding{} ({} error, {} warning, {} note) in {} file{}; {} suppressed",
+        "{} finding{} ({} error, {} warning, {} note) in {} file{}; {} suppressed{refused}",
         outcome.findings.len(),
         if outcome.findings.len() == 1 { "" } else { "s" },
         outcome.count(Severity::Error),
@@ -64,10 +71,20 @@ struct JsonFinding<'a> {
 }
 
 #[derive(Serialize)]
+struct JsonRefusal<'a> {
+    file: &'a str,
+    line: Option<usize>,
+    column: Option<usize>,
+    message: &'a str,
+}
+
+#[derive(Serialize)]
 struct JsonLint<'a> {
     findings: Vec<JsonFinding<'a>>,
     files: usize,
     suppressed: usize,
+    /// Files that could not be linted (exit 1).
+    refused: Vec<JsonRefusal<'a>>,
 }
 
 pub fn json(outcome: &Outcome) -> String {
@@ -84,10 +101,21 @@ pub fn json(outcome: &Outcome) -> String {
             fix: f.rule.fix,
         })
         .collect();
+    let refused = outcome
+        .refused
+        .iter()
+        .map(|r| JsonRefusal {
+            file: &r.file,
+            line: r.at.map(|a| a.line),
+            column: r.at.map(|a| a.column),
+            message: &r.message,
+        })
+        .collect();
     serde_json::to_string(&JsonLint {
         findings,
         files: outcome.files,
         suppressed: outcome.suppressed,
+        refused,
     })
     .unwrap_or_default()
 }
@@ -95,6 +123,9 @@ pub fn json(outcome: &Outcome) -> String {
 fn summary(outcome: &Outcome) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "### Workflow lint\n\n{}\n", totals(outcome));
+    for r in &outcome.refused {
+        let _ = writeln!(out, "> [!CAUTION]\n> Not linted: {}\n", md(&r.line()));
+    }
     if outcome.findings.is_empty() {
         return out;
     }
@@ -144,6 +175,17 @@ pub fn actions(outcome: &Outcome) -> Result<Rendered, EncodeError> {
         file_command::encode(&mut outputs, name, &value.to_string())?;
     }
     let mut stdout = LogText::new();
+    for r in outcome.refused.iter().take(ANNOTATIONS) {
+        let (line, col) = r.at.map_or((String::new(), String::new()), |a| {
+            (a.line.to_string(), a.column.to_string())
+        });
+        let mut properties = vec![("file", r.file.as_str())];
+        if r.at.is_some() {
+            properties.extend([("line", line.as_str()), ("col", col.as_str())]);
+        }
+        properties.push(("title", "baseline-resolver lint: not linted"));
+        stdout.push_command("error", &properties, &r.message);
+    }
     for f in outcome.findings.iter().take(ANNOTATIONS) {
         let kind = match f.rule.severity {
             Severity::Error => "error",

@@ -44,6 +44,28 @@ pub fn sarif(outcome: &Outcome) -> String {
             })
         })
         .collect();
+    // A file that could not be linted is a tool notification, so code
+    // scanning shows the run as incomplete instead of clean.
+    let notifications: Vec<Value> = outcome
+        .refused
+        .iter()
+        .map(|r| {
+            let mut location = json!({
+                "physicalLocation": {
+                    "artifactLocation": { "uri": r.file.trim_start_matches("./") },
+                }
+            });
+            if let Some(at) = r.at {
+                location["physicalLocation"]["region"] =
+                    json!({ "startLine": at.line, "startColumn": at.column });
+            }
+            json!({
+                "level": "error",
+                "message": { "text": format!("not linted: {}", r.message) },
+                "locations": [location],
+            })
+        })
+        .collect();
     json!({
         "$schema": SCHEMA,
         "version": "2.1.0",
@@ -53,6 +75,10 @@ pub fn sarif(outcome: &Outcome) -> String {
                 "version": env!("CARGO_PKG_VERSION"),
                 "rules": rules,
             }},
+            "invocations": [{
+                "executionSuccessful": outcome.refused.is_empty(),
+                "toolExecutionNotifications": notifications,
+            }],
             "results": results,
         }],
     })

@@ -343,7 +343,10 @@ fn small_files_that_expand_or_nest_without_bound_are_refused_by_name() {
     .unwrap();
     for (file, says) in [
         (&anchors, "more than 250000 nodes once aliases are expanded"),
-        (&nested, "line 8: scripts nested more than 64 deep"),
+        (
+            &nested,
+            "line 8, column 1: scripts nested more than 64 deep",
+        ),
     ] {
         let run = Bin::new().arg("lint").arg(file).run();
         run.assert_code(1);
@@ -355,6 +358,78 @@ fn small_files_that_expand_or_nest_without_bound_are_refused_by_name() {
         );
         assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
     }
+}
+
+/// Issue 28: one file that is not YAML no longer aborts the run: every
+/// other file is linted, every form written (SARIF with a tool
+/// notification), and the exit is 1.
+#[test]
+fn a_refused_file_is_said_and_every_other_file_still_linted() {
+    let bin = Bin::new();
+    let keep = tempfile::tempdir().unwrap();
+    let dir = keep.path().join("wf");
+    std::fs::create_dir(&dir).unwrap();
+    std::fs::write(dir.join("a-broken.yml"), "on: [push\njobs:\n  a: {\n").unwrap();
+    std::fs::copy(fixture("job-always.yml"), dir.join("b-good.yml")).unwrap();
+    let sarif = keep.path().join("out.sarif");
+    let run = bin
+        .arg("lint")
+        .arg(&dir)
+        .args(["--format", "json", "--sarif"])
+        .arg(&sarif)
+        .run();
+    run.assert_code(1);
+    let v: Value = serde_json::from_str(run.stdout.trim()).unwrap();
+    assert_eq!(v["files"], 2);
+    assert_eq!(
+        v["findings"].as_array().unwrap().len(),
+        3,
+        "the good file's: {v}"
+    );
+    let refused = &v["refused"][0];
+    assert!(
+        refused["file"].as_str().unwrap().ends_with("a-broken.yml"),
+        "{v}"
+    );
+    assert_eq!(refused["line"], 2);
+    assert!(
+        refused["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("not YAML: "),
+        "{v}"
+    );
+    assert!(
+        run.stderr
+            .contains("a-broken.yml: line 2, column 5: not YAML"),
+        "{}",
+        run.stderr
+    );
+    let log: Value = serde_json::from_str(&std::fs::read_to_string(&sarif).unwrap()).unwrap();
+    let invocation = &log["runs"][0]["invocations"][0];
+    assert_eq!(invocation["executionSuccessful"], false);
+    let note = &invocation["toolExecutionNotifications"][0];
+    assert_eq!(note["level"], "error");
+    assert!(
+        note["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+            .as_str()
+            .unwrap()
+            .ends_with("a-broken.yml")
+    );
+    assert_eq!(log["runs"][0]["results"].as_array().unwrap().len(), 3);
+    // On a runner: an error annotation on the refused file, the findings' too.
+    let bin = Bin::new().on_runner();
+    let run = bin.arg("lint").arg(&dir).run();
+    run.assert_code(1);
+    assert!(
+        run.stdout.lines().any(|l| l.starts_with("::error file=")
+            && l.contains(
+                "a-broken.yml,line=2,col=5,title=baseline-resolver lint%3A not linted::not YAML"
+            )),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(run.outputs()["findings"], "3");
 }
 
 #[test]
