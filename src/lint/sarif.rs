@@ -50,15 +50,14 @@ pub fn sarif(outcome: &Outcome) -> String {
         .refused
         .iter()
         .map(|r| {
-            let mut location = json!({
-                "physicalLocation": {
-                    "artifactLocation": { "uri": r.file.trim_start_matches("./") },
-                }
-            });
-            if let Some(at) = r.at {
-                location["physicalLocation"]["region"] =
-                    json!({ "startLine": at.line, "startColumn": at.column });
-            }
+            let uri = r.file.trim_start_matches("./");
+            let location = match r.at {
+                Some(at) => json!({ "physicalLocation": {
+                    "artifactLocation": { "uri": uri },
+                    "region": { "startLine": at.line, "startColumn": at.column },
+                }}),
+                None => json!({ "physicalLocation": { "artifactLocation": { "uri": uri } } }),
+            };
             json!({
                 "level": "error",
                 "message": { "text": format!("not linted: {}", r.message) },
