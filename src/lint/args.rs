@@ -60,4 +60,10 @@ pub struct LintArgs {
     /// github/codeql-action/upload-sarif). [env: INPUT_SARIF]
     #[arg(long, value_name = "FILE")]
     pub sarif: Option<PathBuf>,
+
+    /// The benchmark config compare reads (bench.toml): its [lint] table names
+    /// the jobs and workflows that run benchmarks where their steps do not show
+    /// it (benchmark-jobs, benchmark-workflows: globs). [env: INPUT_CONFIG]
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
 }

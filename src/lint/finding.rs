@@ -109,6 +109,18 @@ pub const RULES: &[Rule] = &[
         fix: "cancel-in-progress: ${{ github.event_name == 'pull_request' }}",
     },
     Rule {
+        id: "discard-partial",
+        severity: Severity::Error,
+        message: "benchmark results are used only when the whole suite exited 0: one failed benchmark throws every good row away",
+        fix: "keep the rows that were written (compare the valid rows, warn with the exit status), e.g. `baseline-resolver bench`",
+    },
+    Rule {
+        id: "label-cancel",
+        severity: Severity::Warning,
+        message: "a `labeled` trigger in a cancelling per-pull-request group: adding any label cancels the running benchmark jobs",
+        fix: "leave labeled runs out of the cancel: cancel-in-progress: ${{ github.event.action != 'labeled' }}, or put github.event.action in the group",
+    },
+    Rule {
         id: "shallow-merge-base",
         severity: Severity::Warning,
         message: "git merge-base after a depth-1 fetch: the commits are grafted, the merge base wrong or missing",

@@ -13,6 +13,7 @@ use crate::runner::{Env, Format, InputError, Reader, shown};
 const PATHS: Input = Input::new("paths", &["INPUT_PATHS"]);
 const FAIL_ON: Input = Input::new("fail-on", &["INPUT_FAIL_ON"]);
 const SARIF: Input = Input::new("sarif", &["INPUT_SARIF"]);
+const CONFIG: Input = Input::new("config", &["INPUT_CONFIG"]);
 const FORMAT: Input = Input::new("format", &[]);
 
 /// Where the workflows are when no path is given.
@@ -33,6 +34,8 @@ pub struct Inputs {
     pub form: Form,
     pub fail_on: Severity,
     pub sarif: Option<PathBuf>,
+    /// The benchmark config whose `[lint]` table is read.
+    pub config: Option<PathBuf>,
     pub files: RunnerFiles,
 }
 
@@ -73,7 +76,11 @@ pub fn validate(args: &LintArgs, env: Env<'_>) -> Result<Inputs, InputError> {
         },
     };
     let sarif = args.sarif.as_ref().map(|p| p.to_string_lossy());
+    let config = args.config.as_ref().map(|p| p.to_string_lossy());
     Ok(Inputs {
+        config: r
+            .value(&CONFIG, config.as_deref())
+            .map(|v| PathBuf::from(v.text)),
         paths,
         form,
         fail_on,

@@ -9,8 +9,11 @@
 //! ignore comments; [`render`] and [`sarif`] write the [`finding`]s.
 
 pub mod args;
+pub mod env;
+pub mod evidence;
 pub mod finding;
 pub mod inputs;
+pub mod places;
 pub mod render;
 pub mod rules;
 pub mod sarif;
@@ -23,6 +26,7 @@ use std::path::Path;
 
 use thiserror::Error;
 
+use crate::compare::config::Lint;
 use crate::runner::file_command::EncodeError;
 use crate::runner::log::LogSink as _;
 use crate::runner::read::{self, FileError};
@@ -48,6 +52,8 @@ pub enum LintError {
     Input(#[from] InputError),
     #[error(transparent)]
     File(#[from] FileError),
+    #[error(transparent)]
+    Config(#[from] crate::compare::config::ConfigError),
     #[error("{path}: {source}")]
     Yaml {
         path: String,
@@ -164,7 +170,13 @@ pub fn main(args: &LintArgs, env: Env<'_>) -> u8 {
 }
 
 pub fn run(inputs: &Inputs) -> Result<u8, LintError> {
-    let outcome = lint_files(&inputs::files(&inputs.paths)?)?;
+    let config = inputs
+        .config
+        .as_deref()
+        .map(crate::compare::config::load::load)
+        .transpose()?;
+    let lint = config.as_ref().and_then(|c| c.lint.as_ref());
+    let outcome = lint_files(&inputs::files(&inputs.paths)?, lint)?;
     if let Some(path) = &inputs.sarif {
         let text = sarif::sarif(&outcome);
         std::fs::write(path, text).map_err(|source| WriteError::File {
@@ -208,12 +220,12 @@ pub fn run(inputs: &Inputs) -> Result<u8, LintError> {
 
 /// Every file linted; one that cannot be (unreadable, not YAML, past a
 /// limit) is a [`Refusal`] and the others are still linted.
-pub fn lint_files(paths: &[std::path::PathBuf]) -> Result<Outcome, LintError> {
+pub fn lint_files(paths: &[std::path::PathBuf], lint: Option<&Lint>) -> Result<Outcome, LintError> {
     let mut outcome = Outcome::default();
     for path in paths {
         let linted = read::bounded_text("workflow", path, FILE_LIMIT)
             .map_err(LintError::from)
-            .and_then(|text| lint_text(path, &text));
+            .and_then(|text| lint_text(path, &text, lint));
         outcome.files = outcome.files.saturating_add(1);
         match linted {
             Ok((findings, suppressed)) => {
@@ -226,8 +238,13 @@ pub fn lint_files(paths: &[std::path::PathBuf]) -> Result<Outcome, LintError> {
     Ok(outcome)
 }
 
-/// One file's findings (sorted by position) and how many were suppressed.
-pub fn lint_text(path: &Path, text: &str) -> Result<(Vec<Finding>, usize), LintError> {
+/// One file's findings (sorted by position) and how many were suppressed;
+/// `lint` is the config's `[lint]` table, when there is one.
+pub fn lint_text(
+    path: &Path,
+    text: &str,
+    lint: Option<&Lint>,
+) -> Result<(Vec<Finding>, usize), LintError> {
     let name = path.display().to_string();
     let root = yaml::parse(text).map_err(|source| LintError::Yaml {
         path: name.clone(),
@@ -241,7 +258,8 @@ pub fn lint_text(path: &Path, text: &str) -> Result<(Vec<Finding>, usize), LintE
     let ignores = suppress::Ignores::read(text);
     let mut findings = Vec::new();
     let mut suppressed = 0usize;
-    for hit in rules::check(&flow) {
+    let bench = evidence::benchmarks(&flow, &name, lint);
+    for hit in rules::check(&flow, &bench) {
         let Some(rule) = rule(hit.rule) else {
             continue;
         };

@@ -57,6 +57,17 @@ pub struct Command {
     pub loops: usize,
     /// Inside a substitution, a `bash -c` body or a here-document.
     pub nested: bool,
+    /// Which script it is part of: 0 for the step's own, then one number
+    /// per nested script, in the order they are read. A `cd` moves the
+    /// commands after it in the same script only.
+    pub script: usize,
+    /// The command (its index in the list) whose substitution, `bash -c`
+    /// body or here-document holds this one: `docker exec box bash -c
+    /// "git fetch"` is the parent of `git fetch`.
+    pub parent: Option<usize>,
+    /// `( ... )` subshells open around it in its script: a `cd` inside
+    /// one moves nothing after it closes.
+    pub subshells: usize,
 }
 
 impl Command {
@@ -124,7 +135,13 @@ pub fn commands(script: &str) -> Result<Vec<Command>, TooDeep> {
 /// `env:`, say).
 pub fn commands_with(script: &str, vars: &Vars) -> Result<Vec<Command>, TooDeep> {
     let mut out = Vec::new();
-    read(script, 0, 0, 0, &mut out)?;
+    let outer = Reading {
+        loops: 0,
+        depth: 0,
+        parent: None,
+        script: 0,
+    };
+    read(script, 0, outer, &mut 0, &mut out)?;
     let mut vars = vars.clone();
     for c in &mut out {
         vars.expand(c);
@@ -208,6 +225,16 @@ impl Vars {
         while let Some(at) = rest.find('$') {
             out.push_str(rest.get(..at)?);
             let after = rest.get(at.saturating_add(1)..)?;
+            // `${{ env.NAME }}`: the runner puts the value in before the
+            // shell runs.
+            if let Some((name, len)) = env_expression(after)
+                && let Some(value) = self.get(name)
+            {
+                out.push_str(value);
+                changed = true;
+                rest = after.get(len..)?;
+                continue;
+            }
             let (name, len) = match after.strip_prefix('{') {
                 Some(inner) if !inner.starts_with('{') => {
                     let end = inner.find('}')?;
@@ -237,6 +264,15 @@ impl Vars {
     }
 }
 
+/// `{{ env.NAME }}` at the start of `text` (what follows a `$`): the name
+/// and the length up to the closing `}}`.
+fn env_expression(text: &str) -> Option<(&str, usize)> {
+    let inner = text.strip_prefix("{{")?;
+    let end = inner.find("}}")?;
+    let name = inner.get(..end)?.trim().strip_prefix("env.")?;
+    is_name(name).then_some((name, end.saturating_add(4)))
+}
+
 /// Builtins whose arguments are assignments.
 const DECLARE: &[&str] = &["export", "declare", "local", "readonly", "typeset"];
 
@@ -253,19 +289,29 @@ struct Nested<'a> {
     at: usize,
 }
 
-/// Reads one script whose byte 0 is at `base` of the outermost one, `depth`
-/// scripts deep.
+/// Where a script being read sits: the loops around it, how deep, the
+/// command that holds it and its own number.
+#[derive(Clone, Copy)]
+struct Reading {
+    loops: usize,
+    depth: usize,
+    parent: Option<usize>,
+    script: usize,
+}
+
+/// Reads one script whose byte 0 is at `base` of the outermost one;
+/// `scripts` counts the scripts read so far (for their numbers).
 fn read(
     script: &str,
     base: usize,
-    loops: usize,
-    depth: usize,
+    at: Reading,
+    scripts: &mut usize,
     out: &mut Vec<Command>,
 ) -> Result<(), TooDeep> {
-    if depth > MAX_NESTING {
+    if at.depth > MAX_NESTING {
         return Err(TooDeep { at: base });
     }
-    let nested = depth > 0;
+    let nested = at.depth > 0;
     let mut t = Tokens {
         s: script.as_bytes(),
         text: script,
@@ -277,10 +323,11 @@ fn read(
         inner: Vec::new(),
         heredocs: Vec::new(),
         done: Vec::new(),
+        subshells: 0,
     };
     t.run();
-    let mut looping = loops;
-    for (words, before, inner) in t.done {
+    let mut looping = at.loops;
+    for (words, before, inner, subshells) in t.done {
         let start = words.first().map_or(0, |w| w.at);
         let mut command = Command {
             start,
@@ -289,6 +336,9 @@ fn read(
             before,
             loops: looping,
             nested,
+            script: at.script,
+            parent: at.parent,
+            subshells,
         };
         while let Some(first) = command.words.first() {
             if !KEYWORDS.contains(&first.text.as_str()) {
@@ -311,10 +361,17 @@ fn read(
         if command.words.is_empty() && command.keywords.is_empty() {
             continue;
         }
+        let parent = out.len();
         out.push(command);
-        let inner_depth = depth.saturating_add(1);
         for n in inner.iter().chain(&shell_body) {
-            read(&n.body, n.at, inner_loops, inner_depth, out)?;
+            *scripts = scripts.saturating_add(1);
+            let inner = Reading {
+                loops: inner_loops,
+                depth: at.depth.saturating_add(1),
+                parent: Some(parent),
+                script: *scripts,
+            };
+            read(&n.body, n.at, inner, scripts, out)?;
         }
     }
     Ok(())
@@ -335,7 +392,9 @@ fn shell_argument(c: &Command) -> Option<Nested<'static>> {
     })
 }
 
-type Done<'a> = (Vec<Word>, Sep, Vec<Nested<'a>>);
+/// A command as the tokenizer ends it: its words, what came before, the
+/// scripts inside it, and how many `( ... )` subshells are open around it.
+type Done<'a> = (Vec<Word>, Sep, Vec<Nested<'a>>, usize);
 
 struct Tokens<'a> {
     s: &'a [u8],
@@ -349,6 +408,8 @@ struct Tokens<'a> {
     /// Here-documents opened on this line: (delimiter, strip tabs).
     heredocs: Vec<(String, bool)>,
     done: Vec<Done<'a>>,
+    /// `( ... )` subshells open.
+    subshells: usize,
 }
 
 impl<'a> Tokens<'a> {
@@ -380,7 +441,7 @@ impl<'a> Tokens<'a> {
         self.end_word();
         let words = std::mem::take(&mut self.words);
         let inner = std::mem::take(&mut self.inner);
-        self.done.push((words, self.before, inner));
+        self.done.push((words, self.before, inner, self.subshells));
         self.before = next;
     }
 
@@ -484,7 +545,7 @@ impl<'a> Tokens<'a> {
         let feeds_shell = self
             .done
             .last()
-            .is_some_and(|(w, _, _)| w.iter().any(|w| SHELLS.contains(&w.text.as_str())));
+            .is_some_and(|(w, _, _, _)| w.iter().any(|w| SHELLS.contains(&w.text.as_str())));
         for (delimiter, strip) in std::mem::take(&mut self.heredocs) {
             let start = self.i;
             let mut end = self.s.len();
@@ -605,6 +666,11 @@ impl<'a> Tokens<'a> {
                 b'\n' | b';' | b'&' | b'|' if self.separator(c, next) => {}
                 b'(' | b')' if self.word.is_none() => {
                     self.end_command(Sep::Semi);
+                    self.subshells = if c == b'(' {
+                        self.subshells.saturating_add(1)
+                    } else {
+                        self.subshells.saturating_sub(1)
+                    };
                     self.i = self.i.saturating_add(1);
                 }
                 _ => self.one_char(),

@@ -3,6 +3,9 @@
 //! shapes GitHub would refuse are skipped, never an error (actionlint's
 //! job), so a rule sees only what it understands.
 
+use std::borrow::Cow;
+
+use super::env::Env;
 use super::shell::{self, Command, TooDeep};
 use super::yaml::{Node, Pos, Scalar};
 
@@ -11,17 +14,24 @@ pub struct Workflow<'a> {
     /// Event names under `on:`.
     pub triggers: Vec<&'a str>,
     pub jobs: Vec<Job<'a>>,
+    /// The workflow's `env:`.
+    pub env: Env,
 }
 
 pub struct Job<'a> {
     pub id: &'a Scalar,
     pub node: &'a Node,
     pub steps: Vec<Step<'a>>,
+    /// The workflow's and the job's `env:`.
+    pub env: Env,
 }
 
 pub struct Step<'a> {
     pub node: &'a Node,
+    /// Its commands read with [`Step::env`]'s variables set.
     pub script: Option<Script<'a>>,
+    /// Every level's `env:`, the step's own last.
+    pub env: Env,
 }
 
 pub struct Script<'a> {
@@ -52,18 +62,25 @@ pub fn read(root: &Node) -> Result<Workflow<'_>, ScriptError> {
         },
         None => Vec::new(),
     };
+    let env = Env::default().with(root.get("env"));
     let jobs = root
         .get("jobs")
         .map(|jobs| {
             jobs.entries()
                 .iter()
                 .map(|(id, node)| {
+                    let env = env.with(node.get("env"));
                     let steps = node
                         .get("steps")
-                        .map(|s| s.items().iter().map(step).collect())
+                        .map(|s| s.items().iter().map(|n| step(n, &env)).collect())
                         .transpose()?
                         .unwrap_or_default();
-                    Ok(Job { id, node, steps })
+                    Ok(Job {
+                        id,
+                        node,
+                        steps,
+                        env,
+                    })
                 })
                 .collect::<Result<Vec<_>, _>>()
         })
@@ -73,21 +90,25 @@ pub fn read(root: &Node) -> Result<Workflow<'_>, ScriptError> {
         root,
         triggers,
         jobs,
+        env,
     })
 }
 
-fn step(node: &Node) -> Result<Step<'_>, ScriptError> {
+fn step<'a>(node: &'a Node, job: &Env) -> Result<Step<'a>, ScriptError> {
+    let env = job.with(node.get("env"));
     let script = match node.get("run").and_then(Node::scalar) {
         Some(scalar) => Some(Script {
             scalar,
-            commands: shell::commands(&scalar.text).map_err(|source| ScriptError {
-                at: scalar.pos_of(source.at),
-                source,
+            commands: shell::commands_with(&scalar.text, env.vars()).map_err(|source| {
+                ScriptError {
+                    at: scalar.pos_of(source.at),
+                    source,
+                }
             })?,
         }),
         None => None,
     };
-    Ok(Step { node, script })
+    Ok(Step { node, script, env })
 }
 
 impl Workflow<'_> {
@@ -97,6 +118,24 @@ impl Workflow<'_> {
 
     pub fn on_pull_request(&self) -> bool {
         self.on("pull_request") || self.on("pull_request_target")
+    }
+
+    /// The activity types of `pull_request` and `pull_request_target` the
+    /// workflow runs on (`labeled`, ...); none written means GitHub's
+    /// default (opened, synchronize, reopened).
+    pub fn pull_request_types(&self) -> Vec<&str> {
+        let Some(on) = self.root.get("on") else {
+            return Vec::new();
+        };
+        ["pull_request", "pull_request_target"]
+            .iter()
+            .filter_map(|e| on.get(e))
+            .filter_map(|n| n.get("types"))
+            .flat_map(|t| match t.str() {
+                Some(one) => vec![one],
+                None => t.items().iter().filter_map(Node::str).collect(),
+            })
+            .collect()
     }
 
     /// Whether pushes to the default branch (`main` or `master`: the file
@@ -193,6 +232,12 @@ impl<'a> Step<'a> {
 
     pub fn with(&self, key: &str) -> Option<&'a Node> {
         self.node.get("with").and_then(|w| w.get(key))
+    }
+
+    /// A `with:` value as the action receives it: `${{ env.X }}` read as X.
+    pub fn with_text(&self, key: &str) -> Option<Cow<'a, str>> {
+        let text = self.with(key).and_then(Node::str)?;
+        Some(self.env.expand(text))
     }
 
     /// Name, id, action and script, lower-cased, for "what does it do".

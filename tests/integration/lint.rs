@@ -577,10 +577,10 @@ mod never_panics {
         fn any_workflow_is_linted_or_refused(script in shellish(), cut in 0usize..9000) {
             let body: String = script.lines().map(|l| format!("          {l}\n")).collect();
             let text = format!("on: [pull_request]\njobs:\n  a:\n    runs-on: [self-hosted]\n    steps:\n      - run: |\n{body}");
-            let _ = lint_text(std::path::Path::new("w.yml"), &text);
+            let _ = lint_text(std::path::Path::new("w.yml"), &text, None);
             let fixture = std::fs::read_to_string(super::fixture("real-world/gpu-benchmarks.yml")).unwrap();
             let end = fixture.char_indices().map(|(i, _)| i).take_while(|&i| i <= cut).last().unwrap_or(0);
-            let _ = lint_text(std::path::Path::new("w.yml"), &fixture[..end]);
+            let _ = lint_text(std::path::Path::new("w.yml"), &fixture[..end], None);
         }
     }
 }

@@ -10,7 +10,9 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use thiserror::Error;
 
-use super::{Config, Direction, FailThreshold, Group, Metric, PathPattern, Pattern, Rule, Select};
+use super::{
+    Config, Direction, FailThreshold, Group, Lint, Metric, PathPattern, Pattern, Rule, Select,
+};
 use crate::glob::{Glob, PathGlob};
 use crate::runner::read::{self, FileError};
 
@@ -75,6 +77,18 @@ struct File {
     #[serde(default)]
     rules: Vec<toml::Spanned<RuleSpec>>,
     select: Option<toml::Spanned<SelectSpec>>,
+    lint: Option<LintSpec>,
+}
+
+/// `[lint]`: which jobs and workflows run benchmarks, where the files do
+/// not show it.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct LintSpec {
+    #[serde(default)]
+    benchmark_jobs: Vec<String>,
+    #[serde(default)]
+    benchmark_workflows: Vec<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -171,6 +185,10 @@ pub fn parse(text: &str) -> Result<Config, Problem> {
         metrics,
         rules: Vec::with_capacity(file.rules.len()),
         select: None,
+        lint: file.lint.map(|l| Lint {
+            benchmark_jobs: l.benchmark_jobs.iter().map(|p| Glob::new(p)).collect(),
+            benchmark_workflows: l.benchmark_workflows.iter().map(|p| Glob::new(p)).collect(),
+        }),
     };
     for (i, spec) in file.rules.into_iter().enumerate() {
         // The line is counted only for an error: counting it for every rule

@@ -33,6 +33,11 @@
 //! match = ["op=experimental_*"]
 //! ignore = true
 //!
+//! # Jobs and workflows that run benchmarks, for `lint` (see docs/lint.md).
+//! [lint]
+//! benchmark-jobs = ["gpu-*", "perf"]
+//! benchmark-workflows = ["nightly-*.yml"]
+//!
 //! # What `select` maps changed files to (see docs/select.md).
 //! [select]
 //! all = ["CMakeLists.txt", "scripts/run_benchmark.sh", "python/flydsl/compiler/**"]
@@ -149,6 +154,16 @@ pub struct Config {
     pub rules: Vec<Rule>,
     /// The `[select]` table, when the config has one.
     pub select: Option<Select>,
+    /// The `[lint]` table, when the config has one.
+    pub lint: Option<Lint>,
+}
+
+/// `[lint]`: the jobs (by id) and workflows (by file name) that run
+/// benchmarks, for `lint`'s baseline rules, where the files do not show it.
+#[derive(Debug, Clone, Default)]
+pub struct Lint {
+    pub benchmark_jobs: Vec<Glob>,
+    pub benchmark_workflows: Vec<Glob>,
 }
 
 /// A path pattern as written and compiled.
@@ -223,6 +238,7 @@ impl Default for Config {
                 .collect(),
             rules: Vec::new(),
             select: None,
+            lint: None,
         }
     }
 }

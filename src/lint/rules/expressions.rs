@@ -3,12 +3,29 @@
 //! `${SHA:-main}` or `${SHA:=main}` default) and `unchecked-before` (`github.event.before`
 //! used with neither its new-branch zeros nor a force-push handled).
 
-use super::{hit, is_sha};
+use super::{hit, hit_at, is_sha};
 use crate::lint::finding::Hit;
 use crate::lint::workflow::{Job, Workflow};
 use crate::lint::yaml::{Node, Scalar, Value};
 
 pub fn check(w: &Workflow<'_>, hits: &mut Vec<Hit>) {
+    // The workflow's own `env:` (the seed's `BASE_COMMIT_SHA: ${{ ... ||
+    // github.event.before || 'main' }}` is there, not in a job).
+    let mut top = Vec::new();
+    if let Some(env) = w.root.get("env") {
+        keyed(env, "env", &mut top);
+    }
+    for (key, s) in &top {
+        for at in fallbacks(key, s) {
+            hits.push(hit_at("moving-fallback", s.pos_of(at)));
+        }
+    }
+    if w.on("push")
+        && let Some(first) = first_before(&top)
+        && !handled(w, &[])
+    {
+        hits.push(hit_at("unchecked-before", first.pos_of(before_at(first))));
+    }
     for job in &w.jobs {
         let mut scalars = Vec::new();
         keyed(job.node, "", &mut scalars);
@@ -158,23 +175,34 @@ fn shell_default_at(word: &str) -> Option<usize> {
         .then_some(open)
 }
 
-fn unchecked_before(
-    w: &Workflow<'_>,
-    job: &Job<'_>,
-    scalars: &[(&str, &Scalar)],
-    hits: &mut Vec<Hit>,
-) {
-    let Some(first) = scalars
+fn first_before<'a>(scalars: &[(&str, &'a Scalar)]) -> Option<&'a Scalar> {
+    scalars
         .iter()
         .find(|(_, s)| s.text.contains("event.before"))
-    else {
-        return;
-    };
+        .map(|(_, s)| *s)
+}
+
+/// Where `github.event.before` starts in `s`.
+fn before_at(s: &Scalar) -> usize {
+    let at = s.text.find("event.before").unwrap_or(0);
+    s.text
+        .get(..at)
+        .and_then(|r| r.rfind("github"))
+        .unwrap_or(at)
+}
+
+/// Whether the workflow's `env:` or `scalars` check `before` for a new
+/// branch (all zeros) or a force-push (the commit's existence); with no
+/// job's scalars given, any job's check counts.
+fn handled(w: &Workflow<'_>, scalars: &[(&str, &Scalar)]) -> bool {
     let mut everything: Vec<&Scalar> = scalars.iter().map(|(_, s)| *s).collect();
     if let Some(env) = w.root.get("env") {
         env.scalars(&mut everything);
     }
-    let handled = everything.iter().any(|s| {
+    if scalars.is_empty() {
+        w.root.scalars(&mut everything);
+    }
+    everything.iter().any(|s| {
         let t = &s.text;
         t.contains("0000000000000000000000000000000000000000")
             || t.contains("event.created")
@@ -184,20 +212,24 @@ fn unchecked_before(
             || t.contains("rev-parse --verify")
             || t.contains("rev-parse -q --verify")
             || t.contains("merge-base --is-ancestor")
-    });
-    if !handled {
-        let at = first.1.text.find("event.before").unwrap_or(0);
-        let at = first
-            .1
-            .text
-            .get(..at)
-            .and_then(|r| r.rfind("github"))
-            .unwrap_or(at);
+    })
+}
+
+fn unchecked_before(
+    w: &Workflow<'_>,
+    job: &Job<'_>,
+    scalars: &[(&str, &Scalar)],
+    hits: &mut Vec<Hit>,
+) {
+    let Some(first) = first_before(scalars) else {
+        return;
+    };
+    if !handled(w, scalars) {
         hits.push(hit(
             "unchecked-before",
-            first.1.pos_of(at),
+            first.pos_of(before_at(first)),
             job,
-            step_of(job, first.1),
+            step_of(job, first),
         ));
     }
 }

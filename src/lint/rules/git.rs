@@ -1,20 +1,27 @@
 //! Rules on what scripts do with git (and pip): `fork-remote`,
-//! `baseline-walk`, `shallow-merge-base`, `tag-sort`, `unpinned-clone`.
+//! `baseline-walk`, `shallow-merge-base`, `tag-sort`, `unpinned-clone`
+//! (in jobs that run benchmarks: a dependency at a moving ref changes what
+//! baseline and current measure; elsewhere it is a choice).
 
 use super::{hit, pinned_ref};
+use crate::lint::evidence::Benchmarks;
 use crate::lint::finding::Hit;
+use crate::lint::places;
 use crate::lint::shell::{Command, Sep};
 use crate::lint::workflow::{Job, Script, Step, Workflow};
 use crate::lint::yaml::Node;
 
-pub fn check(w: &Workflow<'_>, hits: &mut Vec<Hit>) {
-    for job in &w.jobs {
+pub fn check(w: &Workflow<'_>, bench: &Benchmarks, hits: &mut Vec<Hit>) {
+    for (index, job) in w.jobs.iter().enumerate() {
         if w.on_pull_request() {
             fork_remote(job, hits);
         }
         shallow_merge_base(job, hits);
+        let benchmarks = bench.job(index);
         for step in &job.steps {
-            checkout_dependency(job, step, hits);
+            if benchmarks {
+                checkout_dependency(job, step, hits);
+            }
             let Some(script) = &step.script else {
                 continue;
             };
@@ -26,7 +33,7 @@ pub fn check(w: &Workflow<'_>, hits: &mut Vec<Hit>) {
                 if version_sorts_tags(&script.commands, i) {
                     found.push(("tag-sort", c.at()));
                 }
-                if unpinned(&script.commands, i) {
+                if benchmarks && unpinned(&script.commands, i) {
                     found.push(("unpinned-clone", c.at()));
                 }
                 for (rule, at) in found {
@@ -107,21 +114,17 @@ fn head_repo(text: &str) -> bool {
     text.contains("head.repo")
 }
 
-/// A checkout of the head repository (a pull request's fork) into the
-/// workspace makes `origin` the fork.
+/// `git fetch origin`, `ls-remote` or `pull` run inside a checkout of the
+/// head repository (a pull request's fork), wherever it lands (`path:`, a
+/// container's mount, `cd`; see [`places`]): there `origin` is the fork.
+/// Or from a URL built from `head.repo`.
 fn fork_remote(job: &Job<'_>, hits: &mut Vec<Hit>) {
-    let mut origin_is_fork = false;
-    for step in &job.steps {
-        if step.action().as_deref() == Some("actions/checkout") && step.with("path").is_none() {
-            origin_is_fork = step
-                .with("repository")
-                .and_then(Node::str)
-                .is_some_and(head_repo);
-        }
+    let inside = places::inside_head(job, head_repo);
+    for (step, inside) in job.steps.iter().zip(&inside) {
         let Some(script) = &step.script else {
             continue;
         };
-        for c in &script.commands {
+        for (c, in_head) in script.commands.iter().zip(inside) {
             if !(c.git("fetch") || c.git("ls-remote") || c.git("pull")) {
                 continue;
             }
@@ -129,7 +132,7 @@ fn fork_remote(job: &Job<'_>, hits: &mut Vec<Hit>) {
             let from_origin =
                 args.first() == Some(&"origin") || (args.is_empty() && c.has("--tags"));
             let from_head_url = args.first().is_some_and(|a| head_repo(a));
-            if (origin_is_fork && from_origin) || from_head_url {
+            if (*in_head && from_origin) || from_head_url {
                 hits.push(hit("fork-remote", script.pos(c), job, Some(step)));
             }
         }
@@ -234,7 +237,10 @@ fn unpinned(commands: &[Command], i: usize) -> bool {
                 .unwrap_or(url);
             last.strip_suffix(".git").unwrap_or(last)
         });
-        return !pinned_later(commands.get(i.saturating_add(1)..).unwrap_or(&[]), dir);
+        let after = commands.get(i.saturating_add(1)..).unwrap_or(&[]);
+        // A clone that is pushed to (a docs or gh-pages repository) is a
+        // target, not a dependency.
+        return !pinned_later(after, dir) && !pushed_later(after, dir);
     }
     let pip = c.has("install")
         && c.words.iter().take(4).any(|w| {
@@ -254,6 +260,33 @@ fn unpinned(commands: &[Command], i: usize) -> bool {
             }
         }
         None => false,
+    })
+}
+
+/// The last segment of a path (`a/b/` is `b`).
+fn last_segment(p: &str) -> String {
+    p.trim_end_matches('/')
+        .rsplit('/')
+        .next()
+        .unwrap_or(p)
+        .to_owned()
+}
+
+/// Whether a command after the clone runs `git push` in its directory.
+fn pushed_later(after: &[Command], dir: &str) -> bool {
+    let dir = last_segment(dir);
+    let mut cwd = String::new();
+    after.iter().any(|n| {
+        if n.name() == Some("cd") {
+            cwd = n
+                .words
+                .get(1)
+                .map(|w| last_segment(&w.text))
+                .unwrap_or_default();
+            return false;
+        }
+        let at = n.after("-C").map_or_else(|| cwd.clone(), last_segment);
+        n.git("push") && at == dir
     })
 }
 

@@ -1,23 +1,38 @@
-//! The checks: pure functions from a [`Workflow`] to [`Hit`]s. [`jobs`]
-//! reads job and step settings (conditions, timeouts, concurrency,
-//! caches, `continue-on-error`), [`git`] the git commands of scripts,
-//! [`expressions`] the `${{ }}` expressions and the shell defaults that
-//! stand for commits.
+//! The checks: pure functions from a [`Workflow`] (and which of its jobs
+//! run benchmarks, [`Benchmarks`]) to [`Hit`]s. [`jobs`] reads job and step
+//! settings (conditions, timeouts, concurrency, caches), [`results`] what
+//! happens to results (`continue-on-error`, an exit 0 when they are
+//! missing, a partial file thrown away), [`git`] the git commands of
+//! scripts, [`expressions`] the `${{ }}` expressions and the shell
+//! defaults that stand for commits.
 
 pub mod expressions;
 pub mod git;
 pub mod jobs;
+pub mod results;
 
+use super::evidence::Benchmarks;
 use super::finding::Hit;
 use super::workflow::{Job, Step, Workflow};
 use super::yaml::Pos;
 
-pub fn check(w: &Workflow<'_>) -> Vec<Hit> {
+pub fn check(w: &Workflow<'_>, bench: &Benchmarks) -> Vec<Hit> {
     let mut hits = Vec::new();
-    jobs::check(w, &mut hits);
-    git::check(w, &mut hits);
+    jobs::check(w, bench, &mut hits);
+    results::check(w, bench, &mut hits);
+    git::check(w, bench, &mut hits);
     expressions::check(w, &mut hits);
     hits
+}
+
+/// A hit outside any job (the workflow's `env:` or `concurrency:`).
+fn hit_at(rule: &'static str, at: Pos) -> Hit {
+    Hit {
+        rule,
+        at,
+        detail: None,
+        parents: Vec::new(),
+    }
 }
 
 /// A hit inside `job` (and `step`): a suppression on their lines applies.
@@ -39,11 +54,6 @@ fn about_baseline(text: &str) -> bool {
     ["baseline", "compar", "regress"]
         .iter()
         .any(|k| text.contains(k))
-}
-
-/// Whether a job or step runs benchmarks (its title, or a command).
-fn about_benchmarks(text: &str) -> bool {
-    text.contains("bench") || about_baseline(text)
 }
 
 fn is_sha(text: &str) -> bool {

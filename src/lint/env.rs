@@ -1,0 +1,156 @@
+//! The `env:` a step sees: the workflow's, the job's and its own, a later
+//! level's value winning, as the runner sets them. Values are followed:
+//! `${{ env.NAME }}` in a `with:`, `if:` or `run:` reads as NAME's value,
+//! and `$NAME` in a script too ([`Vars`]), so
+//! `repository: ${{ env.GITHUB_REPO_NAME }}` is known to be the head
+//! repository when the workflow's `env:` says `GITHUB_REPO_NAME:
+//! ${{ github.event.pull_request.head.repo.full_name || ... }}`. Pure.
+
+use std::borrow::Cow;
+
+use super::shell::{MAX_EXPANDED, Vars};
+use super::yaml::Node;
+
+/// The variables one level sees.
+#[derive(Debug, Clone, Default)]
+pub struct Env {
+    vars: Vars,
+}
+
+impl Env {
+    /// This level's variables with `node`'s (an `env:` mapping) over them.
+    /// A value may name an earlier level's variable: it is read then.
+    pub fn with(&self, node: Option<&Node>) -> Env {
+        let mut vars = self.vars.clone();
+        for (key, value) in node.map(Node::entries).unwrap_or_default() {
+            if let Some(text) = value.str() {
+                let text = expand(&vars, text);
+                vars.set(&key.text, &text);
+            }
+        }
+        Env { vars }
+    }
+
+    /// The variables, for a script.
+    pub fn vars(&self) -> &Vars {
+        &self.vars
+    }
+
+    /// `text` with `env.NAME` inside its `${{ }}` expressions read as the
+    /// value: an expression value (`${{ E }}`) as `(E)`, text as a string.
+    pub fn expand<'t>(&self, text: &'t str) -> Cow<'t, str> {
+        expand(&self.vars, text)
+    }
+}
+
+/// `env.NAME` inside every `${{ }}` of `text` replaced by NAME's value.
+fn expand<'t>(vars: &Vars, text: &'t str) -> Cow<'t, str> {
+    if !text.contains("env.") || !text.contains("${{") {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    let mut changed = false;
+    while let Some(open) = rest.find("${{") {
+        let (before, from) = rest.split_at(open);
+        out.push_str(before);
+        let end = from.find("}}").map_or(from.len(), |e| e.saturating_add(2));
+        let (expression, after) = from.split_at(end);
+        let replaced = within(vars, expression);
+        changed |= matches!(replaced, Cow::Owned(_));
+        out.push_str(&replaced);
+        rest = after;
+        if out.len() > MAX_EXPANDED {
+            return Cow::Borrowed(text);
+        }
+    }
+    out.push_str(rest);
+    if changed {
+        Cow::Owned(out)
+    } else {
+        Cow::Borrowed(text)
+    }
+}
+
+/// One `${{ ... }}` with each `env.NAME` replaced.
+fn within<'e>(vars: &Vars, expression: &'e str) -> Cow<'e, str> {
+    let mut out = String::new();
+    let mut last = 0usize;
+    let bytes = expression.as_bytes();
+    let mut i = 0usize;
+    while let Some(p) = expression.get(i..).and_then(|r| r.find("env.")) {
+        let at = i.saturating_add(p);
+        let boundary = at == 0
+            || bytes
+                .get(at.saturating_sub(1))
+                .is_some_and(|b| !(b.is_ascii_alphanumeric() || *b == b'_' || *b == b'.'));
+        let name_start = at.saturating_add(4);
+        let name_len = expression.get(name_start..).map_or(0, |r| {
+            r.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(r.len())
+        });
+        let name = expression
+            .get(name_start..name_start.saturating_add(name_len))
+            .unwrap_or("");
+        i = name_start
+            .saturating_add(name_len)
+            .max(at.saturating_add(1));
+        let Some(value) = vars.get(name).filter(|_| boundary && !name.is_empty()) else {
+            continue;
+        };
+        out.push_str(expression.get(last..at).unwrap_or(""));
+        out.push_str(&as_operand(value));
+        last = i;
+    }
+    if last == 0 {
+        return Cow::Borrowed(expression);
+    }
+    out.push_str(expression.get(last..).unwrap_or(""));
+    Cow::Owned(out)
+}
+
+/// A value as an expression operand: `${{ E }}` as `(E)`, text quoted.
+fn as_operand(value: &str) -> String {
+    let t = value.trim();
+    match t.strip_prefix("${{").and_then(|r| r.strip_suffix("}}")) {
+        Some(inner) if !inner.contains("${{") => format!("({})", inner.trim()),
+        _ => format!("'{}'", t.replace('\'', "''")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lint::yaml::parse;
+
+    #[test]
+    fn levels_stack_and_expressions_read_the_value() {
+        let root = parse(
+            "env:\n  REPO: ${{ github.event.pull_request.head.repo.full_name || github.repository }}\n  MODE: fast\njobs:\n  a:\n    env:\n      MODE: slow\n      BOTH: ${{ env.REPO }}\n",
+        )
+        .unwrap();
+        let top = Env::default().with(root.get("env"));
+        let job = top.with(
+            root.get("jobs")
+                .and_then(|j| j.get("a"))
+                .and_then(|a| a.get("env")),
+        );
+        assert_eq!(
+            job.expand("${{ env.REPO }}"),
+            "${{ (github.event.pull_request.head.repo.full_name || github.repository) }}"
+        );
+        assert_eq!(
+            job.expand("${{ env.MODE == 'slow' }}"),
+            "${{ 'slow' == 'slow' }}"
+        );
+        assert!(
+            job.expand("${{ env.BOTH }}").contains("head.repo"),
+            "a value reads an earlier level's"
+        );
+        assert_eq!(
+            job.expand("${{ github.env.MODE }} ${{ env.UNSET }}"),
+            "${{ github.env.MODE }} ${{ env.UNSET }}"
+        );
+        assert_eq!(job.vars().get("MODE"), Some("slow"));
+    }
+}

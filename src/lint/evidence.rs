@@ -1,0 +1,160 @@
+//! Which jobs run benchmarks, on strong evidence only: the baseline rules
+//! (`cancel-main`, `cache-discipline`, `unpinned-clone`, `long-timeout`,
+//! `silent-baseline`, `discard-partial`, `label-cancel`) are about the
+//! cost of benchmarks and stay quiet elsewhere. Measured on 282 real
+//! workflows, most findings of those rules outside benchmark jobs pointed
+//! at no cost (an ordinary CI workflow's `cancel-in-progress`, a docs
+//! repository cloned to push to).
+//!
+//! A job runs benchmarks when one of its commands (not an `echo`) is a
+//! known benchmark command (`cargo bench`, `asv run|continuous`, `pytest
+//! --benchmark-*`, `go test -bench`, `hyperfine`, a `run_benchmark*`
+//! script, a `--benchmark_*` flag), it uses a benchmark action, it uploads
+//! benchmark results or compares them, or the repository's config says so
+//! (`[lint]`: `benchmark-jobs` globs of job ids, `benchmark-workflows` globs
+//! of file names). A word such as "bench" in a name or a message is not
+//! evidence. Pure.
+
+use super::shell::Command;
+use super::workflow::{Job, Step, Workflow};
+use crate::compare::config::Lint;
+
+/// Which jobs of a workflow run benchmarks, by position; `any` when one does.
+#[derive(Debug, Clone, Default)]
+pub struct Benchmarks {
+    pub jobs: Vec<bool>,
+    pub any: bool,
+}
+
+impl Benchmarks {
+    pub fn job(&self, index: usize) -> bool {
+        self.jobs.get(index).copied().unwrap_or(false)
+    }
+}
+
+/// The benchmark jobs of `w` (its file name `file`), with `lint`'s globs.
+pub fn benchmarks(w: &Workflow<'_>, file: &str, lint: Option<&Lint>) -> Benchmarks {
+    let name = file.rsplit(['/', '\\']).next().unwrap_or(file);
+    let whole = lint.is_some_and(|l| l.benchmark_workflows.iter().any(|g| g.matches(name)));
+    let jobs: Vec<bool> = w
+        .jobs
+        .iter()
+        .map(|job| {
+            whole
+                || lint.is_some_and(|l| l.benchmark_jobs.iter().any(|g| g.matches(&job.id.text)))
+                || runs_benchmarks(job)
+        })
+        .collect();
+    let any = jobs.iter().any(|b| *b);
+    Benchmarks { jobs, any }
+}
+
+/// Actions that run or publish benchmarks.
+const ACTIONS: &[&str] = &[
+    "benchmark-action/github-action-benchmark",
+    "rhysd/github-action-benchmark",
+    "codspeedhq/action",
+    "bencherdev/bencher",
+    "boa-dev/criterion-compare-action",
+    "pytorch/test-infra/.github/actions/upload-benchmark-results",
+];
+
+/// Whether the job's steps show it runs benchmarks.
+pub fn runs_benchmarks(job: &Job<'_>) -> bool {
+    job.steps.iter().any(step_runs_benchmarks)
+}
+
+/// Whether one step runs, publishes or compares benchmarks.
+pub fn step_runs_benchmarks(step: &Step<'_>) -> bool {
+    if let Some(action) = step.action() {
+        if ACTIONS.iter().any(|a| action == *a) || action.ends_with("/baseline-resolver/compare") {
+            return true;
+        }
+        if action == "actions/upload-artifact" {
+            let named = |k: &str| {
+                step.with_text(k)
+                    .is_some_and(|v| v.to_lowercase().contains("bench"))
+            };
+            return named("name") || named("path");
+        }
+    }
+    step.script
+        .as_ref()
+        .is_some_and(|s| s.commands.iter().any(benchmark_command))
+}
+
+/// Commands that only say something: their words are a message.
+const SAYS: &[&str] = &[
+    "echo", "printf", ":", "cat", "tee", "true", "false", "test", "[", "[[",
+];
+
+/// Whether `c` runs a benchmark, or compares benchmark results.
+pub fn benchmark_command(c: &Command) -> bool {
+    let words: Vec<&str> = c.words.iter().map(|w| w.text.as_str()).collect();
+    let Some(&name) = words.first() else {
+        return false;
+    };
+    let base = name.rsplit('/').next().unwrap_or(name);
+    if SAYS.contains(&base) {
+        return false;
+    }
+    let has = |w: &str| words.contains(&w);
+    let file_like = |w: &str| {
+        let f = w.rsplit('/').next().unwrap_or(w).to_lowercase();
+        f.starts_with("run_benchmark")
+            || f.starts_with("run-benchmark")
+            || ((f.contains("compare") || f.contains("cmp")) && f.contains("bench"))
+    };
+    (base == "cargo" && (words.get(1) == Some(&"bench") || words.get(1) == Some(&"criterion")))
+        || (base == "asv" && matches!(words.get(1), Some(&("run" | "continuous" | "compare"))))
+        || (base == "go"
+            && has("test")
+            && words
+                .iter()
+                .any(|w| *w == "-bench" || w.starts_with("-bench=")))
+        || base == "hyperfine"
+        || base == "critcmp"
+        || base == "benchstat"
+        || words
+            .iter()
+            .any(|w| w.starts_with("--benchmark-") || w.starts_with("--benchmark_"))
+        || words.iter().any(|w| file_like(w))
+        || (base.starts_with("baseline-resolver") && has("compare"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lint::shell::commands;
+
+    fn runs(script: &str) -> bool {
+        commands(script).unwrap().iter().any(benchmark_command)
+    }
+
+    #[test]
+    fn known_commands_are_evidence_and_words_are_not() {
+        for yes in [
+            "cargo bench --bench resolver",
+            "asv continuous origin/main HEAD",
+            "python -m pytest tests --benchmark-json out.json",
+            "go test ./... -bench=. -run=^$",
+            "hyperfine 'rg x'",
+            "bash scripts/run_benchmark.sh --only softmax",
+            "./build/bench --benchmark_format=json",
+            "python3 scripts/compare_benchmark.py a.csv b.csv",
+            "docker exec box bash -c 'cd /w && bash scripts/run_benchmark.sh'",
+        ] {
+            assert!(runs(yes), "{yes}");
+        }
+        for no in [
+            "cargo check --benches",
+            "echo 'run the benchmarks: cargo bench'",
+            "cargo test --all-targets",
+            "make bench-docs",
+            "pytest tests -k bench",
+            "echo Testbench",
+        ] {
+            assert!(!runs(no), "{no}");
+        }
+    }
+}

@@ -1,0 +1,193 @@
+//! Rules on what happens to benchmark results: `silent-baseline` (a step
+//! that may fail unseen, or an `exit 0` when the results are missing) and
+//! `discard-partial` (results used only when the suite exited 0: the seed's
+//! 64 good rows thrown away because one benchmark of 65 failed). Only in
+//! jobs that run benchmarks.
+
+use super::{about_baseline, hit};
+use crate::lint::evidence::{Benchmarks, step_runs_benchmarks};
+use crate::lint::finding::Hit;
+use crate::lint::shell::{Command, Sep};
+use crate::lint::workflow::{Job, Script, Step, Workflow};
+use crate::lint::yaml::{Node, Pos};
+
+pub fn check(w: &Workflow<'_>, bench: &Benchmarks, hits: &mut Vec<Hit>) {
+    for (i, job) in w.jobs.iter().enumerate() {
+        if bench.job(i) {
+            silent_baseline(job, hits);
+            discard_partial(job, hits);
+        }
+    }
+}
+
+/// A step that makes, reads or compares benchmark results: it runs
+/// benchmarks, or its name or commands speak of a baseline or comparison.
+fn about_results(step: &Step<'_>) -> bool {
+    step_runs_benchmarks(step)
+        || about_baseline(&step.title())
+        || step.script.as_ref().is_some_and(|s| {
+            s.commands.iter().any(|c| {
+                c.name() != Some("echo")
+                    && c.words
+                        .iter()
+                        .any(|w| about_baseline(&w.text.to_lowercase()))
+            })
+        })
+}
+
+fn continues(n: &Node) -> Option<&Node> {
+    n.get("continue-on-error")
+        .filter(|c| c.str() == Some("true"))
+}
+
+fn silent_baseline(job: &Job<'_>, hits: &mut Vec<Hit>) {
+    if let Some(c) = continues(job.node) {
+        hits.push(hit("silent-baseline", c.at, job, None));
+    }
+    for step in &job.steps {
+        if !about_results(step) {
+            continue;
+        }
+        if let Some(c) = continues(step.node) {
+            hits.push(hit("silent-baseline", c.at, job, Some(step)));
+        }
+        if let Some(script) = &step.script {
+            for at in exits_when_missing(script) {
+                let mut h = hit("silent-baseline", at, job, Some(step));
+                h.detail = Some(
+                    "the comparison exits 0 when its results file is missing: the job goes green with no comparison"
+                        .to_owned(),
+                );
+                hits.push(h);
+            }
+        }
+    }
+}
+
+/// A file test (`[ -f x ]`, `test -e x`, `[[ -s x ]]`): `Some(negated)`.
+fn file_test(c: &Command) -> Option<bool> {
+    let name = c.name()?;
+    if !["[", "[[", "test"].contains(&name) {
+        return None;
+    }
+    let tests_file = c
+        .words
+        .iter()
+        .any(|w| ["-f", "-e", "-s", "-r"].contains(&w.text.as_str()));
+    tests_file.then(|| c.has("!") ^ c.keywords.iter().any(|k| k == "!"))
+}
+
+/// `exit 0` on the branch where a results file is missing.
+fn exits_when_missing(script: &Script<'_>) -> Vec<Pos> {
+    let mut found = Vec::new();
+    // Per open `if`: whether the branch being read runs when a file is missing.
+    let mut branches: Vec<bool> = Vec::new();
+    let mut previous: Option<&Command> = None;
+    let mut group = false;
+    for c in &script.commands {
+        for k in &c.keywords {
+            match k.as_str() {
+                "if" => branches.push(false),
+                "else" => {
+                    if let Some(b) = branches.last_mut() {
+                        *b = !*b;
+                    }
+                }
+                "fi" => {
+                    branches.pop();
+                }
+                _ => {}
+            }
+        }
+        let opens = c.keywords.iter().any(|k| k == "if" || k == "elif");
+        if opens && let Some(b) = branches.last_mut() {
+            *b = file_test(c) == Some(true);
+        }
+        // `[ -f x ] || cmd`, `[ ! -f x ] && cmd`: cmd runs when x is missing;
+        // so does a `{ ...; }` group in its place.
+        let chained = previous
+            .and_then(file_test)
+            .is_some_and(|negated| match c.before {
+                Sep::Or => !negated,
+                Sep::And => negated,
+                _ => false,
+            });
+        if chained && c.keywords.iter().any(|k| k == "{") {
+            group = true;
+        }
+        let exit0 = c.name() == Some("exit") && c.words.get(1).is_some_and(|w| w.text == "0");
+        if exit0 && (chained || group || branches.last() == Some(&true)) {
+            found.push(script.pos(c));
+        }
+        if c.keywords.iter().any(|k| k == "}") {
+            group = false;
+        }
+        previous = Some(c);
+    }
+    found
+}
+
+/// Variable names that hold an exit status.
+fn status_name(name: &str) -> bool {
+    let n = name.to_ascii_lowercase();
+    [
+        "status",
+        "rc",
+        "ret",
+        "retval",
+        "exit_code",
+        "exitcode",
+        "code",
+        "result",
+    ]
+    .iter()
+    .any(|s| n == *s || n.ends_with(&format!("_{s}")))
+}
+
+/// A test that the exit status is 0 (`[ "$status" -eq 0 ]`, `[[ $? == 0 ]]`),
+/// with `assigned` the variables set from `$?` so far.
+fn tests_success(c: &Command, assigned: &[String]) -> bool {
+    if !c.name().is_some_and(|n| ["[", "[[", "test"].contains(&n)) {
+        return false;
+    }
+    let words: Vec<&str> = c.words.iter().map(|w| w.text.as_str()).collect();
+    words.windows(3).any(|w| match w {
+        [operand, op, zero] => {
+            let var = operand.trim_start_matches('$').trim_matches(['{', '}']);
+            ["-eq", "=", "=="].contains(op)
+                && *zero == "0"
+                && (*operand == "$?" || status_name(var) || assigned.iter().any(|a| a == var))
+        }
+        _ => false,
+    })
+}
+
+/// `discard-partial`: an `if` that uses the results only when the suite's
+/// exit status is 0 and a results file exists (`if [ "$status" -eq 0 ] &&
+/// [ -s "$csv" ]`): one failed benchmark throws the good rows away.
+fn discard_partial(job: &Job<'_>, hits: &mut Vec<Hit>) {
+    for step in &job.steps {
+        let Some(script) = &step.script else {
+            continue;
+        };
+        let mut assigned: Vec<String> = Vec::new();
+        let commands = &script.commands;
+        for (i, c) in commands.iter().enumerate() {
+            for w in &c.words {
+                if let Some(name) = w.text.strip_suffix("=$?") {
+                    assigned.push(name.to_owned());
+                }
+            }
+            let opens = c.keywords.iter().any(|k| k == "if" || k == "elif");
+            if !opens || !tests_success(c, &assigned) {
+                continue;
+            }
+            let with_file = commands
+                .get(i.saturating_add(1))
+                .is_some_and(|n| n.before == Sep::And && file_test(n) == Some(false));
+            if with_file {
+                hits.push(hit("discard-partial", script.pos(c), job, Some(step)));
+            }
+        }
+    }
+}
