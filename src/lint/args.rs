@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-pub const ABOUT: &str = "Find the benchmark-CI anti-patterns of the seed report in a repository's own workflows: a baseline from the fork, a walk over older commits, always() on GPU jobs, silent comparisons, moving fallbacks and dependencies, and more (12 rules).";
+pub const ABOUT: &str = "Find the benchmark-CI anti-patterns of the seed report in a repository's own workflows: a baseline from the fork, a walk over older commits, always() on GPU jobs, silent comparisons, moving fallbacks and dependencies, and more (14 rules).";
 
 const EXIT_CODES: &str = "\
 Exit codes:
@@ -25,10 +25,20 @@ Examples:
 
 Rules (id, severity):
   job-always (error), fork-remote (error), baseline-walk (error),
-  moving-fallback (error), silent-baseline (error), unchecked-before (warning),
-  long-timeout (warning), unpinned-clone (warning), tag-sort (warning),
-  cancel-main (warning), shallow-merge-base (warning), cache-discipline (note).
+  moving-fallback (error), silent-baseline (error), discard-partial (error),
+  unchecked-before (warning), long-timeout (warning), unpinned-clone (warning),
+  tag-sort (warning), cancel-main (warning), label-cancel (warning),
+  shallow-merge-base (warning), cache-discipline (note).
   Each is described, with its fix, in docs/lint.md and in each finding.
+
+Which jobs run benchmarks:
+  The baseline rules (all but job-always on self-hosted jobs, fork-remote,
+  baseline-walk and shallow-merge-base) apply to jobs that run benchmarks on
+  strong evidence: a benchmark command (cargo bench, asv run, pytest
+  --benchmark-*, go test -bench, hyperfine, a run_benchmark* script, a
+  --benchmark_* flag), a benchmark action, uploading or comparing benchmark
+  results, or --config's [lint] table (benchmark-jobs, benchmark-workflows:
+  globs). A word such as \"bench\" in a name or an echo is not evidence.
 
 Suppressing:
   A comment `# baseline-resolver: ignore[rule-id]` (several ids: ignore[a, b]) on the

@@ -19,11 +19,14 @@ use super::shell::Command;
 use super::workflow::{Job, Step, Workflow};
 use crate::compare::config::Lint;
 
-/// Which jobs of a workflow run benchmarks, by position; `any` when one does.
+/// Which jobs of a workflow run benchmarks, by position; `any` when one does;
+/// `kept` when the results outlive the run (a later run or a dashboard
+/// reads them), so a cancelled run of the default branch loses a baseline.
 #[derive(Debug, Clone, Default)]
 pub struct Benchmarks {
     pub jobs: Vec<bool>,
     pub any: bool,
+    pub kept: bool,
 }
 
 impl Benchmarks {
@@ -32,8 +35,10 @@ impl Benchmarks {
     }
 }
 
-/// The benchmark jobs of `w` (its file name `file`), with `lint`'s globs.
-pub fn benchmarks(w: &Workflow<'_>, file: &str, lint: Option<&Lint>) -> Benchmarks {
+/// The benchmark jobs of `w` (its file name `file`), with `lint`'s globs;
+/// `consumed` when another workflow of the repository runs on this one's
+/// runs (`on: workflow_run`), which keeps what they print.
+pub fn benchmarks(w: &Workflow<'_>, file: &str, lint: Option<&Lint>, consumed: bool) -> Benchmarks {
     let name = file.rsplit(['/', '\\']).next().unwrap_or(file);
     let whole = lint.is_some_and(|l| l.benchmark_workflows.iter().any(|g| g.matches(name)));
     let jobs: Vec<bool> = w
@@ -46,7 +51,50 @@ pub fn benchmarks(w: &Workflow<'_>, file: &str, lint: Option<&Lint>) -> Benchmar
         })
         .collect();
     let any = jobs.iter().any(|b| *b);
-    Benchmarks { jobs, any }
+    let kept = any
+        && (consumed
+            || w.jobs.iter().any(reads_earlier_runs)
+            || w.jobs
+                .iter()
+                .zip(&jobs)
+                .any(|(job, bench)| *bench && keeps_results(job)));
+    Benchmarks { jobs, any, kept }
+}
+
+/// Actions that keep a history of results (a dashboard, a baseline store).
+const HISTORIES: &[&str] = &[
+    "benchmark-action/github-action-benchmark",
+    "rhysd/github-action-benchmark",
+    "codspeedhq/action",
+    "bencherdev/bencher",
+];
+
+/// Whether the job keeps what it measured for later runs: a history
+/// action, a `git push` (a results branch), or an artifact named for its
+/// commit (`bench-${{ github.sha }}`: what a later run looks up).
+fn keeps_results(job: &Job<'_>) -> bool {
+    job.steps.iter().any(|s| {
+        let action = s.action();
+        action.as_deref().is_some_and(|a| HISTORIES.contains(&a))
+            || (action.as_deref() == Some("actions/upload-artifact")
+                && s.with_text("name")
+                    .is_some_and(|n| n.contains("sha") || n.contains("commit")))
+            || s.script
+                .as_ref()
+                .is_some_and(|script| script.commands.iter().any(|c| c.git("push")))
+    })
+}
+
+/// Whether a job reads another run's artifacts (its baseline from an
+/// earlier run: `dawidd6/action-download-artifact`, `actions/download-artifact`
+/// with a `run-id`, resolve's `artifact-name`).
+fn reads_earlier_runs(job: &Job<'_>) -> bool {
+    job.steps.iter().any(|s| match s.action().as_deref() {
+        Some("dawidd6/action-download-artifact") => true,
+        Some("actions/download-artifact") => s.with("run-id").is_some(),
+        Some(a) => a.contains("baseline-resolver") && s.with("artifact-name").is_some(),
+        None => false,
+    })
 }
 
 /// Actions that run or publish benchmarks.

@@ -218,14 +218,53 @@ pub fn run(inputs: &Inputs) -> Result<u8, LintError> {
     })
 }
 
+/// What the rules know of the repository beyond one file: the config's
+/// `[lint]` table, and the workflows whose runs another workflow reads
+/// (`on: workflow_run: workflows: [...]`, by name).
+#[derive(Debug, Default)]
+pub struct Repo<'a> {
+    pub lint: Option<&'a Lint>,
+    pub consumed: Vec<String>,
+}
+
+/// The workflow names the files' `workflow_run` triggers name; a file that
+/// cannot be read here is said when it is linted.
+fn consumed(paths: &[std::path::PathBuf]) -> Vec<String> {
+    let mut names = Vec::new();
+    for path in paths {
+        let Ok(text) = read::bounded_text("workflow", path, FILE_LIMIT) else {
+            continue;
+        };
+        let Ok(root) = yaml::parse(&text) else {
+            continue;
+        };
+        let runs = root.get("on").and_then(|on| on.get("workflow_run"));
+        if let Some(list) = runs.and_then(|r| r.get("workflows")) {
+            match list.str() {
+                Some(one) => names.push(one.to_owned()),
+                None => names.extend(
+                    list.items()
+                        .iter()
+                        .filter_map(|n| n.str().map(str::to_owned)),
+                ),
+            }
+        }
+    }
+    names
+}
+
 /// Every file linted; one that cannot be (unreadable, not YAML, past a
 /// limit) is a [`Refusal`] and the others are still linted.
 pub fn lint_files(paths: &[std::path::PathBuf], lint: Option<&Lint>) -> Result<Outcome, LintError> {
     let mut outcome = Outcome::default();
+    let repo = Repo {
+        lint,
+        consumed: consumed(paths),
+    };
     for path in paths {
         let linted = read::bounded_text("workflow", path, FILE_LIMIT)
             .map_err(LintError::from)
-            .and_then(|text| lint_text(path, &text, lint));
+            .and_then(|text| lint_text(path, &text, &repo));
         outcome.files = outcome.files.saturating_add(1);
         match linted {
             Ok((findings, suppressed)) => {
@@ -238,12 +277,11 @@ pub fn lint_files(paths: &[std::path::PathBuf], lint: Option<&Lint>) -> Result<O
     Ok(outcome)
 }
 
-/// One file's findings (sorted by position) and how many were suppressed;
-/// `lint` is the config's `[lint]` table, when there is one.
+/// One file's findings (sorted by position) and how many were suppressed.
 pub fn lint_text(
     path: &Path,
     text: &str,
-    lint: Option<&Lint>,
+    repo: &Repo<'_>,
 ) -> Result<(Vec<Finding>, usize), LintError> {
     let name = path.display().to_string();
     let root = yaml::parse(text).map_err(|source| LintError::Yaml {
@@ -258,7 +296,9 @@ pub fn lint_text(
     let ignores = suppress::Ignores::read(text);
     let mut findings = Vec::new();
     let mut suppressed = 0usize;
-    let bench = evidence::benchmarks(&flow, &name, lint);
+    let title = root.get("name").and_then(yaml::Node::str).unwrap_or(&name);
+    let read_later = repo.consumed.iter().any(|c| c == title);
+    let bench = evidence::benchmarks(&flow, &name, repo.lint, read_later);
     for hit in rules::check(&flow, &bench) {
         let Some(rule) = rule(hit.rule) else {
             continue;

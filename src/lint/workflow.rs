@@ -178,6 +178,25 @@ pub fn github_hosted(label: &str) -> bool {
         .any(|p| label.starts_with(p))
 }
 
+/// Labels of runners a provider hosts and bills by the minute (Depot,
+/// Namespace, Blacksmith, BuildJet, WarpBuild, Ubicloud, RunsOn): like
+/// GitHub's own, a job on one is freed when it ends or times out.
+pub fn provider_hosted(label: &str) -> bool {
+    [
+        "depot-",
+        "namespace-profile-",
+        "nscloud-",
+        "blacksmith-",
+        "buildjet-",
+        "warp-",
+        "ubicloud-",
+        "runs-on=",
+        "runs-on/",
+    ]
+    .iter()
+    .any(|p| label.starts_with(p))
+}
+
 impl<'a> Job<'a> {
     pub fn get(&self, key: &str) -> Option<&'a Node> {
         self.node.get(key)
@@ -192,17 +211,72 @@ impl<'a> Job<'a> {
         format!("{} {}", self.id.text, self.text("name").unwrap_or("")).to_lowercase()
     }
 
-    /// Whether it occupies a runner that is not GitHub-hosted: a
-    /// self-hosted or custom label, a matrix of them, or any expression.
+    /// The runner labels, with `${{ matrix.K }}` read as the values the
+    /// job's `strategy.matrix` gives K (its list and its `include`s); an
+    /// expression that cannot be read stays as written.
+    pub fn runner_labels(&self) -> Vec<String> {
+        let Some(runs_on) = self.get("runs-on") else {
+            return Vec::new();
+        };
+        let mut scalars = Vec::new();
+        runs_on.scalars(&mut scalars);
+        let matrix = self.get("strategy").and_then(|s| s.get("matrix"));
+        let mut labels = Vec::new();
+        for s in scalars {
+            let key = s
+                .text
+                .trim()
+                .strip_prefix("${{")
+                .and_then(|r| r.strip_suffix("}}"))
+                .and_then(|r| r.trim().strip_prefix("matrix."))
+                .map(str::trim);
+            let values: Vec<String> = match (key, matrix) {
+                (Some(k), Some(m)) => {
+                    let mut v = Vec::new();
+                    if let Some(list) = m.get(k) {
+                        let mut found = Vec::new();
+                        list.scalars(&mut found);
+                        v.extend(found.iter().map(|f| f.text.clone()));
+                    }
+                    for include in m.get("include").map(Node::items).unwrap_or_default() {
+                        if let Some(x) = include.get(k) {
+                            let mut found = Vec::new();
+                            x.scalars(&mut found);
+                            v.extend(found.iter().map(|f| f.text.clone()));
+                        }
+                    }
+                    v
+                }
+                _ => Vec::new(),
+            };
+            if values.is_empty() {
+                labels.push(s.text.clone());
+            } else {
+                labels.extend(values);
+            }
+        }
+        labels
+    }
+
+    /// Whether it occupies a runner nobody else frees or that costs by the
+    /// minute beyond GitHub's own: a self-hosted or custom label, or an
+    /// expression that cannot be read. Provider-hosted labels (Depot,
+    /// Namespace, ...) and GitHub's own are not.
     pub fn expensive_runner(&self) -> bool {
+        self.runner_labels()
+            .iter()
+            .any(|l| l.contains("${{") || !(github_hosted(l) || provider_hosted(l)))
+    }
+
+    /// Whether `runs-on` names `self-hosted` (a runner the project pays
+    /// for and that nobody else frees).
+    pub fn self_hosted(&self) -> bool {
         let Some(runs_on) = self.get("runs-on") else {
             return false;
         };
         let mut labels = Vec::new();
         runs_on.scalars(&mut labels);
-        labels
-            .iter()
-            .any(|l| l.text.contains("${{") || !github_hosted(&l.text))
+        labels.iter().any(|l| l.text == "self-hosted")
     }
 
     /// `timeout-minutes` as a number; GitHub's default, 360, when absent;

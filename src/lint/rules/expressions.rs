@@ -1,32 +1,40 @@
 //! Rules on what stands for a commit: `moving-fallback` (a commit that
 //! falls back to a branch name, in a `${{ }}` expression or a shell
 //! `${SHA:-main}` or `${SHA:=main}` default) and `unchecked-before` (`github.event.before`
-//! used with neither its new-branch zeros nor a force-push handled).
+//! used with neither its new-branch zeros nor a force-push handled, in a
+//! job that runs benchmarks).
 
 use super::{hit, hit_at, is_sha};
+use crate::lint::evidence::Benchmarks;
 use crate::lint::finding::Hit;
 use crate::lint::workflow::{Job, Workflow};
 use crate::lint::yaml::{Node, Scalar, Value};
 
-pub fn check(w: &Workflow<'_>, hits: &mut Vec<Hit>) {
+pub fn check(w: &Workflow<'_>, bench: &Benchmarks, hits: &mut Vec<Hit>) {
     // The workflow's own `env:` (the seed's `BASE_COMMIT_SHA: ${{ ... ||
     // github.event.before || 'main' }}` is there, not in a job).
     let mut top = Vec::new();
     if let Some(env) = w.root.get("env") {
         keyed(env, "env", &mut top);
     }
-    for (key, s) in &top {
+    for (key, s) in top.iter().filter(|_| bench.any) {
         for at in fallbacks(key, s) {
             hits.push(hit_at("moving-fallback", s.pos_of(at)));
         }
     }
     if w.on("push")
+        && bench.any
         && let Some(first) = first_before(&top)
         && !handled(w, &[])
     {
         hits.push(hit_at("unchecked-before", first.pos_of(before_at(first))));
     }
-    for job in &w.jobs {
+    for (index, job) in w.jobs.iter().enumerate() {
+        // A fallback costs a benchmark its baseline; elsewhere (a linter's
+        // diff base) it is that tool's choice.
+        if !bench.job(index) {
+            continue;
+        }
         let mut scalars = Vec::new();
         keyed(job.node, "", &mut scalars);
         for (key, s) in &scalars {

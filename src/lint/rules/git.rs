@@ -30,7 +30,7 @@ pub fn check(w: &Workflow<'_>, bench: &Benchmarks, hits: &mut Vec<Hit>) {
                 if let Some(at) = walks(&script.commands, i) {
                     found.push(("baseline-walk", at));
                 }
-                if version_sorts_tags(&script.commands, i) {
+                if benchmarks && version_sorts_tags(&script.commands, i) {
                     found.push(("tag-sort", c.at()));
                 }
                 if benchmarks && unpinned(&script.commands, i) {
@@ -139,6 +139,21 @@ fn fork_remote(job: &Job<'_>, hits: &mut Vec<Hit>) {
     }
 }
 
+/// A revision counted back from a ref by a variable: `main~$i`,
+/// `HEAD~${n}`, `main~{0..7}`, `main^$i` (the `~` or `^` right after a
+/// ref's character, not `"^$name"` of a grep pattern).
+fn relative_ref(text: &str) -> bool {
+    text.as_bytes().windows(3).any(|w| match w {
+        // `^{` is `rev^{commit}`, a peel, not a count.
+        [_, b'^', b'{'] => false,
+        [before, b'~' | b'^', b'$' | b'{'] => {
+            before.is_ascii_alphanumeric()
+                || matches!(before, b'_' | b'}' | b')' | b'/' | b'-' | b'.')
+        }
+        _ => false,
+    })
+}
+
 fn rev_list(text: &str) -> bool {
     text.contains("git rev-list") || text.contains("git log")
 }
@@ -147,7 +162,7 @@ fn rev_list(text: &str) -> bool {
 /// over `git rev-list` / `git log` output.
 fn walks(commands: &[Command], i: usize) -> Option<usize> {
     let c = commands.get(i)?;
-    let relative = |t: &str| t.contains("~$") || t.contains("~{") || t.contains("^$");
+    let relative = |t: &str| relative_ref(t);
     let in_loop = c.loops > 0 && c.words.iter().skip(1).any(|w| relative(&w.text));
     let over_rev_list = c.name() == Some("for") && c.words.iter().any(|w| rev_list(&w.text));
     if in_loop || over_rev_list {
@@ -277,7 +292,7 @@ fn pushed_later(after: &[Command], dir: &str) -> bool {
     let dir = last_segment(dir);
     let mut cwd = String::new();
     after.iter().any(|n| {
-        if n.name() == Some("cd") {
+        if matches!(n.name(), Some("cd" | "pushd")) {
             cwd = n
                 .words
                 .get(1)
@@ -303,7 +318,7 @@ fn pinned_later(after: &[Command], dir: &str) -> bool {
     let dir = last(dir);
     let mut cwd = String::new();
     for n in after {
-        if n.name() == Some("cd") {
+        if matches!(n.name(), Some("cd" | "pushd")) {
             cwd = n.words.get(1).map(|w| last(&w.text)).unwrap_or_default();
             continue;
         }

@@ -9,18 +9,20 @@ use crate::lint::yaml::Node;
 
 pub fn check(w: &Workflow<'_>, bench: &Benchmarks, hits: &mut Vec<Hit>) {
     for (i, job) in w.jobs.iter().enumerate() {
-        job_always(job, hits);
+        if bench.job(i) || job.self_hosted() {
+            job_always(job, hits);
+        }
         if !bench.job(i) {
             continue;
         }
         long_timeout(job, hits);
         cache_discipline(w, job, hits);
         if let Some(c) = job.get("concurrency") {
-            concurrency(w, c, Some(job), hits);
+            concurrency(w, bench, c, Some(job), hits);
         }
     }
     if let (Some(c), true) = (w.root.get("concurrency"), bench.any) {
-        concurrency(w, c, None, hits);
+        concurrency(w, bench, c, None, hits);
     }
 }
 
@@ -53,10 +55,10 @@ fn reports_only(job: &Job<'_>) -> bool {
         })
 }
 
-/// `job-always`: a job-level `always()` on a job that holds an expensive
-/// runner (self-hosted, a custom label) or is allowed long (an explicit
-/// `timeout-minutes` over 30: a GitHub-hosted job with none is not a
-/// 360-minute job), unless it only reports.
+/// `job-always`: a job-level `always()` on a benchmark or self-hosted job
+/// that holds an expensive runner (self-hosted, a custom label) or is
+/// allowed long (an explicit `timeout-minutes` over 30: a GitHub-hosted job
+/// with none is not a 360-minute job), unless it only reports.
 fn job_always(job: &Job<'_>, hits: &mut Vec<Hit>) {
     let Some(cond) = job.get("if").and_then(Node::scalar) else {
         return;
@@ -102,9 +104,16 @@ fn long_timeout(job: &Job<'_>, hits: &mut Vec<Hit>) {
 }
 
 /// A concurrency group keyed by the ref, that cancels: `cancel-main` when
-/// the default branch's runs share it, `label-cancel` when a pull
-/// request's `labeled` event starts a run in it.
-fn concurrency(w: &Workflow<'_>, c: &Node, job: Option<&Job<'_>>, hits: &mut Vec<Hit>) {
+/// the default branch's runs share it and keep their results (a later run
+/// or a dashboard reads them), `label-cancel` when a pull request's
+/// `labeled` event starts a run in it.
+fn concurrency(
+    w: &Workflow<'_>,
+    bench: &Benchmarks,
+    c: &Node,
+    job: Option<&Job<'_>>,
+    hits: &mut Vec<Hit>,
+) {
     let Some(cancel) = c.get("cancel-in-progress") else {
         return;
     };
@@ -136,13 +145,14 @@ fn concurrency(w: &Workflow<'_>, c: &Node, job: Option<&Job<'_>>, hits: &mut Vec
         || ["schedule", "workflow_dispatch", "issue_comment"]
             .iter()
             .any(|e| w.on(e));
-    if always_cancels && main_runs && (group.contains("github.ref") || group.contains("head_ref")) {
+    let by_ref = group.contains("github.ref") || group.contains("head_ref");
+    if always_cancels && main_runs && by_ref && bench.kept {
         push("cancel-main", hits);
     }
     let labels_cancel = always_cancels
         || (cancel_text.contains("pull_request") && !cancel_text.contains("labeled"));
     let by_action = group.contains("event.action") || group.contains("event.label");
-    if w.pull_request_types().iter().any(|t| *t == "labeled") && labels_cancel && !by_action {
+    if w.pull_request_types().contains(&"labeled") && labels_cancel && !by_action {
         push("label-cancel", hits);
     }
 }

@@ -21,7 +21,7 @@ pub fn check(w: &Workflow<'_>, bench: &Benchmarks) -> Vec<Hit> {
     jobs::check(w, bench, &mut hits);
     results::check(w, bench, &mut hits);
     git::check(w, bench, &mut hits);
-    expressions::check(w, &mut hits);
+    expressions::check(w, bench, &mut hits);
     hits
 }
 

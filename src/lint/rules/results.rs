@@ -48,7 +48,12 @@ fn silent_baseline(job: &Job<'_>, hits: &mut Vec<Hit>) {
         if !about_results(step) {
             continue;
         }
-        if let Some(c) = continues(step.node) {
+        // On a script that runs or compares benchmarks; a `uses:` step's
+        // (an artifact's download or upload) is the action's own policy,
+        // usually said in its inputs (`if_no_artifact_found: warn`).
+        if step.script.is_some()
+            && let Some(c) = continues(step.node)
+        {
             hits.push(hit("silent-baseline", c.at, job, Some(step)));
         }
         if let Some(script) = &step.script {
@@ -77,14 +82,35 @@ fn file_test(c: &Command) -> Option<bool> {
     tests_file.then(|| c.has("!") ^ c.keywords.iter().any(|k| k == "!"))
 }
 
-/// `exit 0` on the branch where a results file is missing.
+/// A command that makes the runner show a warning or an error
+/// (`echo "::warning title=...::..."`): a skip said so is not silent.
+fn says_loudly(c: &Command) -> bool {
+    matches!(c.name(), Some("echo" | "printf"))
+        && c.words
+            .iter()
+            .any(|w| w.text.contains("::warning") || w.text.contains("::error"))
+}
+
+/// `exit 0` on the branch where a results file is missing, with nothing
+/// said loudly (a `::warning`) on that branch before it.
 fn exits_when_missing(script: &Script<'_>) -> Vec<Pos> {
     let mut found = Vec::new();
     // Per open `if`: whether the branch being read runs when a file is missing.
     let mut branches: Vec<bool> = Vec::new();
     let mut previous: Option<&Command> = None;
     let mut group = false;
+    // A warning or error shown since the branch (or group) opened.
+    let mut warned = false;
     for c in &script.commands {
+        if c.keywords
+            .iter()
+            .any(|k| matches!(k.as_str(), "if" | "else" | "elif" | "{"))
+        {
+            warned = false;
+        }
+        if says_loudly(c) {
+            warned = true;
+        }
         for k in &c.keywords {
             match k.as_str() {
                 "if" => branches.push(false),
@@ -116,7 +142,7 @@ fn exits_when_missing(script: &Script<'_>) -> Vec<Pos> {
             group = true;
         }
         let exit0 = c.name() == Some("exit") && c.words.get(1).is_some_and(|w| w.text == "0");
-        if exit0 && (chained || group || branches.last() == Some(&true)) {
+        if exit0 && !warned && (chained || group || branches.last() == Some(&true)) {
             found.push(script.pos(c));
         }
         if c.keywords.iter().any(|k| k == "}") {
@@ -186,7 +212,8 @@ fn discard_partial(job: &Job<'_>, hits: &mut Vec<Hit>) {
                 .get(i.saturating_add(1))
                 .is_some_and(|n| n.before == Sep::And && file_test(n) == Some(false));
             if with_file {
-                hits.push(hit("discard-partial", script.pos(c), job, Some(step)));
+                let at = script.scalar.pos_of(c.start);
+                hits.push(hit("discard-partial", at, job, Some(step)));
             }
         }
     }
