@@ -33,6 +33,7 @@
 pub mod cli;
 pub mod comment;
 pub mod compare;
+pub mod config;
 pub mod glob;
 pub mod lint;
 pub mod resolve;

@@ -13,12 +13,12 @@
 use std::path::{Path, PathBuf};
 
 use super::CompareError;
-use super::config::Config;
 use super::defaults;
 use super::inputs::Inputs;
 use super::parallel;
 use super::report::InputFile;
 use super::table::{self, Table, TableError, read::Budget};
+use crate::config::Config;
 use crate::glob::Glob;
 use crate::runner::read::FileError;
 use crate::runner::{InputError, shown};

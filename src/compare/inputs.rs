@@ -7,8 +7,8 @@ use std::path::PathBuf;
 use thiserror::Error;
 
 use super::args::CompareArgs;
-use super::config::{FailThreshold, Thresholds};
 use super::defaults;
+use crate::config::{FailThreshold, Thresholds};
 use crate::runner::env::{Input, Value};
 use crate::runner::write::RunnerFiles;
 use crate::runner::{Env, Format, InputError, Reader, shown};

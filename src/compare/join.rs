@@ -144,8 +144,8 @@ fn hash_of(tables: &[&Table], firsts: &[(u32, u32)], slot: u32) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compare::config::Config;
     use crate::compare::table::read::parse;
+    use crate::config::Config;
     use std::path::Path;
 
     fn t(rows: &str) -> Table {

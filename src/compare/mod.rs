@@ -13,7 +13,6 @@
 
 pub mod args;
 pub mod class;
-pub mod config;
 pub mod defaults;
 pub mod files;
 pub mod inputs;
@@ -28,11 +27,11 @@ pub mod verdict;
 
 use thiserror::Error;
 
+use crate::config::{self, Config, ConfigError, FailThreshold};
 use crate::runner::file_command::EncodeError;
 use crate::runner::log::LogSink as _;
 use crate::runner::{self, Env, Format, InputError, WriteError};
 use args::CompareArgs;
-use config::{Config, ConfigError, FailThreshold};
 use files::Read;
 use inputs::Inputs;
 use report::{Provenance, ProvenanceError, Report};

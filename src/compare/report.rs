@@ -10,8 +10,8 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use super::config::{Config, Thresholds};
 use super::verdict::{Comparison, Verdict};
+use crate::config::{Config, Thresholds};
 use crate::runner::read::{self, FileError};
 use crate::runner::shown;
 

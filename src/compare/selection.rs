@@ -9,7 +9,7 @@
 use serde::Deserialize;
 use thiserror::Error;
 
-use super::config::Select;
+use crate::config::Select;
 use crate::runner::read::{self, FileError};
 use crate::runner::shown;
 

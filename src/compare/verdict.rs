@@ -17,12 +17,12 @@
 //! memory stays near the size of the tables themselves.
 
 pub use super::class::{CLASSES, Class, Verdict};
-use super::config::{Config, Direction, FailThreshold, Policy, Source, Thresholds};
 use super::defaults;
 use super::join::Join;
 use super::noise::{self, Band, NoBand};
 use super::parallel;
 use super::table::{Key, RowView, Status, Table};
+use crate::config::{Config, Direction, FailThreshold, Policy, Source, Thresholds};
 
 /// One side of a row: the median of its samples (one per file that
 /// measured it), and the samples themselves when there are several.

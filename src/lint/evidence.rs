@@ -17,7 +17,7 @@
 
 use super::shell::Command;
 use super::workflow::{Job, Step, Workflow};
-use crate::compare::config::Lint;
+use crate::config::Lint;
 
 /// Which jobs of a workflow run benchmarks, by position; `any` when one does;
 /// `kept` when the results outlive the run (a later run or a dashboard

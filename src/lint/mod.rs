@@ -26,7 +26,7 @@ use std::path::Path;
 
 use thiserror::Error;
 
-use crate::compare::config::Lint;
+use crate::config::Lint;
 use crate::runner::file_command::EncodeError;
 use crate::runner::log::LogSink as _;
 use crate::runner::read::{self, FileError};
@@ -53,7 +53,7 @@ pub enum LintError {
     #[error(transparent)]
     File(#[from] FileError),
     #[error(transparent)]
-    Config(#[from] crate::compare::config::ConfigError),
+    Config(#[from] crate::config::ConfigError),
     #[error("{path}: {source}")]
     Yaml {
         path: String,
@@ -173,7 +173,7 @@ pub fn run(inputs: &Inputs) -> Result<u8, LintError> {
     let config = inputs
         .config
         .as_deref()
-        .map(crate::compare::config::load::load)
+        .map(crate::config::load::load)
         .transpose()?;
     let lint = config.as_ref().and_then(|c| c.lint.as_ref());
     let outcome = lint_files(&inputs::files(&inputs.paths)?, lint)?;

@@ -6,7 +6,7 @@
 
 use super::changes::{Change, Status};
 use super::index::{Index, Source};
-use crate::compare::config::Select;
+use crate::config::Select;
 
 /// What to run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -189,7 +189,7 @@ fn matched(path: &str, select: &Select, index: &Index<'_>, chosen: &mut [bool]) 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compare::config::load::parse;
+    use crate::config::load::parse;
 
     fn config() -> Select {
         parse(

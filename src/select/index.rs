@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use crate::compare::config::{PathPattern, Select};
+use crate::config::{PathPattern, Select};
 use crate::glob::PathGlob;
 
 /// Where a pattern comes from, in the order a path tries them: the
@@ -96,7 +96,7 @@ impl<'c> Index<'c> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compare::config::load::parse;
+    use crate::config::load::parse;
 
     /// The index finds exactly what trying every pattern finds.
     #[test]

@@ -7,7 +7,7 @@
 use std::collections::HashSet;
 
 use super::index::{Index, Source};
-use crate::compare::config::Select;
+use crate::config::Select;
 
 /// Pairs of patterns reported at most.
 pub const MAX_SHADOWS: usize = 20;
@@ -97,7 +97,7 @@ impl<'c> Shadows<'c> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compare::config::load::parse;
+    use crate::config::load::parse;
 
     #[test]
     fn each_pair_once_naming_both_patterns() {

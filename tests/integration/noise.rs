@@ -7,12 +7,12 @@
 use std::path::Path;
 
 use baseline_resolver::compare::class::{Class, Verdict};
-use baseline_resolver::compare::config::{Config, FailThreshold, Thresholds};
 use baseline_resolver::compare::defaults::AUTO_FLOOR;
 use baseline_resolver::compare::noise::{CUT, multiplier};
 use baseline_resolver::compare::table::Table;
 use baseline_resolver::compare::table::read::parse;
 use baseline_resolver::compare::verdict::{Origin, Sides, compare};
+use baseline_resolver::config::{Config, FailThreshold, Thresholds};
 use proptest::prelude::*;
 
 use crate::compare::{csv, line, suite};

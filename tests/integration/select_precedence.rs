@@ -4,7 +4,7 @@
 //! group's directory; the config's own shadowing said, and `--check`. Then
 //! the precedence's properties on generated configs.
 
-use baseline_resolver::compare::config::load::parse;
+use baseline_resolver::config::load::parse;
 use baseline_resolver::select::changes::{Change, Status};
 use baseline_resolver::select::decide::{Kind, Matched, decide};
 use proptest::prelude::*;

@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use baseline_resolver::compare::config::load::parse;
+use baseline_resolver::config::load::parse;
 use baseline_resolver::select::changes::{Change, Status};
 use baseline_resolver::select::decide::{Kind, decide};
 use proptest::prelude::*;
@@ -265,7 +265,7 @@ fn a_hostile_path_stays_data() {
     );
 }
 
-fn select_table() -> baseline_resolver::compare::config::Select {
+fn select_table() -> baseline_resolver::config::Select {
     parse(CONFIG).unwrap().select.unwrap()
 }
 

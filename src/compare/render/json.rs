@@ -10,11 +10,11 @@ use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
 
 use super::{Rerun, threshold_source};
-use crate::compare::config::FailThreshold;
 use crate::compare::noise::NoBand;
 use crate::compare::report::{Provenance, Report};
 use crate::compare::table::SHOWN_CELL;
 use crate::compare::verdict::{Class, Comparison, Origin, RowResult, Samples};
+use crate::config::FailThreshold;
 use crate::runner::text::visible;
 
 /// The schema of the object; 2 since classes are spelled in kebab-case,

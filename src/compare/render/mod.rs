@@ -14,11 +14,11 @@ pub mod json;
 pub mod summary;
 pub mod text;
 
-use crate::compare::config::{FailThreshold, Source};
 use crate::compare::noise::NoBand;
 use crate::compare::report::Report;
 use crate::compare::table::SHOWN_CELL;
 use crate::compare::verdict::{Class, Comparison, Origin, RowResult, Verdict};
+use crate::config::{FailThreshold, Source};
 use crate::runner::Rendered;
 use crate::runner::file_command::{self, EncodeError};
 use crate::runner::log::LogText;

@@ -1,6 +1,6 @@
 use super::*;
-use crate::compare::config::load;
 use crate::compare::table::read::parse;
+use crate::config::load;
 use std::path::Path;
 
 const HEADER: &str = "op,shape,dtype,tbps,tflops,status\n";

@@ -18,7 +18,7 @@ use hashbrown::HashTable;
 use thiserror::Error;
 
 use super::{Status, Table, push_key};
-use crate::compare::config::Metric;
+use crate::config::Metric;
 use crate::runner::read::{self, FileError};
 use crate::runner::shown;
 

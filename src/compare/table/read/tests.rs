@@ -1,5 +1,5 @@
 use super::*;
-use crate::compare::config::Config;
+use crate::config::Config;
 
 fn table(text: &str) -> Result<Table, TableError> {
     bytes(text.as_bytes())

@@ -53,6 +53,7 @@
 //! Thresholds are fractions here (0.10 for 10%): percentages exist only
 //! where a person reads or writes them (flags, TOML, messages).
 
+pub mod defaults;
 pub mod load;
 
 use crate::glob::{Glob, PathGlob};
@@ -108,8 +109,8 @@ pub struct Thresholds {
 impl Default for Thresholds {
     fn default() -> Thresholds {
         Thresholds {
-            fail: FailThreshold::Fixed(super::defaults::FAIL_THRESHOLD),
-            warn: super::defaults::WARN_THRESHOLD,
+            fail: FailThreshold::Fixed(defaults::FAIL_THRESHOLD),
+            warn: defaults::WARN_THRESHOLD,
             fail_given: false,
         }
     }
@@ -224,11 +225,8 @@ impl Select {
 impl Default for Config {
     fn default() -> Config {
         Config {
-            keys: super::defaults::KEYS
-                .iter()
-                .map(|k| (*k).to_owned())
-                .collect(),
-            metrics: super::defaults::METRICS
+            keys: defaults::KEYS.iter().map(|k| (*k).to_owned()).collect(),
+            metrics: defaults::METRICS
                 .iter()
                 .map(|(column, unit)| Metric {
                     column: (*column).to_owned(),

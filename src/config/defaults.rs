@@ -1,0 +1,17 @@
+//! The defaults of the benchmark description: the key columns, the
+//! metrics, and the thresholds a row is judged by when nothing else is said.
+//! compare's help text, `compare/action.yml` and the README repeat them; a
+//! test checks they agree.
+
+/// Worse by more than this (percent) fails the gate.
+pub const FAIL_THRESHOLD_PCT: f64 = 10.0;
+/// Worse by more than this (percent) is a warning: the dashboard's red line.
+pub const WARN_THRESHOLD_PCT: f64 = 3.0;
+/// The same as fractions, as the comparison uses them.
+pub const FAIL_THRESHOLD: f64 = FAIL_THRESHOLD_PCT / 100.0;
+pub const WARN_THRESHOLD: f64 = WARN_THRESHOLD_PCT / 100.0;
+/// The columns that name a benchmark row.
+pub const KEYS: [&str; 3] = ["op", "shape", "dtype"];
+/// The headline metric of a row: the first of these that holds a number,
+/// with the unit the dashboard line shows. Higher is better for both.
+pub const METRICS: [(&str, &str); 2] = [("tflops", "TFLOPS"), ("tbps", "TB/s")];
