@@ -71,6 +71,18 @@ pub struct LintArgs {
     #[arg(long, value_name = "FILE")]
     pub sarif: Option<PathBuf>,
 
+    /// Mend the mechanical findings in place: job-always (always() becomes
+    /// !cancelled()), cancel-main and label-cancel (cancel only pull requests'
+    /// runs, not labeled ones), tag-sort (baseline-resolver's tag output,
+    /// where the job uses it). Every other byte stays; the result is
+    /// re-linted and kept only when the fixed findings are gone.
+    #[arg(long)]
+    pub fix: bool,
+
+    /// With --fix: print the edits as a unified diff and change no file.
+    #[arg(long, requires = "fix")]
+    pub dry_run: bool,
+
     /// The benchmark config compare reads (bench.toml): its [lint] table names
     /// the jobs and workflows that run benchmarks where their steps do not show
     /// it (benchmark-jobs, benchmark-workflows: globs). [env: INPUT_CONFIG]

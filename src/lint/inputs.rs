@@ -36,6 +36,9 @@ pub struct Inputs {
     pub sarif: Option<PathBuf>,
     /// The benchmark config whose `[lint]` table is read.
     pub config: Option<PathBuf>,
+    /// `--fix`: mend the mechanical findings; `--dry-run`: only say how.
+    pub fix: bool,
+    pub dry_run: bool,
     pub files: RunnerFiles,
 }
 
@@ -78,6 +81,8 @@ pub fn validate(args: &LintArgs, env: Env<'_>) -> Result<Inputs, InputError> {
     let sarif = args.sarif.as_ref().map(|p| p.to_string_lossy());
     let config = args.config.as_ref().map(|p| p.to_string_lossy());
     Ok(Inputs {
+        fix: args.fix,
+        dry_run: args.dry_run,
         config: r
             .value(&CONFIG, config.as_deref())
             .map(|v| PathBuf::from(v.text)),

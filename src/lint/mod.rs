@@ -12,6 +12,7 @@ pub mod args;
 pub mod env;
 pub mod evidence;
 pub mod finding;
+pub mod fix;
 pub mod inputs;
 pub mod places;
 pub mod render;
@@ -176,7 +177,15 @@ pub fn run(inputs: &Inputs) -> Result<u8, LintError> {
         .map(crate::config::load::load)
         .transpose()?;
     let lint = config.as_ref().and_then(|c| c.lint.as_ref());
-    let outcome = lint_files(&inputs::files(&inputs.paths)?, lint)?;
+    let paths = inputs::files(&inputs.paths)?;
+    let mut outcome = lint_files(&paths, lint)?;
+    if inputs.fix {
+        let said = fix_files(&paths, &outcome, inputs.dry_run)?;
+        if !inputs.dry_run {
+            outcome = lint_files(&paths, lint)?;
+        }
+        runner::write::stdout(|log| log.append(&said))?;
+    }
     if let Some(path) = &inputs.sarif {
         let text = sarif::sarif(&outcome);
         std::fs::write(path, text).map_err(|source| WriteError::File {
@@ -216,6 +225,70 @@ pub fn run(inputs: &Inputs) -> Result<u8, LintError> {
     } else {
         exit::OK
     })
+}
+
+/// `--fix`: each file's mechanical findings mended (or, with `dry_run`,
+/// shown as a diff); what was done, as lines for stdout. A file whose
+/// fixed text does not lint without those findings is left as it was.
+fn fix_files(
+    paths: &[std::path::PathBuf],
+    outcome: &Outcome,
+    dry_run: bool,
+) -> Result<crate::runner::log::LogText, LintError> {
+    let mut said = crate::runner::log::LogText::new();
+    let mut fixed = 0usize;
+    for path in paths {
+        let name = path.display().to_string();
+        let findings: Vec<Finding> = outcome
+            .findings
+            .iter()
+            .filter(|f| f.file == name)
+            .cloned()
+            .collect();
+        if findings.is_empty() {
+            continue;
+        }
+        let text = read::bounded_text("workflow", path, FILE_LIMIT)?;
+        let Ok(root) = yaml::parse(&text) else {
+            continue;
+        };
+        let edits = fix::edits(&text, &root, &findings);
+        if edits.is_empty() {
+            continue;
+        }
+        let mended = fix::apply(&text, &edits);
+        let before = findings.len();
+        let after = match lint_text(path, &mended, &Repo::default()) {
+            Ok((left, _)) => left.len(),
+            Err(err) => {
+                said.push_line(&format!(
+                    "{name}: not fixed: the mended file would not lint ({err})"
+                ));
+                continue;
+            }
+        };
+        if after >= before {
+            said.push_line(&format!("{name}: not fixed: the edits left the findings"));
+            continue;
+        }
+        fixed = fixed.saturating_add(before.saturating_sub(after));
+        if dry_run {
+            let diff = similar::TextDiff::from_lines(&text, &mended);
+            let unified = diff.unified_diff().header(&name, &name).to_string();
+            for line in unified.lines() {
+                said.push_line(line);
+            }
+        } else {
+            std::fs::write(path, &mended).map_err(|source| WriteError::File {
+                what: "the fixed workflow",
+                path: path.clone(),
+                source,
+            })?;
+        }
+    }
+    let verb = if dry_run { "would fix" } else { "fixed" };
+    said.push_line(&format!("lint --fix: {verb} {fixed} findings"));
+    Ok(said)
 }
 
 /// What the rules know of the repository beyond one file: the config's

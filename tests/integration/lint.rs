@@ -432,6 +432,102 @@ fn a_refused_file_is_said_and_every_other_file_still_linted() {
     assert_eq!(run.outputs()["findings"], "3");
 }
 
+/// Issue 28: `--fix` mends job-always, cancel-main (with label-cancel) and
+/// tag-sort at their nodes' spans, every other byte kept; `--dry-run` shows
+/// the diff and changes nothing; the result lints clean of those rules.
+#[test]
+fn fix_mends_the_mechanical_rules_and_nothing_else() {
+    let before = r#"name: bench   # a comment kept
+on:
+  push:
+    branches: [main]
+  pull_request:
+    types: [opened, synchronize, labeled]
+concurrency:
+  group: bench-${{ github.ref }}
+  cancel-in-progress: true
+jobs:
+  gpu:
+    if: always() && needs.build.result == 'success'
+    runs-on: [self-hosted, mi355]
+    timeout-minutes: 60
+    steps:
+      - id: baseline
+        uses: OWNER/baseline-resolver@0123456789abcdef0123456789abcdef01234567 # v1
+      - name: Release baseline
+        run: |
+          LATEST=$(git tag --list 'v*' | sort -V | tail -1)
+          ./run_benchmark.sh --baseline "$LATEST"
+      - uses: actions/upload-artifact@v4
+        with:
+          name: bench-${{ github.sha }}
+          path: out
+"#;
+    let after = r#"name: bench   # a comment kept
+on:
+  push:
+    branches: [main]
+  pull_request:
+    types: [opened, synchronize, labeled]
+concurrency:
+  group: bench-${{ github.ref }}
+  cancel-in-progress: ${{ github.event_name == 'pull_request' && github.event.action != 'labeled' }}
+jobs:
+  gpu:
+    if: ${{ !cancelled() && needs.build.result == 'success' }}
+    runs-on: [self-hosted, mi355]
+    timeout-minutes: 60
+    steps:
+      - id: baseline
+        uses: OWNER/baseline-resolver@0123456789abcdef0123456789abcdef01234567 # v1
+      - name: Release baseline
+        env:
+          BASELINE_TAG: ${{ steps.baseline.outputs.tag }}
+        run: |
+          LATEST="$BASELINE_TAG"
+          ./run_benchmark.sh --baseline "$LATEST"
+      - uses: actions/upload-artifact@v4
+        with:
+          name: bench-${{ github.sha }}
+          path: out
+"#;
+    let keep = tempfile::tempdir().unwrap();
+    let file = keep.path().join("bench.yml");
+    std::fs::write(&file, before).unwrap();
+    let (run, v) = json(&file, &[]);
+    run.assert_code(4);
+    let rules: BTreeSet<String> = found(&v).into_iter().map(|(r, _, _)| r).collect();
+    for r in ["job-always", "cancel-main", "label-cancel", "tag-sort"] {
+        assert!(rules.contains(r), "{r}: {v}");
+    }
+    let run = lint(&[file.to_str().unwrap(), "--fix", "--dry-run"]);
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        before,
+        "a dry run writes nothing"
+    );
+    assert!(
+        run.stdout
+            .contains("-  cancel-in-progress: true\n+  cancel-in-progress: ${{"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("lint --fix: would fix 4 findings"),
+        "{}",
+        run.stdout
+    );
+    let run = lint(&[file.to_str().unwrap(), "--fix"]);
+    assert!(
+        run.stdout.contains("lint --fix: fixed 4 findings"),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), after);
+    let (_, v) = json(&file, &[]);
+    assert_eq!(found(&v), BTreeSet::new(), "lints clean: {v}");
+}
+
 #[test]
 fn hostile_file_names_and_contents_stay_data() {
     let bin = Bin::new().on_runner();
