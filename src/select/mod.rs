@@ -149,50 +149,16 @@ fn shadows_in(
     (shadows.found, note)
 }
 
-/// The selection for the inputs, without writing anything.
-pub fn select(inputs: &Inputs) -> Result<Outcome, SelectError> {
-    let config = load::load(&inputs.config)?;
-    let Some(table) = config.select.as_ref() else {
-        return Err(SelectError::NoSelect(inputs.config.display().to_string()));
-    };
-    let provenance = inputs
-        .resolution
-        .as_deref()
-        .map(Provenance::load)
-        .transpose()?;
-    let from_resolution = |field: Option<&String>| field.and_then(|v| Sha::parse(v).ok());
-    let mut warnings = Vec::new();
-    let base = match inputs.base.as_deref() {
-        Some(rev) => commit(inputs, Some(rev), &mut warnings),
-        None => from_resolution(provenance.as_ref().and_then(|p| p.base_sha.as_ref())),
-    };
-    let head = match inputs.head.as_deref() {
-        Some(rev) => commit(inputs, Some(rev), &mut warnings),
-        None => from_resolution(provenance.as_ref().and_then(|p| p.head_sha.as_ref()))
-            .or_else(|| inputs.github_sha.clone())
-            .or_else(|| {
-                inputs
-                    .check
-                    .then(|| commit(inputs, Some("HEAD"), &mut warnings))
-                    .flatten()
-            }),
-    };
-    let (shadows, note) = match &head {
-        Some(h) => shadows_in(inputs, table, h),
-        None => (Vec::new(), None),
-    };
-    if inputs.check {
-        warnings.extend(note);
-        return Ok(Outcome {
-            base,
-            head,
-            selection: Selection::all(String::new(), 0),
-            warnings,
-            shadows,
-            check: true,
-        });
-    }
-    let selection = match (&base, &head) {
+/// The selection between `base` and `head`; a missing commit or a git
+/// failure is `all`, with its warning in `warnings`.
+fn decided(
+    inputs: &Inputs,
+    table: &config::Select,
+    base: Option<&Sha>,
+    head: Option<&Sha>,
+    warnings: &mut Vec<String>,
+) -> Selection {
+    match (base, head) {
         // A revision that named no commit: its warning says why.
         (None, _) | (_, None) if !warnings.is_empty() => Selection::all(warnings.join("; "), 0),
         (None, _) => {
@@ -223,7 +189,68 @@ pub fn select(inputs: &Inputs) -> Result<Outcome, SelectError> {
                 Selection::all(why, 0)
             }
         },
+    }
+}
+
+/// The selection for the inputs, without writing anything.
+pub fn select(inputs: &Inputs) -> Result<Outcome, SelectError> {
+    let config = load::load(&inputs.config)?;
+    let Some(table) = config.select.as_ref() else {
+        return Err(SelectError::NoSelect(inputs.config.display().to_string()));
     };
+    let provenance = inputs
+        .resolution
+        .as_deref()
+        .map(Provenance::load)
+        .transpose()?;
+    let from_resolution = |field: Option<&String>| field.and_then(|v| Sha::parse(v).ok());
+    let mut warnings = Vec::new();
+    let base = match inputs.base.as_deref() {
+        Some(rev) => commit(inputs, Some(rev), &mut warnings),
+        None => from_resolution(provenance.as_ref().and_then(|p| p.base_sha.as_ref())),
+    };
+    let head = match inputs.head.as_deref() {
+        Some(rev) => commit(inputs, Some(rev), &mut warnings),
+        None => from_resolution(provenance.as_ref().and_then(|p| p.head_sha.as_ref()))
+            .or_else(|| inputs.github_sha.clone())
+            .or_else(|| {
+                inputs
+                    .check
+                    .then(|| commit(inputs, Some("HEAD"), &mut warnings))
+                    .flatten()
+            }),
+    };
+    if inputs.check {
+        let (shadows, note) = match &head {
+            Some(h) => shadows_in(inputs, table, h),
+            None => (Vec::new(), None),
+        };
+        warnings.extend(note);
+        return Ok(Outcome {
+            base,
+            head,
+            selection: Selection::all(String::new(), 0),
+            warnings,
+            shadows,
+            check: true,
+        });
+    }
+    // The head's tree is walked for the config's shadowing on a second
+    // thread while the diff runs (a thread the system refuses is the walk
+    // done here, after).
+    let walk = || match &head {
+        Some(h) => shadows_in(inputs, table, h).0,
+        None => Vec::new(),
+    };
+    let (shadows, selection) = std::thread::scope(|scope| {
+        let walking = std::thread::Builder::new().spawn_scoped(scope, walk);
+        let selection = decided(inputs, table, base.as_ref(), head.as_ref(), &mut warnings);
+        let shadows = match walking {
+            Ok(handle) => handle.join().unwrap_or_default(),
+            Err(_) => walk(),
+        };
+        (shadows, selection)
+    });
     Ok(Outcome {
         base,
         head,

@@ -58,9 +58,20 @@ impl<'c> Shadows<'c> {
     }
 
     /// Looks at one path; false once [`MAX_SHADOWS`] pairs are found.
+    /// Most paths of a tree match no ignore pattern: those are tried
+    /// against the ignore patterns alone, split once.
     pub fn visit(&mut self, path: &str) -> bool {
         if self.select.ignore.is_empty() {
             return false;
+        }
+        let parts = crate::glob::PathGlob::split(path);
+        if !self
+            .select
+            .ignore
+            .iter()
+            .any(|p| p.glob.matches_split(&parts))
+        {
+            return true;
         }
         let hits = self.index.matches(path);
         let ignores = hits.iter().filter(|(s, _)| !s.claims());

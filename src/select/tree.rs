@@ -18,8 +18,11 @@ fn fail(what: &str, e: &git2::Error) -> ChangesError {
     ChangesError::Git(format!("{what}: {}", e.message()))
 }
 
-/// The repository at or above `dir`.
+/// The repository at or above `dir`. Objects are read as git reads them,
+/// without hashing each one again (as `changes::between` does): the walk
+/// of a tree of 10,000 files took twice as long with libgit2's check.
 pub fn open(dir: &Path) -> Result<Repository, ChangesError> {
+    git2::opts::strict_hash_verification(false);
     Repository::discover(dir)
         .map_err(|e| fail(&format!("no git repository at {}", dir.display()), &e))
 }
