@@ -39,4 +39,5 @@ pub mod lint;
 pub mod resolve;
 pub mod runner;
 pub mod select;
+pub mod series;
 pub mod validate;

@@ -90,8 +90,13 @@ fn layers_import_only_downwards() {
         ("validate", &["runner"][..]),
         // The checked-in benchmark description every command reads.
         ("config", &["runner", "glob"][..]),
+        // The statistics of a series of runs (segments, fits, t quantiles) compare and trend read.
+        ("series", &[][..]),
         ("resolve", &["runner", "validate", "glob"][..]),
-        ("compare", &["runner", "validate", "glob", "config"][..]),
+        (
+            "compare",
+            &["runner", "validate", "glob", "config", "series"][..],
+        ),
         // select reads resolve's answer as compare does.
         (
             "select",
@@ -240,6 +245,14 @@ fn the_verdict_does_no_io() {
         "class", "config", "defaults", "join", "noise", "parallel", "table", "verdict",
     ];
     assert_pure(&files, "compare", &allowed, true, "the verdict");
+}
+
+/// The statistics of a series are arithmetic only: numbers in, numbers out.
+#[test]
+fn the_series_statistics_do_no_io() {
+    let files = rust_files(&repo_root().join("src/series"));
+    let allowed = ["segment", "fit", "student", "median_of"];
+    assert_pure(&files, "series", &allowed, true, "the series statistics");
 }
 
 /// The selection's decision is pure: changed paths and the config in,

@@ -1,0 +1,63 @@
+//! A row's history as a series of runs, in log space (ratios: scaling a
+//! file changes nothing), and what can be told from it: where its level
+//! changed ([`segment`]), how far it moves from run to run within a level,
+//! and whether it drifts ([`fit`]). Shared by `compare` (a row's noise
+//! band) and `trend` (the change points of main's own history): one
+//! implementation. Pure: numbers in, numbers out.
+
+pub mod fit;
+pub mod segment;
+pub mod student;
+
+/// The median of `values` (`None` for none); `values` is reordered.
+pub fn median_of(values: &mut [f64]) -> Option<f64> {
+    values.sort_by(f64::total_cmp);
+    let mid = values.len() / 2;
+    match (values.get(mid.wrapping_sub(1)), values.get(mid)) {
+        (Some(a), Some(b)) if values.len().is_multiple_of(2) => Some((a + b) / 2.0),
+        (_, Some(m)) => Some(*m),
+        _ => None,
+    }
+}
+
+/// The mean of `values`, 0 for none.
+pub fn mean(values: &[f64]) -> f64 {
+    if values.is_empty() {
+        return 0.0;
+    }
+    #[allow(
+        clippy::cast_precision_loss,
+        reason = "a history has at most thousands of runs"
+    )]
+    let n = values.len() as f64;
+    values.iter().sum::<f64>() / n
+}
+
+/// The natural logs of the values that are finite and positive, in order,
+/// with their positions in `values` (a run with no value keeps its place).
+pub fn logs(values: &[f64]) -> (Vec<f64>, Vec<usize>) {
+    let mut out = Vec::with_capacity(values.len());
+    let mut at = Vec::with_capacity(values.len());
+    for (i, v) in values.iter().enumerate() {
+        if v.is_finite() && *v > 0.0 {
+            out.push(v.ln());
+            at.push(i);
+        }
+    }
+    (out, at)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn medians_and_logs() {
+        assert_eq!(median_of(&mut [3.0, 1.0, 2.0]), Some(2.0));
+        assert_eq!(median_of(&mut [4.0, 1.0, 2.0, 3.0]), Some(2.5));
+        assert_eq!(median_of(&mut []), None);
+        let (l, at) = logs(&[1.0, -1.0, f64::NAN, std::f64::consts::E]);
+        assert_eq!(at, vec![0, 3]);
+        assert!((l[1] - 1.0).abs() < 1e-12);
+    }
+}
