@@ -287,6 +287,10 @@ fn is_name(name: &str) -> bool {
 struct Nested<'a> {
     body: Cow<'a, str>,
     at: usize,
+    /// The body's byte `i` is at `at + i` of the outermost script. For a
+    /// word's text that is not its source (an escape removed) that is
+    /// approximate, and kept inside the script that holds it.
+    exact: bool,
 }
 
 /// Where a script being read sits: the loops around it, how deep, the
@@ -356,7 +360,7 @@ fn read(
         if command.name() == Some("for") {
             looping = looping.saturating_add(1);
         }
-        let shell_body = shell_argument(&command);
+        let shell_body = shell_argument(&command, script, base);
         let inner_loops = command.loops;
         if command.words.is_empty() && command.keywords.is_empty() {
             continue;
@@ -371,24 +375,51 @@ fn read(
                 parent: Some(parent),
                 script: *scripts,
             };
+            let first = out.len();
             read(&n.body, n.at, inner, scripts, out)?;
+            if !n.exact {
+                // Approximate (the text lost a quote or an escape), but
+                // never past the script that holds it.
+                let end = base.saturating_add(script.len());
+                for c in out.iter_mut().skip(first) {
+                    c.start = c.start.min(end);
+                    for w in &mut c.words {
+                        w.at = w.at.min(end);
+                    }
+                }
+            }
         }
     }
     Ok(())
 }
 
-/// The script of `bash -c SCRIPT` (also after `docker exec ... bash -c`).
-fn shell_argument(c: &Command) -> Option<Nested<'static>> {
+/// The script of `bash -c SCRIPT` (also after `docker exec ... bash -c`);
+/// `script` is the one the command was read from, at `base`.
+fn shell_argument(c: &Command, script: &str, base: usize) -> Option<Nested<'static>> {
     let at = c.words.windows(2).position(|w| match w {
         [shell, flag] => {
             flag.text == "-c" && SHELLS.contains(&shell.text.rsplit('/').next().unwrap_or(""))
         }
         _ => false,
     })?;
-    let script = c.words.get(at.saturating_add(2))?;
+    let word = c.words.get(at.saturating_add(2))?;
+    let local = word.at.saturating_sub(base);
+    let source = |skip: usize| {
+        script
+            .get(local.saturating_add(skip)..)
+            .is_some_and(|rest| rest.starts_with(word.text.as_str()))
+    };
+    let (at, exact) = if source(1) {
+        (word.at.saturating_add(1), true)
+    } else if source(0) {
+        (word.at, true)
+    } else {
+        (word.at.saturating_add(1), false)
+    };
     Some(Nested {
-        body: Cow::Owned(script.text.clone()),
-        at: script.at.saturating_add(1),
+        body: Cow::Owned(word.text.clone()),
+        at,
+        exact,
     })
 }
 
@@ -487,6 +518,7 @@ impl<'a> Tokens<'a> {
         let body = self.slice(body_start, end);
         let raw = self.slice(self.i, end.saturating_add(1).min(self.s.len()));
         self.inner.push(Nested {
+            exact: true,
             body: Cow::Borrowed(body),
             at: self.base.saturating_add(body_start),
         });
@@ -574,6 +606,7 @@ impl<'a> Tokens<'a> {
             }
             if feeds_shell {
                 self.inner.push(Nested {
+                    exact: true,
                     body: Cow::Borrowed(self.slice(start, end)),
                     at: self.base.saturating_add(start),
                 });
@@ -760,6 +793,16 @@ mod tests {
         );
         let bash = format!("{}git fetch{}", "bash -c \"".repeat(3), "\"".repeat(3));
         assert!(commands(&bash).is_ok());
+    }
+
+    /// Found by the property test: a `bash -c` body whose text is not its
+    /// source placed its commands past the end of the script.
+    #[test]
+    fn a_shell_body_stays_inside_its_script() {
+        let script = "\"$(bash -c $(}\n\\";
+        for c in commands(script).unwrap() {
+            assert!(c.at() <= script.len(), "{c:?}");
+        }
     }
 
     #[test]
