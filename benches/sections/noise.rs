@@ -37,15 +37,17 @@ pub fn simulating(report: &mut String) {
          {n} simulated pull requests per scenario (seed 0x5eed2026; {:.1} s): suites of {} rows with the motivating \
          repository's noise mix (70% of rows 0.5-1.5% run to run, 20% 2-5%, 10% 10-25%; log-normal), one current and \
          one baseline run per pull request, and {} history runs of main (`--history`). A row's fail threshold is the \
-         larger of the configured one and its band: its history's successive log ratios, gross outliers (over {} \
-         robust deviations) dropped, the largest ratio dropped, their root mean square times a multiplier for the \
-         number of runs (`src/compare/noise.rs`); with `--fail-threshold auto`, the band alone, never below {}%. \
-         A pull request fails when any row regressed or was lost.\n\n\
+         larger of the configured one and its band: gross outliers (over {} robust deviations) dropped, the \
+         history split at its change points, the spread within levels pooled and moderated across the suite's \
+         rows, Student's t at the row's share of a {}% false-alarm rate per pull request, against main's level \
+         with the baseline on it (`src/compare/noise.rs`); with `--fail-threshold auto`, the band alone, never \
+         below {}%. A pull request fails when any row regressed or was lost.\n\n\
          | scenario | rate | target |\n|---|---|---|\n{rows}",
         started.elapsed().as_secs_f64(),
         simulation::ROWS,
         simulation::HISTORY,
-        baseline_resolver::compare::noise::CUT,
+        baseline_resolver::series::fit::CUT,
+        baseline_resolver::compare::defaults::FALSE_ALARMS_PCT,
         baseline_resolver::compare::defaults::AUTO_FLOOR * 100.0
     );
 }

@@ -45,13 +45,19 @@ Rows and classes:
   it holds a number, else tbps; a row is valid when its status (if any) is ok and that
   metric is a finite number above zero, and it is compared on the metric its baseline
   measured. change = current/baseline - 1, negative is worse. With --history, a row's fail
-  threshold is the larger of the configured one and its run-to-run noise band.
+  threshold is the larger of the configured one and its run-to-run noise band: its spread
+  within the levels of its history (change points and drift taken out), against main's
+  level with the baseline run on it, at its share of --false-alarms (1% per pull request).
+  A baseline run off main's level is not judged alone: its rows are noisy and named in
+  the rerun-baseline output. With repeated runs, every current run must be worse than
+  every baseline run (and main's level) by more than the threshold.
   regressed       worse by more than its fail threshold           (fails the gate)
   warned          worse by more than --warn-threshold
   improved        better by more than its fail threshold
   unchanged       within the thresholds
-  noisy           beyond a threshold but within its noise band, or repeated samples
-                  overlap (reported, never failing; listed in the rerun output)
+  noisy           beyond a threshold but within its noise band, repeated runs that
+                  disagree, or a baseline run off main's level (reported, never
+                  failing; listed in the rerun output)
   lost            valid in the baseline, its metric invalid or absent in current (fails)
   skipped         lost, but current says status=skip (a warning)
   new             only current has it
@@ -93,6 +99,13 @@ pub struct CompareArgs {
     /// [env: INPUT_WARN_THRESHOLD]
     #[arg(long, value_name = "PCT")]
     pub warn_threshold: Option<String>,
+
+    /// With --history: the chance that a pull request changing nothing fails on some row.
+    /// The learned bands share it among the rows compared (with 100 rows, each row's
+    /// chance is about 1/100 of it), so a suite of a thousand rows is no likelier to
+    /// fail by chance than one of ten. [default: 1] [env: INPUT_FALSE_ALARMS]
+    #[arg(long, value_name = "PCT")]
+    pub false_alarms: Option<String>,
 
     /// A TOML file of key columns, metrics and per-row rules (thresholds, floor, direction,
     /// ignore). [env: INPUT_CONFIG]

@@ -4,7 +4,8 @@
 //! test checks they agree.
 
 pub use crate::config::defaults::{
-    FAIL_THRESHOLD, FAIL_THRESHOLD_PCT, KEYS, METRICS, WARN_THRESHOLD, WARN_THRESHOLD_PCT,
+    FAIL_THRESHOLD, FAIL_THRESHOLD_PCT, FALSE_ALARMS, FALSE_ALARMS_PCT, KEYS, METRICS,
+    WARN_THRESHOLD, WARN_THRESHOLD_PCT,
 };
 
 /// With `--fail-threshold auto`, a row's band decides, but never below

@@ -19,6 +19,7 @@ const BASELINE: Input = Input::new("baseline", &["INPUT_BASELINE"]);
 const GATE: Input = Input::new("gate", &["INPUT_GATE"]);
 const FAIL: Input = Input::new("fail-threshold", &["INPUT_FAIL_THRESHOLD"]);
 const WARN: Input = Input::new("warn-threshold", &["INPUT_WARN_THRESHOLD"]);
+const FALSE_ALARMS: Input = Input::new("false-alarms", &["INPUT_FALSE_ALARMS"]);
 const CONFIG: Input = Input::new("config", &["INPUT_CONFIG"]);
 const STRICT: Input = Input::new("strict", &["INPUT_STRICT"]);
 const NO_GATE: Input = Input::new("no-gate", &["INPUT_NO_GATE"]);
@@ -41,6 +42,8 @@ enum Problem {
     Percent(String),
     #[error("expected a percentage from 0 to 1000 or auto, got {0:?}")]
     FailPercent(String),
+    #[error("expected a percentage above 0 and at most 50, got {0:?}")]
+    Rate(String),
 }
 
 /// One baseline label and its sample files, in the order given.
@@ -109,16 +112,7 @@ pub fn validate(args: &CompareArgs, env: Env<'_>) -> Result<Inputs, InputError> 
     let fail_origin = fail
         .as_ref()
         .map_or_else(|| FAIL.both(), |v| v.origin.clone());
-    let thresholds = Thresholds {
-        fail_given: fail.is_some(),
-        fail: match fail {
-            Some(v) => fail_threshold(&v.text).map_err(|e| v.invalid(e))?,
-            None => FailThreshold::Fixed(defaults::FAIL_THRESHOLD),
-        },
-        warn: r
-            .parse(&WARN, args.warn_threshold.as_deref(), percent)?
-            .map_or(defaults::WARN_THRESHOLD, |p| p / 100.0),
-    };
+    let thresholds = thresholds(&r, args, fail)?;
     let history_flags: Vec<String> = args
         .history
         .iter()
@@ -213,6 +207,38 @@ fn percent(text: &str) -> Result<f64, Problem> {
     match text.trim_end_matches('%').trim().parse::<f64>() {
         Ok(p) if p.is_finite() && (0.0..=1000.0).contains(&p) => Ok(p),
         _ => Err(Problem::Percent(shown(text))),
+    }
+}
+
+/// The thresholds: `--fail-threshold` (already read: `fail`),
+/// `--warn-threshold` and `--false-alarms`, fractions.
+fn thresholds(
+    r: &Reader<'_>,
+    args: &CompareArgs,
+    fail: Option<Value>,
+) -> Result<Thresholds, InputError> {
+    Ok(Thresholds {
+        fail_given: fail.is_some(),
+        fail: match fail {
+            Some(v) => fail_threshold(&v.text).map_err(|e| v.invalid(e))?,
+            None => FailThreshold::Fixed(defaults::FAIL_THRESHOLD),
+        },
+        warn: r
+            .parse(&WARN, args.warn_threshold.as_deref(), percent)?
+            .map_or(defaults::WARN_THRESHOLD, |p| p / 100.0),
+        false_alarms: r
+            .parse(&FALSE_ALARMS, args.false_alarms.as_deref(), rate)?
+            .map_or(defaults::FALSE_ALARMS, |p| p / 100.0),
+    })
+}
+
+/// `--false-alarms`: a chance, above 0 (a band of certainty is infinite)
+/// and at most 50% (a gate that fails every other pull request of noise
+/// alone is no gate).
+fn rate(text: &str) -> Result<f64, Problem> {
+    match text.trim_end_matches('%').trim().parse::<f64>() {
+        Ok(p) if p > 0.0 && p <= 50.0 => Ok(p),
+        _ => Err(Problem::Rate(shown(text))),
     }
 }
 

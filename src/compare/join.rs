@@ -110,12 +110,16 @@ impl<'t> Join<'t> {
             .key(usize::try_from(r).ok()?)
     }
 
-    /// The rows group `group` has for the key in `slot`, one per table
-    /// that has it, in table order.
-    pub fn rows(&self, slot: usize, group: usize) -> impl Iterator<Item = RowView<'t>> + '_ {
+    /// Each table of group `group`, in order, with its row for the key in
+    /// `slot` or `None`: a run that lacks the row keeps its place.
+    pub fn cells(
+        &self,
+        slot: usize,
+        group: usize,
+    ) -> impl Iterator<Item = Option<RowView<'t>>> + '_ {
         let (start, n) = self.groups.get(group).copied().unwrap_or((0, 0));
         let width = self.tables.len();
-        (start..start.saturating_add(n)).filter_map(move |t| {
+        (start..start.saturating_add(n)).map(move |t| {
             let r = *self
                 .grid
                 .get(slot.saturating_mul(width).saturating_add(t))?;
@@ -124,6 +128,12 @@ impl<'t> Join<'t> {
             }
             self.tables.get(t)?.row(usize::try_from(r).ok()?)
         })
+    }
+
+    /// The rows group `group` has for the key in `slot`, one per table
+    /// that has it, in table order.
+    pub fn rows(&self, slot: usize, group: usize) -> impl Iterator<Item = RowView<'t>> + '_ {
+        self.cells(slot, group).flatten()
     }
 }
 

@@ -174,21 +174,32 @@ pub fn run(inputs: &Inputs) -> Result<u8, CompareError> {
     })
 }
 
-/// The warning for rows whose history could not judge them (a band with
-/// which they could never fail): they keep the configured threshold.
+/// The warning for rows whose history could not judge them (two levels,
+/// or a band with which they could never fail): they keep the configured
+/// threshold.
 fn unusable_history(comparison: &verdict::Comparison<'_>) -> Option<String> {
     let (count, first) = comparison.unusable_history();
-    let (slot, noise::NoBand::Unusable { runs, band }) = first? else {
-        return None;
-    };
+    let (slot, why) = first?;
     let key = comparison.key_text(slot);
     let others = match count {
         1 => String::new(),
         n => format!(" and {} other rows", n.saturating_sub(1)),
     };
     Some(format!(
-        "history unusable for {key}{others}: {} over {runs} runs; the configured threshold judges them",
-        render::unusable_band(band)
+        "history unusable for {key}{others}: {}; the configured threshold judges them",
+        render::unusable(why)
+    ))
+}
+
+/// The warning for a suite that moved together.
+fn suite_shift(comparison: &verdict::Comparison<'_>) -> Option<String> {
+    let shift = comparison.shift()?;
+    Some(format!(
+        "the whole suite moved by {:+.1}% ({} of {} rows compared against {}): a different machine or build environment is the likelier cause; re-run on another machine before trusting the rows",
+        shift.change * 100.0,
+        shift.rows,
+        shift.compared,
+        comparison.label
     ))
 }
 
@@ -234,6 +245,9 @@ pub fn compare<'t>(inputs: &Inputs, loaded: &'t Loaded) -> Report<'t> {
             warnings.push(format!("baseline {label} unavailable: {why}"));
         }
         if let Some(warning) = unusable_history(&comparison) {
+            warnings.push(warning);
+        }
+        if let Some(warning) = suite_shift(&comparison) {
             warnings.push(warning);
         }
         if is_gate {

@@ -1,35 +1,43 @@
 //! How much a row moves from run to run when nothing changed, learned from
 //! the history of the gate baseline's branch (`--history`: past runs, in
-//! run order). Pure: samples in, a band out.
+//! run order), and where its level is now. Pure: samples in, a band out.
 //!
-//! The estimator, in log space (ratios, so scaling a file changes nothing):
+//! Measured on public benchmark histories (BENCHMARKS.md, "Real
+//! material"): real histories hold level shifts (real performance changes
+//! on main), slow drifts, single runs far off on a cloud machine, and rows
+//! that land on one of two levels. So, in log space (ratios: scaling a
+//! file changes nothing), with the statistics of [`crate::series`]:
 //!
-//! 1. Gross outliers go: a run further than [`CUT`] robust deviations
-//!    (1.4826 x the median absolute deviation) from the median is dropped.
-//!    Real no-change repeats have heavy tails (single runs 20-60% off on
-//!    cloud machines); one such run must not make a row unjudgeable.
-//! 2. Successive differences `d[i] = ln(h[i+1] / h[i])` of the runs kept:
-//!    each is itself a "one run against one run" change, exactly what the
-//!    gate compares, and a level shift (a real change a few runs back) is
-//!    one large difference, not a wide spread. Measured on a real GPU
-//!    benchmark history: a plain standard deviation over the last 5 runs
-//!    misses 6 of 30 real slowdowns of more than 10%, successive
-//!    differences 1.
-//! 3. The largest difference is dropped (a level shift the first step did
-//!    not remove), and the root mean square of the rest times a multiplier
-//!    for the number of runs kept ([`multiplier`]) is the band.
-//!
-//! The multipliers were chosen by simulation (the noise mix of the
-//! motivating repository, see BENCHMARKS.md section 8): at ten runs the
-//! band sits near 5.2 standard deviations of a run-to-run change, wide
-//! enough that a suite of 65 rows raises a false alarm in about 1% of pull
-//! requests that change nothing, while a quiet row still catches a
-//! regression of a few percent; with fewer runs the estimate is poorer, and
-//! the multiplier grows so that a row's chance of a false alarm stays the
-//! same. rustc-perf sets its significance threshold from an IQR fence over
-//! recent changes; on ten runs that fence leaked (a false alarm in 15% of
-//! simulated no-change pull requests with `auto`), so the spread here is
-//! the trimmed root mean square, which uses every difference.
+//! 1. Gross outliers go (further than [`fit::CUT`] robust deviations from
+//!    the median): one run 60% off must not make a row unjudgeable.
+//! 2. A row whose runs sit on two levels (alternating 100 and 60) cannot be
+//!    judged by a band: [`NoBand::TwoLevels`], its configured threshold
+//!    applies and a warning says why.
+//! 3. The change points of the history (binary segmentation with a
+//!    two-sample t test, [`segment`]) split it into levels; within each, a
+//!    drift is a line when its slope is significant. The run-to-run noise
+//!    is the residual spread pooled over the segments, with their degrees
+//!    of freedom: a row with past shifts gets the band of its quiet
+//!    stretches, a drifting row the band of its residuals.
+//! 4. Across the rows of one comparison, the spreads are moderated
+//!    ([`prior`], limma's empirical Bayes): ten runs tell a row's spread
+//!    only roughly, and the other rows of the suite say what spreads are
+//!    usual.
+//! 5. The level of the last segment (its line, extended to the next run)
+//!    is what the baseline run is checked against ([`Noise::off_level`]);
+//!    a baseline on it is counted with it ([`Noise::reference`]), so a
+//!    change is measured against main's level known from several runs,
+//!    not against one run's noise.
+//! 6. The band of a change is the one-sided Student t quantile at the
+//!    row's share of the pull request's false-alarm rate ([`row_rate`]),
+//!    times the spread of one run against the reference; every current
+//!    run must stray beyond it. A row can always fail by a large enough
+//!    drop, a band is finite, and a band whose fall reaches 100% is
+//!    [`NoBand::Unusable`].
+
+use crate::series::prior::Prior;
+use crate::series::segment::{self, Test};
+use crate::series::{self, fit, student};
 
 /// A row's run-to-run noise band: a ratio, as the noise is multiplicative.
 /// A value within a factor of `e^log` of the baseline, either way, is
@@ -64,6 +72,9 @@ pub enum NoBand {
     /// the row could never fail (a higher-is-better value falls at most
     /// 100%), so this history cannot judge the row. `band` is its rise.
     Unusable { runs: usize, band: f64 },
+    /// The runs sit on two levels, `low` and `high` (the medians of each,
+    /// in the metric's unit): no spread describes them.
+    TwoLevels { runs: usize, low: f64, high: f64 },
 }
 
 /// A band this wide (a fraction) or wider would let no drop fail the row:
@@ -74,200 +85,215 @@ pub const NEVER_FAIL: f64 = 1.0;
 /// band, the configured threshold alone applies (and the row says so).
 pub const MIN_RUNS: usize = 5;
 
-/// Runs further than this many robust deviations from the median are
-/// outliers, not noise.
-pub const CUT: f64 = 8.0;
+/// A segment's slope is a drift when its t test says so at this level (and
+/// it moves the level by a shift's worth across the segment).
+const DRIFT: f64 = 0.01;
 
-/// The multiplier on the trimmed root mean square of the differences of
-/// `runs` runs, from 5 to 20 (and the value at 20 above): chosen by
-/// simulation so that a row's chance of a false alarm is the same whatever
-/// the number of runs, 7 in 10,000 (5.2 standard deviations at ten runs).
-const MULTIPLIERS: [f64; 16] = [
-    18.36, 12.05, 9.37, 8.03, 7.29, 6.51, 6.03, 5.68, 5.49, 5.30, 5.08, 4.95, 4.79, 4.66, 4.55,
-    4.48,
-];
-
-/// The multiplier for `runs` runs (`None` below [`MIN_RUNS`]).
-pub fn multiplier(runs: usize) -> Option<f64> {
-    let at = runs.checked_sub(MIN_RUNS)?;
-    MULTIPLIERS.get(at).or(MULTIPLIERS.last()).copied()
+/// What a row's history says, in log space.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Noise {
+    /// The spread of one run about its level (a standard deviation).
+    pub sigma: f64,
+    /// The degrees of freedom of `sigma` (moderation adds the prior's).
+    pub dof: f64,
+    /// The level the next run is expected at: the last segment's mean, or
+    /// its line extended by one run.
+    pub level: f64,
+    /// How many runs the level is known from: the last segment's length
+    /// (fewer for a line extended past its runs).
+    pub weight: f64,
+    /// Valid history runs.
+    pub runs: usize,
+    /// Level shifts found in the history.
+    pub shifts: usize,
+    /// The last segment's drift per run (log), 0 when it has none.
+    pub drift: f64,
 }
 
-/// The band of a row from its history samples (valid values, run order),
-/// or why there is none.
-pub fn band(samples: &[f64]) -> Result<Band, NoBand> {
-    let logs: Vec<f64> = samples
-        .iter()
-        .filter(|v| v.is_finite() && **v > 0.0)
-        .map(|v| v.ln())
-        .collect();
-    let kept = without_outliers(&logs);
-    let Some(factor) = multiplier(kept.len()) else {
-        return Err(NoBand::TooFew { runs: logs.len() });
+/// One segment's contribution: residual sum of squares, degrees of
+/// freedom, the next run's level, the runs it is known from, and drift.
+struct Part {
+    rss: f64,
+    dof: usize,
+    level: f64,
+    weight: f64,
+    drift: f64,
+}
+
+#[allow(
+    clippy::cast_precision_loss,
+    reason = "a history has at most thousands of runs"
+)]
+fn part(ys: &[f64]) -> Part {
+    let n = ys.len();
+    let nf = n as f64;
+    let mean = series::mean(ys);
+    let flat = Part {
+        rss: ys.iter().map(|y| (y - mean).powi(2)).sum(),
+        dof: n.saturating_sub(1),
+        level: mean,
+        weight: nf,
+        drift: 0.0,
     };
-    let mut diffs: Vec<f64> = kept
-        .windows(2)
-        .filter_map(|w| match w {
-            [a, b] => Some((b - a).abs()),
-            _ => None,
-        })
-        .collect();
-    diffs.sort_by(f64::total_cmp);
-    diffs.pop();
-    #[allow(clippy::cast_precision_loss, reason = "a few dozen differences")]
-    let rms = (diffs.iter().map(|d| d * d).sum::<f64>() / diffs.len().max(1) as f64).sqrt();
-    let band = Band {
-        log: factor * rms,
-        runs: logs.len(),
+    if n < 4 {
+        return flat;
+    }
+    let xs: Vec<f64> = (0..n).map(|i| i as f64).collect();
+    let Some(line) = fit::Line::fit(&xs, ys) else {
+        return flat;
     };
-    if !band.log.is_finite() || band.fall() >= NEVER_FAIL {
-        return Err(NoBand::Unusable {
-            runs: band.runs,
-            band: band.rise(),
+    let dof = line.dof() as f64;
+    let se = (line.rss / dof / line.sxx).sqrt();
+    // A drift counts when it is significant and moves the level across the
+    // segment by as much as a level shift must: a slope of 0.02% a run
+    // among runs 0.1% apart is noise that happens to lean.
+    let significant = line.sxx > 0.0
+        && line.slope.abs() * nf >= Test::NOISE.min_change
+        && (se == 0.0 || 2.0 * student::upper_tail(line.slope.abs() / se, dof) < DRIFT);
+    if !significant {
+        return flat;
+    }
+    Part {
+        rss: line.rss,
+        dof: line.dof(),
+        level: line.at(nf),
+        weight: 1.0 / (1.0 / nf + (nf - line.mean_x).powi(2) / line.sxx),
+        drift: line.slope,
+    }
+}
+
+/// What the history of a row (valid values or not, run order) says, or
+/// why it says nothing.
+#[allow(
+    clippy::cast_precision_loss,
+    reason = "a history has at most thousands of runs"
+)]
+pub fn learn(samples: &[f64]) -> Result<Noise, NoBand> {
+    let (logs, _) = series::logs(samples);
+    let runs = logs.len();
+    let kept: Vec<f64> = fit::kept(&logs).into_iter().map(|(_, v)| v).collect();
+    if kept.len() < MIN_RUNS {
+        return Err(NoBand::TooFew { runs });
+    }
+    if let Some((low, high)) = fit::two_levels(&kept) {
+        return Err(NoBand::TwoLevels {
+            runs,
+            low: low.exp(),
+            high: high.exp(),
         });
     }
-    Ok(band)
-}
-
-/// `logs` without the runs further than [`CUT`] robust deviations from
-/// their median, in order.
-fn without_outliers(logs: &[f64]) -> Vec<f64> {
-    let Some(median) = median(logs) else {
-        return Vec::new();
+    let points = segment::change_points(&kept, Test::NOISE);
+    let parts: Vec<Part> = segment::segments(kept.len(), &points)
+        .into_iter()
+        .filter_map(|range| kept.get(range).map(part))
+        .collect();
+    let rss: f64 = parts.iter().map(|p| p.rss).sum();
+    let dof: usize = parts.iter().map(|p| p.dof).sum();
+    let Some(last) = parts.last() else {
+        return Err(NoBand::TooFew { runs });
     };
-    let deviations: Vec<f64> = logs.iter().map(|v| (v - median).abs()).collect();
-    let spread = median_of(deviations).unwrap_or(0.0) * 1.4826;
-    logs.iter()
-        .copied()
-        .filter(|v| (v - median).abs() <= CUT * spread)
-        .collect()
+    if dof == 0 {
+        return Err(NoBand::TooFew { runs });
+    }
+    let sigma = (rss / dof as f64).sqrt();
+    if !sigma.is_finite() || !last.level.is_finite() {
+        return Err(NoBand::Unusable {
+            runs,
+            band: f64::INFINITY,
+        });
+    }
+    Ok(Noise {
+        sigma,
+        dof: dof as f64,
+        level: last.level,
+        weight: last.weight,
+        runs,
+        shifts: points.len(),
+        drift: last.drift,
+    })
 }
 
-fn median(values: &[f64]) -> Option<f64> {
-    median_of(values.to_vec())
+/// The prior the rows' spreads give each other (see [`prior`]).
+pub fn prior<'a>(noises: impl Iterator<Item = &'a Result<Noise, NoBand>>) -> Option<Prior> {
+    Prior::fit(
+        noises
+            .filter_map(|n| n.as_ref().ok())
+            .map(|n| (n.sigma * n.sigma, n.dof)),
+    )
 }
 
-fn median_of(mut values: Vec<f64>) -> Option<f64> {
-    values.sort_by(f64::total_cmp);
-    let mid = values.len() / 2;
-    match (values.get(mid.wrapping_sub(1)), values.get(mid)) {
-        (Some(a), Some(b)) if values.len().is_multiple_of(2) => Some((a + b) / 2.0),
-        (_, Some(m)) => Some(*m),
-        _ => None,
+/// Each row's chance of a false alarm so that `rows` rows of noise alone
+/// raise one with chance `rate`: `1 - (1 - rate)^(1/rows)`.
+#[allow(clippy::cast_precision_loss, reason = "at most millions of rows")]
+pub fn row_rate(rate: f64, rows: usize) -> f64 {
+    let rows = rows.max(1) as f64;
+    -((-rate).ln_1p() / rows).exp_m1()
+}
+
+impl Noise {
+    /// This history with its spread moderated by the suite's prior.
+    pub fn moderated(self, prior: Option<Prior>) -> Noise {
+        match prior {
+            Some(prior) => {
+                let (var, dof) = prior.moderate(self.sigma * self.sigma, self.dof);
+                Noise {
+                    sigma: var.sqrt(),
+                    dof,
+                    ..self
+                }
+            }
+            None => self,
+        }
+    }
+
+    /// The row's level (log) and how many runs it is known from, once the
+    /// baseline's samples that sit on it (checked by [`Noise::off_level`])
+    /// are counted with the history's last level: the reference a change
+    /// is measured against, more precise than one baseline run.
+    #[allow(clippy::cast_precision_loss, reason = "a handful of samples")]
+    pub fn reference(&self, baseline: &[f64]) -> (f64, f64) {
+        let (logs, _) = series::logs(baseline);
+        let total = self.weight + logs.len() as f64;
+        let sum = self.weight * self.level + logs.iter().sum::<f64>();
+        (sum / total, total)
+    }
+
+    /// The band of a change: how far one current run may stray from a
+    /// reference known from `reference` runs with a one-sided chance `p`.
+    /// Every current run must stray beyond it for a regression, and each
+    /// gets the same band: a re-run on the same machine a few minutes
+    /// later is no independent draw (on real histories machines wander for
+    /// days), so an agreeing re-run is not allowed a narrower band.
+    #[allow(clippy::cast_precision_loss, reason = "a handful of samples")]
+    pub fn band(&self, p: f64, reference: f64) -> Result<Band, NoBand> {
+        let each = p.min(0.5);
+        let scale = (1.0 + 1.0 / reference.max(1.0)).sqrt();
+        let band = Band {
+            log: student::quantile(each, self.dof) * self.sigma * scale,
+            runs: self.runs,
+        };
+        if !band.log.is_finite() || band.fall() >= NEVER_FAIL {
+            return Err(NoBand::Unusable {
+                runs: self.runs,
+                band: band.rise(),
+            });
+        }
+        Ok(band)
+    }
+
+    /// How far `value` is off the level the history predicts (a fraction,
+    /// `value / level - 1`), when further than noise explains at a
+    /// two-sided chance `p`; `None` when it is on the level.
+    pub fn off_level(&self, value: f64, p: f64) -> Option<f64> {
+        if !(value > 0.0 && value.is_finite()) {
+            return None;
+        }
+        let off = value.ln() - self.level;
+        let spread = (1.0 + 1.0 / self.weight.max(1.0)).sqrt();
+        let allowed = student::quantile(p / 2.0, self.dof) * self.sigma * spread;
+        (off.abs() > allowed).then(|| off.exp_m1())
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Deterministic normal samples (Box-Muller on an xorshift).
-    pub fn normal(seed: u64) -> impl FnMut() -> f64 {
-        let mut state = seed | 1;
-        let mut uniform = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            ((state >> 11) as f64 + 0.5) / (1u64 << 53) as f64
-        };
-        move || {
-            let (u, v) = (uniform(), uniform());
-            (-2.0 * u.ln()).sqrt() * (std::f64::consts::TAU * v).cos()
-        }
-    }
-
-    #[test]
-    fn too_little_history_is_no_band() {
-        assert_eq!(band(&[1.0, 1.0, 1.0, 1.0]), Err(NoBand::TooFew { runs: 4 }));
-        assert!(band(&[1.0; 5]).is_ok());
-        assert_eq!(
-            band(&[1.0, 2.0, 0.0, -1.0]),
-            Err(NoBand::TooFew { runs: 2 }),
-            "only valid samples count"
-        );
-    }
-
-    /// Issue 26: a history alternating 100/60 gave +-2681% and let a 99%
-    /// drop pass; one of values near the largest double gave +-inf. A band
-    /// is a ratio: its fall stays below 100% (a large enough drop fails),
-    /// and one that reaches it, or is not finite, is no band at all.
-    #[test]
-    fn a_band_that_could_never_fail_is_unusable() {
-        let alternating: Vec<f64> = (0..10)
-            .map(|i| if i % 2 == 0 { 100.0 } else { 60.0 })
-            .collect();
-        let wide = band(&alternating).unwrap();
-        assert!(wide.rise() > 10.0, "{wide:?}");
-        assert!(wide.fall() < 0.99, "a 99% drop is beyond it: {wide:?}");
-        let absurd: Vec<f64> = (0..10)
-            .map(|i| if i % 2 == 0 { 1e308 } else { 1e-300 })
-            .collect();
-        assert!(
-            matches!(band(&absurd), Err(NoBand::Unusable { runs: 10, .. })),
-            "{:?}",
-            band(&absurd)
-        );
-    }
-
-    #[test]
-    fn identical_runs_have_no_noise() {
-        assert_eq!(band(&[3.5; 10]).unwrap().log, 0.0);
-    }
-
-    #[test]
-    fn a_wild_outlier_widens_the_band_by_a_bounded_amount() {
-        let mut z = normal(11);
-        let runs: Vec<f64> = (0..10).map(|_| 100.0 * (0.01 * z()).exp()).collect();
-        let quiet = band(&runs).unwrap().log;
-        for spike in [1.6, 0.4, 1000.0, 1e-6] {
-            let mut with = runs.clone();
-            with[4] *= spike;
-            let wider = band(&with).unwrap().log;
-            assert!(wider <= quiet * 1.5 + 1e-9, "{spike}: {quiet} -> {wider}");
-        }
-    }
-
-    #[test]
-    fn fewer_runs_mean_a_wider_band_for_the_same_noise() {
-        assert!(multiplier(4).is_none());
-        let m: Vec<f64> = (5..25).map(|n| multiplier(n).unwrap()).collect();
-        assert!(m.windows(2).all(|w| w[0] >= w[1]), "{m:?}");
-    }
-
-    /// On Gaussian noise of relative size s, the band is near 5.2 s√2 on
-    /// average over many histories of ten runs.
-    #[test]
-    fn the_band_tracks_the_noise_it_is_given() {
-        let mut z = normal(42);
-        for s in [0.005, 0.02, 0.1] {
-            let mut total = 0.0;
-            let n = 2000;
-            for _ in 0..n {
-                let runs: Vec<f64> = (0..10).map(|_| 100.0 * (s * z()).exp()).collect();
-                total += band(&runs).unwrap().rise();
-            }
-            let mean = total / f64::from(n);
-            let expected = (5.2 * s * std::f64::consts::SQRT_2).exp_m1();
-            assert!(
-                (mean / expected - 1.0).abs() < 0.25,
-                "noise {s}: mean band {mean}, expected about {expected}"
-            );
-        }
-    }
-
-    #[test]
-    fn a_level_shift_is_not_noise() {
-        let mut runs = vec![100.0; 7];
-        runs.extend([80.0, 80.0, 80.0]);
-        assert_eq!(band(&runs).unwrap().log, 0.0);
-    }
-
-    #[test]
-    fn scaling_changes_nothing() {
-        let mut z = normal(7);
-        let runs: Vec<f64> = (0..10).map(|_| 50.0 * (1.0 + 0.03 * z())).collect();
-        let scaled: Vec<f64> = runs.iter().map(|v| v * 1234.5).collect();
-        let (a, b) = (band(&runs).unwrap(), band(&scaled).unwrap());
-        assert!((a.log - b.log).abs() < 1e-12);
-    }
-}
+mod tests;

@@ -10,6 +10,10 @@ pub const WARN_THRESHOLD_PCT: f64 = 3.0;
 /// The same as fractions, as the comparison uses them.
 pub const FAIL_THRESHOLD: f64 = FAIL_THRESHOLD_PCT / 100.0;
 pub const WARN_THRESHOLD: f64 = WARN_THRESHOLD_PCT / 100.0;
+/// With `--history`, the chance (percent) that a pull request changing
+/// nothing fails on some row: the learned bands share it among the rows.
+pub const FALSE_ALARMS_PCT: f64 = 1.0;
+pub const FALSE_ALARMS: f64 = FALSE_ALARMS_PCT / 100.0;
 /// The columns that name a benchmark row.
 pub const KEYS: [&str; 3] = ["op", "shape", "dtype"];
 /// The headline metric of a row: the first of these that holds a number,

@@ -104,6 +104,9 @@ pub struct Thresholds {
     pub warn: f64,
     /// `--fail-threshold` (or `INPUT_FAIL_THRESHOLD`) was given.
     pub fail_given: bool,
+    /// The chance (a fraction) that a pull request of noise alone fails
+    /// on some row, shared among its rows by the learned bands.
+    pub false_alarms: f64,
 }
 
 impl Default for Thresholds {
@@ -112,6 +115,7 @@ impl Default for Thresholds {
             fail: FailThreshold::Fixed(defaults::FAIL_THRESHOLD),
             warn: defaults::WARN_THRESHOLD,
             fail_given: false,
+            false_alarms: defaults::FALSE_ALARMS,
         }
     }
 }

@@ -6,6 +6,7 @@
 //! implementation. Pure: numbers in, numbers out.
 
 pub mod fit;
+pub mod prior;
 pub mod segment;
 pub mod student;
 

@@ -81,13 +81,16 @@ struct JsonRow<'a> {
     reason: Option<String>,
     thresholds: JsonThreshold,
     rerun: bool,
+    /// The baseline's run was itself off its history's level.
+    rerun_baseline: bool,
 }
 
 fn json_row<'a>(report: &'a Report<'_>, row: &'a RowResult<'a>, cut: bool) -> JsonRow<'a> {
     let (runs, band) = match row.applied.map(|a| a.origin) {
         Some(Origin::Learned(b)) => (Some(b.runs), Some(b.rise() * 100.0)),
         Some(Origin::NoBand {
-            why: NoBand::TooFew { runs } | NoBand::Unusable { runs, .. },
+            why:
+                NoBand::TooFew { runs } | NoBand::Unusable { runs, .. } | NoBand::TwoLevels { runs, .. },
             ..
         }) => (Some(runs), None),
         _ => (None, None),
@@ -123,6 +126,7 @@ fn json_row<'a>(report: &'a Report<'_>, row: &'a RowResult<'a>, cut: bool) -> Js
             band_pct: band,
         },
         rerun: row.worth_rerun(),
+        rerun_baseline: row.rerun_baseline,
     }
 }
 
@@ -171,6 +175,13 @@ struct JsonWorst {
 }
 
 #[derive(Serialize)]
+struct JsonShift {
+    change_pct: f64,
+    rows: usize,
+    compared: usize,
+}
+
+#[derive(Serialize)]
 struct JsonComparison<'a> {
     label: &'a str,
     gate: bool,
@@ -179,6 +190,10 @@ struct JsonComparison<'a> {
     verdict: &'static str,
     counts: BTreeMap<&'static str, usize>,
     worst: Option<JsonWorst>,
+    /// Most rows moved together (a machine or build environment?).
+    suite_shift: Option<JsonShift>,
+    /// With history: each row's chance of a false alarm.
+    false_alarm_per_row: Option<f64>,
     rows_listed: usize,
     rows: JsonRows<'a>,
 }
@@ -212,6 +227,12 @@ fn json_comparison<'a>(
             key: r.key.describe(&report.config.keys),
             change_pct: r.change.map(|x| x * 100.0),
         }),
+        suite_shift: c.shift().map(|s| JsonShift {
+            change_pct: s.change * 100.0,
+            rows: s.rows,
+            compared: s.compared,
+        }),
+        false_alarm_per_row: c.has_history().then(|| c.row_rate()),
         rows_listed: listed,
         rows: JsonRows {
             report,
@@ -236,6 +257,8 @@ struct JsonThresholds {
     fail_pct: Option<f64>,
     fail: String,
     warn_pct: f64,
+    /// The chance that a pull request of noise alone fails (with history).
+    false_alarms_pct: f64,
 }
 
 #[derive(Serialize)]
@@ -243,6 +266,8 @@ struct JsonRerun {
     /// The first key column's values (what `run_benchmark.sh --only` takes).
     groups: Vec<String>,
     keys: Vec<String>,
+    /// The groups whose baseline run to run again.
+    baseline_groups: Vec<String>,
 }
 
 #[derive(Serialize)]
@@ -277,6 +302,7 @@ pub fn json(report: &Report<'_>, rows: Option<usize>) -> String {
             },
             fail: super::fail_text(report),
             warn_pct: report.thresholds.warn * 100.0,
+            false_alarms_pct: report.thresholds.false_alarms * 100.0,
         },
         inputs: report
             .inputs
@@ -296,6 +322,7 @@ pub fn json(report: &Report<'_>, rows: Option<usize>) -> String {
         rerun: JsonRerun {
             groups: rerun.shown_groups(cut),
             keys: Rerun::keys(report, if cut { super::OUTPUT_ROWS } else { usize::MAX }),
+            baseline_groups: rerun.baseline_groups.clone(),
         },
         baselines: report
             .comparisons()

@@ -64,7 +64,7 @@ pub fn threshold_source(row: &RowResult<'_>) -> &'static str {
             ..
         }) => "too-little-history",
         Some(Origin::NoBand {
-            why: NoBand::Unusable { .. },
+            why: NoBand::Unusable { .. } | NoBand::TwoLevels { .. },
             ..
         }) => "history-unusable",
         Some(Origin::Configured(s)) => configured(s),
@@ -91,11 +91,11 @@ pub fn threshold_words(row: &RowResult<'_>) -> String {
             ..
         } => format!("{pct:.1}% (configured: too little history, {runs} runs)"),
         Origin::NoBand {
-            why: NoBand::Unusable { runs, band },
+            why: why @ (NoBand::Unusable { .. } | NoBand::TwoLevels { .. }),
             ..
         } => format!(
-            "{pct:.1}% (configured: history unusable, {} over {runs} runs)",
-            unusable_band(band)
+            "{pct:.1}% (configured: history unusable, {})",
+            unusable(why)
         ),
         Origin::Configured(Source::Rule(i)) => format!("{pct:.1}% (rules[{i}])"),
         Origin::Configured(Source::Input) => format!("{pct:.1}% (--fail-threshold)"),
@@ -103,14 +103,56 @@ pub fn threshold_words(row: &RowResult<'_>) -> String {
     }
 }
 
-/// An unusable band in words: `a band of +-2681%, with which ...`.
-pub fn unusable_band(band: f64) -> String {
-    let width = if band.is_finite() {
-        format!("+-{:.0}%", band * 100.0)
+/// Why a history cannot judge a row, in words: `two levels 100 and 60
+/// over 10 runs`, `a band of +-2681%, with which the row could never fail,
+/// over 10 runs`.
+pub fn unusable(why: NoBand) -> String {
+    match why {
+        NoBand::TwoLevels { runs, low, high } => {
+            format!(
+                "two levels {} and {} over {runs} runs",
+                number(high),
+                number(low)
+            )
+        }
+        NoBand::Unusable { runs, band } => {
+            let width = if band.is_finite() {
+                format!("+-{:.0}%", band * 100.0)
+            } else {
+                "more than any finite factor".to_owned()
+            };
+            format!("a band of {width}, with which the row could never fail, over {runs} runs")
+        }
+        NoBand::TooFew { runs } => format!("too little history, {runs} runs"),
+    }
+}
+
+/// A value as a person reads it: four significant digits.
+fn number(v: f64) -> String {
+    if v != 0.0 && (v.abs() >= 1e4 || v.abs() < 1e-3) {
+        return format!("{v:.3e}");
+    }
+    #[allow(clippy::cast_possible_truncation, reason = "a small exponent")]
+    let magnitude = if v == 0.0 {
+        0
     } else {
-        "more than any finite factor".to_owned()
+        v.abs().log10().floor() as i64
     };
-    format!("a band of {width}, with which the row could never fail")
+    let digits = usize::try_from(3i64.saturating_sub(magnitude).clamp(0, 6)).unwrap_or(0);
+    format!("{v:.digits$}")
+}
+
+/// How the gate's bands were learned, when they were: the history, and
+/// the false-alarm rate they share among the rows.
+pub fn history_line(report: &Report<'_>, c: &Comparison<'_>) -> Option<String> {
+    if !c.has_history() || !report.is_gate(c) {
+        return None;
+    }
+    Some(format!(
+        "bands learned from main's history: a pull request of noise alone fails with a chance of {}% (--false-alarms), {:.2e} per row",
+        report.thresholds.false_alarms * 100.0,
+        c.row_rate()
+    ))
 }
 
 /// What a re-run could change, over the gate: noisy rows, and rows that
@@ -120,6 +162,9 @@ pub struct Rerun {
     pub groups: Vec<String>,
     /// How many rows.
     pub rows: usize,
+    /// The groups whose baseline run was itself off its level: the
+    /// baseline is what to run again.
+    pub baseline_groups: Vec<String>,
 }
 
 impl Rerun {
@@ -127,16 +172,22 @@ impl Rerun {
         let mut out = Rerun {
             groups: Vec::new(),
             rows: 0,
+            baseline_groups: Vec::new(),
         };
         let Some(gate) = &report.gate else {
             return out;
         };
         let mut seen = rustc_hash::FxHashSet::default();
+        let mut seen_baseline = rustc_hash::FxHashSet::default();
         for row in gate
             .rows_of(&[Class::Regressed, Class::Noisy])
             .filter(RowResult::worth_rerun)
         {
             let first = row.key.first();
+            if row.rerun_baseline && !seen_baseline.contains(first.as_ref()) {
+                seen_baseline.insert(first.clone().into_owned());
+                out.baseline_groups.push(first.clone().into_owned());
+            }
             if !seen.contains(first.as_ref()) {
                 seen.insert(first.clone().into_owned());
                 out.groups.push(first.into_owned());
@@ -144,6 +195,24 @@ impl Rerun {
             out.rows = out.rows.saturating_add(1);
         }
         out
+    }
+
+    /// What to add to the advice when the whole suite moved.
+    pub fn elsewhere(report: &Report<'_>) -> &'static str {
+        match report.gate.as_ref().and_then(Comparison::shift) {
+            Some(_) => "; the whole suite moved together: re-run on another machine",
+            None => "",
+        }
+    }
+
+    /// The baseline's groups to run again, as `output` gives them.
+    pub fn baseline_output(&self) -> String {
+        Rerun {
+            groups: self.baseline_groups.clone(),
+            rows: 0,
+            baseline_groups: Vec::new(),
+        }
+        .output()
     }
 
     /// Every row's whole key (`op=...,shape=...`), at most `limit`.
@@ -336,6 +405,13 @@ pub fn step_outputs(report: &Report<'_>) -> Vec<(&'static str, String)> {
                 .unwrap_or_default(),
         ),
         ("rerun", Rerun::of(report).output()),
+        ("rerun-baseline", Rerun::of(report).baseline_output()),
+        (
+            "suite-shift",
+            gate.and_then(Comparison::shift)
+                .map(|s| format!("{:.1}", s.change * 100.0))
+                .unwrap_or_default(),
+        ),
         ("json", fitted_json(report)),
     ]
 }

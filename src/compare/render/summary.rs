@@ -6,7 +6,9 @@
 
 use std::fmt::Write as _;
 
-use super::{ANNOTATIONS, REPORT_ONLY, Rerun, counts_line, cut, threshold_words, verdict_line};
+use super::{
+    ANNOTATIONS, REPORT_ONLY, Rerun, counts_line, cut, history_line, threshold_words, verdict_line,
+};
 use crate::compare::report::Report;
 use crate::compare::verdict::{Class, RowResult};
 use crate::runner::markdown::{Bar, CHART_BARS, escape as md, xychart};
@@ -65,8 +67,16 @@ pub fn summary(report: &Report<'_>) -> String {
     if !rerun.groups.is_empty() {
         let _ = writeln!(
             out,
-            "\n**Worth a re-run** (noisy, or regressed on one run per side): `--only {}`\n",
-            md(&rerun.output())
+            "\n**Worth a re-run** (noisy, or regressed on one run per side): `--only {}`{}\n",
+            md(&rerun.output()),
+            Rerun::elsewhere(report)
+        );
+    }
+    if !rerun.baseline_groups.is_empty() {
+        let _ = writeln!(
+            out,
+            "**Re-run the baseline** (its run was itself off main's level): `--only {}`\n",
+            md(&rerun.baseline_output())
         );
     }
     for c in report.comparisons().filter(|c| c.unavailable.is_none()) {
@@ -76,6 +86,9 @@ pub fn summary(report: &Report<'_>) -> String {
             c.label,
             md(&counts_line(c))
         );
+        if let Some(line) = history_line(report, c) {
+            let _ = writeln!(out, "{}\n", md(&line));
+        }
         for (title, classes) in [
             ("Regressed and lost", &[Class::Regressed, Class::Lost][..]),
             ("Noisy", &[Class::Noisy][..]),

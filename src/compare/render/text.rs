@@ -5,7 +5,7 @@
 
 use std::io;
 
-use super::{REPORT_ONLY, Rerun, counts_line, cut, dashboard, verdict_line};
+use super::{REPORT_ONLY, Rerun, counts_line, cut, dashboard, history_line, verdict_line};
 use crate::compare::report::Report;
 use crate::compare::verdict::Class;
 use crate::runner::log::{LogSink, LogText};
@@ -22,6 +22,9 @@ pub fn write(report: &Report<'_>, out: &mut dyn LogSink) -> io::Result<()> {
         }
         dashboard::block(report, c, out)?;
         out.line(&counts_line(c))?;
+        if let Some(line) = history_line(report, c) {
+            out.line(&line)?;
+        }
         for row in c.rows_of(&[
             Class::Lost,
             Class::Skipped,
@@ -45,9 +48,16 @@ pub fn write(report: &Report<'_>, out: &mut dyn LogSink) -> io::Result<()> {
     let rerun = Rerun::of(report);
     if !rerun.groups.is_empty() {
         out.line(&format!(
-            "rerun: {} (a re-run could change these rows' verdict: run_benchmark.sh --only {})",
+            "rerun: {} (a re-run could change these rows' verdict: run_benchmark.sh --only {}{})",
             rerun.output(),
-            rerun.output()
+            rerun.output(),
+            Rerun::elsewhere(report)
+        ))?;
+    }
+    if !rerun.baseline_groups.is_empty() {
+        out.line(&format!(
+            "rerun-baseline: {} (the baseline's run was itself off main's level: run the baseline again)",
+            rerun.baseline_output()
         ))?;
     }
     for warning in &report.warnings {

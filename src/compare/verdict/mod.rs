@@ -16,72 +16,19 @@
 //! stored: a comparison of millions of rows holds only its counts, so its
 //! memory stays near the size of the tables themselves.
 
+mod history;
+mod row;
+mod samples;
+pub mod suite;
+
 pub use super::class::{CLASSES, Class, Verdict};
-use super::defaults;
 use super::join::Join;
-use super::noise::{self, Band, NoBand};
+use super::noise::{self, Band, NoBand, Noise};
 use super::parallel;
-use super::table::{Key, RowView, Status, Table};
-use crate::config::{Config, Direction, FailThreshold, Policy, Source, Thresholds};
-
-/// One side of a row: the median of its samples (one per file that
-/// measured it), and the samples themselves when there are several.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Samples {
-    pub median: f64,
-    repeated: Vec<f64>,
-}
-
-impl Samples {
-    /// The side of these samples; a list is made only for several.
-    fn collect(mut values: impl Iterator<Item = f64>) -> Option<Samples> {
-        let first = values.next()?;
-        match values.next() {
-            None => Some(Samples {
-                median: first,
-                repeated: Vec::new(),
-            }),
-            Some(second) => {
-                let mut all = vec![first, second];
-                all.extend(values);
-                Samples::of(&all)
-            }
-        }
-    }
-
-    fn of(values: &[f64]) -> Option<Samples> {
-        match values {
-            [] => None,
-            [one] => Some(Samples {
-                median: *one,
-                repeated: Vec::new(),
-            }),
-            many => {
-                let mut samples = many.to_vec();
-                samples.sort_by(f64::total_cmp);
-                let mid = samples.len() / 2;
-                let median = match (samples.get(mid.wrapping_sub(1)), samples.get(mid)) {
-                    (Some(a), Some(b)) if samples.len().is_multiple_of(2) => (a + b) / 2.0,
-                    (_, Some(m)) => *m,
-                    _ => return None,
-                };
-                Some(Samples {
-                    median,
-                    repeated: samples,
-                })
-            }
-        }
-    }
-
-    /// Every sample, sorted.
-    pub fn samples(&self) -> &[f64] {
-        if self.repeated.is_empty() {
-            std::slice::from_ref(&self.median)
-        } else {
-            &self.repeated
-        }
-    }
-}
+use super::table::{Key, RowView, Table};
+use crate::config::{Config, Policy, Source, Thresholds};
+pub use samples::Samples;
+pub use suite::Shift;
 
 /// Where the fail threshold a row was judged by came from.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -118,11 +65,15 @@ pub struct RowResult<'t> {
     pub reason: Option<String>,
     pub policy: Policy,
     pub applied: Option<Applied>,
+    /// The baseline run was itself off its history's level: the row is
+    /// noisy until the baseline is run again.
+    pub rerun_baseline: bool,
 }
 
 impl RowResult<'_> {
-    /// A re-run could change this row's verdict: it is noisy, or it
-    /// regressed on a single sample per side.
+    /// A re-run could change this row's verdict: it is noisy (the
+    /// baseline's run off its level among them), or it regressed on a
+    /// single sample per side.
     pub fn worth_rerun(&self) -> bool {
         let single = |s: &Option<Samples>| s.as_ref().is_some_and(|s| s.samples().len() == 1);
         self.class == Class::Noisy
@@ -161,9 +112,19 @@ pub struct Comparison<'t> {
     /// Per key, whether only groups that did not run produce it; empty
     /// without a selection.
     not_selected: Vec<bool>,
-    /// Per key, the history's band, or why it gives none; empty without
-    /// history.
-    bands: Vec<Result<Band, NoBand>>,
+    /// Per key, what the history says of its noise, or why it says
+    /// nothing; empty without history.
+    noises: Vec<Result<Noise, NoBand>>,
+    /// The median row's change between consecutive history runs (log).
+    suite_steps: Vec<f64>,
+    /// Each row's one-sided chance of a false alarm: the pull request's
+    /// rate shared among the rows compared.
+    row_rate: f64,
+    /// The two-sided chance that the baseline's run is called off its
+    /// level when it is not.
+    level_rate: f64,
+    /// Most compared rows moved together.
+    shift: Option<Shift>,
     counts: [usize; CLASSES],
     /// Each row's class (its index in [`Class::ALL`]), so that a pass over
     /// the rows of some classes classifies only those.
@@ -199,7 +160,11 @@ pub fn compare<'t>(sides: Sides<'t>, config: &'t Config, thresholds: Thresholds)
         unavailable,
         rules: Vec::new(),
         not_selected: Vec::new(),
-        bands: Vec::new(),
+        noises: Vec::new(),
+        suite_steps: Vec::new(),
+        row_rate: 0.0,
+        level_rate: 0.0,
+        shift: None,
         counts: [0; CLASSES],
         classes: Vec::new(),
         worst: None,
@@ -223,16 +188,26 @@ pub fn compare<'t>(sides: Sides<'t>, config: &'t Config, thresholds: Thresholds)
         });
     }
     if !sides.history.is_empty() {
-        comparison.bands = (0..comparison.join.len())
-            .map(|slot| comparison.band(slot))
-            .collect();
+        let learned = history::learn(&comparison.join, sides.history.len());
+        comparison.noises = learned.noises;
+        comparison.suite_steps = learned.suite_steps;
     }
+    let both = (0..comparison.join.len())
+        .filter(|s| {
+            comparison.join.rows(*s, BASELINE).next().is_some()
+                && comparison.join.rows(*s, CURRENT).next().is_some()
+        })
+        .count();
+    comparison.row_rate = noise::row_rate(thresholds.false_alarms, both);
+    comparison.level_rate = (2.0 * comparison.row_rate).min(1.0);
     // Every row classified once, the rows shared among the cores.
     let parts = parallel::ranges(comparison.join.len(), |range| comparison.tally(range));
     let mut worst: Option<(f64, usize)> = None;
     let mut classes = Vec::with_capacity(comparison.join.len());
+    let mut changes = Vec::new();
     for part in parts {
         classes.extend(part.classes);
+        changes.extend(part.changes);
         for (total, n) in comparison.counts.iter_mut().zip(part.counts) {
             *total = total.saturating_add(n);
         }
@@ -244,6 +219,7 @@ pub fn compare<'t>(sides: Sides<'t>, config: &'t Config, thresholds: Thresholds)
     }
     comparison.worst = worst.map(|(_, slot)| slot);
     comparison.classes = classes;
+    comparison.shift = suite::shift(&changes, &comparison.suite_steps);
     comparison
 }
 
@@ -263,6 +239,8 @@ fn per_key<T>(join: &Join<'_>, mut f: impl FnMut(&[&str]) -> T) -> Vec<T> {
 /// What classifying a range of rows found.
 struct Tally {
     classes: Vec<u8>,
+    /// The change of every compared row, for the suite's shift.
+    changes: Vec<f64>,
     counts: [usize; CLASSES],
     worst: Option<(f64, usize)>,
 }
@@ -271,6 +249,7 @@ impl<'t> Comparison<'t> {
     fn tally(&self, range: std::ops::Range<usize>) -> Tally {
         let mut tally = Tally {
             classes: Vec::with_capacity(range.len()),
+            changes: Vec::new(),
             counts: [0; CLASSES],
             worst: None,
         };
@@ -286,9 +265,11 @@ impl<'t> Comparison<'t> {
             }
             if row.class.compared()
                 && let Some(change) = row.change
-                && tally.worst.is_none_or(|(w, _)| change < w)
             {
-                tally.worst = Some((change, slot));
+                tally.changes.push(change);
+                if tally.worst.is_none_or(|(w, _)| change < w) {
+                    tally.worst = Some((change, slot));
+                }
             }
         }
         tally
@@ -406,19 +387,37 @@ impl<'t> Comparison<'t> {
 
     /// Whether a history was given.
     pub fn has_history(&self) -> bool {
-        !self.bands.is_empty()
+        !self.noises.is_empty()
     }
 
-    /// The rows whose history gave a band with which they could never
-    /// fail: how many, and the first one's slot and band.
+    /// Most compared rows moved together (a machine or build environment
+    /// is the likelier cause).
+    pub fn shift(&self) -> Option<Shift> {
+        self.shift
+    }
+
+    /// Each row's one-sided chance of a false alarm.
+    pub fn row_rate(&self) -> f64 {
+        self.row_rate
+    }
+
+    /// The rows whose history cannot judge them (two levels, or a band
+    /// with which they could never fail): how many, and the first one's
+    /// slot and why.
     pub fn unusable_history(&self) -> (usize, Option<(usize, NoBand)>) {
         let mut unusable = self
-            .bands
+            .noises
             .iter()
             .enumerate()
-            .filter_map(|(slot, b)| match b {
-                Err(why @ NoBand::Unusable { .. }) => Some((slot, *why)),
-                _ => None,
+            .filter_map(|(slot, n)| match n {
+                Err(why @ (NoBand::Unusable { .. } | NoBand::TwoLevels { .. })) => {
+                    Some((slot, *why))
+                }
+                Ok(noise) => match noise.band(self.row_rate, noise.weight + 1.0) {
+                    Err(why) => Some((slot, why)),
+                    Ok(_) => None,
+                },
+                Err(NoBand::TooFew { .. }) => None,
             });
         let first = unusable.next();
         (
@@ -434,260 +433,6 @@ impl<'t> Comparison<'t> {
             .map(|k| k.describe(&self.config.keys))
             .unwrap_or_default()
     }
-
-    fn band(&self, slot: usize) -> Result<Band, NoBand> {
-        // The history's values of the metric the baseline measured.
-        let metric = self
-            .join
-            .rows(slot, BASELINE)
-            .find_map(|r| r.measure().map(|m| m.0));
-        let values: Vec<f64> = match metric {
-            Some(m) => self
-                .join
-                .rows(slot, HISTORY)
-                .filter_map(|r| r.value(m))
-                .collect(),
-            None => Vec::new(),
-        };
-        noise::band(&values)
-    }
-
-    /// Classifies the row of `slot`. Called once per row and output
-    /// pass, so the common case (one sample a side) allocates nothing.
-    fn row(&self, slot: usize) -> Option<RowResult<'t>> {
-        let key = self.join.key(slot)?;
-        let rule = self
-            .rules
-            .get(slot)
-            .filter(|r| **r != u32::MAX)
-            .and_then(|r| usize::try_from(*r).ok());
-        let policy = self.config.policy(rule, &self.thresholds);
-        let mut out = RowResult {
-            key,
-            class: Class::Ignored,
-            change: None,
-            current: None,
-            baseline: None,
-            metric: None,
-            reason: None,
-            policy,
-            applied: None,
-        };
-        if policy.ignore {
-            out.reason = Some("ignored by the config".to_owned());
-            return Some(out);
-        }
-        if self.not_selected.get(slot).copied().unwrap_or(false) {
-            out.class = Class::NotSelected;
-            out.reason = Some("its benchmark group was not selected for this change".to_owned());
-            return Some(out);
-        }
-        let base_rows: Rows<'t> = self.join.rows(slot, BASELINE).collect();
-        let cur_rows: Rows<'t> = self.join.rows(slot, CURRENT).collect();
-        let base = || base_rows.iter().copied();
-        let cur = || cur_rows.iter().copied();
-        if base_rows.is_empty() {
-            match cur().find_map(|r| r.measure()) {
-                Some((metric, _)) => {
-                    out.class = Class::New;
-                    out.metric = Some(metric);
-                    out.current = Samples::collect(cur().filter_map(|r| r.measure().map(|m| m.1)));
-                }
-                None => {
-                    out.class = Class::NotComparable;
-                    out.reason = Some(format!("not in the baseline; current: {}", reasons(cur())));
-                }
-            }
-            return Some(out);
-        }
-        let Some((metric, _)) = base().find_map(|r| r.measure()) else {
-            out.class = Class::NotComparable;
-            out.reason = Some(format!("baseline: {}", reasons(base())));
-            return Some(out);
-        };
-        out.metric = Some(metric);
-        if base().any(|r| r.measure().is_some_and(|(m, _)| m != metric)) {
-            out.class = Class::NotComparable;
-            out.reason = Some("the baseline samples measured different metrics".to_owned());
-            return Some(out);
-        }
-        out.baseline = Samples::collect(base().filter_map(|r| r.measure().map(|m| m.1)));
-        out.current = Samples::collect(cur().filter_map(|r| r.value(metric)));
-        if out.current.is_none() {
-            self.lost(&mut out, &cur_rows, metric);
-            return Some(out);
-        }
-        self.measured(&mut out, slot);
-        Some(out)
-    }
-
-    /// Valid in the baseline, its metric not valid in current: lost, or
-    /// skipped when current said `skip`.
-    fn lost(&self, out: &mut RowResult<'t>, cur: &[RowView<'t>], metric: usize) {
-        let column = |m: usize| {
-            self.config
-                .metrics
-                .get(m)
-                .map_or("the metric", |m| m.column.as_str())
-        };
-        if cur.is_empty() {
-            out.class = Class::Lost;
-            out.reason = Some("not in the current results".to_owned());
-        } else if cur.iter().any(|r| r.status() == Status::Skip) {
-            out.class = Class::Skipped;
-            out.reason = Some("current: status is \"skip\"".to_owned());
-        } else {
-            out.class = Class::Lost;
-            let why: Vec<String> = cur
-                .iter()
-                .map(|r| match (r.status(), r.measure()) {
-                    (Status::Ok, Some((other, _))) if other != metric => format!(
-                        "{} holds no positive number (the baseline measured it; current has only {})",
-                        column(metric),
-                        column(other)
-                    ),
-                    (_, _) if !r.reason().is_empty() => r.reason().to_owned(),
-                    _ => format!("{} holds no positive number", column(metric)),
-                })
-                .collect();
-            out.reason = Some(format!("current: {}", why.join("; ")));
-        }
-    }
-
-    /// Both sides measured: how much worse or better, against which
-    /// threshold, and whether noise explains it.
-    fn measured(&self, out: &mut RowResult<'t>, slot: usize) {
-        let (Some(base), Some(cur), Some(metric)) = (&out.baseline, &out.current, out.metric)
-        else {
-            return;
-        };
-        let policy = out.policy;
-        let direction = policy
-            .direction
-            .or_else(|| self.config.metrics.get(metric).map(|m| m.direction))
-            .unwrap_or(Direction::Higher);
-        let change = (cur.median / base.median - 1.0) * direction.sign();
-        out.change = Some(change);
-        let band = match self.bands.get(slot) {
-            Some(Ok(band)) => Some(*band),
-            _ => None,
-        };
-        let applied = self.applied(&policy, slot, band, direction);
-        out.applied = Some(applied);
-        let beyond_floor = (cur.median - base.median).abs() > policy.floor;
-        let (worse, better) = match (band, direction) {
-            (Some(b), Direction::Higher) => (b.fall(), b.rise()),
-            (Some(b), Direction::Lower) => (b.rise(), b.fall()),
-            (None, _) => (0.0, 0.0),
-        };
-        let within_band = band.is_some() && -worse <= change && change <= better;
-        let mut class = if !beyond_floor {
-            Class::Unchanged
-        } else if change < -applied.fail {
-            Class::Regressed
-        } else if change < -policy.warn && within_band {
-            Class::Noisy
-        } else if change < -policy.warn {
-            Class::Warned
-        } else if change > applied.fail.max(better) {
-            Class::Improved
-        } else {
-            Class::Unchanged
-        };
-        if class == Class::Noisy
-            && let Some(b) = band
-        {
-            out.reason = Some(format!(
-                "within {}'s run-to-run noise: -{:.1}%/+{:.1}% over {} runs",
-                self.label,
-                b.fall() * 100.0,
-                b.rise() * 100.0,
-                b.runs
-            ));
-        }
-        let repeated = base.samples().len() > 1 || cur.samples().len() > 1;
-        if repeated
-            && matches!(class, Class::Regressed | Class::Warned | Class::Improved)
-            && !separated(base, cur, direction, change < 0.0)
-        {
-            class = Class::Noisy;
-            out.reason = Some("the repeated runs of the two sides overlap".to_owned());
-        }
-        out.class = class;
-    }
-
-    /// The fail threshold for a row: configured, or with history the
-    /// larger of it and the band on the worse side (`auto`: the band alone,
-    /// never below [`defaults::AUTO_FLOOR`]); the configured one when the
-    /// history gives no band.
-    fn applied(
-        &self,
-        policy: &Policy,
-        slot: usize,
-        band: Option<Band>,
-        direction: Direction,
-    ) -> Applied {
-        let configured = match policy.fail {
-            FailThreshold::Fixed(f) => f,
-            FailThreshold::Auto => defaults::FAIL_THRESHOLD,
-        };
-        match (self.bands.get(slot), band) {
-            (Some(_), Some(band)) => {
-                let worse = match direction {
-                    Direction::Higher => band.fall(),
-                    Direction::Lower => band.rise(),
-                };
-                Applied {
-                    fail: match policy.fail {
-                        FailThreshold::Fixed(f) => f.max(worse),
-                        FailThreshold::Auto => worse.max(defaults::AUTO_FLOOR),
-                    },
-                    origin: Origin::Learned(band),
-                }
-            }
-            (Some(Err(why)), None) => Applied {
-                fail: configured,
-                origin: Origin::NoBand {
-                    why: *why,
-                    source: policy.fail_source,
-                },
-            },
-            _ => Applied {
-                fail: configured,
-                origin: Origin::Configured(policy.fail_source),
-            },
-        }
-    }
 }
-
-/// The reasons rows are not valid, joined.
-fn reasons<'a>(rows: impl Iterator<Item = RowView<'a>>) -> String {
-    rows.map(|r| r.reason())
-        .filter(|r| !r.is_empty())
-        .collect::<Vec<_>>()
-        .join("; ")
-}
-
-/// Every current sample is worse (or, for an improvement, better) than
-/// every baseline sample: the sets do not overlap.
-fn separated(base: &Samples, cur: &Samples, direction: Direction, worse: bool) -> bool {
-    let (bmin, bmax) = bounds(base.samples());
-    let (cmin, cmax) = bounds(cur.samples());
-    let current_higher = cmin > bmax;
-    let current_lower = cmax < bmin;
-    match (direction, worse) {
-        (Direction::Higher, true) | (Direction::Lower, false) => current_lower,
-        (Direction::Higher, false) | (Direction::Lower, true) => current_higher,
-    }
-}
-
-fn bounds(samples: &[f64]) -> (f64, f64) {
-    samples
-        .iter()
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
-            (lo.min(*v), hi.max(*v))
-        })
-}
-
 #[cfg(test)]
 mod tests;

@@ -1,0 +1,366 @@
+//! One row classified: its two sides read from the join, lost or measured,
+//! the threshold it is judged by, and what noise explains: the row's band,
+//! repeated samples that disagree, and a baseline run that is itself off
+//! its history's level. Pure.
+
+use super::samples::{Bounds, Samples, each_change};
+use super::{Applied, BASELINE, CURRENT, Comparison, Origin, RowResult, Rows};
+use crate::compare::class::Class;
+use crate::compare::defaults;
+use crate::compare::noise::{Band, NoBand, Noise};
+use crate::compare::table::{RowView, Status};
+use crate::config::{Direction, FailThreshold, Policy};
+
+/// The baseline as judged: its samples on main's level, and how far off
+/// the level it was when every sample was (one run, or several that
+/// disagree on which way).
+struct Judged {
+    base: Samples,
+    /// `value / level - 1` of the baseline run that was off.
+    off: Option<f64>,
+    /// Baseline samples set aside as off the level (others were on it).
+    set_aside: usize,
+}
+
+impl<'t> Comparison<'t> {
+    /// Classifies the row of `slot`. Called once per row and output
+    /// pass, so the common case (one sample a side) allocates nothing.
+    pub(super) fn row(&self, slot: usize) -> Option<RowResult<'t>> {
+        let key = self.join.key(slot)?;
+        let rule = self
+            .rules
+            .get(slot)
+            .filter(|r| **r != u32::MAX)
+            .and_then(|r| usize::try_from(*r).ok());
+        let policy = self.config.policy(rule, &self.thresholds);
+        let mut out = RowResult {
+            key,
+            class: Class::Ignored,
+            change: None,
+            current: None,
+            baseline: None,
+            metric: None,
+            reason: None,
+            policy,
+            applied: None,
+            rerun_baseline: false,
+        };
+        if policy.ignore {
+            out.reason = Some("ignored by the config".to_owned());
+            return Some(out);
+        }
+        if self.not_selected.get(slot).copied().unwrap_or(false) {
+            out.class = Class::NotSelected;
+            out.reason = Some("its benchmark group was not selected for this change".to_owned());
+            return Some(out);
+        }
+        let base_rows: Rows<'t> = self.join.rows(slot, BASELINE).collect();
+        let cur_rows: Rows<'t> = self.join.rows(slot, CURRENT).collect();
+        let base = || base_rows.iter().copied();
+        let cur = || cur_rows.iter().copied();
+        if base_rows.is_empty() {
+            match cur().find_map(|r| r.measure()) {
+                Some((metric, _)) => {
+                    out.class = Class::New;
+                    out.metric = Some(metric);
+                    out.current = Samples::collect(cur().filter_map(|r| r.measure().map(|m| m.1)));
+                }
+                None => {
+                    out.class = Class::NotComparable;
+                    out.reason = Some(format!("not in the baseline; current: {}", reasons(cur())));
+                }
+            }
+            return Some(out);
+        }
+        let Some((metric, _)) = base().find_map(|r| r.measure()) else {
+            out.class = Class::NotComparable;
+            out.reason = Some(format!("baseline: {}", reasons(base())));
+            return Some(out);
+        };
+        out.metric = Some(metric);
+        if base().any(|r| r.measure().is_some_and(|(m, _)| m != metric)) {
+            out.class = Class::NotComparable;
+            out.reason = Some("the baseline samples measured different metrics".to_owned());
+            return Some(out);
+        }
+        out.baseline = Samples::collect(base().filter_map(|r| r.measure().map(|m| m.1)));
+        out.current = Samples::collect(cur().filter_map(|r| r.value(metric)));
+        if out.current.is_none() {
+            self.lost(&mut out, &cur_rows, metric);
+            return Some(out);
+        }
+        self.measured(&mut out, slot);
+        Some(out)
+    }
+
+    /// Valid in the baseline, its metric not valid in current: lost, or
+    /// skipped when current said `skip`.
+    fn lost(&self, out: &mut RowResult<'t>, cur: &[RowView<'t>], metric: usize) {
+        let column = |m: usize| {
+            self.config
+                .metrics
+                .get(m)
+                .map_or("the metric", |m| m.column.as_str())
+        };
+        if cur.is_empty() {
+            out.class = Class::Lost;
+            out.reason = Some("not in the current results".to_owned());
+        } else if cur.iter().any(|r| r.status() == Status::Skip) {
+            out.class = Class::Skipped;
+            out.reason = Some("current: status is \"skip\"".to_owned());
+        } else {
+            out.class = Class::Lost;
+            let why: Vec<String> = cur
+                .iter()
+                .map(|r| match (r.status(), r.measure()) {
+                    (Status::Ok, Some((other, _))) if other != metric => format!(
+                        "{} holds no positive number (the baseline measured it; current has only {})",
+                        column(metric),
+                        column(other)
+                    ),
+                    (_, _) if !r.reason().is_empty() => r.reason().to_owned(),
+                    _ => format!("{} holds no positive number", column(metric)),
+                })
+                .collect();
+            out.reason = Some(format!("current: {}", why.join("; ")));
+        }
+    }
+
+    /// Both sides measured: how much worse or better, against which
+    /// threshold, and whether noise explains it.
+    pub(super) fn measured(&self, out: &mut RowResult<'t>, slot: usize) {
+        let (Some(base), Some(cur), Some(metric)) = (&out.baseline, &out.current, out.metric)
+        else {
+            return;
+        };
+        let policy = out.policy;
+        let direction = policy
+            .direction
+            .or_else(|| self.config.metrics.get(metric).map(|m| m.direction))
+            .unwrap_or(Direction::Higher);
+        let noise = self.noises.get(slot);
+        let judged = self.judge_baseline(base, noise);
+        let base = &judged.base;
+        out.change = Some((cur.median / base.median - 1.0) * direction.sign());
+        // The reference: main's level with the baseline on it, or the
+        // level alone when the baseline run is off it.
+        let reference = match (noise, judged.off) {
+            (Some(Ok(n)), None) => Some(n.reference(base.samples())),
+            (Some(Ok(n)), Some(_)) => Some((n.level, n.weight)),
+            _ => None,
+        };
+        let band = match (noise, reference) {
+            (Some(Ok(n)), Some((_, weight))) => Some(n.band(self.row_rate, weight)),
+            (Some(Ok(n)), None) => Some(n.band(self.row_rate, n.weight)),
+            (Some(Err(why)), _) => Some(Err(*why)),
+            (None, _) => None,
+        };
+        let applied = self.applied(&policy, band, direction);
+        out.applied = Some(applied);
+        let bounds = Bounds::of(base, cur, reference.map(|r| r.0.exp()), direction);
+        let (class, reason) = self.classify(out, &bounds, band, direction);
+        out.class = class;
+        out.reason = reason;
+        // A baseline off its level: what is beyond both it and the level
+        // stands; what only the baseline says is not judged on it alone.
+        let beyond_both = match class {
+            Class::Regressed => true,
+            Class::Improved => bounds.least_better > applied.fail,
+            _ => false,
+        };
+        if let Some(off) = judged.off
+            && !beyond_both
+            && class != Class::Unchanged
+        {
+            out.class = Class::Noisy;
+            out.rerun_baseline = true;
+            out.reason = Some(format!(
+                "{}'s run itself was {:.1}% {} the level of its last runs: re-run the baseline (the change is not judged on that run alone)",
+                self.label,
+                off.abs() * 100.0,
+                if off < 0.0 { "below" } else { "above" },
+            ));
+        } else if judged.set_aside > 0 && out.reason.is_none() {
+            out.reason = Some(format!(
+                "{} of {}'s runs set aside: off the level of its history",
+                judged.set_aside, self.label
+            ));
+        }
+    }
+
+    /// The class of a measured row and why, from its change against the
+    /// baseline (`out.change`), the least worse and least better of every
+    /// current sample against every baseline sample and the reference
+    /// (`bounds`), and the threshold applied.
+    fn classify(
+        &self,
+        out: &RowResult<'t>,
+        bounds: &Bounds,
+        band: Option<Result<Band, NoBand>>,
+        direction: Direction,
+    ) -> (Class, Option<String>) {
+        let (Some(base), Some(cur), Some(change), Some(applied)) =
+            (&out.baseline, &out.current, out.change, out.applied)
+        else {
+            return (Class::Unchanged, None);
+        };
+        let policy = out.policy;
+        let learned = match band {
+            Some(Ok(b)) => Some(b),
+            _ => None,
+        };
+        let better = match (learned, direction) {
+            (Some(b), Direction::Higher) => b.rise(),
+            (Some(b), Direction::Lower) => b.fall(),
+            (None, _) => 0.0,
+        };
+        let repeated = base.samples().len() > 1 || cur.samples().len() > 1;
+        let disagree = || {
+            format!(
+                "the runs disagree: {} against {}'s {}{}",
+                each_change(base, cur, direction),
+                self.label,
+                if base.samples().len() > 1 {
+                    "median"
+                } else {
+                    "run"
+                },
+                if bounds.against_level {
+                    format!(
+                        ", {:+.1}% at best against its level over its last runs",
+                        bounds.least_worse * 100.0
+                    )
+                } else {
+                    String::new()
+                },
+            )
+        };
+        if (cur.median - base.median).abs() <= policy.floor {
+            (Class::Unchanged, None)
+        } else if bounds.least_worse < -applied.fail {
+            (Class::Regressed, None)
+        } else if change < -applied.fail {
+            (Class::Noisy, Some(disagree()))
+        } else if change < -policy.warn {
+            match learned {
+                Some(b) if bounds.least_worse >= -applied.fail => (
+                    Class::Noisy,
+                    Some(format!(
+                        "within {}'s run-to-run noise: -{:.1}%/+{:.1}% over {} runs",
+                        self.label,
+                        b.fall() * 100.0,
+                        b.rise() * 100.0,
+                        b.runs
+                    )),
+                ),
+                _ if repeated && bounds.least_worse >= 0.0 => (Class::Noisy, Some(disagree())),
+                _ => (Class::Warned, None),
+            }
+        } else if bounds.least_better > applied.fail.max(better) {
+            (Class::Improved, None)
+        } else if change > applied.fail.max(better) && repeated {
+            (Class::Noisy, Some(disagree()))
+        } else {
+            (Class::Unchanged, None)
+        }
+    }
+
+    /// The baseline's samples checked against the level their history
+    /// predicts. Samples on the level are kept and those off it set aside;
+    /// when every sample is off: several off the same way are main's new
+    /// level (main may really have changed at the base commit, so older runs
+    /// never replace it), one alone, or several that disagree, are not
+    /// judged on.
+    fn judge_baseline(&self, base: &Samples, noise: Option<&Result<Noise, NoBand>>) -> Judged {
+        let whole = || Judged {
+            base: base.clone(),
+            off: None,
+            set_aside: 0,
+        };
+        let Some(Ok(noise)) = noise else {
+            return whole();
+        };
+        let offs: smallvec::SmallVec<[Option<f64>; 2]> = base
+            .samples()
+            .iter()
+            .map(|v| noise.off_level(*v, self.level_rate))
+            .collect();
+        let on: Vec<f64> = base
+            .samples()
+            .iter()
+            .zip(&offs)
+            .filter(|(_, off)| off.is_none())
+            .map(|(v, _)| *v)
+            .collect();
+        let off: Vec<f64> = offs.iter().flatten().copied().collect();
+        if off.is_empty() {
+            return whole();
+        }
+        if let Some(kept) = Samples::of(&on) {
+            return Judged {
+                base: kept,
+                off: None,
+                set_aside: off.len(),
+            };
+        }
+        let one_way = off.iter().all(|o| *o > 0.0) || off.iter().all(|o| *o < 0.0);
+        if off.len() > 1 && one_way {
+            return whole();
+        }
+        Judged {
+            base: base.clone(),
+            off: crate::series::median_of(&mut off.clone()),
+            set_aside: 0,
+        }
+    }
+
+    /// The fail threshold for a row: configured, or with history the
+    /// larger of it and the band on the worse side (`auto`: the band alone,
+    /// never below [`defaults::AUTO_FLOOR`]); the configured one when the
+    /// history gives no band.
+    fn applied(
+        &self,
+        policy: &Policy,
+        band: Option<Result<Band, NoBand>>,
+        direction: Direction,
+    ) -> Applied {
+        let configured = match policy.fail {
+            FailThreshold::Fixed(f) => f,
+            FailThreshold::Auto => defaults::FAIL_THRESHOLD,
+        };
+        match band {
+            Some(Ok(band)) => {
+                let worse = match direction {
+                    Direction::Higher => band.fall(),
+                    Direction::Lower => band.rise(),
+                };
+                Applied {
+                    fail: match policy.fail {
+                        FailThreshold::Fixed(f) => f.max(worse),
+                        FailThreshold::Auto => worse.max(defaults::AUTO_FLOOR),
+                    },
+                    origin: Origin::Learned(band),
+                }
+            }
+            Some(Err(why)) => Applied {
+                fail: configured,
+                origin: Origin::NoBand {
+                    why,
+                    source: policy.fail_source,
+                },
+            },
+            None => Applied {
+                fail: configured,
+                origin: Origin::Configured(policy.fail_source),
+            },
+        }
+    }
+}
+
+/// The reasons rows are not valid, joined.
+fn reasons<'a>(rows: impl Iterator<Item = RowView<'a>>) -> String {
+    rows.map(|r| r.reason())
+        .filter(|r| !r.is_empty())
+        .collect::<Vec<_>>()
+        .join("; ")
+}
