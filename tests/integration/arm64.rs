@@ -284,4 +284,21 @@ fn the_release_ships_every_platform_the_launcher_expects() {
         "release.yml commits what scripts/build-dist builds"
     );
     assert!(release.contains("dist/SHA256SUMS"));
+    // What ships is the release profile; CI's ci profile inherits it and
+    // differs only in what costs build time.
+    assert!(release.contains("DIST_PROFILE: release"), "{release}");
+    let cargo = read("Cargo.toml");
+    let ci = cargo
+        .split("[profile.ci]")
+        .nth(1)
+        .expect("[profile.ci] in Cargo.toml");
+    let ci = ci.split("\n[").next().unwrap_or(ci);
+    assert!(ci.contains("inherits = \"release\""), "{ci}");
+    for line in ci.lines().filter(|l| l.contains('=') && !l.starts_with('#')) {
+        let key = line.split('=').next().unwrap().trim();
+        assert!(
+            ["inherits", "lto", "codegen-units"].contains(&key),
+            "the ci profile changes only build time, not {line}"
+        );
+    }
 }
