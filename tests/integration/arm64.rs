@@ -294,7 +294,10 @@ fn the_release_ships_every_platform_the_launcher_expects() {
         .expect("[profile.ci] in Cargo.toml");
     let ci = ci.split("\n[").next().unwrap_or(ci);
     assert!(ci.contains("inherits = \"release\""), "{ci}");
-    for line in ci.lines().filter(|l| l.contains('=') && !l.starts_with('#')) {
+    for line in ci
+        .lines()
+        .filter(|l| l.contains('=') && !l.starts_with('#'))
+    {
         let key = line.split('=').next().unwrap().trim();
         assert!(
             ["inherits", "lto", "codegen-units"].contains(&key),
