@@ -9,10 +9,12 @@
 //! worth running; [`compare`] turns benchmark results of the change and that
 //! baseline into a verdict; [`comment`] posts that verdict on the pull
 //! request; [`lint`] finds the workflow patterns that waste
-//! or silence a baseline. All stand on the
-//! [`runner`] layer (values, outputs, annotations, summaries) and share the
-//! validated identifiers of [`validate`]; [`cli`] parses the command line and
-//! dispatches.
+//! or silence a baseline. The commands never import each other; they stand
+//! on a ground floor: the [`runner`] layer (values, outputs, annotations,
+//! summaries), the validated identifiers of [`validate`], the GitHub client
+//! and event payload of [`github`], the data one command hands another in
+//! [`contract`], the benchmark description of [`config`] and the statistics
+//! of [`series`]; [`cli`] parses the command line and dispatches.
 
 // Values from payloads, flags and servers reach most of this code: no
 // unwrap, no unchecked arithmetic or indexing where they could panic (with
@@ -34,6 +36,8 @@ pub mod cli;
 pub mod comment;
 pub mod compare;
 pub mod config;
+pub mod contract;
+pub mod github;
 pub mod glob;
 pub mod lint;
 pub mod resolve;

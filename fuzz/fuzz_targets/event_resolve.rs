@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use baseline_resolver::resolve::answer::Answer;
-use baseline_resolver::resolve::event::{self, EventName};
+use baseline_resolver::github::event::{self, EventName};
 use baseline_resolver::resolve::render;
 use baseline_resolver::resolve::rules::{Settings, decide};
 use baseline_resolver::resolve::settle::{self, Plan};

@@ -9,8 +9,9 @@
 //! built by the program from the runner's own variables.
 
 use super::report::{Baseline, Report, Row};
-use crate::compare::class::Class;
+use crate::contract::class::Class;
 use crate::runner::markdown::{Bar, CHART_BARS, escape, xychart};
+use crate::runner::text::quantity;
 use crate::validate::Sha;
 
 /// GitHub refuses a comment body over 65,536 characters; counted here in
@@ -77,10 +78,7 @@ pub struct Body {
 /// A median with its unit, or a dash.
 fn number(v: Option<f64>, unit: &str) -> String {
     match v {
-        Some(v) if v.is_finite() => {
-            let digits = if v.abs() >= 100.0 { 1 } else { 3 };
-            format!("{v:.digits$} {unit}")
-        }
+        Some(v) if v.is_finite() => quantity(v, unit),
         _ => "–".to_owned(),
     }
 }

@@ -5,8 +5,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use super::args::CommentArgs;
-use crate::resolve::defaults;
-use crate::resolve::inputs::{check_proxies, timeout};
+use crate::github::network::{self, check_proxies, timeout};
 use crate::runner::env::Input;
 use crate::runner::write::RunnerFiles;
 use crate::runner::{Env, Format, InputError, Reader, shown};
@@ -117,17 +116,17 @@ pub fn validate(args: &CommentArgs, env: Env<'_>) -> Result<Inputs, InputError> 
         dry_run: args.dry_run,
         timeout: r
             .parse(&TIMEOUT, args.timeout.as_deref(), timeout)?
-            .unwrap_or(Duration::from_secs(defaults::TIMEOUT_SECONDS)),
+            .unwrap_or(Duration::from_secs(network::TIMEOUT_SECONDS)),
         event: r
             .value(&EVENT, event.as_deref())
             .map(|v| PathBuf::from(v.text)),
         event_name: r.value(&EVENT_NAME, None).map(|v| v.text),
         server_url: r
             .parse(&SERVER_URL, None, |v| url::server(v, &["https", "http"]))?
-            .unwrap_or_else(|| defaults::SERVER_URL.to_owned()),
+            .unwrap_or_else(|| network::SERVER_URL.to_owned()),
         api_url: r
             .parse(&API_URL, None, |v| url::server(v, &["https", "http"]))?
-            .unwrap_or_else(|| defaults::API_URL.to_owned()),
+            .unwrap_or_else(|| network::API_URL.to_owned()),
         run_id: r.parse(&RUN_ID, None, |v| {
             v.parse::<u64>().map_err(|e| e.to_string())
         })?,

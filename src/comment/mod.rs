@@ -17,7 +17,7 @@ pub mod report;
 use serde::Serialize;
 use thiserror::Error;
 
-use crate::resolve::event::{self, LoadError, Payload};
+use crate::github::event::{self, LoadError, Payload};
 use crate::runner::file_command::{self, EncodeError};
 use crate::runner::log::{LogSink as _, LogText};
 use crate::runner::{self, Env, Format, InputError, Rendered, WriteError};
@@ -213,8 +213,8 @@ fn send(
 }
 
 /// A failed post in words that say what to do.
-fn why_not(err: &crate::resolve::github::ApiError) -> String {
-    use crate::resolve::github::ApiError;
+fn why_not(err: &crate::github::ApiError) -> String {
+    use crate::github::ApiError;
     let hint = match err {
         ApiError::Forbidden { .. } => {
             " A pull request from a fork gets a read-only token in `pull_request` runs: comment from a `workflow_run` workflow (examples/workflows/benchmark-comment.yml)."

@@ -8,9 +8,9 @@
 
 use std::time::Duration;
 
-use crate::resolve::event::{EventName, Payload};
-use crate::resolve::github::{Api, ApiError, Config, IssueComment};
-use crate::resolve::settle::base::pulls_of_run;
+use crate::github::event::{EventName, Payload};
+use crate::github::pulls_of_run;
+use crate::github::{Api, ApiError, Config, IssueComment};
 use crate::validate::secret::Secret;
 use crate::validate::{RepoName, Sha};
 

@@ -21,8 +21,8 @@ use serde::Deserialize;
 use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use thiserror::Error;
 
-use crate::compare::class::Class;
-use crate::compare::report::Provenance;
+use crate::contract::class::Class;
+use crate::contract::resolution::Provenance;
 use crate::runner::read::{self, FileError};
 use crate::runner::shown;
 

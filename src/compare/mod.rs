@@ -12,7 +12,6 @@
 //! outputs, a job summary, JSON).
 
 pub mod args;
-pub mod class;
 pub mod defaults;
 pub mod files;
 pub mod inputs;
@@ -21,21 +20,21 @@ pub mod noise;
 pub mod parallel;
 pub mod render;
 pub mod report;
-pub mod selection;
 pub mod table;
 pub mod verdict;
 
 use thiserror::Error;
 
 use crate::config::{self, Config, ConfigError, FailThreshold};
+use crate::contract::resolution::{Provenance, ProvenanceError};
+use crate::contract::selection::{Chosen, SelectionError};
 use crate::runner::file_command::EncodeError;
 use crate::runner::log::LogSink as _;
 use crate::runner::{self, Env, Format, InputError, WriteError};
 use args::CompareArgs;
 use files::Read;
 use inputs::Inputs;
-use report::{Provenance, ProvenanceError, Report};
-use selection::{Chosen, SelectionError};
+use report::Report;
 use table::TableError;
 use verdict::{Sides, Verdict};
 

@@ -13,9 +13,10 @@ use thiserror::Error;
 use super::args::ResolveArgs;
 use super::artifacts::{self, ArtifactQuery};
 use super::defaults;
-use super::event::EventName;
 use super::rules::Settings;
 use super::tags::TagPolicy;
+use crate::github::event::EventName;
+use crate::github::network::{check_proxies, timeout};
 use crate::runner::env::Input;
 use crate::runner::write::RunnerFiles;
 use crate::runner::{Env, Format, InputError, Reader, shown};
@@ -122,8 +123,6 @@ pub(crate) enum Problem {
     Mode(String),
     #[error("give one of base-sha and base-ref, not both")]
     BaseShaAndRef,
-    #[error("expected whole seconds from 1 to {max}, got {0:?}", max = defaults::MAX_TIMEOUT_SECONDS)]
-    Timeout(String),
     #[error("expected a tag glob such as v* (printable ASCII, no [ ] \\ : ^ ~), got {0:?}")]
     TagGlob(String),
     #[error("expected a workflow file name such as benchmark.yml, got {0:?}")]
@@ -248,16 +247,6 @@ fn mode(value: &str) -> Result<bool, Problem> {
     }
 }
 
-/// Whole seconds (a trailing `s` allowed), from 1 to an hour.
-pub(crate) fn timeout(value: &str) -> Result<Duration, Problem> {
-    match value.trim_end_matches('s').parse::<u64>() {
-        Ok(seconds) if (1..=defaults::MAX_TIMEOUT_SECONDS).contains(&seconds) => {
-            Ok(Duration::from_secs(seconds))
-        }
-        _ => Err(Problem::Timeout(shown(value))),
-    }
-}
-
 /// A tag glob: printable ASCII without the characters git refuses in refs.
 fn tag_glob(value: &str) -> Result<String, Problem> {
     let ok = value.len() <= 255
@@ -284,30 +273,6 @@ fn workflow_file(value: &str) -> Result<String, Problem> {
     } else {
         Err(Problem::WorkflowFile(shown(value)))
     }
-}
-
-/// The proxy variables the API client and git read: a value neither can
-/// use would be ignored and the request would go direct, past the proxy
-/// the user set. Checked only when the network is used.
-const PROXIES: [&str; 6] = [
-    "HTTPS_PROXY",
-    "https_proxy",
-    "HTTP_PROXY",
-    "http_proxy",
-    "ALL_PROXY",
-    "all_proxy",
-];
-
-pub(crate) fn check_proxies(r: &Reader<'_>) -> Result<(), InputError> {
-    for var in PROXIES {
-        if let Some(value) = r.var(var) {
-            url::proxy(value.trim()).map_err(|e| InputError {
-                origin: var.to_owned(),
-                message: e.to_string(),
-            })?;
-        }
-    }
-    Ok(())
 }
 
 #[cfg(test)]

@@ -11,9 +11,7 @@ pub mod answer;
 pub mod args;
 pub mod artifacts;
 pub mod defaults;
-pub mod event;
 pub mod git;
-pub mod github;
 pub mod inputs;
 pub mod render;
 pub mod rules;
@@ -24,12 +22,12 @@ use std::path::PathBuf;
 
 use thiserror::Error;
 
+use crate::github::event::{self, LoadError};
 use crate::runner::file_command::EncodeError;
 use crate::runner::log::LogSink as _;
 use crate::runner::{self, Env, Format, InputError, WriteError};
 use answer::Answer;
 use args::ResolveArgs;
-use event::LoadError;
 use inputs::Inputs;
 use rules::PayloadError;
 use settle::{Network, Plan, SettleError};
@@ -120,7 +118,7 @@ pub fn resolve(inputs: &Inputs) -> Result<Answer, ResolveError> {
         settle::offline(&answer, plan)
     } else {
         let network = Network {
-            api: github::Config {
+            api: crate::github::Config {
                 api_url: inputs.api_url.clone(),
                 token: inputs.token.clone(),
                 timeout: inputs.timeout,

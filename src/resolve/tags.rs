@@ -17,7 +17,6 @@
 use std::cmp::Ordering;
 
 use crate::glob::glob_match;
-use crate::validate::Sha;
 
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Ident {
@@ -303,15 +302,8 @@ pub fn literal_prefix(pattern: &str) -> &str {
     pattern.get(..end).unwrap_or(pattern)
 }
 
-/// A tag as listed by the API or git: its name and the object it points at.
-/// `commit` is `None` for an annotated tag whose tag object has not been
-/// peeled yet (`object` is then the tag object).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Tag {
-    pub name: String,
-    pub object: Sha,
-    pub commit: Option<Sha>,
-}
+/// A tag as listed by the API or git (the client's type: both list it).
+pub use crate::github::Tag;
 
 /// Which tags count, as the user asked.
 #[derive(Debug, Clone)]
@@ -369,6 +361,7 @@ pub fn tag_version(tag: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::validate::Sha;
 
     fn v(s: &str) -> Version {
         Version::parse(s).unwrap_or_else(|| panic!("{s} parses"))

@@ -24,6 +24,18 @@ pub fn cut(value: &str, max: usize) -> String {
     }
 }
 
+/// A measured value with its unit, as every output but the dashboard block
+/// (whose fixed columns are its own) writes it: three decimals whatever the
+/// size, so the baseline and the current of one row, and two rows of one
+/// unit, line up and compare by eye (`100.000 TFLOPS`, `50.000 TFLOPS`).
+pub fn quantity(value: f64, unit: &str) -> String {
+    if unit.is_empty() {
+        format!("{value:.3}")
+    } else {
+        format!("{value:.3} {unit}")
+    }
+}
+
 /// `value` with control characters written as `\u{..}`, cut at `max`
 /// characters: a cell of a results file as a person should see it (an
 /// ordinary one borrowed as it is). Reads no further than it shows.

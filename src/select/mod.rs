@@ -23,8 +23,8 @@ pub mod tree;
 
 use thiserror::Error;
 
-use crate::compare::report::{Provenance, ProvenanceError};
 use crate::config::{self, ConfigError, load};
+use crate::contract::resolution::{Provenance, ProvenanceError};
 use crate::runner::file_command::EncodeError;
 use crate::runner::log::LogSink as _;
 use crate::runner::{self, Env, Format, InputError, WriteError};

@@ -116,7 +116,7 @@ pub fn json<'a>(outcome: &'a Outcome, files: Option<usize>) -> String {
         })
         .collect();
     let value = JsonSelection {
-        schema: 1,
+        schema: crate::contract::SELECTION_SCHEMA,
         selection: name(outcome),
         groups: &s.groups,
         changed_files: s.changed,

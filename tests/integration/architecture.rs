@@ -81,6 +81,9 @@ fn place(path: &Path) -> (String, Option<String>) {
     (layer, module)
 }
 
+/// The commands, each a folder of `src/` and an action.
+const COMMANDS: [&str; 5] = ["resolve", "compare", "select", "lint", "comment"];
+
 #[test]
 fn layers_import_only_downwards() {
     // What each layer may import besides itself.
@@ -92,19 +95,21 @@ fn layers_import_only_downwards() {
         ("config", &["runner", "glob"][..]),
         // The statistics of a series of runs (segments, fits, t quantiles) compare and trend read.
         ("series", &[][..]),
-        ("resolve", &["runner", "validate", "glob"][..]),
+        // The GitHub client, the event payload and the network settings every online command takes.
+        ("github", &["runner", "validate"][..]),
+        // The data that passes between commands (resolution, selection, report).
+        ("contract", &["runner", "config"][..]),
+        ("resolve", &["runner", "validate", "glob", "github"][..]),
         (
             "compare",
-            &["runner", "validate", "glob", "config", "series"][..],
+            &["runner", "validate", "glob", "config", "series", "contract"][..],
         ),
-        // select reads resolve's answer as compare does.
         (
             "select",
-            &["runner", "validate", "glob", "config", "compare"][..],
+            &["runner", "validate", "glob", "config", "contract"][..],
         ),
         ("lint", &["runner", "glob", "config"][..]),
-        // comment reads compare's report and the event, and posts through resolve's GitHub client.
-        ("comment", &["runner", "validate", "resolve", "compare"][..]),
+        ("comment", &["runner", "validate", "github", "contract"][..]),
         (
             "cli",
             &["runner", "resolve", "compare", "select", "lint", "comment"][..],
@@ -127,9 +132,32 @@ fn layers_import_only_downwards() {
     }
 }
 
+/// The commands are siblings: each imports the ground floor, never another
+/// command, so a change inside one cannot change another without a change
+/// of the ground floor that both read. Only `cli` (the dispatcher) names
+/// them all.
+#[test]
+fn commands_never_import_each_other() {
+    for command in COMMANDS {
+        for file in rust_files(&repo_root().join("src")) {
+            let (layer, _) = place(&file);
+            if layer == command || layer == "cli" {
+                continue;
+            }
+            let text = code(&file);
+            assert!(
+                !text.contains(&format!("crate::{command}::"))
+                    && !after(&text, "crate::").contains(command),
+                "{}: names crate::{command} outside src/{command}/",
+                file.display()
+            );
+        }
+    }
+}
+
 #[test]
 fn no_import_circle_among_a_commands_modules() {
-    for command in ["resolve", "compare", "select", "lint", "comment"] {
+    for command in COMMANDS {
         let dir = repo_root().join("src").join(command);
         if !dir.exists() {
             continue;
@@ -233,7 +261,7 @@ fn the_verdict_does_no_io() {
     let mut files = vec![
         src.join("join.rs"),
         src.join("noise.rs"),
-        src.join("class.rs"),
+        repo_root().join("src/contract/class.rs"),
         src.join("parallel.rs"),
         src.join("table/mod.rs"),
         repo_root().join("src/config/mod.rs"),
@@ -293,9 +321,9 @@ fn the_selection_does_no_io() {
 fn the_lint_rules_do_no_io() {
     let src = repo_root().join("src/lint");
     let mut files = rust_files(&src.join("rules"));
+    files.extend(rust_files(&src.join("shell")));
     files.extend(
         [
-            "shell.rs",
             "workflow.rs",
             "yaml.rs",
             "finding.rs",
@@ -310,6 +338,9 @@ fn the_lint_rules_do_no_io() {
     let allowed = [
         "rules",
         "shell",
+        // What `shell/mod.rs` gives its files.
+        "vars",
+        "Command",
         "workflow",
         "yaml",
         "finding",

@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use baseline_resolver::resolve::event::{self, EventName};
+use baseline_resolver::github::event::{self, EventName};
 use baseline_resolver::resolve::rules::{
     BaseSource, Baseline, Commitish, Lookup, PayloadError, Settings, SkipReason, decide,
 };

@@ -17,10 +17,8 @@ use crate::compare::verdict::{Class, Comparison, Origin, RowResult, Samples};
 use crate::config::FailThreshold;
 use crate::runner::text::visible;
 
-/// The schema of the object; 2 since classes are spelled in kebab-case,
-/// each row says which threshold applied, and `rerun` lists what a re-run
-/// could change.
-pub const SCHEMA: u32 = 2;
+/// The schema of the object (the contract's, which `comment` reads).
+pub use crate::contract::REPORT_SCHEMA as SCHEMA;
 
 /// A row's key as a JSON object: `{"op": ..., "shape": ..., "dtype": ...}`.
 struct JsonKey<'a> {

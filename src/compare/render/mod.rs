@@ -22,7 +22,7 @@ use crate::config::{FailThreshold, Source};
 use crate::runner::Rendered;
 use crate::runner::file_command::{self, EncodeError};
 use crate::runner::log::LogText;
-use crate::runner::text::visible;
+use crate::runner::text::{quantity, visible};
 
 /// Annotations per kind: GitHub shows ten per step anyway.
 const ANNOTATIONS: usize = 10;
@@ -299,12 +299,11 @@ pub fn row_message(report: &Report<'_>, c: &Comparison<'_>, row: &RowResult<'_>)
     let key = row.key.describe(&report.config.keys);
     match (row.change, &row.baseline, &row.current) {
         (Some(change), Some(b), Some(cur)) => format!(
-            "{key}: {:+.1}% against {} ({:.3} -> {:.3} {}; fail at {})",
+            "{key}: {:+.1}% against {} ({} -> {}; fail at {})",
             change * 100.0,
             c.label,
-            b.median,
-            cur.median,
-            report.unit(row.metric),
+            quantity(b.median, ""),
+            quantity(cur.median, report.unit(row.metric)),
             threshold_words(row)
         ),
         _ => format!(

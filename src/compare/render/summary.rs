@@ -12,6 +12,7 @@ use super::{
 use crate::compare::report::Report;
 use crate::compare::verdict::{Class, RowResult};
 use crate::runner::markdown::{Bar, CHART_BARS, escape as md, xychart};
+use crate::runner::text::quantity;
 
 /// The summary stops adding rows at this size (GitHub shows at most 1 MiB).
 const SUMMARY_BYTES: usize = 900 * 1024;
@@ -20,7 +21,7 @@ fn table_row(report: &Report<'_>, row: &RowResult<'_>) -> String {
     let unit = md(report.unit(row.metric));
     let num = |side: &Option<crate::compare::verdict::Samples>| {
         side.as_ref()
-            .map_or_else(|| "-".to_owned(), |s| format!("{:.3} {unit}", s.median))
+            .map_or_else(|| "-".to_owned(), |s| quantity(s.median, &unit))
     };
     let change = row
         .change

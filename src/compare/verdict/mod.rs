@@ -21,12 +21,12 @@ mod row;
 mod samples;
 pub mod suite;
 
-pub use super::class::{CLASSES, Class, Verdict};
 use super::join::Join;
 use super::noise::{self, Band, NoBand, Noise};
 use super::parallel;
 use super::table::{Key, RowView, Table};
 use crate::config::{Config, Policy, Source, Thresholds};
+pub use crate::contract::class::{CLASSES, Class, Verdict};
 pub use samples::Samples;
 pub use suite::Shift;
 

@@ -18,7 +18,7 @@ use std::fmt;
 
 use thiserror::Error;
 
-use crate::resolve::event::{EventName, Payload, Repository};
+use crate::github::event::{EventName, Payload, Repository};
 use crate::validate::{InvalidValue, RefName, RepoName, Sha};
 
 /// Where the base SHA came from; printed as `base-source`.

@@ -6,7 +6,7 @@ use super::{
     BaseSource, Baseline, Commitish, Head, Lookup, Notes, Outcome, PayloadError, Settings,
     SkipReason, ref_field, repo_field, repository_side, required, sha_field,
 };
-use crate::resolve::event::{EventName, Payload, PullRequest};
+use crate::github::event::{EventName, Payload, PullRequest};
 use crate::validate::{RefName, RepoName, Sha};
 
 pub(super) fn pull_request(

@@ -6,7 +6,7 @@ use super::{
     BaseSource, Baseline, Commitish, Head, Lookup, Notes, Outcome, PayloadError, Settings,
     SkipReason, default_branch_of, own_repo, ref_field, required, sha_field,
 };
-use crate::resolve::event::Payload;
+use crate::github::event::Payload;
 use crate::validate::{RefName, Sha};
 
 pub(super) fn push(

@@ -5,7 +5,7 @@ use super::{
     BaseSource, Baseline, Lookup, Notes, Outcome, PayloadError, Settings, SkipReason, ref_field,
     repository_side, required, sha_field,
 };
-use crate::resolve::event::Payload;
+use crate::github::event::Payload;
 
 pub(super) fn merge_group(
     payload: &Payload,

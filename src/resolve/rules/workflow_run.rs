@@ -9,7 +9,7 @@ use super::{
     BaseSource, Baseline, Head, Lookup, Notes, Outcome, PayloadError, default_branch_of, ref_field,
     repo_field, required, sha_field,
 };
-use crate::resolve::event::{Payload, Repository, WorkflowRun};
+use crate::github::event::{Payload, Repository, WorkflowRun};
 use crate::runner::shown;
 use crate::validate::{RefName, RepoName, Sha};
 

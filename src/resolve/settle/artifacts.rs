@@ -19,9 +19,9 @@
 
 use futures_util::{StreamExt, stream};
 
+use crate::github::{Api, ApiError, Artifact, Run};
 use crate::resolve::answer::{ArtifactReport, ArtifactState};
 use crate::resolve::artifacts::{ArtifactQuery, RunEvent, name_for};
-use crate::resolve::github::{Api, ApiError, Artifact, Run};
 use crate::validate::{Label, RepoName, Sha};
 
 /// Artifact lookups in flight at once: GitHub's secondary rate limits punish
@@ -197,7 +197,7 @@ fn artifact_warning(err: &ApiError, name: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::resolve::github::{ArtifactRun, RunRepo};
+    use crate::github::{ArtifactRun, RunRepo};
 
     const BASE_REPO: u64 = 700001;
     const FORK: u64 = 900002;

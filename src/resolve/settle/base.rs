@@ -1,8 +1,8 @@
 //! The base SHA of a [`Lookup`], asked of the API once; for a branch tip or
 //! a ref, of git when the API is out of reach.
 
+use crate::github::{Api, ApiError, Pull, pulls_of_run};
 use crate::resolve::answer::Finding;
-use crate::resolve::github::{Api, ApiError, Pull};
 use crate::resolve::rules::{Commitish, Lookup};
 use crate::runner::shown;
 use crate::validate::{RefName, RepoName, Sha};
@@ -157,38 +157,6 @@ async fn by_api(api: &Api, repo: &RepoName, lookup: &Lookup) -> Result<BaseFound
             message: "is settled from the tag listing, not here".to_owned(),
         }),
     }
-}
-
-/// The pull requests into `repo` whose head is `owner:branch` at `head_sha`
-/// (also `comment`'s, for a fork's `workflow_run`).
-pub(crate) async fn pulls_of_run(
-    api: &Api,
-    repo: &RepoName,
-    owner: &str,
-    branch: &str,
-    head_sha: &Sha,
-) -> Result<Vec<Pull>, ApiError> {
-    let pulls = api.pulls_with_head(repo, owner, branch).await?;
-    let count = pulls.len();
-    let matching: Vec<Pull> = pulls
-        .into_iter()
-        .filter(|p| p.head.sha.eq_ignore_ascii_case(head_sha.as_str()))
-        .filter(|p| {
-            let base = p.base.repo.as_ref();
-            base.and_then(|r| r.full_name.as_deref())
-                .and_then(|n| RepoName::parse(n).ok())
-                .is_some_and(|n| n.same_repo(repo))
-        })
-        .collect();
-    if matching.is_empty() {
-        return Err(ApiError::NotFound {
-            what: format!(
-                "pull request with head {owner}:{branch} at {head_sha} (of {count} with that head)"
-            ),
-            repo: repo.to_string(),
-        });
-    }
-    Ok(matching)
 }
 
 /// The pull request of a fork's `workflow_run`, among those into the base

@@ -23,10 +23,10 @@ use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
+use crate::github::{self, Api};
 use crate::resolve::answer::{Answer, Finding};
 use crate::resolve::artifacts::ArtifactQuery;
 use crate::resolve::git::{self, GitError, RemoteRefs};
-use crate::resolve::github::{self, Api};
 use crate::resolve::rules::{Commitish, Lookup};
 use crate::resolve::tags::TagPolicy;
 use crate::validate::{RepoName, Sha};

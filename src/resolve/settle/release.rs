@@ -4,8 +4,8 @@
 
 use thiserror::Error;
 
+use crate::github::ApiError;
 use crate::resolve::answer::Finding;
-use crate::resolve::github::ApiError;
 use crate::resolve::rules::Lookup;
 use crate::resolve::tags::{Tag, TagPolicy, literal_prefix};
 use crate::validate::{RepoName, Sha};

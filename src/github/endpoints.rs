@@ -9,8 +9,17 @@ use super::error::{ApiError, Permission};
 use super::wire::{
     Artifact, ArtifactPage, CommitParents, Compare, Pull, Ref, Repository, Run, RunPage, TagObject,
 };
-use crate::resolve::tags::Tag;
 use crate::validate::{RepoName, Sha};
+
+/// A tag as listed by the API or git: its name and the object it points at.
+/// `commit` is `None` for an annotated tag whose tag object has not been
+/// peeled yet (`object` is then the tag object).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Tag {
+    pub name: String,
+    pub object: Sha,
+    pub commit: Option<Sha>,
+}
 
 /// Kept in a path segment: unreserved characters, and `/` (refs hold it).
 const PATH: &AsciiSet = &NON_ALPHANUMERIC

@@ -26,10 +26,15 @@ mod comments;
 mod diagnose;
 mod endpoints;
 mod error;
+pub mod event;
+pub mod network;
 mod policy;
+mod pulls;
 pub mod wire;
 
 pub use client::{Api, Config};
 pub use comments::IssueComment;
+pub use endpoints::Tag;
 pub use error::{ApiError, Permission};
+pub use pulls::pulls_of_run;
 pub use wire::{Artifact, ArtifactRun, Pull, Run, RunRepo};

@@ -52,12 +52,13 @@ impl Class {
         }
     }
 
-    pub(super) fn index(self) -> usize {
+    /// Its position in [`Class::ALL`]: where counts per class keep it.
+    pub fn index(self) -> usize {
         Class::ALL.iter().position(|c| *c == self).unwrap_or(0)
     }
 
     /// Which class indices are among `wanted`.
-    pub(super) fn mask(wanted: &[Class]) -> [bool; CLASSES] {
+    pub fn mask(wanted: &[Class]) -> [bool; CLASSES] {
         let mut mask = [false; CLASSES];
         for class in wanted {
             if let Some(m) = mask.get_mut(class.index()) {

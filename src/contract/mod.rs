@@ -1,0 +1,24 @@
+//! The data that passes between commands, one type per contract, so the
+//! writer and its readers share it instead of each keeping a copy:
+//!
+//! | contract | written by | read by |
+//! |---|---|---|
+//! | [`resolution`]: the one baseline (`resolve --format json`) | resolve | compare, select, comment |
+//! | [`selection`]: the groups that ran (`select --format json`, schema [`SELECTION_SCHEMA`]) | select | compare |
+//! | the report (`compare --format json`, schema [`REPORT_SCHEMA`]), its [`class`]es and verdicts | compare | comment |
+//!
+//! Every one of them crosses a job boundary as an artifact or an output,
+//! and a fork's run may have written it: a reader bounds its size and shows
+//! its strings as data. A field is only ever added; a change of meaning is
+//! a new schema number, which the writer says and a reader can check.
+
+pub mod class;
+pub mod resolution;
+pub mod selection;
+
+/// compare's JSON report: 2 since classes are spelled in kebab-case, each
+/// row says which threshold applied, and `rerun` lists what a re-run could
+/// change.
+pub const REPORT_SCHEMA: u32 = 2;
+/// select's JSON answer.
+pub const SELECTION_SCHEMA: u32 = 1;

@@ -1,0 +1,112 @@
+use super::*;
+
+fn names(script: &str) -> Vec<(Vec<String>, usize, bool)> {
+    commands(script)
+        .unwrap()
+        .into_iter()
+        .map(|c| {
+            (
+                c.words.iter().map(|w| w.text.clone()).collect(),
+                c.loops,
+                c.nested,
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn comments_quotes_continuations_and_expressions() {
+    let c = names(
+        "# git fetch origin\necho 'a # b' \"c d\" # tail\ngit \\\n  fetch origin ${{ github.base_ref }}\n",
+    );
+    assert_eq!(c[0].0, ["echo", "a # b", "c d"]);
+    assert_eq!(c[1].0, ["git", "fetch", "origin", "${{ github.base_ref }}"]);
+    assert_eq!(c.len(), 2);
+}
+
+#[test]
+fn loops_across_lines_substitutions_and_bash_c() {
+    let script = "for i in $(seq 0 7); do\n  git checkout main~$i && ./bench\ndone\ndocker exec box bash -c \"git fetch origin; ls\"\n";
+    let c = names(script);
+    let checkout = c
+        .iter()
+        .find(|c| c.0.first().is_some_and(|w| w == "git"))
+        .unwrap();
+    assert_eq!(checkout.1, 1, "inside the loop: {c:?}");
+    assert!(c.iter().any(|c| c.0 == ["seq", "0", "7"] && c.2));
+    let fetch = c
+        .iter()
+        .find(|c| c.0.get(1).is_some_and(|w| w == "fetch"))
+        .unwrap();
+    assert_eq!((fetch.1, fetch.2), (0, true));
+    let all = commands(script).unwrap();
+    let at = all.iter().find(|c| c.git("fetch")).unwrap().at();
+    assert_eq!(script.get(at..at + 9), Some("git fetch"));
+}
+
+#[test]
+fn here_documents_fed_to_a_shell_are_read_others_skipped() {
+    let c = names(
+        "bash <<'EOF'\ngit fetch origin main\nEOF\ncat <<EOF > notes\ngit fetch it's text\nEOF\necho done\n",
+    );
+    assert!(
+        c.iter()
+            .any(|c| c.0 == ["git", "fetch", "origin", "main"] && c.2)
+    );
+    assert!(!c.iter().any(|c| c.0.contains(&"text".to_owned())));
+    assert!(c.iter().any(|c| c.0 == ["echo", "done"]));
+}
+
+/// Issue 26: 40 KB of 20,000 nested `$(` overflowed the stack (and
+/// copied every body at every level). Deeper than the limit is an
+/// error that says where.
+#[test]
+fn nesting_past_the_limit_is_refused_never_a_crash() {
+    let deep = format!("echo {}x{}", "$(".repeat(20_000), ")".repeat(20_000));
+    assert_eq!(commands(&deep).unwrap_err().at, 5 + 2 * (MAX_NESTING + 1));
+    let ok = format!(
+        "echo {}git fetch origin main{}",
+        "$(".repeat(MAX_NESTING),
+        ")".repeat(MAX_NESTING)
+    );
+    let c = commands(&ok).unwrap();
+    assert!(
+        c.iter().any(|c| c.git("fetch")),
+        "the deepest level allowed is read"
+    );
+    let bash = format!("{}git fetch{}", "bash -c \"".repeat(3), "\"".repeat(3));
+    assert!(commands(&bash).is_ok());
+}
+
+/// Found by the property test: a `bash -c` body whose text is not its
+/// source placed its commands past the end of the script.
+#[test]
+fn a_shell_body_stays_inside_its_script() {
+    let script = "\"$(bash -c $(}\n\\";
+    for c in commands(script).unwrap() {
+        assert!(c.at() <= script.len(), "{c:?}");
+    }
+}
+
+#[test]
+fn variables_a_script_sets_are_expanded_in_later_words() {
+    let c = names(
+        "for i in 0 1 2; do\n  BASE=\"main~$i\"\n  git checkout \"$BASE\"\ndone\nexport R=origin B=${BASE}\ngit fetch $R ${B}x $UNSET\n",
+    );
+    assert!(
+        c.iter()
+            .any(|c| c.0 == ["git", "checkout", "main~$i"] && c.1 == 1),
+        "{c:?}"
+    );
+    assert!(
+        c.iter()
+            .any(|c| c.0 == ["git", "fetch", "origin", "main~$ix", "$UNSET"]),
+        "{c:?}"
+    );
+    let doubling = "X=ab\n".to_owned() + &"X=$X$X\n".repeat(40) + "echo $X\n";
+    let all = commands(&doubling).unwrap();
+    assert!(
+        all.iter()
+            .all(|c| c.words.iter().all(|w| w.text.len() <= 2 * MAX_EXPANDED))
+    );
+}
