@@ -15,9 +15,6 @@ pub use crate::config::defaults::{
 /// from 2.0% to 1.0% against a floor at the warn threshold, 3%).
 pub const AUTO_FLOOR: f64 = 0.05;
 /// The most input files one comparison reads (current, baselines and
-/// history together), so that thousands of files cannot exhaust threads
-/// or descriptors.
-pub const MAX_FILES: usize = 1000;
-/// The most bytes all input files of one comparison may hold together
-/// (each file at most 64 MiB).
-pub const MAX_TOTAL_BYTES: u64 = 512 * 1024 * 1024;
+/// history together), and the most bytes they hold together: the ground
+/// floor's limits, which `trend` keeps too.
+pub use crate::table::files::{MAX_FILES, MAX_TOTAL_BYTES};

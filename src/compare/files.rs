@@ -15,13 +15,12 @@ use std::path::{Path, PathBuf};
 use super::CompareError;
 use super::defaults;
 use super::inputs::Inputs;
-use super::parallel;
 use super::report::InputFile;
-use super::table::{self, Table, TableError, read::Budget};
 use crate::config::Config;
-use crate::glob::Glob;
+use crate::parallel;
 use crate::runner::read::FileError;
 use crate::runner::{InputError, shown};
+use crate::table::{self, Table, TableError, files, read::Budget};
 use crate::validate::Label;
 
 /// One baseline label's samples, as read.
@@ -69,7 +68,10 @@ pub fn read(inputs: &Inputs, config: &Config) -> Result<Read, CompareError> {
             ),
         }));
     }
-    check_total(&jobs)?;
+    files::check_total(
+        jobs.iter().map(|j| j.path.as_path()),
+        defaults::MAX_TOTAL_BYTES,
+    )?;
     let budget = Budget::new(defaults::MAX_TOTAL_BYTES);
     let results = parallel::each(&jobs, |job| read_one(job, config, &budget));
     let mut out = Read {
@@ -96,7 +98,7 @@ fn plan(inputs: &Inputs) -> (Vec<Job>, Vec<String>) {
         }));
     }
     for pattern in &inputs.history {
-        let paths = expand(pattern);
+        let paths = files::expand(pattern);
         if paths.is_empty() {
             warnings.push(format!(
                 "history {}: no such file; its rows use the configured threshold",
@@ -178,56 +180,6 @@ fn sort(
                     b.label
                 ));
             }
-        }
-    }
-    Ok(())
-}
-
-/// A pattern's files: itself, or with `*`/`?` in its last part, the files
-/// of that directory whose names match, in name order (name history files
-/// so that they sort by run: `history/0042-<sha>.csv`).
-fn expand(pattern: &Path) -> Vec<PathBuf> {
-    let name = pattern
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    if !name.contains(['*', '?']) {
-        return if pattern.exists() {
-            vec![pattern.to_owned()]
-        } else {
-            Vec::new()
-        };
-    }
-    let dir = match pattern.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_owned(),
-        _ => PathBuf::from("."),
-    };
-    let glob = Glob::new(&name);
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        return Vec::new();
-    };
-    let mut paths: Vec<PathBuf> = entries
-        .filter_map(Result::ok)
-        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
-        .filter(|e| glob.matches(&e.file_name().to_string_lossy()))
-        .map(|e| dir.join(e.file_name()))
-        .collect();
-    paths.sort();
-    paths
-}
-
-/// Refuses, before reading anything, files that together are over the
-/// budget by the sizes they report (the reader checks again as it reads).
-fn check_total(jobs: &[Job]) -> Result<(), TableError> {
-    let mut total: u64 = 0;
-    for job in jobs {
-        let size = std::fs::metadata(&job.path).map_or(0, |m| m.len());
-        total = total.saturating_add(size.min(table::MAX_FILE_BYTES.saturating_add(1)));
-        if total > defaults::MAX_TOTAL_BYTES {
-            return Err(TableError::OverBudget {
-                path: job.path.clone(),
-                limit: defaults::MAX_TOTAL_BYTES,
-            });
         }
     }
     Ok(())

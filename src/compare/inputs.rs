@@ -82,7 +82,8 @@ pub fn validate(args: &CompareArgs, env: Env<'_>) -> Result<Inputs, InputError> 
         .iter()
         .map(|p| p.to_string_lossy().into_owned())
         .collect();
-    let current: Vec<PathBuf> = list(&r, &CURRENT, &flags)
+    let current: Vec<PathBuf> = r
+        .values(&CURRENT, &flags)
         .into_iter()
         .map(|v| PathBuf::from(v.text))
         .collect();
@@ -124,7 +125,8 @@ pub fn validate(args: &CompareArgs, env: Env<'_>) -> Result<Inputs, InputError> 
         baselines,
         thresholds,
         fail_origin,
-        history: list(&r, &HISTORY, &history_flags)
+        history: r
+            .values(&HISTORY, &history_flags)
             .into_iter()
             .map(|v| PathBuf::from(v.text))
             .collect(),
@@ -154,33 +156,10 @@ fn usage(input: &Input, problem: Problem) -> InputError {
     }
 }
 
-/// A repeatable input: the flags when given, else one value per line of
-/// the variable.
-fn list(r: &Reader<'_>, input: &Input, flags: &[String]) -> Vec<Value> {
-    if !flags.is_empty() {
-        return flags
-            .iter()
-            .filter_map(|f| r.value(input, Some(f)))
-            .collect();
-    }
-    let Some(all) = r.value(input, None) else {
-        return Vec::new();
-    };
-    all.text
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty())
-        .map(|line| Value {
-            text: line.to_owned(),
-            origin: all.origin.clone(),
-        })
-        .collect()
-}
-
 /// `LABEL=FILE` entries, grouped by label in the order first given.
 fn baselines(r: &Reader<'_>, args: &CompareArgs) -> Result<Vec<BaselineFiles>, InputError> {
     let mut out: Vec<BaselineFiles> = Vec::new();
-    for value in list(r, &BASELINE, &args.baseline) {
+    for value in r.values(&BASELINE, &args.baseline) {
         let (label, file) = value
             .text
             .split_once('=')

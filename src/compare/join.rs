@@ -9,7 +9,7 @@
 
 use hashbrown::HashTable;
 
-use super::table::{Key, RowView, Table};
+use crate::table::{Key, RowView, Table};
 
 /// "Absent" in the row grid.
 const ABSENT: u32 = u32::MAX;
@@ -154,8 +154,8 @@ fn hash_of(tables: &[&Table], firsts: &[(u32, u32)], slot: u32) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compare::table::read::parse;
     use crate::config::Config;
+    use crate::table::read::parse;
     use std::path::Path;
 
     fn t(rows: &str) -> Table {

@@ -17,10 +17,8 @@ pub mod files;
 pub mod inputs;
 pub mod join;
 pub mod noise;
-pub mod parallel;
 pub mod render;
 pub mod report;
-pub mod table;
 pub mod verdict;
 
 use thiserror::Error;
@@ -31,11 +29,11 @@ use crate::contract::selection::{Chosen, SelectionError};
 use crate::runner::file_command::EncodeError;
 use crate::runner::log::LogSink as _;
 use crate::runner::{self, Env, Format, InputError, WriteError};
+use crate::table::TableError;
 use args::CompareArgs;
 use files::Read;
 use inputs::Inputs;
 use report::Report;
-use table::TableError;
 use verdict::{Sides, Verdict};
 
 /// The exit codes of `compare`: the shared ones (0, 1 bad input, 2 usage)

@@ -109,6 +109,30 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// A list input: the flags when any were given (each its own value),
+    /// else the first variable's lines, trimmed, blank ones dropped (how an
+    /// action passes several files in one `with:` value).
+    pub fn values(&self, input: &Input, flags: &[String]) -> Vec<Value> {
+        if !flags.is_empty() {
+            return flags
+                .iter()
+                .filter_map(|f| self.value(input, Some(f)))
+                .collect();
+        }
+        let Some(all) = self.value(input, None) else {
+            return Vec::new();
+        };
+        all.text
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .map(|line| Value {
+                text: line.to_owned(),
+                origin: all.origin.clone(),
+            })
+            .collect()
+    }
+
     /// A switch: `true` when the flag is given, else `true`/`false` from the
     /// first variable, `default` when it is unset.
     pub fn switch(&self, input: &Input, flag: bool, default: bool) -> Result<bool, InputError> {

@@ -7,11 +7,11 @@
 use std::path::Path;
 
 use baseline_resolver::compare::noise::{self as learned, NEVER_FAIL, NoBand};
-use baseline_resolver::compare::table::Table;
-use baseline_resolver::compare::table::read::parse;
 use baseline_resolver::compare::verdict::{Origin, Sides, compare};
 use baseline_resolver::config::{Config, FailThreshold, Thresholds};
 use baseline_resolver::contract::class::{Class, Verdict};
+use baseline_resolver::table::Table;
+use baseline_resolver::table::read::parse;
 use proptest::prelude::*;
 
 use crate::compare::{csv, line, suite};

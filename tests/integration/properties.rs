@@ -117,10 +117,10 @@ mod comparing {
 
     use std::path::Path;
 
-    use baseline_resolver::compare::table::Table;
-    use baseline_resolver::compare::table::read::parse;
     use baseline_resolver::compare::verdict::{Class, Comparison, Sides, Verdict, compare};
     use baseline_resolver::config::{Config, Thresholds};
+    use baseline_resolver::table::Table;
+    use baseline_resolver::table::read::parse;
     use proptest::prelude::*;
 
     /// Compares `cur` with `base` (default thresholds) and hands the

@@ -7,9 +7,9 @@
 use std::fmt::Write as _;
 use std::io;
 
-use crate::compare::parallel;
 use crate::compare::report::Report;
 use crate::compare::verdict::{Comparison, Medians};
+use crate::parallel;
 use crate::runner::log::{LogSink, LogText};
 
 /// One dashboard line (with its line break): exactly the motivating

@@ -12,10 +12,10 @@ use serde::ser::{SerializeMap, Serializer};
 use super::{Rerun, threshold_source};
 use crate::compare::noise::NoBand;
 use crate::compare::report::{Provenance, Report};
-use crate::compare::table::SHOWN_CELL;
 use crate::compare::verdict::{Class, Comparison, Origin, RowResult, Samples};
 use crate::config::FailThreshold;
 use crate::runner::text::visible;
+use crate::table::SHOWN_CELL;
 
 /// The schema of the object (the contract's, which `comment` reads).
 pub use crate::contract::REPORT_SCHEMA as SCHEMA;

@@ -16,13 +16,13 @@ pub mod text;
 
 use crate::compare::noise::NoBand;
 use crate::compare::report::Report;
-use crate::compare::table::SHOWN_CELL;
 use crate::compare::verdict::{Class, Comparison, Origin, RowResult, Verdict};
 use crate::config::{FailThreshold, Source};
 use crate::runner::Rendered;
 use crate::runner::file_command::{self, EncodeError};
 use crate::runner::log::LogText;
 use crate::runner::text::{quantity, visible};
+use crate::table::SHOWN_CELL;
 
 /// Annotations per kind: GitHub shows ten per step anyway.
 const ANNOTATIONS: usize = 10;

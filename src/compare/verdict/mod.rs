@@ -23,10 +23,10 @@ pub mod suite;
 
 use super::join::Join;
 use super::noise::{self, Band, NoBand, Noise};
-use super::parallel;
-use super::table::{Key, RowView, Table};
 use crate::config::{Config, Policy, Source, Thresholds};
 pub use crate::contract::class::{CLASSES, Class, Verdict};
+use crate::parallel;
+use crate::table::{Key, RowView, Table};
 pub use samples::Samples;
 pub use suite::Shift;
 

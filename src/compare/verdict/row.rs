@@ -7,9 +7,9 @@ use super::samples::{Bounds, Samples, each_change};
 use super::{Applied, BASELINE, CURRENT, Comparison, Origin, RowResult, Rows};
 use crate::compare::defaults;
 use crate::compare::noise::{Band, NoBand, Noise};
-use crate::compare::table::{RowView, Status};
 use crate::config::{Direction, FailThreshold, Policy};
 use crate::contract::class::Class;
+use crate::table::{RowView, Status};
 
 /// The baseline as judged: its samples on main's level, and how far off
 /// the level it was when every sample was (one run, or several that

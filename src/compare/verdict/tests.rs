@@ -1,8 +1,8 @@
 use super::suite::Shift;
 use super::*;
-use crate::compare::table::read::parse;
 use crate::config::FailThreshold;
 use crate::config::load;
+use crate::table::read::parse;
 use std::path::Path;
 
 const HEADER: &str = "op,shape,dtype,tbps,tflops,status\n";

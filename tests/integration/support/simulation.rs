@@ -10,11 +10,11 @@
 
 use std::path::Path;
 
-use baseline_resolver::compare::table::Table;
-use baseline_resolver::compare::table::read::parse;
 use baseline_resolver::compare::verdict::{Sides, compare};
 use baseline_resolver::config::{Config, FailThreshold, Thresholds};
 use baseline_resolver::contract::class::{Class, Verdict};
+use baseline_resolver::table::Table;
+use baseline_resolver::table::read::parse;
 
 /// Rows per suite (the motivating repository's MI355 runner has 65).
 pub const ROWS: usize = 65;

@@ -15,6 +15,7 @@
 //! of a table share one string, a row is a few integers, the metric values
 //! are one flat array, and reasons are interned.
 
+pub mod files;
 pub mod read;
 
 use std::borrow::Cow;
@@ -47,6 +48,12 @@ pub struct Key<'t> {
 }
 
 impl<'t> Key<'t> {
+    /// A key from its joined text, as [`Key::joined`] gave it (a key kept
+    /// after its table is gone).
+    pub fn of(text: &'t str) -> Key<'t> {
+        Key { text }
+    }
+
     /// The cells, unescaped.
     pub fn fields(self) -> impl Iterator<Item = Cow<'t, str>> {
         split_separator(self.text).map(unescape)
