@@ -9,7 +9,7 @@ use clap::{Parser, Subcommand};
 
 use crate::runner::log::{LogSink as _, LogText};
 use crate::runner::{Env, exit, write};
-use crate::{comment, compare, lint, resolve, select};
+use crate::{comment, compare, lint, resolve, select, trend};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -47,6 +47,9 @@ pub enum Command {
     /// Post the verdict on the pull request: one comment, updated in place.
     #[command(long_about = comment::args::ABOUT, after_long_help = comment::args::after_long_help())]
     Comment(comment::args::CommentArgs),
+    /// Find the change points in main's own benchmark history.
+    #[command(long_about = trend::args::ABOUT, after_long_help = trend::args::after_long_help())]
+    Trend(trend::args::TrendArgs),
 }
 
 impl Cli {
@@ -84,5 +87,6 @@ pub fn main(env: Env<'_>) -> ExitCode {
         Command::Select(args) => ExitCode::from(select::main(&args, env)),
         Command::Lint(args) => ExitCode::from(lint::main(&args, env)),
         Command::Comment(args) => ExitCode::from(comment::main(&args, env)),
+        Command::Trend(args) => ExitCode::from(trend::main(&args, env)),
     }
 }

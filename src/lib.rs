@@ -9,7 +9,8 @@
 //! worth running; [`compare`] turns benchmark results of the change and that
 //! baseline into a verdict; [`comment`] posts that verdict on the pull
 //! request; [`lint`] finds the workflow patterns that waste
-//! or silence a baseline. The commands never import each other; they stand
+//! or silence a baseline; [`trend`] finds the change points in main's own
+//! history. The commands never import each other; they stand
 //! on a ground floor: the [`runner`] layer (values, outputs, annotations,
 //! summaries), the validated identifiers of [`validate`], the GitHub client
 //! and event payload of [`github`], the data one command hands another in
@@ -46,4 +47,5 @@ pub mod runner;
 pub mod select;
 pub mod series;
 pub mod table;
+pub mod trend;
 pub mod validate;

@@ -24,6 +24,22 @@ pub fn escape(value: &str) -> String {
     out
 }
 
+/// A label from data as a chart may show it: letters, digits and a few
+/// separators, the rest `_`, at most `max` characters (nothing can end the
+/// string or the block).
+fn clean_to(text: &str, max: usize) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || " _.=-/:x+%(),".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .take(max)
+        .collect()
+}
+
 /// One bar of a chart: its label, its value and the line's value there.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Bar {
@@ -41,18 +57,6 @@ pub const CHART_BARS: usize = 20;
 /// digits and a few separators pass, the rest become `_`, each label at
 /// most 40 characters, so nothing can end the block or the string.
 pub fn xychart(title: &str, y_label: &str, bars: &[Bar]) -> String {
-    let clean_to = |text: &str, max: usize| -> String {
-        text.chars()
-            .map(|c| {
-                if c.is_ascii_alphanumeric() || " _.=-/:x+%(),".contains(c) {
-                    c
-                } else {
-                    '_'
-                }
-            })
-            .take(max)
-            .collect()
-    };
     let clean = |text: &str| clean_to(text, 40);
     let bars = bars.get(..bars.len().min(CHART_BARS)).unwrap_or_default();
     let top = bars
@@ -84,9 +88,75 @@ pub fn xychart(title: &str, y_label: &str, bars: &[Bar]) -> String {
     )
 }
 
+/// The most points a line chart shows (the last ones).
+pub const LINE_POINTS: usize = 100;
+
+/// A Mermaid `xychart-beta` line: `values` in order (the last
+/// [`LINE_POINTS`]), with a bar at position `mark` (a change point) so the
+/// eye finds where it starts. The title and axis label are cleaned as
+/// [`xychart`]'s; the points are numbers only, so no label from data
+/// reaches the chart but the title.
+pub fn line_chart(title: &str, y_label: &str, values: &[f64], mark: Option<usize>) -> String {
+    let skip = values.len().saturating_sub(LINE_POINTS);
+    let shown = values.get(skip..).unwrap_or_default();
+    let number = |v: f64| {
+        if v.is_finite() {
+            format!("{v:.4}")
+        } else {
+            "0".to_owned()
+        }
+    };
+    let top = shown
+        .iter()
+        .copied()
+        .filter(|v| v.is_finite())
+        .fold(0.0f64, f64::max);
+    let line: Vec<String> = shown.iter().map(|v| number(*v)).collect();
+    let bar: Vec<String> = shown
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            if mark.and_then(|m| m.checked_sub(skip)) == Some(i) {
+                number(*v)
+            } else {
+                "0".to_owned()
+            }
+        })
+        .collect();
+    let axis: Vec<String> = (0..shown.len())
+        .map(|i| format!("\"{}\"", i.saturating_add(skip).saturating_add(1)))
+        .collect();
+    format!(
+        "```mermaid\nxychart-beta\n    title \"{}\"\n    x-axis [{}]\n    y-axis \"{}\" 0 --> {}\n    bar [{}]\n    line [{}]\n```\n",
+        clean_to(title, 80),
+        axis.join(", "),
+        clean_to(y_label, 80),
+        number(top * 1.1),
+        bar.join(", "),
+        line.join(", ")
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_line_chart_shows_the_last_points_and_marks_one() {
+        let values: Vec<f64> = (0..150).map(f64::from).collect();
+        let chart = line_chart("a\"]\n```<b>", "TFLOPS", &values, Some(120));
+        assert_eq!(chart.matches("```").count(), 2, "{chart}");
+        assert!(
+            !chart.contains('<') && chart.lines().count() == 8,
+            "{chart}"
+        );
+        let bar = chart
+            .lines()
+            .find(|l| l.trim_start().starts_with("bar"))
+            .unwrap();
+        assert_eq!(bar.matches("120.0000").count(), 1, "{bar}");
+        assert!(chart.contains("\"51\", \"52\""), "{chart}");
+    }
 
     #[test]
     fn a_chart_from_hostile_labels_stays_one_chart() {

@@ -103,6 +103,7 @@ pub fn action_dir_with(binary: &Path) -> tempfile::TempDir {
         "select/action.yml",
         "lint/action.yml",
         "comment/action.yml",
+        "trend/action.yml",
     ] {
         let to = dir.path().join(file);
         std::fs::create_dir_all(to.parent().unwrap()).unwrap();

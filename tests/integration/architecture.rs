@@ -82,7 +82,7 @@ fn place(path: &Path) -> (String, Option<String>) {
 }
 
 /// The commands, each a folder of `src/` and an action.
-const COMMANDS: [&str; 5] = ["resolve", "compare", "select", "lint", "comment"];
+const COMMANDS: [&str; 6] = ["resolve", "compare", "select", "lint", "comment", "trend"];
 
 #[test]
 fn layers_import_only_downwards() {
@@ -99,10 +99,16 @@ fn layers_import_only_downwards() {
         ("github", &["runner", "validate"][..]),
         // The data that passes between commands (resolution, selection, report).
         ("contract", &["runner", "config"][..]),
+        // Work on at most one thread per core.
+        ("parallel", &[][..]),
+        // Results files: the table model, its reader, the files a pattern names.
+        ("table", &["runner", "validate", "glob", "config"][..]),
         ("resolve", &["runner", "validate", "glob", "github"][..]),
         (
             "compare",
-            &["runner", "validate", "glob", "config", "series", "contract"][..],
+            &[
+                "runner", "validate", "glob", "config", "series", "contract", "table", "parallel",
+            ][..],
         ),
         (
             "select",
@@ -111,8 +117,16 @@ fn layers_import_only_downwards() {
         ("lint", &["runner", "glob", "config"][..]),
         ("comment", &["runner", "validate", "github", "contract"][..]),
         (
+            "trend",
+            &[
+                "runner", "validate", "config", "series", "table", "parallel",
+            ][..],
+        ),
+        (
             "cli",
-            &["runner", "resolve", "compare", "select", "lint", "comment"][..],
+            &[
+                "runner", "resolve", "compare", "select", "lint", "comment", "trend",
+            ][..],
         ),
         ("lib", &[][..]),
         ("main", &[][..]),
@@ -262,8 +276,8 @@ fn the_verdict_does_no_io() {
         src.join("join.rs"),
         src.join("noise.rs"),
         repo_root().join("src/contract/class.rs"),
-        src.join("parallel.rs"),
-        src.join("table/mod.rs"),
+        repo_root().join("src/parallel.rs"),
+        repo_root().join("src/table/mod.rs"),
         repo_root().join("src/config/mod.rs"),
         repo_root().join("src/config/defaults.rs"),
     ];
@@ -401,4 +415,13 @@ fn only_the_log_writer_prints() {
             );
         }
     }
+}
+
+/// trend's judgement is pure: series in, changes out, ordered.
+#[test]
+fn the_trend_judgement_does_no_io() {
+    let src = repo_root().join("src/trend");
+    let files = [src.join("changes.rs"), src.join("report.rs")];
+    let allowed = ["changes", "history", "report"];
+    assert_pure(&files, "trend", &allowed, true, "trend's judgement");
 }

@@ -33,3 +33,4 @@ mod snapshots;
 mod soak;
 mod support;
 mod token_scope;
+mod trend;

@@ -1,0 +1,143 @@
+//! main's history as `trend` reads it: the files in run order (name
+//! order, as compare reads `--history`), each a run whose name may carry
+//! its commit (`0042-<sha>.csv`), and each row's series: its headline
+//! value in every run that has it.
+//!
+//! Bounded like compare: at most [`MAX_FILES`] files and [`MAX_TOTAL_BYTES`]
+//! together, refused before anything is read; files are read a few at a
+//! time on the pool and dropped once their values are taken, so memory is
+//! the series (16 bytes per row per run) plus the files being read. A file
+//! that cannot be read or is malformed is a warning and is left out; a
+//! row's series is the runs that have it, so rows may appear and vanish.
+
+use std::path::{Path, PathBuf};
+
+use rustc_hash::FxHashMap;
+
+use crate::config::Config;
+use crate::parallel;
+use crate::runner::shown;
+use crate::table::files::{self, MAX_FILES, MAX_TOTAL_BYTES, run_of};
+use crate::table::read::Budget;
+use crate::table::{self, Key, TableError};
+use crate::validate::Sha;
+
+/// Files read at once (and held at once): enough to keep every core busy.
+const BATCH: usize = 16;
+
+/// One run of the history: its file's name without the extension, and the
+/// commit the name ends in, if it does.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Run {
+    pub name: String,
+    pub sha: Option<Sha>,
+}
+
+/// One row's values along the history, on one metric.
+#[derive(Debug, Clone)]
+pub struct Series {
+    /// The key's joined text (see `table::Key`).
+    pub key: String,
+    pub metric: usize,
+    /// (run, value), in run order.
+    pub values: Vec<(usize, f64)>,
+}
+
+impl Series {
+    pub fn key(&self) -> Key<'_> {
+        Key::of(&self.key)
+    }
+}
+
+#[derive(Debug, Default)]
+pub struct History {
+    pub runs: Vec<Run>,
+    pub series: Vec<Series>,
+    pub warnings: Vec<String>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum HistoryError {
+    #[error("--history: {count} files; trend reads at most {MAX_FILES}")]
+    TooMany { count: usize },
+    #[error(transparent)]
+    Table(#[from] TableError),
+}
+
+/// The files the patterns name, in order, with a warning for each pattern
+/// that names nothing.
+fn plan(patterns: &[PathBuf], warnings: &mut Vec<String>) -> Vec<PathBuf> {
+    let mut paths = Vec::new();
+    for pattern in patterns {
+        let found = files::expand(pattern);
+        if found.is_empty() {
+            warnings.push(format!(
+                "history {}: no such file",
+                shown(&pattern.display().to_string())
+            ));
+        }
+        paths.extend(found);
+    }
+    paths
+}
+
+/// Reads every history file into series.
+pub fn read(patterns: &[PathBuf], config: &Config) -> Result<History, HistoryError> {
+    let mut history = History::default();
+    let paths = plan(patterns, &mut history.warnings);
+    if paths.len() > MAX_FILES {
+        return Err(HistoryError::TooMany { count: paths.len() });
+    }
+    files::check_total(paths.iter().map(PathBuf::as_path), MAX_TOTAL_BYTES)?;
+    let budget = Budget::new(MAX_TOTAL_BYTES);
+    let mut index: FxHashMap<(String, usize), usize> = FxHashMap::default();
+    for batch in paths.chunks(BATCH) {
+        let tables = parallel::each(batch, |path| {
+            table::read(path, &config.keys, &config.metrics, &budget)
+        });
+        for (path, result) in batch.iter().zip(tables) {
+            match result {
+                Ok(t) => add(&mut history, &mut index, path, &t),
+                Err(e @ TableError::OverBudget { .. }) => return Err(e.into()),
+                Err(e) => history
+                    .warnings
+                    .push(format!("history {e}; the file is left out")),
+            }
+        }
+    }
+    Ok(history)
+}
+
+/// One run's table into the series.
+fn add(
+    history: &mut History,
+    index: &mut FxHashMap<(String, usize), usize>,
+    path: &Path,
+    t: &table::Table,
+) {
+    let run = history.runs.len();
+    let (name, sha) = run_of(path);
+    history.runs.push(Run { name, sha });
+    for row in t.rows() {
+        let Some((metric, value)) = row.measure() else {
+            continue;
+        };
+        let key = row.key().joined();
+        let slot = match index.get(&(key.to_owned(), metric)) {
+            Some(slot) => *slot,
+            None => {
+                let slot = history.series.len();
+                history.series.push(Series {
+                    key: key.to_owned(),
+                    metric,
+                    values: Vec::new(),
+                });
+                index.insert((key.to_owned(), metric), slot);
+                slot
+            }
+        };
+        if let Some(series) = history.series.get_mut(slot) {
+            series.values.push((run, value));
+        }
+    }
+}

@@ -1,0 +1,133 @@
+//! `trend`: the change points of main's own benchmark history, inside the
+//! main job, with no server. A pull-request gate compares one change with
+//! one baseline and cannot see what lands on main in steps it let through
+//! (2% per merge for ten merges), or a regression merged with the gate off:
+//! this reads the rolling history the main job keeps anyway.
+//!
+//! The flow: [`args`] and the environment become validated [`inputs`]; the
+//! config is the shared one; [`history`] reads the files into each row's
+//! series; [`changes`] (pure) judges each series; [`report`] orders what
+//! was found; [`render`] shows it and the runner layer writes it.
+
+pub mod args;
+pub mod changes;
+pub mod history;
+pub mod inputs;
+pub mod render;
+pub mod report;
+
+use thiserror::Error;
+
+use crate::config::{self, Config, ConfigError};
+use crate::parallel;
+use crate::runner::file_command::EncodeError;
+use crate::runner::log::LogSink as _;
+use crate::runner::{self, Env, Format, InputError, WriteError};
+use args::TrendArgs;
+use history::HistoryError;
+use inputs::Inputs;
+use report::{Report, RowTrend};
+
+/// The exit codes of `trend`: the shared ones (0, 1 bad input, 2 usage)
+/// and its own.
+pub mod exit {
+    pub use crate::runner::exit::*;
+    /// `--fail-on regression`, and a new persistent regression was found.
+    pub const REGRESSION: u8 = 4;
+}
+
+#[derive(Debug, Error)]
+pub enum TrendError {
+    #[error(transparent)]
+    Input(#[from] InputError),
+    #[error(transparent)]
+    History(#[from] HistoryError),
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    #[error("cannot encode the step outputs: {0}")]
+    Encode(#[from] EncodeError),
+    #[error(transparent)]
+    Write(#[from] WriteError),
+}
+
+impl TrendError {
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            TrendError::Input(_) | TrendError::History(HistoryError::TooMany { .. }) => exit::USAGE,
+            _ => exit::BAD_INPUT,
+        }
+    }
+}
+
+/// The command: validate, read, judge, write; an error becomes one line on
+/// stderr (and an `::error::` annotation on a runner) and its exit code.
+pub fn main(args: &TrendArgs, env: Env<'_>) -> u8 {
+    match inputs::validate(args, env)
+        .map_err(TrendError::from)
+        .and_then(|inputs| run(&inputs))
+    {
+        Ok(code) => code,
+        Err(err) => {
+            runner::report_error("baseline-resolver trend", &err.to_string(), env);
+            err.exit_code()
+        }
+    }
+}
+
+/// Every series judged, on the pool; rows with nothing to say left out.
+pub fn judge<'h>(
+    history: &'h history::History,
+    config: &Config,
+    min_change: f64,
+) -> Vec<RowTrend<'h>> {
+    let sign = |metric: usize| {
+        config
+            .metrics
+            .get(metric)
+            .map_or(1.0, |m| m.direction.sign())
+    };
+    parallel::ranges(history.series.len(), |range| {
+        history
+            .series
+            .get(range)
+            .unwrap_or_default()
+            .iter()
+            .map(|series| RowTrend {
+                series,
+                judged: changes::judge(&series.values, sign(series.metric), min_change),
+            })
+            .filter(|r| !r.judged.changes.is_empty() || !r.judged.outliers.is_empty())
+            .collect::<Vec<_>>()
+    })
+    .into_iter()
+    .flatten()
+    .collect()
+}
+
+/// Reads, judges and writes; returns the exit code.
+pub fn run(inputs: &Inputs) -> Result<u8, TrendError> {
+    let config = match &inputs.config {
+        Some(path) => config::load::load(path)?,
+        None => Config::default(),
+    };
+    let history = history::read(&inputs.history, &config)?;
+    let report = Report {
+        rows: judge(&history, &config, inputs.min_change),
+        judged: history.series.len(),
+        history: &history,
+        config: &config,
+        min_change: inputs.min_change,
+        recent: inputs.recent,
+    };
+    match inputs.format {
+        Format::Json => runner::write::stdout(|log| log.json(&render::json(&report, None)))?,
+        Format::Text => runner::write::stdout(|log| log.append(&render::text(&report)))?,
+        Format::Github => {
+            let mut rendered = render::actions(&report)?;
+            rendered.stdout.append_text(&render::text(&report));
+            runner::write::for_runner(&inputs.files, &rendered)?;
+        }
+    }
+    let failing = inputs.fail_on_regression && !report.new_regressions().is_empty();
+    Ok(if failing { exit::REGRESSION } else { exit::OK })
+}

@@ -1,0 +1,354 @@
+//! The trend in each output form: step outputs (`regressions`,
+//! `new-regressions`, `improvements`, `drifts`, `transients`, `runs`,
+//! `json`), a job summary with a table per section and a line chart per
+//! regressed row, a warning per new regression for a runner; one JSON
+//! object (schema 1); text for a person. Keys and run names come from
+//! strangers' files: shown as data and cut (the log writer keeps every line
+//! from being a command).
+
+use std::borrow::Cow;
+use std::fmt::Write as _;
+
+use serde::Serialize;
+
+use super::changes::Change;
+use super::report::{Found, Report, RowTrend, Section};
+use crate::runner::Rendered;
+use crate::runner::file_command::{self, EncodeError};
+use crate::runner::log::LogText;
+use crate::runner::markdown::{escape as md, line_chart};
+use crate::runner::text::{quantity, visible};
+use crate::table::SHOWN_CELL;
+
+/// The schema of the JSON object.
+pub const SCHEMA: u32 = 1;
+/// Changes each section of the text and the summary lists.
+const LISTED: usize = 100;
+/// Rows the `json` step output lists (`--format json` lists all).
+const OUTPUT_ROWS: usize = 200;
+/// Regressed rows charted in the summary.
+const CHARTS: usize = 10;
+/// Warnings annotated one by one; the rest are counted.
+const ANNOTATED: usize = 10;
+
+#[derive(Serialize)]
+struct JsonChange<'a> {
+    run: Cow<'a, str>,
+    sha: Option<String>,
+    index: usize,
+    before: f64,
+    after: f64,
+    before_spread_pct: f64,
+    after_spread_pct: f64,
+    change_pct: f64,
+    kind: &'static str,
+    new: bool,
+}
+
+#[derive(Serialize)]
+struct JsonRow<'a> {
+    key: serde_json::Map<String, serde_json::Value>,
+    metric: &'a str,
+    unit: &'a str,
+    runs: usize,
+    outliers: Vec<Cow<'a, str>>,
+    changes: Vec<JsonChange<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonTrend<'a> {
+    schema: u32,
+    runs: usize,
+    rows_judged: usize,
+    min_change_pct: f64,
+    recent: usize,
+    counts: Counts,
+    rows_listed: usize,
+    rows: Vec<JsonRow<'a>>,
+    warnings: Vec<Cow<'a, str>>,
+}
+
+#[derive(Serialize, Clone, Copy)]
+struct Counts {
+    regressions: usize,
+    new_regressions: usize,
+    improvements: usize,
+    drifts: usize,
+    transients: usize,
+    outliers: usize,
+}
+
+fn counts(report: &Report<'_>) -> Counts {
+    Counts {
+        regressions: report.section(Section::Regressions).len(),
+        new_regressions: report.new_regressions().len(),
+        improvements: report.section(Section::Improvements).len(),
+        drifts: report.section(Section::Drifts).len(),
+        transients: report.section(Section::Transients).len(),
+        outliers: report.outliers(),
+    }
+}
+
+/// A text shown in an output: whole for `--format json`, else cut.
+fn shown(text: &str, cut: bool) -> Cow<'_, str> {
+    if cut {
+        visible(text, SHOWN_CELL)
+    } else {
+        Cow::Borrowed(text)
+    }
+}
+
+fn run_name<'a>(report: &Report<'a>, index: usize, cut: bool) -> Cow<'a, str> {
+    report
+        .run(index)
+        .map_or(Cow::Borrowed("?"), |r| shown(&r.name, cut))
+}
+
+fn json_change<'a>(report: &Report<'a>, c: &Change, cut: bool) -> JsonChange<'a> {
+    JsonChange {
+        run: run_name(report, c.run, cut),
+        sha: report
+            .run(c.run)
+            .and_then(|r| r.sha.as_ref())
+            .map(ToString::to_string),
+        index: c.run,
+        before: c.before,
+        after: c.after,
+        before_spread_pct: c.before_spread * 100.0,
+        after_spread_pct: c.after_spread * 100.0,
+        change_pct: c.change * 100.0,
+        kind: c.kind.name(),
+        new: report.is_new(c),
+    }
+}
+
+fn json_row<'a>(report: &'a Report<'a>, row: &'a RowTrend<'a>, cut: bool) -> JsonRow<'a> {
+    let key = report
+        .config
+        .keys
+        .iter()
+        .zip(row.series.key().fields())
+        .map(|(k, v)| {
+            (
+                k.clone(),
+                serde_json::Value::from(shown(&v, cut).into_owned()),
+            )
+        })
+        .collect();
+    JsonRow {
+        key,
+        metric: report
+            .config
+            .metrics
+            .get(row.series.metric)
+            .map_or("", |m| m.column.as_str()),
+        unit: report.unit(row.series),
+        runs: row.judged.runs,
+        outliers: row
+            .judged
+            .outliers
+            .iter()
+            .map(|i| run_name(report, *i, cut))
+            .collect(),
+        changes: row
+            .judged
+            .changes
+            .iter()
+            .map(|c| json_change(report, c, cut))
+            .collect(),
+    }
+}
+
+/// The trend as one JSON object; `rows` caps the rows listed (and cuts
+/// every text), `None` lists all, whole.
+pub fn json(report: &Report<'_>, rows: Option<usize>) -> String {
+    let cut = rows.is_some();
+    let listed: Vec<JsonRow> = report
+        .rows
+        .iter()
+        .filter(|r| !r.judged.changes.is_empty())
+        .take(rows.unwrap_or(usize::MAX))
+        .map(|r| json_row(report, r, cut))
+        .collect();
+    let value = JsonTrend {
+        schema: SCHEMA,
+        runs: report.history.runs.len(),
+        rows_judged: report.judged,
+        min_change_pct: report.min_change * 100.0,
+        recent: report.recent,
+        counts: counts(report),
+        rows_listed: listed.len(),
+        rows: listed,
+        warnings: report
+            .history
+            .warnings
+            .iter()
+            .map(|w| shown(w, cut))
+            .collect(),
+    };
+    serde_json::to_string(&value).unwrap_or_else(|e| format!("{{\"error\":{:?}}}", e.to_string()))
+}
+
+/// The step outputs, in order; `trend/action.yml` declares exactly these.
+pub fn step_outputs(report: &Report<'_>) -> Vec<(&'static str, String)> {
+    let c = counts(report);
+    vec![
+        ("regressions", c.regressions.to_string()),
+        ("new-regressions", c.new_regressions.to_string()),
+        ("improvements", c.improvements.to_string()),
+        ("drifts", c.drifts.to_string()),
+        ("transients", c.transients.to_string()),
+        ("runs", report.history.runs.len().to_string()),
+        ("json", json(report, Some(OUTPUT_ROWS))),
+    ]
+}
+
+/// `op=gemm,...: -20.0% at run 0120-<sha> (commit fa4f8ae2d93c): 100.000 ->
+/// 80.000 TFLOPS`, with `new` when it is.
+fn line(report: &Report<'_>, found: &Found<'_, '_>) -> String {
+    let c = &found.change;
+    let key = found.row.series.key().describe(&report.config.keys);
+    let commit = report
+        .run(c.run)
+        .and_then(|r| r.sha.as_ref())
+        .map(|s| format!(" (commit {})", s.short()))
+        .unwrap_or_default();
+    format!(
+        "{key}: {:+.1}% {} run {}{commit}: {} -> {}{}",
+        c.change * 100.0,
+        if c.kind == super::changes::Kind::Drift {
+            "from"
+        } else {
+            "at"
+        },
+        run_name(report, c.run, true),
+        quantity(c.before, ""),
+        quantity(c.after, report.unit(found.row.series)),
+        if report.is_new(c) { " (new)" } else { "" }
+    )
+}
+
+fn headline(report: &Report<'_>) -> String {
+    let c = counts(report);
+    format!(
+        "trend: {} runs, {} rows judged (changes of {:.1}% or more); {} persistent regressions ({} new in the last {} runs), {} improvements, {} drifts, {} transient; {} single-run outliers",
+        report.history.runs.len(),
+        report.judged,
+        report.min_change * 100.0,
+        c.regressions,
+        c.new_regressions,
+        report.recent,
+        c.improvements,
+        c.drifts,
+        c.transients,
+        c.outliers
+    )
+}
+
+/// The trend for a person, line by line.
+pub fn text(report: &Report<'_>) -> LogText {
+    let mut log = LogText::new();
+    log.push_line(&headline(report));
+    for section in Section::ALL {
+        let found = report.section(section);
+        if found.is_empty() {
+            continue;
+        }
+        log.push_line(&format!("{}:", section.title().to_lowercase()));
+        for f in found.iter().take(LISTED) {
+            log.push_line(&format!("  {}", line(report, f)));
+        }
+        if let Some(more) = found.len().checked_sub(LISTED).filter(|n| *n > 0) {
+            log.push_line(&format!("  ... and {more} more (--format json lists all)"));
+        }
+    }
+    for warning in &report.history.warnings {
+        log.push_line(&format!("warning: {}", visible(warning, 4 * SHOWN_CELL)));
+    }
+    log
+}
+
+fn summary(report: &Report<'_>) -> String {
+    let c = counts(report);
+    let mut out = format!(
+        "### Benchmark trend on main: {} persistent regressions ({} new)\n\n{}\n\n",
+        c.regressions,
+        c.new_regressions,
+        md(&headline(report))
+    );
+    for section in Section::ALL {
+        let found = report.section(section);
+        if found.is_empty() {
+            continue;
+        }
+        let _ = writeln!(out, "#### {}\n", section.title());
+        for f in found.iter().take(LISTED) {
+            let _ = writeln!(out, "- {}", md(&line(report, f)));
+        }
+        if let Some(more) = found.len().checked_sub(LISTED).filter(|n| *n > 0) {
+            let _ = writeln!(out, "- ... and {more} more");
+        }
+        out.push('\n');
+    }
+    for f in report.section(Section::Regressions).iter().take(CHARTS) {
+        let values: Vec<f64> = f.row.series.values.iter().map(|(_, v)| *v).collect();
+        let mark = f
+            .row
+            .series
+            .values
+            .iter()
+            .position(|(r, _)| *r == f.change.run);
+        let title = f.row.series.key().describe(&report.config.keys);
+        out.push_str(&line_chart(
+            &title,
+            report.unit(f.row.series),
+            &values,
+            mark,
+        ));
+        out.push('\n');
+    }
+    for warning in &report.history.warnings {
+        let _ = writeln!(
+            out,
+            "> [!WARNING]\n> {}\n",
+            md(&visible(warning, 4 * SHOWN_CELL))
+        );
+    }
+    out
+}
+
+/// For a runner: the outputs, the summary, a warning per new regression.
+pub fn actions(report: &Report<'_>) -> Result<Rendered, EncodeError> {
+    let mut outputs = String::new();
+    for (name, value) in step_outputs(report) {
+        file_command::encode(&mut outputs, name, &value)?;
+    }
+    let mut stdout = LogText::new();
+    let fresh = report.new_regressions();
+    for f in fresh.iter().take(ANNOTATED) {
+        stdout.push_command(
+            "warning",
+            &[("title", "Benchmark regression on main")],
+            &line(report, f),
+        );
+    }
+    if let Some(more) = fresh.len().checked_sub(ANNOTATED).filter(|n| *n > 0) {
+        stdout.push_command(
+            "warning",
+            &[("title", "Benchmark regression on main")],
+            &format!("and {more} more new regressions (see the job summary)"),
+        );
+    }
+    for warning in report.history.warnings.iter().take(ANNOTATED) {
+        stdout.push_command(
+            "warning",
+            &[("title", "Benchmark history")],
+            &visible(warning, 4 * SHOWN_CELL),
+        );
+    }
+    Ok(Rendered {
+        outputs,
+        summary: summary(report),
+        stdout,
+    })
+}
