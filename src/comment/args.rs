@@ -53,6 +53,11 @@ pub struct CommentArgs {
     #[arg(long, value_name = "N")]
     pub pr: Option<String>,
 
+    /// Post on this issue instead of a pull request (a tracking issue for trend's report):
+    /// one comment per marker there too, updated in place. [env: INPUT_ISSUE]
+    #[arg(long, value_name = "N", conflicts_with = "pr")]
+    pub issue: Option<String>,
+
     /// The repository of the pull request, OWNER/NAME. [default: GITHUB_REPOSITORY]
     /// [env: INPUT_REPO]
     #[arg(long, value_name = "OWNER/NAME")]

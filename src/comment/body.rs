@@ -195,7 +195,8 @@ const CLOSE: &str = "\n</details>\n\n";
 /// The body as it is written: every part goes through [`Out::part`],
 /// which takes it only while the body, with [`RESERVE`] kept free for the
 /// closing note, stays under the limit. What does not fit is counted.
-struct Out {
+/// The body as it is built: every part counted against the limit.
+pub(super) struct Out {
     text: String,
     room: usize,
     left_rows: usize,
@@ -203,7 +204,7 @@ struct Out {
 }
 
 impl Out {
-    fn new() -> Out {
+    pub(super) fn new() -> Out {
         Out {
             text: String::new(),
             room: LIMIT.saturating_sub(RESERVE),
@@ -218,7 +219,7 @@ impl Out {
     }
 
     /// Appends `part` when it fits; otherwise counts it as left out.
-    fn part(&mut self, part: &str) -> bool {
+    pub(super) fn part(&mut self, part: &str) -> bool {
         if self.fits(part.len(), 0) {
             self.text.push_str(part);
             true
@@ -248,6 +249,54 @@ impl Out {
             }
         }
         self.left_rows = self.left_rows.saturating_add(more);
+    }
+
+    /// Appends `lines` while they fit, then counts the rest and the `more`
+    /// the report had beyond them, as rows left out.
+    pub(super) fn lines(&mut self, lines: &[String], more: usize) {
+        let mut full = false;
+        for line in lines {
+            if full || !self.fits(line.len(), 0) {
+                full = true;
+                self.left_rows = self.left_rows.saturating_add(1);
+            } else {
+                self.text.push_str(line);
+            }
+        }
+        self.left_rows = self.left_rows.saturating_add(more);
+    }
+
+    /// The body, with a note on what the limit left out (linking the run
+    /// that made the report when it is known and there is room).
+    pub(super) fn finish(self, run_url: Option<&str>) -> Body {
+        let (rows, parts) = (self.left_rows, self.left_parts);
+        let mut text = self.text;
+        if rows > 0 || parts > 0 {
+            let what = match (rows, parts) {
+                (r, 0) => format!("{r} rows are"),
+                (0, p) => format!("{p} parts of the report are"),
+                (r, p) => format!("{r} rows and {p} other parts of the report are"),
+            };
+            let note = |whole: &str| {
+                format!(
+                    "*{what} left out to keep this comment under GitHub's limit of 65,536 characters; the whole report is {whole}.*\n"
+                )
+            };
+            let linked = run_url.map(|url| {
+                note(&format!(
+                    "in the job summary and the report artifact of [the benchmark run]({url})"
+                ))
+            });
+            let plain = note("in the benchmark run's job summary and report artifact");
+            match linked {
+                Some(l) if text.len().saturating_add(l.len()) <= LIMIT => text.push_str(&l),
+                _ => text.push_str(&plain),
+            }
+        }
+        Body {
+            text,
+            left_out: rows,
+        }
     }
 }
 
@@ -373,34 +422,7 @@ pub fn render(report: &Report, ctx: &Context<'_>) -> Body {
     out.part(&provenance(report, ctx));
     gate_part(&mut out, report);
     baselines_part(&mut out, report);
-    let (rows, parts) = (out.left_rows, out.left_parts);
-    let mut text = out.text;
-    if rows > 0 || parts > 0 {
-        let what = match (rows, parts) {
-            (r, 0) => format!("{r} rows are"),
-            (0, p) => format!("{p} parts of the report are"),
-            (r, p) => format!("{r} rows and {p} other parts of the report are"),
-        };
-        let note = |whole: &str| {
-            format!(
-                "*{what} left out to keep this comment under GitHub's limit of 65,536 characters; the whole report is {whole}.*\n"
-            )
-        };
-        let linked = ctx.run_url.map(|url| {
-            note(&format!(
-                "in the job summary and the report artifact of [the benchmark run]({url})"
-            ))
-        });
-        let plain = note("in the benchmark run's job summary and report artifact");
-        match linked {
-            Some(l) if text.len().saturating_add(l.len()) <= LIMIT => text.push_str(&l),
-            _ => text.push_str(&plain),
-        }
-    }
-    Body {
-        text,
-        left_out: rows,
-    }
+    out.finish(ctx.run_url)
 }
 
 #[cfg(test)]

@@ -14,6 +14,7 @@ use crate::validate::{RepoName, url};
 
 const REPORT: Input = Input::new("report", &["INPUT_REPORT"]);
 const PR: Input = Input::new("pr", &["INPUT_PR"]);
+const ISSUE: Input = Input::new("issue", &["INPUT_ISSUE"]);
 const REPO: Input = Input::new("repo", &["INPUT_REPO", "GITHUB_REPOSITORY"]);
 const MARKER: Input = Input::new("marker", &["INPUT_MARKER"]);
 const AUTHOR: Input = Input::new("author", &["INPUT_AUTHOR"]);
@@ -35,6 +36,8 @@ pub struct Inputs {
     /// A path, or the JSON itself.
     pub report: String,
     pub pr: Option<u64>,
+    /// `--issue`: an issue instead of a pull request.
+    pub issue: Option<u64>,
     pub repo: Option<RepoName>,
     pub marker: String,
     pub author: String,
@@ -86,7 +89,7 @@ fn number(value: &str) -> Result<u64, String> {
     match value.trim_start_matches('#').parse::<u64>() {
         Ok(n) if n > 0 => Ok(n),
         _ => Err(format!(
-            "expected a pull request number, got {:?}",
+            "expected a number such as 42, got {:?}",
             shown(value)
         )),
     }
@@ -97,13 +100,22 @@ pub fn validate(args: &CommentArgs, env: Env<'_>) -> Result<Inputs, InputError> 
     let report = r.required(
         &REPORT,
         args.report.as_deref(),
-        "no report: pass --report FILE (compare's --format json output, or its json output)",
+        "no report: pass --report FILE (compare's or trend's --format json output, or their json output)",
     )?;
     check_proxies(&r)?;
     let event = args.event.as_ref().map(|p| p.to_string_lossy());
+    let pr = r.parse(&PR, args.pr.as_deref(), number)?;
+    let issue = r.parse(&ISSUE, args.issue.as_deref(), number)?;
+    if pr.is_some() && issue.is_some() {
+        return Err(InputError {
+            origin: format!("{} and {}", PR.both(), ISSUE.both()),
+            message: "give a pull request or an issue, not both".to_owned(),
+        });
+    }
     Ok(Inputs {
         report: report.text,
-        pr: r.parse(&PR, args.pr.as_deref(), number)?,
+        pr,
+        issue,
         repo: r.parse(&REPO, args.repo.as_deref(), RepoName::parse)?,
         marker: r
             .parse(&MARKER, args.marker.as_deref(), marker)?

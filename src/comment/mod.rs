@@ -13,6 +13,7 @@ pub mod body;
 pub mod inputs;
 pub mod post;
 pub mod report;
+pub mod trend;
 
 use serde::Serialize;
 use thiserror::Error;
@@ -76,6 +77,8 @@ pub struct Outcome {
     /// `created`, `updated`, `unchanged`, `failed` or `dry-run`.
     pub action: &'static str,
     pub pr: Option<u64>,
+    /// With `--issue`: the issue commented on.
+    pub issue: Option<u64>,
     pub comment_id: Option<u64>,
     pub url: Option<String>,
     pub chars: usize,
@@ -98,12 +101,34 @@ fn run_url(inputs: &Inputs, payload: Option<&Payload>, repo: &str) -> Option<Str
     ))
 }
 
+/// compare's report, or trend's.
+enum Loaded {
+    Verdict(Report),
+    Trend(crate::contract::trend::TrendReport<'static>),
+}
+
+impl Loaded {
+    fn load(value: &str) -> Result<Loaded, CommentError> {
+        Ok(if trend::is_trend(value) {
+            Loaded::Trend(trend::load(value)?)
+        } else {
+            Loaded::Verdict(Report::load(value)?)
+        })
+    }
+
+    fn render(&self, ctx: &body::Context<'_>) -> body::Body {
+        match self {
+            Loaded::Verdict(report) => body::render(report, ctx),
+            Loaded::Trend(report) => trend::render(report, ctx.marker, ctx.run_url),
+        }
+    }
+}
+
 pub fn run(inputs: &Inputs) -> Result<u8, CommentError> {
-    let report = Report::load(&inputs.report)?;
+    let report = Loaded::load(&inputs.report)?;
+    let numbered = inputs.pr.is_some() || inputs.issue.is_some();
     let payload = match &inputs.event {
-        Some(path)
-            if inputs.pr.is_none() || inputs.event_name.as_deref() == Some("workflow_run") =>
-        {
+        Some(path) if !numbered || inputs.event_name.as_deref() == Some("workflow_run") => {
             Some(event::load(path)?)
         }
         _ => None,
@@ -114,17 +139,15 @@ pub fn run(inputs: &Inputs) -> Result<u8, CommentError> {
         .as_ref()
         .and_then(|r| run_url(inputs, payload.as_ref(), &r.to_string()));
     let marker_line = body::marker(&inputs.marker);
-    let rendered = body::render(
-        &report,
-        &body::Context {
-            marker: &inputs.marker,
-            run_url: url.as_deref(),
-            repo: Some(repo_text.as_str()).filter(|r| !r.is_empty()),
-        },
-    );
+    let rendered = report.render(&body::Context {
+        marker: &inputs.marker,
+        run_url: url.as_deref(),
+        repo: Some(repo_text.as_str()).filter(|r| !r.is_empty()),
+    });
     let mut outcome = Outcome {
         action: "dry-run",
         pr: inputs.pr,
+        issue: inputs.issue,
         comment_id: None,
         url: None,
         chars: rendered.text.chars().count(),
@@ -153,11 +176,16 @@ pub fn run(inputs: &Inputs) -> Result<u8, CommentError> {
             requests,
         }) => {
             outcome.action = action.name();
-            outcome.pr = Some(pr);
+            let kind = if inputs.issue.is_some() {
+                "issues"
+            } else {
+                outcome.pr = Some(pr);
+                "pull"
+            };
             outcome.comment_id = Some(id);
             outcome.requests = requests;
             outcome.url = Some(format!(
-                "{}/{repo_text}/pull/{pr}#issuecomment-{id}",
+                "{}/{repo_text}/{kind}/{pr}#issuecomment-{id}",
                 inputs.server_url.trim_end_matches('/')
             ));
         }
@@ -174,9 +202,9 @@ pub fn run(inputs: &Inputs) -> Result<u8, CommentError> {
     })
 }
 
-/// The pull request: `--pr`, else the event's.
+/// The pull request: `--pr`, else the event's; or the issue, `--issue`.
 fn which_pull(inputs: &Inputs, payload: Option<&Payload>) -> Result<Which, CommentError> {
-    if let Some(n) = inputs.pr {
+    if let Some(n) = inputs.pr.or(inputs.issue) {
         return Ok(Which::Number(n));
     }
     payload
@@ -266,6 +294,7 @@ fn actions(outcome: &Outcome) -> Result<Rendered, EncodeError> {
     for (name, value) in [
         ("action", outcome.action.to_owned()),
         ("pr", some(outcome.pr)),
+        ("issue", some(outcome.issue)),
         ("comment-id", some(outcome.comment_id)),
         ("comment-url", outcome.url.clone().unwrap_or_default()),
         ("rows-left-out", outcome.rows_left_out.to_string()),

@@ -6,6 +6,7 @@
 //! | [`resolution`]: the one baseline (`resolve --format json`) | resolve | compare, select, comment |
 //! | [`selection`]: the groups that ran (`select --format json`, schema [`SELECTION_SCHEMA`]) | select | compare |
 //! | the report (`compare --format json`, schema [`REPORT_SCHEMA`]), its [`class`]es and verdicts | compare | comment |
+//! | [`trend`]'s report (`trend --format json`, schema [`TREND_SCHEMA`]) | trend | comment |
 //!
 //! Every one of them crosses a job boundary as an artifact or an output,
 //! and a fork's run may have written it: a reader bounds its size and shows
@@ -15,6 +16,7 @@
 pub mod class;
 pub mod resolution;
 pub mod selection;
+pub mod trend;
 
 /// compare's JSON report: 2 since classes are spelled in kebab-case, each
 /// row says which threshold applied, and `rerun` lists what a re-run could
@@ -22,3 +24,5 @@ pub mod selection;
 pub const REPORT_SCHEMA: u32 = 2;
 /// select's JSON answer.
 pub const SELECTION_SCHEMA: u32 = 1;
+/// trend's JSON report.
+pub const TREND_SCHEMA: u32 = 1;

@@ -9,10 +9,9 @@
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
-use serde::Serialize;
-
 use super::changes::Change;
 use super::report::{Found, Report, RowTrend, Section};
+use crate::contract::trend::{Counts, KeyCells, TrendChange, TrendReport, TrendRow};
 use crate::runner::Rendered;
 use crate::runner::file_command::{self, EncodeError};
 use crate::runner::log::LogText;
@@ -20,8 +19,6 @@ use crate::runner::markdown::{escape as md, line_chart};
 use crate::runner::text::{quantity, visible};
 use crate::table::SHOWN_CELL;
 
-/// The schema of the JSON object.
-pub const SCHEMA: u32 = 1;
 /// Changes each section of the text and the summary lists.
 const LISTED: usize = 100;
 /// Rows the `json` step output lists (`--format json` lists all).
@@ -30,53 +27,6 @@ const OUTPUT_ROWS: usize = 200;
 const CHARTS: usize = 10;
 /// Warnings annotated one by one; the rest are counted.
 const ANNOTATED: usize = 10;
-
-#[derive(Serialize)]
-struct JsonChange<'a> {
-    run: Cow<'a, str>,
-    sha: Option<String>,
-    index: usize,
-    before: f64,
-    after: f64,
-    before_spread_pct: f64,
-    after_spread_pct: f64,
-    change_pct: f64,
-    kind: &'static str,
-    new: bool,
-}
-
-#[derive(Serialize)]
-struct JsonRow<'a> {
-    key: serde_json::Map<String, serde_json::Value>,
-    metric: &'a str,
-    unit: &'a str,
-    runs: usize,
-    outliers: Vec<Cow<'a, str>>,
-    changes: Vec<JsonChange<'a>>,
-}
-
-#[derive(Serialize)]
-struct JsonTrend<'a> {
-    schema: u32,
-    runs: usize,
-    rows_judged: usize,
-    min_change_pct: f64,
-    recent: usize,
-    counts: Counts,
-    rows_listed: usize,
-    rows: Vec<JsonRow<'a>>,
-    warnings: Vec<Cow<'a, str>>,
-}
-
-#[derive(Serialize, Clone, Copy)]
-struct Counts {
-    regressions: usize,
-    new_regressions: usize,
-    improvements: usize,
-    drifts: usize,
-    transients: usize,
-    outliers: usize,
-}
 
 fn counts(report: &Report<'_>) -> Counts {
     Counts {
@@ -104,8 +54,8 @@ fn run_name<'a>(report: &Report<'a>, index: usize, cut: bool) -> Cow<'a, str> {
         .map_or(Cow::Borrowed("?"), |r| shown(&r.name, cut))
 }
 
-fn json_change<'a>(report: &Report<'a>, c: &Change, cut: bool) -> JsonChange<'a> {
-    JsonChange {
+fn json_change<'a>(report: &Report<'a>, c: &Change, cut: bool) -> TrendChange<'a> {
+    TrendChange {
         run: run_name(report, c.run, cut),
         sha: report
             .run(c.run)
@@ -117,32 +67,28 @@ fn json_change<'a>(report: &Report<'a>, c: &Change, cut: bool) -> JsonChange<'a>
         before_spread_pct: c.before_spread * 100.0,
         after_spread_pct: c.after_spread * 100.0,
         change_pct: c.change * 100.0,
-        kind: c.kind.name(),
+        kind: c.kind.name().into(),
         new: report.is_new(c),
     }
 }
 
-fn json_row<'a>(report: &'a Report<'a>, row: &'a RowTrend<'a>, cut: bool) -> JsonRow<'a> {
+fn json_row<'a>(report: &'a Report<'a>, row: &'a RowTrend<'a>, cut: bool) -> TrendRow<'a> {
     let key = report
         .config
         .keys
         .iter()
         .zip(row.series.key().fields())
-        .map(|(k, v)| {
-            (
-                k.clone(),
-                serde_json::Value::from(shown(&v, cut).into_owned()),
-            )
-        })
+        .map(|(k, v)| (k.clone(), shown(&v, cut).into_owned()))
         .collect();
-    JsonRow {
-        key,
+    TrendRow {
+        key: KeyCells(key),
         metric: report
             .config
             .metrics
             .get(row.series.metric)
-            .map_or("", |m| m.column.as_str()),
-        unit: report.unit(row.series),
+            .map_or("", |m| m.column.as_str())
+            .into(),
+        unit: report.unit(row.series).into(),
         runs: row.judged.runs,
         outliers: row
             .judged
@@ -163,15 +109,15 @@ fn json_row<'a>(report: &'a Report<'a>, row: &'a RowTrend<'a>, cut: bool) -> Jso
 /// every text), `None` lists all, whole.
 pub fn json(report: &Report<'_>, rows: Option<usize>) -> String {
     let cut = rows.is_some();
-    let listed: Vec<JsonRow> = report
+    let listed: Vec<TrendRow> = report
         .rows
         .iter()
         .filter(|r| !r.judged.changes.is_empty())
         .take(rows.unwrap_or(usize::MAX))
         .map(|r| json_row(report, r, cut))
         .collect();
-    let value = JsonTrend {
-        schema: SCHEMA,
+    let value = TrendReport {
+        schema: crate::contract::TREND_SCHEMA,
         runs: report.history.runs.len(),
         rows_judged: report.judged,
         min_change_pct: report.min_change * 100.0,

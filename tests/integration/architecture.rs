@@ -119,7 +119,7 @@ fn layers_import_only_downwards() {
         (
             "trend",
             &[
-                "runner", "validate", "config", "series", "table", "parallel",
+                "runner", "validate", "config", "series", "table", "parallel", "contract",
             ][..],
         ),
         (

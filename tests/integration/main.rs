@@ -10,6 +10,7 @@ mod bad_input;
 mod cli;
 mod commands;
 mod comment;
+mod comment_issue;
 mod compare;
 mod compare_safety;
 mod defaults;

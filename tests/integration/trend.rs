@@ -11,7 +11,7 @@ use serde_json::Value;
 use crate::support::harness::Bin;
 
 /// The commit of run `i`, as the rolling history names its files.
-fn sha(i: usize) -> String {
+pub fn sha(i: usize) -> String {
     format!("{:040x}", i + 1)
 }
 
@@ -24,7 +24,7 @@ fn wobble(i: usize, row: usize) -> f64 {
 /// 30 runs: gemm 20% slower from run 27 (new), softmax 30% faster from run
 /// 10, rmsnorm creeping 2% per run over the last 10, layernorm flat with
 /// one odd run, and a row that only the last 12 runs have.
-fn history(dir: &Path, runs: usize) {
+pub fn history(dir: &Path, runs: usize) {
     let h = dir.join("history");
     std::fs::create_dir_all(&h).unwrap();
     for i in 0..runs {
