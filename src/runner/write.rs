@@ -12,6 +12,10 @@ use thiserror::Error;
 
 use super::log::{LogSink, LogStream, LogText};
 
+/// The most a step output holds: a later step reads it through an
+/// expression, and the runner keeps it in memory.
+pub const OUTPUT_LIMIT: usize = 1024 * 1024;
+
 /// GitHub refuses a step summary over 1 MiB (and shows none of it).
 pub const SUMMARY_LIMIT: usize = 1024 * 1024;
 

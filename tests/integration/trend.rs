@@ -341,3 +341,40 @@ fn trend_states_its_inputs_outputs_and_exits_alike_everywhere() {
     assert!(front.contains("| `trend` | 0 |") && front.contains("| `trend` | 4 |"));
     assert!(front.contains("[docs/trend.md](docs/trend.md)"));
 }
+
+/// A stranger's history made to change level every four runs in every row,
+/// under long keys: the `json` output still fits the runner's 1 MiB (fewer
+/// rows listed), and the step succeeds.
+#[test]
+fn a_history_of_changes_everywhere_keeps_the_json_output_under_1_mib() {
+    let bin = Bin::new();
+    let h = bin.dir().join("history");
+    std::fs::create_dir(&h).unwrap();
+    let long = "k".repeat(400);
+    for i in 0..160 {
+        // A staircase: a step of 25% every four runs, in every row.
+        let level = 100.0 * 1.25f64.powi((i / 4) as i32);
+        let mut csv = String::from("op,shape,dtype,tflops\n");
+        for row in 0..250 {
+            csv.push_str(&format!("{long}{row},s,d,{:.4}\n", level * wobble(i, row)));
+        }
+        std::fs::write(h.join(format!("{i:04}.csv")), csv).unwrap();
+    }
+    let run = bin
+        .args(["trend", "--history", "history/*.csv"])
+        .on_runner()
+        .run();
+    run.assert_code(0);
+    let json = &run.outputs()["json"];
+    assert!(json.len() <= 1024 * 1024, "{} bytes", json.len());
+    let v: Value = serde_json::from_str(json).unwrap();
+    assert!(
+        v["counts"]["improvements"].as_u64().unwrap() > 1000,
+        "{}",
+        v["counts"]
+    );
+    assert!(
+        v["rows_listed"].as_u64().unwrap() < 200,
+        "fewer rows than the cap of 200"
+    );
+}

@@ -28,8 +28,8 @@ use crate::table::SHOWN_CELL;
 const ANNOTATIONS: usize = 10;
 /// Rows per baseline in the `json` step output (`--format json` has all).
 const OUTPUT_ROWS: usize = 100;
-/// The most one step output holds.
-pub const OUTPUT_LIMIT: usize = 1024 * 1024;
+/// The most one step output holds (the runner layer's limit).
+pub use crate::runner::write::OUTPUT_LIMIT;
 /// The most characters of a message (a reason, a warning) in outputs,
 /// annotations and the summary.
 pub const SHOWN_MESSAGE: usize = 400;
