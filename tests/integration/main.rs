@@ -13,6 +13,7 @@ mod comment;
 mod comment_issue;
 mod compare;
 mod compare_safety;
+mod config_docs;
 mod defaults;
 mod failures;
 mod fixtures;
