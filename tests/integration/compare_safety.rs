@@ -318,3 +318,45 @@ fn a_fail_threshold_that_can_never_fail_is_refused() {
         .run()
         .assert_code(0);
 }
+
+/// The verdict line names the thresholds the config's rules set, not only
+/// the default: a reader of a failing log sees what judged the rows.
+#[test]
+fn the_verdict_line_names_the_thresholds_rules_set() {
+    let r = Bin::new();
+    let dir = r.dir().to_owned();
+    let cur = write(
+        &dir,
+        "c.csv",
+        "op,shape,dtype,tflops\nallreduce_8,1,bf16,88\ngemm,1,bf16,88\n",
+    );
+    let main = write(
+        &dir,
+        "m.csv",
+        "op,shape,dtype,tflops\nallreduce_8,1,bf16,100\ngemm,1,bf16,100\n",
+    );
+    let config = write(
+        &dir,
+        "bench.toml",
+        "[[rules]]\nmatch = [\"op=allreduce*\"]\nfail-threshold = 15\n\n[[rules]]\nmatch = [\"op=x*\"]\nignore = true\n",
+    );
+    let run = r
+        .args(["compare", "--format", "text", "--current"])
+        .arg(&cur)
+        .arg("--baseline")
+        .arg(format!("main={}", main.display()))
+        .arg("--config")
+        .arg(&config)
+        .run();
+    run.assert_code(4);
+    let verdict = run
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("compare: REGRESSION"))
+        .unwrap();
+    assert!(
+        verdict
+            .ends_with("(fail: worse by more than 10% (rules: 15% for op=allreduce*), warn: 3%)"),
+        "{verdict}"
+    );
+}

@@ -50,6 +50,36 @@ pub fn fail_text(report: &Report<'_>) -> String {
     }
 }
 
+/// The fail thresholds the config's rules set, as the verdict line names
+/// them: ` (rules: 15% for op=allreduce*, auto for op=softmax)` (at most
+/// three, then how many more), empty without such rules: the default is
+/// not what judges those rows.
+pub fn rules_text(report: &Report<'_>) -> String {
+    let set: Vec<String> = report
+        .config
+        .rules
+        .iter()
+        .filter(|r| !r.ignore)
+        .filter_map(|r| {
+            let fail = match r.fail? {
+                FailThreshold::Fixed(f) => format!("{}%", f * 100.0),
+                FailThreshold::Auto => "auto".to_owned(),
+            };
+            let at: Vec<&str> = r.patterns.iter().map(|p| p.text.as_str()).collect();
+            Some(format!("{fail} for {}", cut(&at.join(" "))))
+        })
+        .collect();
+    match set.len() {
+        0 => String::new(),
+        n if n <= 3 => format!(" (rules: {})", set.join(", ")),
+        n => format!(
+            " (rules: {} and {} more)",
+            set.get(..3).unwrap_or_default().join(", "),
+            n.saturating_sub(3)
+        ),
+    }
+}
+
 /// Where a row's fail threshold came from, as JSON and the summary name it.
 pub fn threshold_source(row: &RowResult<'_>) -> &'static str {
     let configured = |s: Source| match s {
@@ -264,9 +294,10 @@ pub fn verdict_line(report: &Report<'_>) -> String {
         (_, None) => String::new(),
     };
     format!(
-        "compare: {} against {gate}: {what} (fail: worse by more than {}, warn: {}%)",
+        "compare: {} against {gate}: {what} (fail: worse by more than {}{}, warn: {}%)",
         report.verdict().as_str().to_uppercase(),
         fail_text(report),
+        rules_text(report),
         report.thresholds.warn * 100.0
     )
 }
