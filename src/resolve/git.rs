@@ -308,6 +308,21 @@ pub enum Fetched {
     Fetched,
 }
 
+/// Points [`FETCH_REF`] at `sha` when the repository at `dir` already holds
+/// the commit (no network; `--fetch` offline, and a fetch that has nothing
+/// to fetch); `false` when it does not.
+pub fn point_at_local(dir: &Path, sha: &Sha) -> Result<bool, GitError> {
+    let target = dir.display().to_string();
+    let repo = Repository::open(dir).map_err(git_err("open", &target))?;
+    let oid = git2::Oid::from_str(sha.as_str()).map_err(git_err("open", &target))?;
+    if repo.find_commit(oid).is_err() {
+        return Ok(false);
+    }
+    repo.reference(FETCH_REF, oid, true, "baseline-resolver: base commit")
+        .map_err(git_err("set the base ref in", &target))?;
+    Ok(true)
+}
+
 /// Fetches exactly `sha` at depth 1 from `url` into the repository at `dir`
 /// (no tags, no other refs) and points [`FETCH_REF`] at it. One attempt.
 /// A clone that already holds the commit is not touched beyond the ref:
@@ -325,14 +340,12 @@ pub fn fetch_commit(
     sha: &Sha,
     auth: Option<&Auth>,
 ) -> Result<Fetched, GitError> {
+    if point_at_local(dir, sha)? {
+        return Ok(Fetched::AlreadyPresent);
+    }
     let target = dir.display().to_string();
     let repo = Repository::open(dir).map_err(git_err("open", &target))?;
     let oid = git2::Oid::from_str(sha.as_str()).map_err(git_err("open", &target))?;
-    if repo.find_commit(oid).is_ok() {
-        repo.reference(FETCH_REF, oid, true, "baseline-resolver: base commit")
-            .map_err(git_err("set the base ref in", &target))?;
-        return Ok(Fetched::AlreadyPresent);
-    }
     let saved = Saved::take(&repo);
     // libgit2 finds the pack directory when it opens a repository: open it
     // again once the directories are there.

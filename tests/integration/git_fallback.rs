@@ -482,3 +482,50 @@ async fn a_fetch_cut_off_mid_pack_leaves_the_checkout_as_it_was() {
         assert_checkout_intact(target.path(), &head);
     }
 }
+
+/// `--offline --fetch`: a commit the clone already holds is used (the ref
+/// set, no network at all); one it lacks is a warning naming why, and
+/// nothing is fetched.
+#[test]
+fn offline_fetch_uses_a_commit_that_is_already_local() {
+    let repo = BareRepo::new(REPO, &[], 0);
+    let clone = tempfile::tempdir().unwrap();
+    git(
+        clone.path(),
+        &["clone", "--quiet", &repo.path.display().to_string(), "."],
+    );
+    for (base, fetched) in [
+        (repo.commits[1].clone(), "true"),
+        ("ab".repeat(20), "false"),
+    ] {
+        let payload = json!({"pull_request": {"base": {"ref": "main", "sha": base, "repo": repo_json()},
+            "head": {"ref": "x", "sha": repo.commits[2], "repo": repo_json()}}});
+        let run = Bin::new()
+            .payload(&payload.to_string(), "pull_request")
+            .args(["--offline", "--no-tag", "--fetch"])
+            .arg(clone.path())
+            .on_runner()
+            .run();
+        run.assert_code(0);
+        assert_eq!(run.outputs()["base-fetched"], fetched, "{}", run.stdout);
+        if fetched == "true" {
+            assert!(
+                run.stdout.contains("(offline, no network)"),
+                "{}",
+                run.stdout
+            );
+            assert_eq!(
+                git(clone.path(), &["rev-parse", "refs/baseline-resolver/base"]),
+                base
+            );
+        } else {
+            assert!(
+                run.stdout
+                    .contains("::warning title=Baseline not fetched::--fetch offline:")
+                    && run.stdout.contains("needs the network"),
+                "{}",
+                run.stdout
+            );
+        }
+    }
+}

@@ -9,6 +9,37 @@ use crate::validate::{RepoName, Sha};
 
 use super::{Online, blocking, git_url};
 
+/// `--fetch` offline: the base commit when the clone already holds it (the
+/// ref set, no network); otherwise a warning, and nothing fetched.
+pub(super) fn offline(baseline: Option<&Sha>, dir: &Path) -> Vec<Finding> {
+    let Some(sha) = baseline else {
+        return vec![Finding::Trace(
+            "--fetch: nothing to fetch (no baseline)".to_owned(),
+        )];
+    };
+    match git::point_at_local(dir, sha) {
+        Ok(true) => vec![
+            Finding::Fetched,
+            Finding::Trace(format!(
+                "{sha} is already in {}: pointed {} at it (offline, no network)",
+                dir.display(),
+                git::FETCH_REF
+            )),
+        ],
+        Ok(false) => vec![Finding::Warning(
+            "Baseline not fetched",
+            format!(
+                "--fetch offline: {sha} is not in {}, and fetching it needs the network (run without --offline)",
+                dir.display()
+            ),
+        )],
+        Err(err) => vec![Finding::Warning(
+            "Baseline not fetched",
+            format!("--fetch offline: {err}"),
+        )],
+    }
+}
+
 pub(super) async fn settle(
     online: &Online,
     repo: &RepoName,

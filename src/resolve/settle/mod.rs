@@ -103,11 +103,9 @@ pub fn offline(answer: &Answer, plan: Plan) -> Vec<Finding> {
             "release tag: not looked up (offline)".to_owned(),
         ));
     }
-    if plan.fetch.is_some() {
-        findings.push(Finding::Warning(
-            "Baseline not fetched",
-            "--fetch was not attempted: offline".to_owned(),
-        ));
+    if let Some(dir) = plan.fetch.as_deref() {
+        let known = answer.base_sha().cloned().or_else(|| base_of(&findings));
+        findings.extend(fetch::offline(known.as_ref(), dir));
     }
     findings
 }
