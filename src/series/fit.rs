@@ -74,12 +74,9 @@ impl Line {
 /// `values` without the runs further than [`CUT`] robust deviations from
 /// their median, as (position, value) pairs in order.
 pub fn kept(values: &[f64]) -> Vec<(usize, f64)> {
-    let mut sorted = values.to_vec();
-    let Some(median) = median_of(&mut sorted) else {
+    let Some((median, spread)) = super::robust(values) else {
         return Vec::new();
     };
-    let mut deviations: Vec<f64> = values.iter().map(|v| (v - median).abs()).collect();
-    let spread = median_of(&mut deviations).unwrap_or(0.0) * 1.4826;
     values
         .iter()
         .copied()

@@ -21,6 +21,16 @@ pub fn median_of(values: &mut [f64]) -> Option<f64> {
     }
 }
 
+/// The median of `values` and their robust spread about it (1.4826 times
+/// the median absolute deviation: the standard deviation for normal
+/// noise, and unmoved by a few wild runs); `None` for none.
+pub fn robust(values: &[f64]) -> Option<(f64, f64)> {
+    let mut sorted = values.to_vec();
+    let median = median_of(&mut sorted)?;
+    let mut deviations: Vec<f64> = values.iter().map(|v| (v - median).abs()).collect();
+    Some((median, median_of(&mut deviations).unwrap_or(0.0) * 1.4826))
+}
+
 /// The mean of `values`, 0 for none.
 pub fn mean(values: &[f64]) -> f64 {
     if values.is_empty() {

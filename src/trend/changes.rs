@@ -18,7 +18,7 @@
 
 use crate::series::fit::Line;
 use crate::series::segment::{self, Test};
-use crate::series::{median_of, student};
+use crate::series::{robust, student};
 
 /// A change point's significance after the correction for the change
 /// points kept (the segmentation's strict level). Strict, because a main
@@ -177,10 +177,7 @@ fn steps(kept: &[f64], kept_at: &[usize], points: &[usize], sign: f64) -> Vec<Ch
 
 /// A segment's level (median) and robust spread (1.4826 x MAD), in logs.
 fn level(values: &[f64]) -> (f64, f64) {
-    let mut sorted = values.to_vec();
-    let median = median_of(&mut sorted).unwrap_or(0.0);
-    let mut deviations: Vec<f64> = values.iter().map(|v| (v - median).abs()).collect();
-    (median, median_of(&mut deviations).unwrap_or(0.0) * 1.4826)
+    robust(values).unwrap_or((0.0, 0.0))
 }
 
 /// Positions (in `logs`) of single-run outliers: further than

@@ -315,7 +315,7 @@ fn the_verdict_does_no_io() {
 #[test]
 fn the_series_statistics_do_no_io() {
     let files = rust_files(&repo_root().join("src/series"));
-    let allowed = ["segment", "fit", "student", "median_of"];
+    let allowed = ["segment", "fit", "student", "median_of", "robust"];
     assert_pure(&files, "series", &allowed, true, "the series statistics");
 }
 

@@ -37,10 +37,8 @@ pub fn shift(changes: &[f64], steps: &[f64]) -> Option<Shift> {
         .filter(|l| l.signum() == median.signum() && l.abs() >= median.abs() / 2.0)
         .count();
     let allowed = if steps.len() >= 3 {
-        let mut s = steps.to_vec();
-        let center = series::median_of(&mut s)?;
-        let mut dev: Vec<f64> = steps.iter().map(|v| (v - center).abs()).collect();
-        (4.0 * 1.4826 * series::median_of(&mut dev)?).max(MIN_SHIFT)
+        let (_, spread) = series::robust(steps)?;
+        (4.0 * spread).max(MIN_SHIFT)
     } else {
         MIN_SHIFT
     };
