@@ -16,6 +16,19 @@ use super::log::{LogSink, LogStream, LogText};
 /// expression, and the runner keeps it in memory.
 pub const OUTPUT_LIMIT: usize = 1024 * 1024;
 
+/// A step output listing rows: `render(rows)` with `rows` halved from
+/// `start` until it fits [`OUTPUT_LIMIT`] (or lists none).
+pub fn fewer_rows_to_fit(start: usize, render: impl Fn(usize) -> String) -> String {
+    let mut rows = start;
+    loop {
+        let text = render(rows);
+        if text.len() <= OUTPUT_LIMIT || rows == 0 {
+            return text;
+        }
+        rows /= 2;
+    }
+}
+
 /// GitHub refuses a step summary over 1 MiB (and shows none of it).
 pub const SUMMARY_LIMIT: usize = 1024 * 1024;
 

@@ -17,7 +17,7 @@ use crate::runner::file_command::{self, EncodeError};
 use crate::runner::log::LogText;
 use crate::runner::markdown::{escape as md, line_chart};
 use crate::runner::text::{quantity, visible};
-use crate::runner::write::OUTPUT_LIMIT;
+use crate::runner::write::fewer_rows_to_fit;
 use crate::table::SHOWN_CELL;
 
 /// Changes each section of the text and the summary lists.
@@ -136,17 +136,10 @@ pub fn json(report: &Report<'_>, rows: Option<usize>) -> String {
     serde_json::to_string(&value).unwrap_or_else(|e| format!("{{\"error\":{:?}}}", e.to_string()))
 }
 
-/// The `json` step output: fewer rows until it fits [`OUTPUT_LIMIT`] (a
+/// The `json` step output: fewer rows until it fits 1 MiB (a
 /// row may list up to 64 changes).
 fn output_json(report: &Report<'_>) -> String {
-    let mut rows = OUTPUT_ROWS;
-    loop {
-        let text = json(report, Some(rows));
-        if text.len() <= OUTPUT_LIMIT || rows == 0 {
-            return text;
-        }
-        rows /= 2;
-    }
+    fewer_rows_to_fit(OUTPUT_ROWS, |rows| json(report, Some(rows)))
 }
 
 /// The step outputs, in order; `trend/action.yml` declares exactly these.

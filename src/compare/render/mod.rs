@@ -448,14 +448,7 @@ pub fn step_outputs(report: &Report<'_>) -> Vec<(&'static str, String)> {
 
 /// The `json` step output: fewer rows until it fits [`OUTPUT_LIMIT`].
 fn fitted_json(report: &Report<'_>) -> String {
-    let mut rows = OUTPUT_ROWS;
-    loop {
-        let text = json::json(report, Some(rows));
-        if text.len() <= OUTPUT_LIMIT || rows == 0 {
-            return text;
-        }
-        rows /= 2;
-    }
+    crate::runner::write::fewer_rows_to_fit(OUTPUT_ROWS, |rows| json::json(report, Some(rows)))
 }
 
 /// Any step output over [`OUTPUT_LIMIT`], cut at a character boundary
