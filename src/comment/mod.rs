@@ -18,6 +18,7 @@ pub mod trend;
 use serde::Serialize;
 use thiserror::Error;
 
+use crate::contract::trend::MAX_TREND_BYTES;
 use crate::github::event::{self, LoadError, Payload};
 use crate::runner::file_command::{self, EncodeError};
 use crate::runner::log::{LogSink as _, LogText};
@@ -108,11 +109,25 @@ enum Loaded {
 }
 
 impl Loaded {
+    /// The report, read once: the JSON itself or a file small enough to be
+    /// trend's (at most [`MAX_TREND_BYTES`]) is read whole and told by its
+    /// keys; a larger file can only be compare's, and is streamed.
     fn load(value: &str) -> Result<Loaded, CommentError> {
-        Ok(if trend::is_trend(value) {
-            Loaded::Trend(trend::load(value)?)
+        let (text, origin) = if value.trim_start().starts_with('{') {
+            (value.to_owned(), "(inline JSON)".to_owned())
         } else {
-            Loaded::Verdict(Report::load(value)?)
+            let path = std::path::Path::new(value);
+            if !std::fs::metadata(path).is_ok_and(|m| m.len() <= MAX_TREND_BYTES) {
+                return Ok(Loaded::Verdict(Report::load(value)?));
+            }
+            let text = runner::read::bounded_text("the report", path, MAX_TREND_BYTES)
+                .map_err(ReportError::from)?;
+            (text, path.display().to_string())
+        };
+        Ok(if trend::is_trend(&text) {
+            Loaded::Trend(trend::parse(&text, origin)?)
+        } else {
+            Loaded::Verdict(Report::from_text(&text, origin)?)
         })
     }
 

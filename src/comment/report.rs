@@ -492,15 +492,25 @@ impl Report {
     /// From a file (streamed) or from the JSON itself (compare's `json`
     /// output, passed through `with:`, at most 1 MiB as a step output).
     pub fn load(value: &str) -> Result<Report, ReportError> {
-        let (parsed, origin) = if value.trim_start().starts_with('{') {
-            let mut d = serde_json::Deserializer::from_str(value);
-            (parse(&mut d), "(inline JSON)".to_owned())
-        } else {
-            let path = std::path::Path::new(value);
-            let file = read::bounded_reader("the report", path, MAX_REPORT_BYTES)?;
-            let mut d = serde_json::Deserializer::from_reader(BufReader::new(file));
-            (parse(&mut d), path.display().to_string())
-        };
+        if value.trim_start().starts_with('{') {
+            return Report::from_text(value, "(inline JSON)".to_owned());
+        }
+        let path = std::path::Path::new(value);
+        let file = read::bounded_reader("the report", path, MAX_REPORT_BYTES)?;
+        let mut d = serde_json::Deserializer::from_reader(BufReader::new(file));
+        Report::checked(parse(&mut d), path.display().to_string())
+    }
+
+    /// From JSON text already read; `origin` names it in errors.
+    pub fn from_text(text: &str, origin: String) -> Result<Report, ReportError> {
+        let mut d = serde_json::Deserializer::from_str(text);
+        Report::checked(parse(&mut d), origin)
+    }
+
+    fn checked(
+        parsed: Result<Report, serde_json::Error>,
+        origin: String,
+    ) -> Result<Report, ReportError> {
         let report = parsed.map_err(|e| ReportError::Invalid {
             origin: origin.clone(),
             message: shown(&e.to_string()),

@@ -4,42 +4,27 @@
 //! changes, every value inert text, the whole under GitHub's limit.
 //!
 //! The report is told from compare's by its top-level keys (trend's has
-//! `rows_judged`, compare's never does), and read whole, at most
-//! [`MAX_TREND_BYTES`]: trend's `json` output is at most 1 MiB.
+//! `rows_judged`, compare's never does); `comment` reads it once (see
+//! `Loaded::load`).
 
 use std::fmt;
-use std::io::BufReader;
-use std::path::Path;
 
 use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, Visitor};
 
 use super::body::{self, Body, Out};
-use super::report::{MAX_REPORT_BYTES, ReportError};
-use crate::contract::trend::{MAX_TREND_BYTES, TrendChange, TrendReport, TrendRow};
-use crate::runner::read;
+use super::report::ReportError;
+use crate::contract::trend::{TrendChange, TrendReport, TrendRow};
 use crate::runner::shown;
 
 /// Changes each section lists before it only counts.
 const LISTED: usize = 200;
 
-/// Whether `value` (a path, or the JSON itself) holds a trend report: its
-/// top-level keys are read (the values skipped, nothing kept), and trend's
-/// has `rows_judged`, compare's never does. Read as the report would be,
-/// bounded by compare's limit; anything unreadable is left to compare's
-/// reader to name.
-pub fn is_trend(value: &str) -> bool {
-    if value.trim_start().starts_with('{') {
-        return serde_json::Deserializer::from_str(value)
-            .deserialize_map(TopKeys)
-            .unwrap_or(false);
-    }
-    read::bounded_reader("the report", Path::new(value), MAX_REPORT_BYTES)
-        .ok()
-        .and_then(|file| {
-            serde_json::Deserializer::from_reader(BufReader::new(file))
-                .deserialize_map(TopKeys)
-                .ok()
-        })
+/// Whether JSON `text` is a trend report: its top-level keys are read (the
+/// values skipped, nothing kept), and trend's has `rows_judged`, compare's
+/// never does.
+pub fn is_trend(text: &str) -> bool {
+    serde_json::Deserializer::from_str(text)
+        .deserialize_map(TopKeys)
         .unwrap_or(false)
 }
 
@@ -82,10 +67,9 @@ impl<'de> Deserialize<'de> for KeyIs {
     }
 }
 
-/// The trend report, read bounded.
-pub fn load(value: &str) -> Result<TrendReport<'static>, ReportError> {
-    let (text, origin) = read::file_or_inline("the report", value, MAX_TREND_BYTES)?;
-    serde_json::from_str(&text).map_err(|e| ReportError::Invalid {
+/// A trend report from its text; `origin` names it in errors.
+pub fn parse(text: &str, origin: String) -> Result<TrendReport<'static>, ReportError> {
+    serde_json::from_str(text).map_err(|e| ReportError::Invalid {
         origin,
         message: shown(&e.to_string()),
     })
