@@ -9,7 +9,7 @@ use clap::{Parser, Subcommand};
 
 use crate::runner::log::{LogSink as _, LogText};
 use crate::runner::{Env, exit, write};
-use crate::{comment, compare, lint, resolve, select, trend};
+use crate::{bench, comment, compare, lint, resolve, select, trend};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -50,6 +50,9 @@ pub enum Command {
     /// Find the change points in main's own benchmark history.
     #[command(long_about = trend::args::ABOUT, after_long_help = trend::args::after_long_help())]
     Trend(trend::args::TrendArgs),
+    /// Run the suite on the change and on the one baseline, each once.
+    #[command(long_about = bench::args::ABOUT, after_long_help = bench::args::after_long_help())]
+    Bench(bench::args::BenchArgs),
 }
 
 impl Cli {
@@ -88,5 +91,6 @@ pub fn main(env: Env<'_>) -> ExitCode {
         Command::Lint(args) => ExitCode::from(lint::main(&args, env)),
         Command::Comment(args) => ExitCode::from(comment::main(&args, env)),
         Command::Trend(args) => ExitCode::from(trend::main(&args, env)),
+        Command::Bench(args) => ExitCode::from(bench::main(&args, env)),
     }
 }

@@ -10,7 +10,8 @@
 //! baseline into a verdict; [`comment`] posts that verdict on the pull
 //! request; [`lint`] finds the workflow patterns that waste
 //! or silence a baseline; [`trend`] finds the change points in main's own
-//! history. The commands never import each other; they stand
+//! history; [`bench`] runs the suite on the change and on that one
+//! baseline, each once. The commands never import each other; they stand
 //! on a ground floor: the [`runner`] layer (values, outputs, annotations,
 //! summaries), the validated identifiers of [`validate`], the GitHub client
 //! and event payload of [`github`], the data one command hands another in
@@ -33,6 +34,7 @@
 )]
 #![warn(clippy::too_many_lines)]
 
+pub mod bench;
 pub mod cli;
 pub mod comment;
 pub mod compare;

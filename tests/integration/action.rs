@@ -104,6 +104,7 @@ pub fn action_dir_with(binary: &Path) -> tempfile::TempDir {
         "lint/action.yml",
         "comment/action.yml",
         "trend/action.yml",
+        "bench/action.yml",
     ] {
         let to = dir.path().join(file);
         std::fs::create_dir_all(to.parent().unwrap()).unwrap();

@@ -82,7 +82,9 @@ fn place(path: &Path) -> (String, Option<String>) {
 }
 
 /// The commands, each a folder of `src/` and an action.
-const COMMANDS: [&str; 6] = ["resolve", "compare", "select", "lint", "comment", "trend"];
+const COMMANDS: [&str; 7] = [
+    "resolve", "compare", "select", "lint", "comment", "trend", "bench",
+];
 
 #[test]
 fn layers_import_only_downwards() {
@@ -122,10 +124,11 @@ fn layers_import_only_downwards() {
                 "runner", "validate", "config", "series", "table", "parallel", "contract",
             ][..],
         ),
+        ("bench", &["runner", "validate", "contract"][..]),
         (
             "cli",
             &[
-                "runner", "resolve", "compare", "select", "lint", "comment", "trend",
+                "runner", "resolve", "compare", "select", "lint", "comment", "trend", "bench",
             ][..],
         ),
         ("lib", &[][..]),
@@ -424,4 +427,12 @@ fn the_trend_judgement_does_no_io() {
     let files = [src.join("changes.rs"), src.join("report.rs")];
     let allowed = ["changes", "history", "report"];
     assert_pure(&files, "trend", &allowed, true, "trend's judgement");
+}
+
+/// bench's plan is pure: the resolution, the selection and what was
+/// downloaded in, what each side does out; no process, no file.
+#[test]
+fn the_bench_plan_does_no_io() {
+    let src = repo_root().join("src/bench");
+    assert_pure(&[src.join("plan.rs")], "bench", &["plan"], true, "bench's plan");
 }

@@ -7,6 +7,7 @@ mod arm64;
 mod artifacts;
 mod bad_corpus;
 mod bad_input;
+mod bench;
 mod cli;
 mod commands;
 mod comment;

@@ -1,0 +1,127 @@
+//! The `bench` command line as typed, and its help text. Each flag also has
+//! an `INPUT_*` variable (what `bench/action.yml` passes).
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+pub const ABOUT: &str = "Run the benchmark suite on the change and on the one resolved baseline, each once: a worktree at the exact base commit, the selected groups, partial results kept, a timeout per side.";
+
+const EXIT_CODES: &str = "\
+Exit codes:
+  0  each side ran once, was reused or skipped, or is unavailable with a warning; a side whose
+     command failed or timed out is a warning and keeps the rows it wrote
+  1  bad input: the resolution or selection cannot be read, a group or path is not a plain
+     word, the worktree's directory cannot be made
+  2  usage: unknown flag, or an invalid flag / INPUT_* value; no --command, or one without
+     {out}; the baseline side without --resolution or --baseline-result
+  4  --strict, and a side's command failed or timed out, or the baseline is unavailable";
+
+const EXAMPLES: &str = "\
+Examples:
+  # Both sides on a pull request: the change here, main's base commit in a worktree:
+  baseline-resolver bench --resolution resolution.json \\
+    --command './run_benchmark.sh --output_csv {out} {groups}' --groups-format flag:--only
+
+  # Only the groups select chose, each tree's harness asked what it knows:
+  baseline-resolver bench --resolution resolution.json --selection selection.json \\
+    --command './run_benchmark.sh --only {groups} --output_csv {out}' \\
+    --list-command './run_benchmark.sh --list'
+
+  # main's uploaded results were downloaded: the baseline is not run again:
+  baseline-resolver bench --resolution resolution.json --baseline-result main/results.csv \\
+    --command 'make bench OUT={out}'
+
+  # The harness lives in a container that mounts the workspace:
+  baseline-resolver bench --resolution resolution.json --worktree-dir \"$PWD/.baseline\" \\
+    --command 'docker exec bench bash -c \"cd {tree} && ./run.sh --output_csv {out}\"'
+
+How it runs:
+  --command runs through `bash -c` in the tree being measured, once per side: the checkout
+  (current), then a detached git worktree at the resolution's base_sha (baseline; with --tag,
+  its tag_sha), fetched at depth 1 when the clone lacks it, and removed afterwards, also after
+  a failure or a timeout. Never another commit: a baseline that cannot be checked out is
+  unavailable, with a warning. Placeholders: {out} the CSV this side writes (absolute),
+  {groups} the selected groups in --groups-format (empty for the whole suite), {tree} the
+  tree's directory, {side} current or baseline, {sha} the commit measured. Each is a plain
+  word (letters, digits and ._+:@%/=-), so it may stand unquoted, also inside `bash -c '...'`.
+  A side that exits non-zero or outlives --timeout-minutes (its whole process group is
+  stopped) keeps the rows it wrote: a warning names the exit status and the rows, the step
+  succeeds, and compare judges the rows there are. The command's output is relayed to
+  stderr, line by line, never read as a workflow command.";
+
+pub fn after_long_help() -> String {
+    format!("{EXAMPLES}\n\n{EXIT_CODES}")
+}
+
+#[derive(Debug, Clone, Default, Args)]
+pub struct BenchArgs {
+    /// The harness, as a bash command with {out} (required), {groups}, {tree}, {side},
+    /// {sha}. [env: INPUT_COMMAND]
+    #[arg(long, value_name = "TEMPLATE")]
+    pub command: Option<String>,
+
+    /// resolve's JSON answer (its `json` output, or a file of it): the base commit.
+    /// [env: INPUT_RESOLUTION]
+    #[arg(long, value_name = "JSON|FILE")]
+    pub resolution: Option<String>,
+
+    /// select's JSON answer: `none` runs nothing, `some` the groups it names.
+    /// [default: the whole suite] [env: INPUT_SELECTION]
+    #[arg(long, value_name = "JSON|FILE")]
+    pub selection: Option<String>,
+
+    /// main's downloaded results for the base commit: when the file is there with rows,
+    /// the baseline is not run. [env: INPUT_BASELINE_RESULT]
+    #[arg(long, value_name = "FILE")]
+    pub baseline_result: Option<PathBuf>,
+
+    /// Prints the groups a tree's harness knows (runs in each tree, as --command does);
+    /// {groups} keeps only those, and what is dropped is said. [env: INPUT_LIST_COMMAND]
+    #[arg(long, value_name = "TEMPLATE")]
+    pub list_command: Option<String>,
+
+    /// How {groups} is written: `comma` (a,b), `space` (a b) or `flag:NAME`
+    /// (NAME a NAME b). [default: comma] [env: INPUT_GROUPS_FORMAT]
+    #[arg(long, value_name = "FORM")]
+    pub groups_format: Option<String>,
+
+    /// The longest one side may run, in minutes (above 0, at most 1440). [default: 60]
+    /// [env: INPUT_TIMEOUT_MINUTES]
+    #[arg(long, value_name = "MINUTES")]
+    pub timeout_minutes: Option<String>,
+
+    /// Which sides run: `current`, `baseline` or `both`. [default: both] [env: INPUT_SIDE]
+    #[arg(long, value_name = "SIDE")]
+    pub side: Option<String>,
+
+    /// The baseline is the latest release tag (the resolution's tag_sha), not the base
+    /// commit. [env: INPUT_TAG]
+    #[arg(long)]
+    pub tag: bool,
+
+    /// Exit 4 when a side failed or timed out, or the baseline is unavailable.
+    /// [env: INPUT_STRICT]
+    #[arg(long)]
+    pub strict: bool,
+
+    /// Where the CSVs go: current.csv, baseline.csv (tag.csv with --tag).
+    /// [default: bench-results] [env: INPUT_OUT_DIR]
+    #[arg(long, value_name = "DIR")]
+    pub out_dir: Option<PathBuf>,
+
+    /// Where the baseline's worktree is made (it must not exist; a container must see it).
+    /// [default: a new directory in RUNNER_TEMP] [env: INPUT_WORKTREE_DIR]
+    #[arg(long, value_name = "DIR")]
+    pub worktree_dir: Option<PathBuf>,
+
+    /// The checkout the current side measures and the worktree is made from.
+    /// [default: GITHUB_WORKSPACE, else .] [env: INPUT_REPOSITORY]
+    #[arg(long, value_name = "DIR")]
+    pub repository: Option<PathBuf>,
+
+    /// github (step outputs, summary, annotations), json, or text.
+    /// [default: github on a runner, else text]
+    #[arg(long, value_name = "FORMAT")]
+    pub format: Option<String>,
+}

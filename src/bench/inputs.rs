@@ -1,0 +1,163 @@
+//! Validated inputs of `bench`: flags merged with `INPUT_*` variables
+//! through the runner's [`Reader`], each named by where it came from when
+//! it is wrong. Paths that go into the command are made absolute and must
+//! be plain words ([`plan::plain_word`]).
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use super::args::BenchArgs;
+use super::plan::{self, GroupsFormat, Sides};
+use crate::runner::env::Input;
+use crate::runner::write::RunnerFiles;
+use crate::runner::{Env, Format, InputError, Reader, shown};
+
+const COMMAND: Input = Input::new("command", &["INPUT_COMMAND"]);
+const RESOLUTION: Input = Input::new("resolution", &["INPUT_RESOLUTION"]);
+const SELECTION: Input = Input::new("selection", &["INPUT_SELECTION"]);
+const BASELINE_RESULT: Input = Input::new("baseline-result", &["INPUT_BASELINE_RESULT"]);
+const LIST_COMMAND: Input = Input::new("list-command", &["INPUT_LIST_COMMAND"]);
+const GROUPS_FORMAT: Input = Input::new("groups-format", &["INPUT_GROUPS_FORMAT"]);
+const TIMEOUT: Input = Input::new("timeout-minutes", &["INPUT_TIMEOUT_MINUTES"]);
+const SIDE: Input = Input::new("side", &["INPUT_SIDE"]);
+const TAG: Input = Input::new("tag", &["INPUT_TAG"]);
+const STRICT: Input = Input::new("strict", &["INPUT_STRICT"]);
+const OUT_DIR: Input = Input::new("out-dir", &["INPUT_OUT_DIR"]);
+const WORKTREE_DIR: Input = Input::new("worktree-dir", &["INPUT_WORKTREE_DIR"]);
+const REPOSITORY: Input = Input::new("repository", &["INPUT_REPOSITORY", "GITHUB_WORKSPACE"]);
+const FORMAT: Input = Input::new("format", &[]);
+
+/// The defaults, as the help, the action and docs/bench.md say them.
+pub const TIMEOUT_MINUTES: u64 = 60;
+/// A day: a side that needs longer is not a benchmark step.
+pub const MAX_TIMEOUT_MINUTES: u64 = 1440;
+pub const OUT_DIR_DEFAULT: &str = "bench-results";
+
+#[derive(Debug, Clone)]
+pub struct Inputs {
+    pub command: String,
+    pub list_command: Option<String>,
+    /// The JSON itself or a file of it, read by the command.
+    pub resolution: Option<String>,
+    pub selection: Option<String>,
+    pub baseline_result: Option<PathBuf>,
+    pub groups_format: GroupsFormat,
+    pub timeout: Duration,
+    pub sides: Sides,
+    pub tag: bool,
+    pub strict: bool,
+    /// Absolute.
+    pub out_dir: PathBuf,
+    /// Absolute; `None`: a new directory in RUNNER_TEMP (else the system's).
+    pub worktree_dir: Option<PathBuf>,
+    pub temp: PathBuf,
+    /// Absolute.
+    pub repository: PathBuf,
+    pub format: Format,
+    pub files: RunnerFiles,
+}
+
+/// Minutes above 0, at most a day (`90`, `0.5`).
+fn minutes(text: &str) -> Result<Duration, String> {
+    match text.trim().parse::<f64>() {
+        Ok(m) if m > 0.0 && m <= MAX_TIMEOUT_MINUTES as f64 => Ok(Duration::from_secs_f64(m * 60.0)),
+        _ => Err(format!(
+            "expected minutes above 0 and at most {MAX_TIMEOUT_MINUTES}, got {:?}",
+            shown(text)
+        )),
+    }
+}
+
+/// `path` made absolute against `cwd`, and a plain word (it goes into the
+/// command unquoted).
+fn place(value: &crate::runner::Value, cwd: &Path) -> Result<PathBuf, InputError> {
+    let path = cwd.join(&value.text);
+    let text = path.to_string_lossy();
+    if !plan::plain_word(&text) {
+        return Err(value.invalid(format!(
+            "{:?} goes into the command unquoted, so it must be letters, digits and ._+:@%/=- only",
+            shown(&text)
+        )));
+    }
+    Ok(path)
+}
+
+fn command(r: &Reader<'_>, args: &BenchArgs) -> Result<String, InputError> {
+    let value = r.required(
+        &COMMAND,
+        args.command.as_deref(),
+        "no command: pass --command './run_benchmark.sh --output_csv {out}' (the harness; {out} is the CSV it writes)",
+    )?;
+    if !value.text.contains("{out}") {
+        return Err(value.invalid(
+            "the command has no {out}: it must write its CSV where {out} says (e.g. --output_csv {out})",
+        ));
+    }
+    Ok(value.text)
+}
+
+pub fn validate(args: &BenchArgs, env: Env<'_>) -> Result<Inputs, InputError> {
+    let r = Reader::new(env);
+    let cwd = std::env::current_dir().map_err(|e| InputError {
+        origin: "the working directory".to_owned(),
+        message: e.to_string(),
+    })?;
+    let path_of = |p: &Option<PathBuf>| p.as_ref().map(|p| p.to_string_lossy().into_owned());
+    let out_dir = r
+        .value(&OUT_DIR, path_of(&args.out_dir).as_deref())
+        .unwrap_or(crate::runner::Value {
+            text: OUT_DIR_DEFAULT.to_owned(),
+            origin: OUT_DIR.both(),
+        });
+    let repository = r
+        .value(&REPOSITORY, path_of(&args.repository).as_deref())
+        .unwrap_or(crate::runner::Value {
+            text: ".".to_owned(),
+            origin: REPOSITORY.both(),
+        });
+    let worktree_dir = r.value(&WORKTREE_DIR, path_of(&args.worktree_dir).as_deref());
+    let sides = r
+        .parse(&SIDE, args.side.as_deref(), |t| {
+            Sides::parse(t).ok_or("expected current, baseline or both")
+        })?
+        .unwrap_or(Sides::Both);
+    let inputs = Inputs {
+        command: command(&r, args)?,
+        list_command: r.value(&LIST_COMMAND, args.list_command.as_deref()).map(|v| v.text),
+        resolution: r.value(&RESOLUTION, args.resolution.as_deref()).map(|v| v.text),
+        selection: r.value(&SELECTION, args.selection.as_deref()).map(|v| v.text),
+        baseline_result: r
+            .value(&BASELINE_RESULT, path_of(&args.baseline_result).as_deref())
+            .map(|v| cwd.join(v.text)),
+        groups_format: r
+            .parse(&GROUPS_FORMAT, args.groups_format.as_deref(), GroupsFormat::parse)?
+            .unwrap_or(GroupsFormat::Comma),
+        timeout: r
+            .parse(&TIMEOUT, args.timeout_minutes.as_deref(), minutes)?
+            .unwrap_or(Duration::from_secs(TIMEOUT_MINUTES.saturating_mul(60))),
+        sides,
+        tag: r.switch(&TAG, args.tag, false)?,
+        strict: r.switch(&STRICT, args.strict, false)?,
+        out_dir: place(&out_dir, &cwd)?,
+        worktree_dir: worktree_dir.map(|v| place(&v, &cwd)).transpose()?,
+        temp: r
+            .var("RUNNER_TEMP")
+            .map_or_else(std::env::temp_dir, PathBuf::from),
+        repository: place(&repository, &cwd)?,
+        format: Format::choose(
+            r.value(&FORMAT, args.format.as_deref()),
+            crate::runner::on_runner(env),
+        )?,
+        files: RunnerFiles::from_env(&r),
+    };
+    if inputs.sides.has(plan::Side::Baseline)
+        && inputs.resolution.is_none()
+        && inputs.baseline_result.is_none()
+    {
+        return Err(InputError {
+            origin: RESOLUTION.both(),
+            message: "the baseline side needs resolve's answer (--resolution) or main's downloaded result (--baseline-result); pass --side current to run only the change".to_owned(),
+        });
+    }
+    Ok(inputs)
+}

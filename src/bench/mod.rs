@@ -1,0 +1,162 @@
+//! `bench`: the suite on the change and on exactly one baseline, each once,
+//! in one step. The glue every benchmark workflow wrote by hand (a worktree
+//! at the resolved commit, the selected groups the older harness knows,
+//! the partial CSV kept when one benchmark fails, a timeout, cleanup,
+//! skipping it all when main's artifact was downloaded) is where the seed
+//! report's bugs lived: a retry loop over older commits, a discarded
+//! partial result, a step that could not fail.
+//!
+//! The flow: [`args`] and the environment become validated [`inputs`];
+//! the resolution and selection (the shared contracts) and the downloaded
+//! result become a [`plan`] (pure); [`side`] carries each side out
+//! ([`worktree`], [`process`]); [`render`] shows it and the runner layer
+//! writes it.
+
+pub mod args;
+pub mod inputs;
+pub mod plan;
+pub mod process;
+pub mod render;
+pub mod side;
+pub mod worktree;
+
+use thiserror::Error;
+
+use crate::contract::resolution::{Provenance, ProvenanceError};
+use crate::contract::selection::{Chosen, SelectionError};
+use crate::runner::file_command::EncodeError;
+use crate::runner::log::LogSink as _;
+use crate::runner::{self, Env, Format, InputError, WriteError, shown};
+use args::BenchArgs;
+use inputs::Inputs;
+use plan::{Facts, Side};
+use render::Outcome;
+
+/// The exit codes of `bench`: the shared ones (0, 1 bad input, 2 usage)
+/// and its own.
+pub mod exit {
+    pub use crate::runner::exit::*;
+    /// `--strict`, and a side failed, timed out, wrote no rows, or the
+    /// baseline is unavailable.
+    pub const STRICT: u8 = 4;
+}
+
+#[derive(Debug, Error)]
+pub enum BenchError {
+    #[error(transparent)]
+    Input(#[from] InputError),
+    #[error(transparent)]
+    Resolution(#[from] ProvenanceError),
+    #[error(transparent)]
+    Selection(#[from] SelectionError),
+    #[error("the selection names the group {0:?}, which is not a plain word (letters, digits and ._+:@%/=-): it would go into the command")]
+    Group(String),
+    #[error("{0}")]
+    Place(String),
+    #[error("cannot encode the step outputs: {0}")]
+    Encode(#[from] EncodeError),
+    #[error(transparent)]
+    Write(#[from] WriteError),
+}
+
+impl BenchError {
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            BenchError::Input(_) => exit::USAGE,
+            _ => exit::BAD_INPUT,
+        }
+    }
+}
+
+/// The command: validate, plan, run each side once, write; an error
+/// becomes one line on stderr (and an `::error::` annotation on a runner)
+/// and its exit code.
+pub fn main(args: &BenchArgs, env: Env<'_>) -> u8 {
+    match inputs::validate(args, env)
+        .map_err(BenchError::from)
+        .and_then(|inputs| run(&inputs))
+    {
+        Ok(code) => code,
+        Err(err) => {
+            runner::report_error("baseline-resolver bench", &err.to_string(), env);
+            err.exit_code()
+        }
+    }
+}
+
+/// select's answer, its group names checked: they go into the command.
+fn selection(inputs: &Inputs) -> Result<Option<Chosen>, BenchError> {
+    let Some(value) = &inputs.selection else {
+        return Ok(None);
+    };
+    let chosen = Chosen::load(value)?;
+    if let Some(bad) = chosen
+        .groups
+        .iter()
+        .find(|g| !plan::plain_word(g) || g.contains(','))
+    {
+        return Err(BenchError::Group(shown(bad)));
+    }
+    Ok(Some(chosen))
+}
+
+/// `--baseline-result` when it is there with rows; otherwise the baseline
+/// runs, and the note says why.
+fn reusable(inputs: &Inputs) -> (Option<std::path::PathBuf>, Option<side::Note>) {
+    let Some(path) = &inputs.baseline_result else {
+        return (None, None);
+    };
+    let shown_path = shown(&path.to_string_lossy());
+    match side::rows(path) {
+        Some(rows) if rows > 0 => (Some(path.clone()), None),
+        Some(_) => (
+            None,
+            Some(side::Note {
+                warning: true,
+                text: format!("the downloaded result {shown_path} holds no rows: the baseline runs"),
+            }),
+        ),
+        None => (
+            None,
+            Some(side::Note {
+                warning: false,
+                text: format!("no downloaded result at {shown_path}: the baseline runs"),
+            }),
+        ),
+    }
+}
+
+/// Plans, runs each side once, writes; returns the exit code.
+pub fn run(inputs: &Inputs) -> Result<u8, BenchError> {
+    let resolution = inputs
+        .resolution
+        .as_deref()
+        .map(Provenance::load)
+        .transpose()?;
+    let chosen = selection(inputs)?;
+    let (reuse, reuse_note) = reusable(inputs);
+    let plan = plan::plan(&Facts {
+        sides: inputs.sides,
+        resolution: resolution.as_ref(),
+        selection: chosen.as_ref(),
+        reusable: reuse.as_ref(),
+        tag: inputs.tag,
+    });
+    let groups = plan.groups.as_deref();
+    let current = side::carry_out(Side::Current, &plan.current, groups, inputs)?;
+    let mut baseline = side::carry_out(Side::Baseline, &plan.baseline, groups, inputs)?;
+    if let Some(note) = reuse_note.filter(|_| inputs.sides.has(Side::Baseline)) {
+        baseline.notes.insert(0, note);
+    }
+    let outcome = Outcome { current, baseline };
+    match inputs.format {
+        Format::Json => runner::write::stdout(|log| log.json(&render::json(&outcome)))?,
+        Format::Text => runner::write::stdout(|log| log.append(&render::text(&outcome)))?,
+        Format::Github => runner::write::for_runner(&inputs.files, &render::actions(&outcome)?)?,
+    }
+    let failing = inputs.strict
+        && [&outcome.current, &outcome.baseline]
+            .iter()
+            .any(|r| r.fails_strict() && inputs.sides.has(r.side));
+    Ok(if failing { exit::STRICT } else { exit::OK })
+}

@@ -1,0 +1,219 @@
+//! What `bench` did, in each output form: the step outputs (the two paths
+//! compare reads, where the baseline came from, each side's status, exit
+//! status, duration and rows), a summary line per side, annotations, text
+//! and JSON. Paths, group names and commits may come from a fork's run:
+//! every one is shown as data.
+
+use serde::Serialize;
+
+use super::plan::Side;
+use super::side::{SideRun, Status};
+use crate::runner::file_command::{self, EncodeError};
+use crate::runner::log::LogText;
+use crate::runner::markdown::escape as md;
+use crate::runner::{Rendered, shown};
+
+/// The JSON's schema number: bumped when a field changes meaning.
+pub const SCHEMA: u32 = 1;
+
+/// What both sides did.
+#[derive(Debug)]
+pub struct Outcome {
+    pub current: SideRun,
+    pub baseline: SideRun,
+}
+
+impl Outcome {
+    /// Where the baseline's results came from: `artifact`, `ran`,
+    /// `unavailable` or `skipped`.
+    pub fn baseline_source(&self) -> &'static str {
+        match self.baseline.status {
+            Status::Reused => "artifact",
+            Status::Unavailable => "unavailable",
+            Status::Skipped => "skipped",
+            Status::Ok | Status::Failed | Status::TimedOut => "ran",
+        }
+    }
+
+    fn sides(&self) -> [&SideRun; 2] {
+        [&self.current, &self.baseline]
+    }
+}
+
+/// The CSV, or where it would have been (compare then says unavailable).
+fn path_text(run: &SideRun) -> String {
+    shown(&run.path.as_ref().unwrap_or(&run.out).to_string_lossy())
+}
+
+fn seconds(run: &SideRun) -> String {
+    run.duration
+        .map(|d| format!("{:.1}", d.as_secs_f64()))
+        .unwrap_or_default()
+}
+
+/// The step outputs, as `bench/action.yml` declares them.
+pub fn step_outputs(outcome: &Outcome) -> Vec<(String, String)> {
+    let mut out = vec![
+        ("current".to_owned(), path_text(&outcome.current)),
+        ("baseline".to_owned(), path_text(&outcome.baseline)),
+        (
+            "baseline-source".to_owned(),
+            outcome.baseline_source().to_owned(),
+        ),
+    ];
+    for run in outcome.sides() {
+        let side = run.side.name();
+        out.push((format!("{side}-status"), run.status.name().to_owned()));
+        out.push((
+            format!("{side}-exit-code"),
+            run.exit.map(|c| c.to_string()).unwrap_or_default(),
+        ));
+        out.push((format!("{side}-duration"), seconds(run)));
+        out.push((
+            format!("{side}-rows"),
+            run.rows.map(|r| r.to_string()).unwrap_or_default(),
+        ));
+    }
+    out
+}
+
+#[derive(Serialize)]
+struct SideJson {
+    side: &'static str,
+    status: &'static str,
+    sha: Option<String>,
+    path: Option<String>,
+    exit_code: Option<i32>,
+    duration_seconds: Option<f64>,
+    rows: Option<u64>,
+    groups: Option<Vec<String>>,
+    dropped_groups: Vec<String>,
+    fetched: bool,
+    notes: Vec<String>,
+}
+
+fn side_json(run: &SideRun) -> SideJson {
+    let cut = |v: &[String]| v.iter().take(200).map(|g| shown(g)).collect::<Vec<_>>();
+    SideJson {
+        side: run.side.name(),
+        status: run.status.name(),
+        sha: run.sha.as_deref().map(shown),
+        path: run.path.as_ref().map(|_| path_text(run)),
+        exit_code: run.exit,
+        duration_seconds: run.duration.map(|d| (d.as_secs_f64() * 10.0).round() / 10.0),
+        rows: run.rows,
+        groups: run.groups.as_deref().map(cut),
+        dropped_groups: cut(&run.dropped),
+        fetched: run.fetched,
+        notes: run.notes.iter().map(|n| n.text.clone()).collect(),
+    }
+}
+
+pub fn json(outcome: &Outcome) -> String {
+    let value = serde_json::json!({
+        "schema": SCHEMA,
+        "baseline_source": outcome.baseline_source(),
+        "current": side_json(&outcome.current),
+        "baseline": side_json(&outcome.baseline),
+    });
+    value.to_string()
+}
+
+fn groups_text(run: &SideRun) -> String {
+    match &run.groups {
+        None if run.status == Status::Ok || run.status == Status::Failed => {
+            "the whole suite".to_owned()
+        }
+        None => String::new(),
+        Some(groups) => shown(&groups.join(", ")),
+    }
+}
+
+/// One line per side, then its notes.
+pub fn text(outcome: &Outcome) -> LogText {
+    let mut out = LogText::new();
+    for run in outcome.sides() {
+        let mut line = format!("{}: {}", run.side.name(), run.status.name());
+        if let Some(sha) = &run.sha {
+            line.push_str(&format!(" at {}", shown(sha)));
+        }
+        if let Some(code) = run.exit {
+            line.push_str(&format!(", exit {code}"));
+        }
+        if run.duration.is_some() {
+            line.push_str(&format!(", {} s", seconds(run)));
+        }
+        if let Some(rows) = run.rows {
+            line.push_str(&format!(", {rows} rows"));
+        }
+        let groups = groups_text(run);
+        if !groups.is_empty() {
+            line.push_str(&format!(" ({groups})"));
+        }
+        if run.path.is_some() {
+            line.push_str(&format!(" -> {}", path_text(run)));
+        }
+        out.push_line(&line);
+        for note in &run.notes {
+            let kind = if note.warning { "warning" } else { "note" };
+            out.push_line(&format!("  {kind}: {}", note.text));
+        }
+    }
+    out
+}
+
+fn summary(outcome: &Outcome) -> String {
+    let mut s = String::from(
+        "### Benchmarks run\n\n| side | commit | status | exit | seconds | rows | groups |\n|---|---|---|---|---|---|---|\n",
+    );
+    for run in outcome.sides() {
+        let sha = run.sha.as_deref().map(shown).unwrap_or_default();
+        s.push_str(&format!(
+            "| {} | `{}` | {} | {} | {} | {} | {} |\n",
+            run.side.name(),
+            md(sha.get(..12).unwrap_or(&sha)),
+            run.status.name(),
+            run.exit.map(|c| c.to_string()).unwrap_or_default(),
+            seconds(run),
+            run.rows.map(|r| r.to_string()).unwrap_or_default(),
+            md(&groups_text(run)),
+        ));
+    }
+    s.push_str(&format!(
+        "\nThe baseline's results: **{}**.\n",
+        outcome.baseline_source()
+    ));
+    for note in outcome.sides().iter().flat_map(|r| &r.notes) {
+        let kind = if note.warning { "Warning" } else { "Note" };
+        s.push_str(&format!("\n> **{kind}:** {}\n", md(&note.text)));
+    }
+    s
+}
+
+/// For a runner: outputs, summary, annotations for every note, the text.
+pub fn actions(outcome: &Outcome) -> Result<Rendered, EncodeError> {
+    let mut rendered = Rendered::default();
+    for (name, value) in step_outputs(outcome) {
+        file_command::encode(&mut rendered.outputs, &name, &value)?;
+    }
+    file_command::encode(&mut rendered.outputs, "json", &json(outcome))?;
+    rendered.summary = summary(outcome);
+    for run in outcome.sides() {
+        let title = format!("bench: {}", side_title(run.side));
+        for note in &run.notes {
+            let kind = if note.warning { "warning" } else { "notice" };
+            rendered
+                .stdout
+                .push_command(kind, &[("title", &title)], &note.text);
+        }
+    }
+    rendered.stdout.append_text(&text(outcome));
+    Ok(rendered)
+}
+
+fn side_title(side: Side) -> &'static str {
+    match side {
+        Side::Current => "the change",
+        Side::Baseline => "the baseline",
+    }
+}

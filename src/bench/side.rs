@@ -1,0 +1,383 @@
+//! One side carried out as the plan says: its tree made (a worktree for the
+//! baseline), its groups asked of that tree's harness, the command run
+//! once, its rows counted, the worktree removed. Whatever goes wrong on a
+//! side is said on that side (a warning, a status); only what the user
+//! must fix (a path that cannot be used) is an error.
+
+use std::io::Read as _;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use super::inputs::Inputs;
+use super::plan::{self, Action, Fill, Side, Tree};
+use super::process::{self, Ended};
+use super::worktree::{self, Worktree};
+use super::BenchError;
+use crate::runner::shown;
+
+/// How a side ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    Ok,
+    Failed,
+    TimedOut,
+    Reused,
+    Unavailable,
+    Skipped,
+}
+
+impl Status {
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Ok => "ok",
+            Status::Failed => "failed",
+            Status::TimedOut => "timed-out",
+            Status::Reused => "reused",
+            Status::Unavailable => "unavailable",
+            Status::Skipped => "skipped",
+        }
+    }
+}
+
+/// A note on a side: a warning (something the user should see) or a notice.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Note {
+    pub warning: bool,
+    pub text: String,
+}
+
+/// What one side did.
+#[derive(Debug, Clone)]
+pub struct SideRun {
+    pub side: Side,
+    pub status: Status,
+    /// The commit measured, when known.
+    pub sha: Option<String>,
+    /// The CSV: written by the run, or the downloaded one.
+    pub path: Option<PathBuf>,
+    /// Where this side's CSV is written (it does not exist when the side
+    /// did not run: compare then says its baseline is unavailable).
+    pub out: PathBuf,
+    pub exit: Option<i32>,
+    pub duration: Option<Duration>,
+    pub rows: Option<u64>,
+    /// The groups the command was given (`None`: the whole suite).
+    pub groups: Option<Vec<String>>,
+    /// Selected groups this tree's harness does not know.
+    pub dropped: Vec<String>,
+    /// Whether the commit was fetched (the clone lacked it).
+    pub fetched: bool,
+    pub notes: Vec<Note>,
+}
+
+impl SideRun {
+    fn new(side: Side, status: Status, out: &Path) -> SideRun {
+        SideRun {
+            side,
+            status,
+            sha: None,
+            path: None,
+            out: out.to_owned(),
+            exit: None,
+            duration: None,
+            rows: None,
+            groups: None,
+            dropped: Vec::new(),
+            fetched: false,
+            notes: Vec::new(),
+        }
+    }
+
+    fn warn(&mut self, text: String) {
+        self.notes.push(Note {
+            warning: true,
+            text,
+        });
+    }
+
+    fn notice(&mut self, text: String) {
+        self.notes.push(Note {
+            warning: false,
+            text,
+        });
+    }
+
+    /// Whether `--strict` fails on this side.
+    pub fn fails_strict(&self) -> bool {
+        matches!(
+            self.status,
+            Status::Failed | Status::TimedOut | Status::Unavailable
+        ) || (self.status == Status::Ok && self.rows == Some(0))
+    }
+}
+
+/// Data rows of a results CSV (lines after the header that hold anything),
+/// counted as the file streams: constant memory at any size.
+pub fn rows(path: &Path) -> Option<u64> {
+    let mut file = std::fs::File::open(path).ok()?;
+    if !file.metadata().ok()?.is_file() {
+        return None;
+    }
+    let mut buf = vec![0u8; 1 << 16];
+    let (mut lines, mut filled, mut header) = (0u64, false, true);
+    loop {
+        let n = file.read(&mut buf).ok()?;
+        let Some(chunk) = buf.get(..n).filter(|c| !c.is_empty()) else {
+            break;
+        };
+        for &b in chunk {
+            if b == b'\n' {
+                if filled && !header {
+                    lines = lines.saturating_add(1);
+                }
+                header = false;
+                filled = false;
+            } else if !b.is_ascii_whitespace() {
+                filled = true;
+            }
+        }
+    }
+    Some(if filled && !header { lines.saturating_add(1) } else { lines })
+}
+
+/// Where a side's CSV goes: current.csv, baseline.csv, or tag.csv for
+/// the release tag's baseline.
+fn out_path(side: Side, inputs: &Inputs) -> PathBuf {
+    let name = match (side, inputs.tag) {
+        (Side::Current, _) => "current.csv",
+        (Side::Baseline, false) => "baseline.csv",
+        (Side::Baseline, true) => "tag.csv",
+    };
+    inputs.out_dir.join(name)
+}
+
+/// Carries out one side's action. A CSV an earlier run left where this
+/// side writes (a self-hosted runner keeps its workspace) is removed
+/// first: it must never pass for this run's results.
+pub fn carry_out(
+    side: Side,
+    action: &Action,
+    groups: Option<&[String]>,
+    inputs: &Inputs,
+) -> Result<SideRun, BenchError> {
+    let out = out_path(side, inputs);
+    if out.exists() {
+        std::fs::remove_file(&out)
+            .map_err(|e| BenchError::Place(format!("cannot remove the earlier {}: {e}", out.display())))?;
+    }
+    let mut run = SideRun::new(side, Status::Ok, &out);
+    match action {
+        Action::Skipped(why) => {
+            run.status = Status::Skipped;
+            run.notice(format!("{} not run: {}", side.name(), shown(why)));
+        }
+        Action::Unavailable(why) => {
+            run.status = Status::Unavailable;
+            run.warn(format!("{} unavailable: {}", side.name(), shown(why)));
+        }
+        Action::Reuse(path) => {
+            run.status = Status::Reused;
+            run.rows = rows(path);
+            run.notice(format!(
+                "{} not run: the downloaded result {} stands for it ({} rows)",
+                side.name(),
+                shown(&path.to_string_lossy()),
+                run.rows.unwrap_or(0)
+            ));
+            run.path = Some(path.clone());
+        }
+        Action::Run(Tree::Checkout) => {
+            run.sha = worktree::head(&inputs.repository).ok();
+            measure(&mut run, &inputs.repository, groups, inputs)?;
+        }
+        Action::Run(Tree::Commit(sha)) => in_worktree(&mut run, sha, groups, inputs)?,
+    }
+    Ok(run)
+}
+
+/// Where the baseline's worktree goes: `--worktree-dir`, else a new
+/// directory in RUNNER_TEMP.
+fn worktree_path(side: Side, inputs: &Inputs) -> Result<PathBuf, BenchError> {
+    let path = match &inputs.worktree_dir {
+        Some(dir) => dir.clone(),
+        None => inputs.temp.join(format!(
+            "baseline-resolver-{}-{}",
+            side.name(),
+            std::process::id()
+        )),
+    };
+    let text = path.to_string_lossy();
+    if !plan::plain_word(&text) {
+        return Err(BenchError::Place(format!(
+            "the worktree's directory {:?} goes into the command unquoted: pass --worktree-dir with letters, digits and ._+:@%/=- only",
+            shown(&text)
+        )));
+    }
+    if path.exists() {
+        return Err(BenchError::Place(format!(
+            "the worktree's directory {} already exists: pass a --worktree-dir that does not",
+            shown(&text)
+        )));
+    }
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent)
+            .map_err(|e| BenchError::Place(format!("cannot make {}: {e}", shown(&text))))?;
+    }
+    Ok(path)
+}
+
+fn in_worktree(
+    run: &mut SideRun,
+    sha: &str,
+    groups: Option<&[String]>,
+    inputs: &Inputs,
+) -> Result<(), BenchError> {
+    let side = run.side;
+    let path = worktree_path(side, inputs)?;
+    run.sha = Some(sha.to_owned());
+    let made = worktree::ensure(&inputs.repository, sha)
+        .and_then(|fetched| Ok((fetched, Worktree::add(&inputs.repository, &path, sha)?)));
+    let (fetched, mut tree) = match made {
+        Ok(made) => made,
+        Err(e) => {
+            run.status = Status::Unavailable;
+            run.warn(format!(
+                "{} unavailable: the commit {} cannot be checked out ({e}); no other commit is measured in its place",
+                side.name(),
+                shown(sha)
+            ));
+            return Ok(());
+        }
+    };
+    run.fetched = fetched;
+    let measured = measure(run, &tree.path, groups, inputs);
+    if let Err(e) = tree.remove() {
+        run.warn(format!("the worktree could not be removed: {e}"));
+    }
+    measured
+}
+
+/// The groups this tree runs: the selection's, less what its harness does
+/// not know (when there is a list command and it answers).
+fn groups_for(
+    run: &mut SideRun,
+    tree: &Path,
+    groups: Option<&[String]>,
+    inputs: &Inputs,
+) -> Option<Vec<String>> {
+    let selected = groups?.to_vec();
+    let Some(list) = &inputs.list_command else {
+        return Some(selected);
+    };
+    let script = plan::expand(list, &fill(run, "", "", tree));
+    let prefix = format!("[{} list] ", run.side.name());
+    let timeout = inputs.timeout.min(Duration::from_secs(600));
+    match process::run(&script, tree, timeout, &prefix, true) {
+        Ok(done) if done.ended == Ended::Exit(0) => {
+            let (kept, dropped) = plan::known(&selected, &done.kept);
+            if !dropped.is_empty() {
+                run.warn(format!(
+                    "this tree's harness does not know {}: not run on the {} side",
+                    shown(&dropped.join(", ")),
+                    run.side.name()
+                ));
+            }
+            run.dropped = dropped;
+            Some(kept)
+        }
+        other => {
+            let how = match other {
+                Ok(done) => ended_text(done.ended),
+                Err(e) => format!("could not start: {e}"),
+            };
+            run.warn(format!(
+                "the list command {how}: the selected groups are run as they are"
+            ));
+            Some(selected)
+        }
+    }
+}
+
+fn fill<'a>(run: &'a SideRun, out: &'a str, groups: &'a str, tree: &'a Path) -> Fill<'a> {
+    Fill {
+        out,
+        groups,
+        tree: tree.to_str().unwrap_or_default(),
+        side: run.side.name(),
+        sha: run.sha.as_deref().unwrap_or_default(),
+    }
+}
+
+pub fn ended_text(ended: Ended) -> String {
+    match ended {
+        Ended::Exit(code) => format!("exited with status {code}"),
+        Ended::TimedOut => "outlived its timeout and was stopped".to_owned(),
+    }
+}
+
+/// Runs the command once in `tree` and records how it went.
+fn measure(
+    run: &mut SideRun,
+    tree: &Path,
+    groups: Option<&[String]>,
+    inputs: &Inputs,
+) -> Result<(), BenchError> {
+    let groups = groups_for(run, tree, groups, inputs);
+    if groups.as_ref().is_some_and(Vec::is_empty) {
+        run.status = Status::Skipped;
+        run.notice(format!(
+            "{} not run: this tree's harness knows none of the selected groups",
+            run.side.name()
+        ));
+        return Ok(());
+    }
+    let out = run.out.clone();
+    std::fs::create_dir_all(&inputs.out_dir)
+        .map_err(|e| BenchError::Place(format!("cannot make {}: {e}", inputs.out_dir.display())))?;
+    let listed = inputs.groups_format.write(groups.as_deref());
+    let script = plan::expand(
+        &inputs.command,
+        &fill(run, out.to_str().unwrap_or_default(), &listed, tree),
+    );
+    let prefix = format!("[{}] ", run.side.name());
+    let done = process::run(&script, tree, inputs.timeout, &prefix, false)
+        .map_err(|e| BenchError::Place(format!("cannot start bash: {e}")))?;
+    run.groups = groups;
+    run.duration = Some(done.duration);
+    run.rows = Some(rows(&out).unwrap_or(0));
+    run.path = Some(out);
+    judge(run, done.ended);
+    Ok(())
+}
+
+/// The status from how the command ended, with the warning a user needs.
+fn judge(run: &mut SideRun, ended: Ended) {
+    let rows = run.rows.unwrap_or(0);
+    let seconds = run.duration.map_or(0.0, |d| d.as_secs_f64());
+    match ended {
+        Ended::Exit(0) if rows == 0 => {
+            run.exit = Some(0);
+            run.warn(format!(
+                "the {} side's command succeeded but wrote no rows to {{out}}",
+                run.side.name()
+            ));
+        }
+        Ended::Exit(0) => run.exit = Some(0),
+        other => {
+            run.exit = match other {
+                Ended::Exit(code) => Some(code),
+                Ended::TimedOut => None,
+            };
+            run.status = if other == Ended::TimedOut {
+                Status::TimedOut
+            } else {
+                Status::Failed
+            };
+            run.warn(format!(
+                "the {} side's command {} after {seconds:.1} s; the {rows} rows it wrote are kept, and compare judges those",
+                run.side.name(),
+                ended_text(other)
+            ));
+        }
+    }
+}
