@@ -32,9 +32,9 @@ Examples:
   baseline-resolver bench --resolution resolution.json --baseline-result main/results.csv \\
     --command 'make bench OUT={out}'
 
-  # The harness lives in a container that mounts the workspace:
-  baseline-resolver bench --resolution resolution.json --worktree-dir \"$PWD/.baseline\" \\
-    --command 'docker exec bench bash -c \"cd {tree} && ./run.sh --output_csv {out}\"'
+  # The harness lives in a container started with -v \"$PWD/src:/src\" (paths as it sees them):
+  baseline-resolver bench --resolution resolution.json --repository src --volume src:/src \
+    --out-dir src/results --command 'docker exec bench bash -c \"cd {tree} && ./run.sh --csv {out}\"'
 
 How it runs:
   --command runs through `bash -c` in the tree being measured, once per side: the checkout
@@ -43,7 +43,8 @@ How it runs:
   a failure or a timeout. Never another commit: a baseline that cannot be checked out is
   unavailable, with a warning. Placeholders: {out} the CSV this side writes (absolute),
   {groups} the selected groups in --groups-format (empty for the whole suite), {tree} the
-  tree's directory, {side} current or baseline, {sha} the commit measured. Each is a plain
+  tree's directory, {side} current or baseline, {sha} the commit measured, {label} current,
+  the resolution's label or the tag. Each is a plain
   word (letters, digits and ._+:@%/=-), so it may stand unquoted, also inside `bash -c '...'`.
   A side that exits non-zero or outlives --timeout-minutes (its whole process group is
   stopped) keeps the rows it wrote: a warning names the exit status and the rows, the step
@@ -114,6 +115,13 @@ pub struct BenchArgs {
     /// [default: a new directory in RUNNER_TEMP] [env: INPUT_WORKTREE_DIR]
     #[arg(long, value_name = "DIR")]
     pub worktree_dir: Option<PathBuf>,
+
+    /// The harness runs in a container that mounts HOST at INSIDE (`docker run -v`'s
+    /// form): {out} and {tree} are given as the container sees them; the out dir and
+    /// the worktree must be under HOST (the worktree's default is).
+    /// [env: INPUT_VOLUME]
+    #[arg(long, value_name = "HOST:INSIDE")]
+    pub volume: Option<String>,
 
     /// The checkout the current side measures and the worktree is made from.
     /// [default: GITHUB_WORKSPACE, else .] [env: INPUT_REPOSITORY]

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::args::BenchArgs;
-use super::plan::{self, GroupsFormat, Sides};
+use super::plan::{self, GroupsFormat, Sides, Volume};
 use crate::runner::env::Input;
 use crate::runner::write::RunnerFiles;
 use crate::runner::{Env, Format, InputError, Reader, shown};
@@ -24,6 +24,7 @@ const TAG: Input = Input::new("tag", &["INPUT_TAG"]);
 const STRICT: Input = Input::new("strict", &["INPUT_STRICT"]);
 const OUT_DIR: Input = Input::new("out-dir", &["INPUT_OUT_DIR"]);
 const WORKTREE_DIR: Input = Input::new("worktree-dir", &["INPUT_WORKTREE_DIR"]);
+const VOLUME: Input = Input::new("volume", &["INPUT_VOLUME"]);
 const REPOSITORY: Input = Input::new("repository", &["INPUT_REPOSITORY", "GITHUB_WORKSPACE"]);
 const FORMAT: Input = Input::new("format", &[]);
 
@@ -51,6 +52,8 @@ pub struct Inputs {
     /// Absolute; `None`: a new directory in RUNNER_TEMP (else the system's).
     pub worktree_dir: Option<PathBuf>,
     pub temp: PathBuf,
+    /// The harness sees paths under another name (a container's mount).
+    pub volume: Option<Volume>,
     /// Absolute.
     pub repository: PathBuf,
     pub format: Format,
@@ -60,7 +63,9 @@ pub struct Inputs {
 /// Minutes above 0, at most a day (`90`, `0.5`).
 fn minutes(text: &str) -> Result<Duration, String> {
     match text.trim().parse::<f64>() {
-        Ok(m) if m > 0.0 && m <= MAX_TIMEOUT_MINUTES as f64 => Ok(Duration::from_secs_f64(m * 60.0)),
+        Ok(m) if m > 0.0 && m <= MAX_TIMEOUT_MINUTES as f64 => {
+            Ok(Duration::from_secs_f64(m * 60.0))
+        }
         _ => Err(format!(
             "expected minutes above 0 and at most {MAX_TIMEOUT_MINUTES}, got {:?}",
             shown(text)
@@ -96,6 +101,47 @@ fn command(r: &Reader<'_>, args: &BenchArgs) -> Result<String, InputError> {
     Ok(value.text)
 }
 
+/// `HOST:INSIDE`, as `docker run -v` writes it; HOST made absolute.
+fn volume(value: &crate::runner::Value, cwd: &Path) -> Result<Volume, InputError> {
+    let Some((host, inside)) = value.text.split_once(':') else {
+        return Err(value.invalid(
+            "expected HOST:INSIDE (docker run -v's form), e.g. flydsl-test:/flydsl-test",
+        ));
+    };
+    let host = place(
+        &crate::runner::Value {
+            text: host.to_owned(),
+            origin: value.origin.clone(),
+        },
+        cwd,
+    )?;
+    if !inside.starts_with('/') || !plan::plain_word(inside) {
+        return Err(
+            value.invalid("INSIDE must be an absolute path of letters, digits and ._+:@%/=-")
+        );
+    }
+    Ok(Volume {
+        host: host.to_string_lossy().into_owned(),
+        inside: inside.to_owned(),
+    })
+}
+
+/// With a volume, a path the command gets must be under it (or the
+/// harness in the container could not see it).
+fn seen(volume: Option<&Volume>, path: &Path, input: &Input) -> Result<(), InputError> {
+    match volume {
+        Some(v) if v.inside(&path.to_string_lossy()).is_none() => Err(InputError {
+            origin: input.both(),
+            message: format!(
+                "{} is not under the volume {}: the harness could not see it",
+                shown(&path.to_string_lossy()),
+                shown(&v.host)
+            ),
+        }),
+        _ => Ok(()),
+    }
+}
+
 pub fn validate(args: &BenchArgs, env: Env<'_>) -> Result<Inputs, InputError> {
     let r = Reader::new(env);
     let cwd = std::env::current_dir().map_err(|e| InputError {
@@ -123,14 +169,24 @@ pub fn validate(args: &BenchArgs, env: Env<'_>) -> Result<Inputs, InputError> {
         .unwrap_or(Sides::Both);
     let inputs = Inputs {
         command: command(&r, args)?,
-        list_command: r.value(&LIST_COMMAND, args.list_command.as_deref()).map(|v| v.text),
-        resolution: r.value(&RESOLUTION, args.resolution.as_deref()).map(|v| v.text),
-        selection: r.value(&SELECTION, args.selection.as_deref()).map(|v| v.text),
+        list_command: r
+            .value(&LIST_COMMAND, args.list_command.as_deref())
+            .map(|v| v.text),
+        resolution: r
+            .value(&RESOLUTION, args.resolution.as_deref())
+            .map(|v| v.text),
+        selection: r
+            .value(&SELECTION, args.selection.as_deref())
+            .map(|v| v.text),
         baseline_result: r
             .value(&BASELINE_RESULT, path_of(&args.baseline_result).as_deref())
             .map(|v| cwd.join(v.text)),
         groups_format: r
-            .parse(&GROUPS_FORMAT, args.groups_format.as_deref(), GroupsFormat::parse)?
+            .parse(
+                &GROUPS_FORMAT,
+                args.groups_format.as_deref(),
+                GroupsFormat::parse,
+            )?
             .unwrap_or(GroupsFormat::Comma),
         timeout: r
             .parse(&TIMEOUT, args.timeout_minutes.as_deref(), minutes)?
@@ -143,6 +199,10 @@ pub fn validate(args: &BenchArgs, env: Env<'_>) -> Result<Inputs, InputError> {
         temp: r
             .var("RUNNER_TEMP")
             .map_or_else(std::env::temp_dir, PathBuf::from),
+        volume: r
+            .value(&VOLUME, args.volume.as_deref())
+            .map(|v| volume(&v, &cwd))
+            .transpose()?,
         repository: place(&repository, &cwd)?,
         format: Format::choose(
             r.value(&FORMAT, args.format.as_deref()),
@@ -150,6 +210,15 @@ pub fn validate(args: &BenchArgs, env: Env<'_>) -> Result<Inputs, InputError> {
         )?,
         files: RunnerFiles::from_env(&r),
     };
+    checked(inputs)
+}
+
+/// What no single input says wrong, but two together do.
+fn checked(inputs: Inputs) -> Result<Inputs, InputError> {
+    seen(inputs.volume.as_ref(), &inputs.out_dir, &OUT_DIR)?;
+    if let Some(dir) = &inputs.worktree_dir {
+        seen(inputs.volume.as_ref(), dir, &WORKTREE_DIR)?;
+    }
     if inputs.sides.has(plan::Side::Baseline)
         && inputs.resolution.is_none()
         && inputs.baseline_result.is_none()

@@ -49,7 +49,9 @@ pub enum BenchError {
     Resolution(#[from] ProvenanceError),
     #[error(transparent)]
     Selection(#[from] SelectionError),
-    #[error("the selection names the group {0:?}, which is not a plain word (letters, digits and ._+:@%/=-): it would go into the command")]
+    #[error(
+        "the selection names the group {0:?}, which is not a plain word (letters, digits and ._+:@%/=-): it would go into the command"
+    )]
     Group(String),
     #[error("{0}")]
     Place(String),
@@ -113,7 +115,9 @@ fn reusable(inputs: &Inputs) -> (Option<std::path::PathBuf>, Option<side::Note>)
             None,
             Some(side::Note {
                 warning: true,
-                text: format!("the downloaded result {shown_path} holds no rows: the baseline runs"),
+                text: format!(
+                    "the downloaded result {shown_path} holds no rows: the baseline runs"
+                ),
             }),
         ),
         None => (
@@ -143,8 +147,9 @@ pub fn run(inputs: &Inputs) -> Result<u8, BenchError> {
         tag: inputs.tag,
     });
     let groups = plan.groups.as_deref();
-    let current = side::carry_out(Side::Current, &plan.current, groups, inputs)?;
-    let mut baseline = side::carry_out(Side::Baseline, &plan.baseline, groups, inputs)?;
+    let current = side::carry_out(Side::Current, &plan.current, groups, "current", inputs)?;
+    let mut baseline =
+        side::carry_out(Side::Baseline, &plan.baseline, groups, &plan.label, inputs)?;
     if let Some(note) = reuse_note.filter(|_| inputs.sides.has(Side::Baseline)) {
         baseline.notes.insert(0, note);
     }

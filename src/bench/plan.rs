@@ -80,6 +80,9 @@ pub struct Plan {
     pub baseline: Action,
     /// The groups asked for; `None` is the whole suite.
     pub groups: Option<Vec<String>>,
+    /// `{label}` of the baseline side: the tag with `--tag`, else the
+    /// resolution's label (`baseline` when it is not a plain word).
+    pub label: String,
 }
 
 /// What the plan is made from.
@@ -113,11 +116,24 @@ pub fn plan(facts: &Facts<'_>) -> Plan {
             format!("the resolution says there is nothing to benchmark ({why})")
         })
     });
+    let label = facts
+        .resolution
+        .map(|r| {
+            if facts.tag {
+                r.tag.as_deref().unwrap_or("")
+            } else {
+                r.label()
+            }
+        })
+        .filter(|l| plain_word(l))
+        .unwrap_or("baseline")
+        .to_owned();
     if let Some(why) = skip {
         return Plan {
             current: Action::Skipped(why.clone()),
             baseline: Action::Skipped(why),
             groups,
+            label,
         };
     }
     let current = if facts.sides.has(Side::Current) {
@@ -129,6 +145,7 @@ pub fn plan(facts: &Facts<'_>) -> Plan {
         current,
         baseline: baseline(facts),
         groups,
+        label,
     }
 }
 
@@ -232,10 +249,11 @@ pub struct Fill<'a> {
     pub tree: &'a str,
     pub side: &'a str,
     pub sha: &'a str,
+    pub label: &'a str,
 }
 
 /// The placeholders this command knows; any other `{...}` is the shell's.
-pub const PLACEHOLDERS: [&str; 5] = ["{out}", "{groups}", "{tree}", "{side}", "{sha}"];
+pub const PLACEHOLDERS: [&str; 6] = ["{out}", "{groups}", "{tree}", "{side}", "{sha}", "{label}"];
 
 /// The template with its placeholders filled, in one pass (a value that
 /// holds `{tree}` is not filled again).
@@ -251,6 +269,7 @@ pub fn expand(template: &str, fill: &Fill<'_>) -> String {
             ("{tree}", fill.tree),
             ("{side}", fill.side),
             ("{sha}", fill.sha),
+            ("{label}", fill.label),
         ]
         .into_iter()
         .find(|(name, _)| tail.starts_with(name));
@@ -267,6 +286,24 @@ pub fn expand(template: &str, fill: &Fill<'_>) -> String {
     }
     out.push_str(rest);
     out
+}
+
+/// A directory the harness sees under another name (`docker run -v
+/// HOST:INSIDE`): paths given to the command are its names inside.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Volume {
+    pub host: String,
+    pub inside: String,
+}
+
+impl Volume {
+    /// `path` as the harness sees it, when it is under the volume.
+    pub fn inside(&self, path: &str) -> Option<String> {
+        let host = self.host.trim_end_matches('/');
+        let rest = path.strip_prefix(host)?;
+        (rest.is_empty() || rest.starts_with('/'))
+            .then(|| format!("{}{rest}", self.inside.trim_end_matches('/')))
+    }
 }
 
 /// The selected groups a tree's harness knows (its list: words split at
@@ -325,7 +362,9 @@ mod tests {
         let gone = resolution(Some(&sha), false);
         let p = plan(&facts(Some(&gone), None));
         assert_eq!(p.current, Action::Run(Tree::Checkout));
-        assert!(matches!(&p.baseline, Action::Unavailable(why) if why.contains("base_available: false")));
+        assert!(
+            matches!(&p.baseline, Action::Unavailable(why) if why.contains("base_available: false"))
+        );
         let none = resolution(None, true);
         assert!(matches!(
             plan(&facts(Some(&none), None)).baseline,
@@ -366,7 +405,10 @@ mod tests {
         assert_eq!(p.groups, Some(vec!["gemm".into(), "softmax_bwd".into()]));
         let mut skip = r.clone();
         skip.skip = Some(true);
-        assert!(matches!(plan(&facts(Some(&skip), None)).current, Action::Skipped(_)));
+        assert!(matches!(
+            plan(&facts(Some(&skip), None)).current,
+            Action::Skipped(_)
+        ));
         let mut f = facts(Some(&r), None);
         f.sides = Sides::Current;
         assert!(matches!(plan(&f).baseline, Action::Skipped(_)));
@@ -382,11 +424,29 @@ mod tests {
             tree: "/w/{tree}",
             side: "current",
             sha: "abc",
+            label: "v0.3.1",
         };
         assert_eq!(
-            expand("cd {tree} && run {groups} --csv {out} ${HOME} {a,b} {side}@{sha}", &fill),
-            "cd /w/{tree} && run --only gemm --csv /o/current.csv ${HOME} {a,b} current@abc"
+            expand(
+                "cd {tree} && run {groups} --csv {out} ${HOME} {a,b} {side}@{sha} {label}",
+                &fill
+            ),
+            "cd /w/{tree} && run --only gemm --csv /o/current.csv ${HOME} {a,b} current@abc v0.3.1"
         );
+        let v = Volume {
+            host: "/home/runner/work/x/flydsl-test".into(),
+            inside: "/flydsl-test".into(),
+        };
+        assert_eq!(
+            v.inside("/home/runner/work/x/flydsl-test/.baseline")
+                .as_deref(),
+            Some("/flydsl-test/.baseline")
+        );
+        assert_eq!(
+            v.inside("/home/runner/work/x/flydsl-test").as_deref(),
+            Some("/flydsl-test")
+        );
+        assert_eq!(v.inside("/home/runner/work/x/flydsl-test2/a"), None);
         let groups = ["a".to_owned(), "b".to_owned()];
         assert_eq!(GroupsFormat::Comma.write(Some(&groups)), "a,b");
         assert_eq!(GroupsFormat::Space.write(Some(&groups)), "a b");
@@ -409,7 +469,11 @@ mod tests {
 
     #[test]
     fn a_trees_list_keeps_the_groups_its_harness_knows() {
-        let selected = ["gemm".to_owned(), "softmax_bwd".to_owned(), "rmsnorm".to_owned()];
+        let selected = [
+            "gemm".to_owned(),
+            "softmax_bwd".to_owned(),
+            "rmsnorm".to_owned(),
+        ];
         let (kept, dropped) = known(&selected, "rmsnorm\ngemm, layernorm\n");
         assert_eq!(kept, ["gemm", "rmsnorm"]);
         assert_eq!(dropped, ["softmax_bwd"]);

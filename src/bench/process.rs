@@ -69,7 +69,11 @@ pub fn run(
             let tx = done_tx.clone();
             let prefix = prefix.to_owned();
             thread::spawn(move || {
-                let _ = tx.send(if keep { collect(out) } else { relay(out, &prefix) });
+                let _ = tx.send(if keep {
+                    collect(out)
+                } else {
+                    relay(out, &prefix)
+                });
             })
         }),
         child.stderr.take().map(|err| {
@@ -139,7 +143,12 @@ fn code(status: ExitStatus) -> i32 {
 /// group is the child's pid ([`CommandExt::process_group`] `(0)`).
 fn signal_group(child: &Child, signal: &str) {
     let _ = Command::new("bash")
-        .args(["--noprofile", "--norc", "-c", "kill -s \"$1\" -- \"-$2\" 2>/dev/null"])
+        .args([
+            "--noprofile",
+            "--norc",
+            "-c",
+            "kill -s \"$1\" -- \"-$2\" 2>/dev/null",
+        ])
         .args(["kill", signal, &child.id().to_string()])
         .stdin(Stdio::null())
         .stdout(Stdio::null())
@@ -214,10 +223,16 @@ mod tests {
 
     #[test]
     fn lines_are_split_and_an_endless_one_is_cut() {
-        assert_eq!(split(b"a\nbc\n\nd"), [b"a".to_vec(), b"bc".to_vec(), vec![], b"d".to_vec()]);
+        assert_eq!(
+            split(b"a\nbc\n\nd"),
+            [b"a".to_vec(), b"bc".to_vec(), vec![], b"d".to_vec()]
+        );
         let long = vec![b'x'; MAX_LINE * 2 + 5];
         let cut = split(&long);
-        assert_eq!(cut.iter().map(Vec::len).collect::<Vec<_>>(), [MAX_LINE, MAX_LINE, 5]);
+        assert_eq!(
+            cut.iter().map(Vec::len).collect::<Vec<_>>(),
+            [MAX_LINE, MAX_LINE, 5]
+        );
     }
 
     #[test]
@@ -227,7 +242,14 @@ mod tests {
         assert_eq!(ok.ended, Ended::Exit(3));
         assert_eq!(ok.kept, "hi\n");
         let start = Instant::now();
-        let slow = run("sleep 30 & sleep 30", &dir, Duration::from_millis(300), "", false).unwrap();
+        let slow = run(
+            "sleep 30 & sleep 30",
+            &dir,
+            Duration::from_millis(300),
+            "",
+            false,
+        )
+        .unwrap();
         assert_eq!(slow.ended, Ended::TimedOut);
         assert!(start.elapsed() < Duration::from_secs(10), "stopped on TERM");
     }

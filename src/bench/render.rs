@@ -100,7 +100,9 @@ fn side_json(run: &SideRun) -> SideJson {
         sha: run.sha.as_deref().map(shown),
         path: run.path.as_ref().map(|_| path_text(run)),
         exit_code: run.exit,
-        duration_seconds: run.duration.map(|d| (d.as_secs_f64() * 10.0).round() / 10.0),
+        duration_seconds: run
+            .duration
+            .map(|d| (d.as_secs_f64() * 10.0).round() / 10.0),
         rows: run.rows,
         groups: run.groups.as_deref().map(cut),
         dropped_groups: cut(&run.dropped),

@@ -8,11 +8,11 @@ use std::io::Read as _;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use super::BenchError;
 use super::inputs::Inputs;
 use super::plan::{self, Action, Fill, Side, Tree};
 use super::process::{self, Ended};
 use super::worktree::{self, Worktree};
-use super::BenchError;
 use crate::runner::shown;
 
 /// How a side ended.
@@ -53,6 +53,8 @@ pub struct SideRun {
     pub status: Status,
     /// The commit measured, when known.
     pub sha: Option<String>,
+    /// `{label}`: `current`, the resolution's label, or the tag.
+    pub label: String,
     /// The CSV: written by the run, or the downloaded one.
     pub path: Option<PathBuf>,
     /// Where this side's CSV is written (it does not exist when the side
@@ -76,6 +78,7 @@ impl SideRun {
             side,
             status,
             sha: None,
+            label: side.name().to_owned(),
             path: None,
             out: out.to_owned(),
             exit: None,
@@ -137,7 +140,11 @@ pub fn rows(path: &Path) -> Option<u64> {
             }
         }
     }
-    Some(if filled && !header { lines.saturating_add(1) } else { lines })
+    Some(if filled && !header {
+        lines.saturating_add(1)
+    } else {
+        lines
+    })
 }
 
 /// Where a side's CSV goes: current.csv, baseline.csv, or tag.csv for
@@ -158,14 +165,17 @@ pub fn carry_out(
     side: Side,
     action: &Action,
     groups: Option<&[String]>,
+    label: &str,
     inputs: &Inputs,
 ) -> Result<SideRun, BenchError> {
     let out = out_path(side, inputs);
     if out.exists() {
-        std::fs::remove_file(&out)
-            .map_err(|e| BenchError::Place(format!("cannot remove the earlier {}: {e}", out.display())))?;
+        std::fs::remove_file(&out).map_err(|e| {
+            BenchError::Place(format!("cannot remove the earlier {}: {e}", out.display()))
+        })?;
     }
     let mut run = SideRun::new(side, Status::Ok, &out);
+    label.clone_into(&mut run.label);
     match action {
         Action::Skipped(why) => {
             run.status = Status::Skipped;
@@ -196,15 +206,13 @@ pub fn carry_out(
 }
 
 /// Where the baseline's worktree goes: `--worktree-dir`, else a new
-/// directory in RUNNER_TEMP.
+/// directory in the volume (a container must see it) or in RUNNER_TEMP.
 fn worktree_path(side: Side, inputs: &Inputs) -> Result<PathBuf, BenchError> {
-    let path = match &inputs.worktree_dir {
-        Some(dir) => dir.clone(),
-        None => inputs.temp.join(format!(
-            "baseline-resolver-{}-{}",
-            side.name(),
-            std::process::id()
-        )),
+    let name = format!(".baseline-resolver-{}-{}", side.name(), std::process::id());
+    let path = match (&inputs.worktree_dir, &inputs.volume) {
+        (Some(dir), _) => dir.clone(),
+        (None, Some(volume)) => Path::new(&volume.host).join(name),
+        (None, None) => inputs.temp.join(name),
     };
     let text = path.to_string_lossy();
     if !plan::plain_word(&text) {
@@ -269,7 +277,7 @@ fn groups_for(
     let Some(list) = &inputs.list_command else {
         return Some(selected);
     };
-    let script = plan::expand(list, &fill(run, "", "", tree));
+    let script = script(list, run, Path::new(""), "", tree, inputs);
     let prefix = format!("[{} list] ", run.side.name());
     let timeout = inputs.timeout.min(Duration::from_secs(600));
     match process::run(&script, tree, timeout, &prefix, true) {
@@ -298,14 +306,38 @@ fn groups_for(
     }
 }
 
-fn fill<'a>(run: &'a SideRun, out: &'a str, groups: &'a str, tree: &'a Path) -> Fill<'a> {
-    Fill {
-        out,
-        groups,
-        tree: tree.to_str().unwrap_or_default(),
-        side: run.side.name(),
-        sha: run.sha.as_deref().unwrap_or_default(),
-    }
+/// A path as the harness sees it: its name inside the volume, if any.
+fn seen(path: &Path, inputs: &Inputs) -> String {
+    let text = path.to_string_lossy();
+    inputs
+        .volume
+        .as_ref()
+        .and_then(|v| v.inside(&text))
+        .unwrap_or_else(|| text.into_owned())
+}
+
+/// Runs `template` for this side: placeholders filled, then `bash -c` in
+/// the tree on the host.
+fn script(
+    template: &str,
+    run: &SideRun,
+    out: &Path,
+    groups: &str,
+    tree: &Path,
+    inputs: &Inputs,
+) -> String {
+    let (out, tree) = (seen(out, inputs), seen(tree, inputs));
+    plan::expand(
+        template,
+        &Fill {
+            out: &out,
+            groups,
+            tree: &tree,
+            side: run.side.name(),
+            sha: run.sha.as_deref().unwrap_or_default(),
+            label: &run.label,
+        },
+    )
 }
 
 pub fn ended_text(ended: Ended) -> String {
@@ -335,10 +367,7 @@ fn measure(
     std::fs::create_dir_all(&inputs.out_dir)
         .map_err(|e| BenchError::Place(format!("cannot make {}: {e}", inputs.out_dir.display())))?;
     let listed = inputs.groups_format.write(groups.as_deref());
-    let script = plan::expand(
-        &inputs.command,
-        &fill(run, out.to_str().unwrap_or_default(), &listed, tree),
-    );
+    let script = script(&inputs.command, run, &out, &listed, tree, inputs);
     let prefix = format!("[{}] ", run.side.name());
     let done = process::run(&script, tree, inputs.timeout, &prefix, false)
         .map_err(|e| BenchError::Place(format!("cannot start bash: {e}")))?;

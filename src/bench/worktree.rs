@@ -40,7 +40,11 @@ fn git(repo: &Path, action: &'static str, args: &[&str]) -> Result<String, Workt
         return Ok(String::from_utf8_lossy(&out.stdout).trim().to_owned());
     }
     let stderr = String::from_utf8_lossy(&out.stderr);
-    let message: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).take(3).collect();
+    let message: Vec<&str> = stderr
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .take(3)
+        .collect();
     Err(WorktreeError::Git {
         action,
         message: shown(&message.join(" / ")),
@@ -49,7 +53,11 @@ fn git(repo: &Path, action: &'static str, args: &[&str]) -> Result<String, Workt
 
 /// The commit the checkout is at (`{sha}` of the current side).
 pub fn head(repo: &Path) -> Result<String, WorktreeError> {
-    git(repo, "rev-parse HEAD", &["rev-parse", "--verify", "HEAD^{commit}"])
+    git(
+        repo,
+        "rev-parse HEAD",
+        &["rev-parse", "--verify", "HEAD^{commit}"],
+    )
 }
 
 /// Whether the clone holds `sha`; if not, fetches exactly that commit from

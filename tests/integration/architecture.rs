@@ -434,5 +434,11 @@ fn the_trend_judgement_does_no_io() {
 #[test]
 fn the_bench_plan_does_no_io() {
     let src = repo_root().join("src/bench");
-    assert_pure(&[src.join("plan.rs")], "bench", &["plan"], true, "bench's plan");
+    assert_pure(
+        &[src.join("plan.rs")],
+        "bench",
+        &["plan"],
+        true,
+        "bench's plan",
+    );
 }

@@ -59,7 +59,15 @@ fn commit(work: &Path, tree: &Tree<'_>, message: &str) -> String {
     git(work, &["add", "-A"]);
     git(
         work,
-        &["-c", "user.name=T", "-c", "user.email=t@example.com", "commit", "-qm", message],
+        &[
+            "-c",
+            "user.name=T",
+            "-c",
+            "user.email=t@example.com",
+            "commit",
+            "-qm",
+            message,
+        ],
     );
     git(work, &["rev-parse", "HEAD"])
 }
@@ -75,9 +83,18 @@ impl Project {
         let origin = root.path().join("origin.git");
         git(
             root.path(),
-            &["clone", "-q", "--bare", work.to_str().unwrap(), origin.to_str().unwrap()],
+            &[
+                "clone",
+                "-q",
+                "--bare",
+                work.to_str().unwrap(),
+                origin.to_str().unwrap(),
+            ],
         );
-        git(&origin, &["config", "uploadpack.allowReachableSHA1InWant", "true"]);
+        git(
+            &origin,
+            &["config", "uploadpack.allowReachableSHA1InWant", "true"],
+        );
         let checkout = root.path().join("checkout");
         let url = format!("file://{}", origin.display());
         git(
@@ -99,7 +116,10 @@ impl Project {
 
     /// resolve's answer for a pull request on this project.
     pub fn resolution(&self, sha: &str) -> String {
-        format!(r#"{{"label":"main","base_sha":"{sha}","base_available":true,"base_source":"payload","head_sha":"{}"}}"#, self.head)
+        format!(
+            r#"{{"label":"main","base_sha":"{sha}","base_available":true,"base_source":"payload","head_sha":"{}"}}"#,
+            self.head
+        )
     }
 
     /// `git worktree list`: one line per worktree (the checkout's own first).
@@ -150,7 +170,11 @@ fn both_sides_run_once_the_base_commit_is_fetched_and_the_worktree_is_gone() {
     );
     let bin = p.bench(&p.resolution(&p.base));
     let selection = bin.dir().join("selection.json");
-    std::fs::write(&selection, r#"{"selection":"some","groups":["gemm","softmax_bwd"]}"#).unwrap();
+    std::fs::write(
+        &selection,
+        r#"{"selection":"some","groups":["gemm","softmax_bwd"]}"#,
+    )
+    .unwrap();
     let run = bin
         .arg("--selection")
         .arg(&selection)
@@ -161,28 +185,46 @@ fn both_sides_run_once_the_base_commit_is_fetched_and_the_worktree_is_gone() {
     assert_eq!(out["baseline-source"], "ran");
     assert_eq!(out["current-status"], "ok");
     assert_eq!(out["baseline-status"], "ok");
-    assert_eq!((out["current-rows"].as_str(), out["baseline-rows"].as_str()), ("2", "1"));
+    assert_eq!(
+        (out["current-rows"].as_str(), out["baseline-rows"].as_str()),
+        ("2", "1")
+    );
     assert_eq!(
         csv(&out["current"]),
         "op,shape,dtype,tflops\ngemm,4096,bf16,90\nsoftmax_bwd,4096,bf16,90\n"
     );
-    assert_eq!(csv(&out["baseline"]), "op,shape,dtype,tflops\ngemm,4096,bf16,100\n");
+    assert_eq!(
+        csv(&out["baseline"]),
+        "op,shape,dtype,tflops\ngemm,4096,bf16,100\n"
+    );
     assert!(
-        run.stdout.contains("::warning title=bench%3A the baseline::this tree's harness does not know softmax_bwd"),
+        run.stdout.contains(
+            "::warning title=bench%3A the baseline::this tree's harness does not know softmax_bwd"
+        ),
         "{}",
         run.stdout
     );
     let json: Value = serde_json::from_str(&out["json"]).unwrap();
     assert_eq!(json["baseline"]["sha"], p.base.as_str());
-    assert_eq!(json["baseline"]["fetched"], true, "the shallow clone lacked it");
+    assert_eq!(
+        json["baseline"]["fetched"], true,
+        "the shallow clone lacked it"
+    );
     assert_eq!(json["baseline"]["dropped_groups"][0], "softmax_bwd");
     assert_eq!(p.worktrees(), 1, "the worktree is unregistered");
     assert!(!p.worktree_dir().exists(), "and its directory is gone");
     assert!(run.summary.contains("| baseline |"), "{}", run.summary);
     // The harness's own lines are relayed on stderr, never as commands.
-    assert!(run.stderr.contains("[current] ::error::a line the harness printed"));
+    assert!(
+        run.stderr
+            .contains("[current] ::error::a line the harness printed")
+    );
     assert!(!run.stdout.contains("a line the harness printed"));
-    assert!(run.stderr.lines().all(|l| !l.trim_start().starts_with("::")));
+    assert!(
+        run.stderr
+            .lines()
+            .all(|l| !l.trim_start().starts_with("::"))
+    );
 }
 
 #[test]
@@ -237,7 +279,12 @@ fn a_side_past_its_timeout_is_stopped_whole_and_keeps_its_rows() {
     let mine: Vec<String> = std::fs::read_dir("/proc")
         .unwrap()
         .filter_map(|e| e.ok())
-        .filter(|e| e.file_name().to_string_lossy().bytes().all(|b| b.is_ascii_digit()))
+        .filter(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .bytes()
+                .all(|b| b.is_ascii_digit())
+        })
         .filter(|e| {
             std::fs::read_link(e.path().join("cwd")).is_ok_and(|cwd| cwd.starts_with(p.root.path()))
         })
@@ -282,8 +329,15 @@ fn a_baseline_that_cannot_be_checked_out_is_unavailable_never_another_commit() {
     run.assert_code(0);
     let out = run.outputs();
     assert_eq!(out["baseline-source"], "unavailable");
-    assert!(out["baseline"].ends_with("results/baseline.csv"), "{}", out["baseline"]);
-    assert!(!Path::new(&out["baseline"]).exists(), "compare says it is unavailable");
+    assert!(
+        out["baseline"].ends_with("results/baseline.csv"),
+        "{}",
+        out["baseline"]
+    );
+    assert!(
+        !Path::new(&out["baseline"]).exists(),
+        "compare says it is unavailable"
+    );
     assert_eq!(out["current-status"], "ok");
     assert!(
         run.stdout.contains("::warning title=bench%3A the baseline::baseline unavailable: the commit 0123456789abcdef")
@@ -291,7 +345,10 @@ fn a_baseline_that_cannot_be_checked_out_is_unavailable_never_another_commit() {
         "{}",
         run.stdout
     );
-    p.bench(&p.resolution(missing)).arg("--strict").run().assert_code(4);
+    p.bench(&p.resolution(missing))
+        .arg("--strict")
+        .run()
+        .assert_code(4);
     // A resolution that says there is no baseline is not run at all.
     let gone = r#"{"label":"main","base_available":false}"#;
     let run = p.bench(gone).run();
@@ -304,11 +361,21 @@ fn nothing_selected_runs_nothing_and_says_so() {
     let p = Project::new(&quiet("100", "gemm"), &quiet("90", "gemm"));
     let run = p
         .bench(&p.resolution(&p.base))
-        .args(["--selection", r#"{"selection":"none","groups":[]}"#, "--strict"])
+        .args([
+            "--selection",
+            r#"{"selection":"none","groups":[]}"#,
+            "--strict",
+        ])
         .run();
     run.assert_code(0);
     let out = run.outputs();
-    assert_eq!((out["current-status"].as_str(), out["baseline-status"].as_str()), ("skipped", "skipped"));
+    assert_eq!(
+        (
+            out["current-status"].as_str(),
+            out["baseline-status"].as_str()
+        ),
+        ("skipped", "skipped")
+    );
     assert!(run.stdout.contains("select chose no benchmark group"));
     assert!(!p.root.path().join("results").exists());
 }
@@ -317,13 +384,26 @@ fn nothing_selected_runs_nothing_and_says_so() {
 fn hostile_values_in_the_resolution_and_selection_stay_data() {
     let p = Project::new(&quiet("100", "gemm"), &quiet("90", "gemm"));
     let marker = p.root.path().join("pwned");
-    let smuggled = format!(r#"{{"base_sha":"--upload-pack=touch {}","base_available":true}}"#, marker.display());
+    let smuggled = format!(
+        r#"{{"base_sha":"--upload-pack=touch {}","base_available":true}}"#,
+        marker.display()
+    );
     let run = p.bench(&smuggled).run();
     run.assert_code(0);
     assert_eq!(run.outputs()["baseline-source"], "unavailable");
-    assert!(run.stdout.contains("not a full commit SHA"), "{}", run.stdout);
-    let group = format!(r#"{{"selection":"some","groups":["gemm;touch {}"]}}"#, marker.display());
-    let run = p.bench(&p.resolution(&p.base)).args(["--selection", &group]).run();
+    assert!(
+        run.stdout.contains("not a full commit SHA"),
+        "{}",
+        run.stdout
+    );
+    let group = format!(
+        r#"{{"selection":"some","groups":["gemm;touch {}"]}}"#,
+        marker.display()
+    );
+    let run = p
+        .bench(&p.resolution(&p.base))
+        .args(["--selection", &group])
+        .run();
     run.assert_code(1);
     assert!(run.stderr.contains("not a plain word"), "{}", run.stderr);
     assert!(!marker.exists(), "nothing smuggled ran");
@@ -333,9 +413,7 @@ fn hostile_values_in_the_resolution_and_selection_stay_data() {
         .run();
     run.assert_code(2);
     assert!(run.stderr.contains("--out-dir"), "{}", run.stderr);
-    let run = Bin::new()
-        .args(["bench", "--command", "./run.sh"])
-        .run();
+    let run = Bin::new().args(["bench", "--command", "./run.sh"]).run();
     run.assert_code(2);
     assert!(run.stderr.contains("has no {out}"), "{}", run.stderr);
     let run = Bin::new().args(["bench", "--command", "x {out}"]).run();
@@ -367,7 +445,11 @@ fn the_bench_action_writes_the_outputs_it_declares() {
         ],
         &[],
     );
-    assert_eq!(run.code, 0, "stdout: {}\nstderr: {}", run.stdout, run.stderr);
+    assert_eq!(
+        run.code, 0,
+        "stdout: {}\nstderr: {}",
+        run.stdout, run.stderr
+    );
     assert_declared("bench/action.yml", &run);
     assert_eq!(run.outputs["baseline-source"], "ran");
     assert_eq!(run.outputs["current-rows"], "1");
@@ -393,24 +475,98 @@ fn bench_states_its_inputs_outputs_and_exits_alike_everywhere() {
     let inputs = action["inputs"].as_mapping().unwrap();
     for (name, spec) in inputs {
         let name = name.as_str().unwrap();
-        assert!(page.contains(&format!("| `{name}` | `--{name}")), "docs/bench.md: {name}");
+        assert!(
+            page.contains(&format!("| `{name}` | `--{name}")),
+            "docs/bench.md: {name}"
+        );
         assert!(help.contains(&format!("--{name}")), "--help: --{name}");
         assert!(
             help.contains(&format!("INPUT_{}", name.to_uppercase().replace('-', "_"))),
             "{name}"
         );
-        if let Some(default) = spec["default"].as_str().filter(|d| !d.is_empty() && *d != "false") {
-            assert!(help.contains(&format!("[default: {default}]")), "--help default of {name}");
-            assert!(page.contains(&format!("| `{default}` |")), "docs default of {name}");
+        if let Some(default) = spec["default"]
+            .as_str()
+            .filter(|d| !d.is_empty() && *d != "false")
+        {
+            assert!(
+                help.contains(&format!("[default: {default}]")),
+                "--help default of {name}"
+            );
+            assert!(
+                page.contains(&format!("| `{default}` |")),
+                "docs default of {name}"
+            );
         }
     }
     for (name, _) in action["outputs"].as_mapping().unwrap() {
         let name = name.as_str().unwrap();
-        assert!(page.contains(&format!("| `{name}` |")), "docs/bench.md lacks output {name}");
+        assert!(
+            page.contains(&format!("| `{name}` |")),
+            "docs/bench.md lacks output {name}"
+        );
     }
     for code in [0, 1, 2, 4] {
-        assert!(help.contains(&format!("{code} ")) && page.contains(&format!("| {code} |")), "{code}");
+        assert!(
+            help.contains(&format!("{code} ")) && page.contains(&format!("| {code} |")),
+            "{code}"
+        );
     }
     assert!(front.contains("`OWNER/baseline-resolver/bench`") && front.contains("(docs/bench.md)"));
     assert!(front.contains("| `bench` | 4 |"), "README exit codes");
+}
+
+/// A harness in a container that mounts the checkout elsewhere (`docker
+/// run -v checkout:/inside`, played by a symlink): the command gets the
+/// paths as the container sees them, the worktree is made inside the
+/// volume, and `--tag` measures the tag's commit as `{label}`.
+#[test]
+fn a_volume_gives_the_command_its_inside_paths_and_tag_runs_the_release() {
+    let p = Project::new(&quiet("100", "gemm"), &quiet("90", "gemm"));
+    let inside = p.root.path().join("inside");
+    std::os::unix::fs::symlink(&p.checkout, &inside).unwrap();
+    let tagged = format!(
+        r#"{{"label":"main","base_sha":"{}","base_available":true,"tag":"v1.0.0","tag_sha":"{}"}}"#,
+        p.head, p.base
+    );
+    let bin = Bin::new();
+    let res = bin.dir().join("resolution.json");
+    std::fs::write(&res, tagged).unwrap();
+    let run = bin
+        .on_runner()
+        .env("GITHUB_WORKSPACE", &p.checkout)
+        .args(["bench", "--tag", "--resolution"])
+        .arg(&res)
+        .arg("--volume")
+        .arg(format!("{}:{}", p.checkout.display(), inside.display()))
+        .arg("--out-dir")
+        .arg(p.checkout.join("results"))
+        .args([
+            "--command",
+            "cd {tree} && bash bench.sh {out} && echo '{side} {label} {tree} {out}' > {out}.seen",
+        ])
+        .run();
+    run.assert_code(0);
+    let out = run.outputs();
+    assert!(out["baseline"].ends_with("results/tag.csv"), "{}", out["baseline"]);
+    assert_eq!(csv(&out["baseline"]), "op,shape,dtype,tflops\ngemm,4096,bf16,100\n", "the tag's tree");
+    let seen = std::fs::read_to_string(format!("{}.seen", out["baseline"])).unwrap();
+    let inside = inside.display().to_string();
+    let mut words = seen.split_whitespace();
+    assert_eq!(words.next(), Some("baseline"));
+    assert_eq!(words.next(), Some("v1.0.0"));
+    let tree = words.next().unwrap();
+    assert!(tree.starts_with(&format!("{inside}/.baseline-resolver-baseline-")), "{seen}");
+    assert_eq!(words.next(), Some(format!("{inside}/results/tag.csv").as_str()));
+    assert_eq!(p.worktrees(), 1);
+    assert!(!Path::new(&tree.replace(&inside, &p.checkout.display().to_string())).exists());
+    let current = std::fs::read_to_string(format!("{}.seen", out["current"])).unwrap();
+    assert_eq!(current.trim(), format!("current current {inside} {inside}/results/current.csv"));
+    // An out dir the container cannot see is refused before anything runs.
+    let run = Bin::new()
+        .args(["bench", "--side", "current", "--command", "x {out}", "--volume"])
+        .arg(format!("{}:/inside", p.checkout.display()))
+        .args(["--out-dir", "/tmp/elsewhere"])
+        .run();
+    run.assert_code(2);
+    assert!(run.stderr.contains("not under the volume"), "{}", run.stderr);
 }
