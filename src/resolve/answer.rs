@@ -41,6 +41,19 @@ pub struct ArtifactReport {
     pub trace: Vec<String>,
 }
 
+impl ArtifactReport {
+    /// Another lookup's report after this one's (the release tag's
+    /// templates after the base commit's).
+    pub fn then(mut self, other: ArtifactReport) -> ArtifactReport {
+        self.states.extend(other.states);
+        self.order.extend(other.order);
+        self.notices.extend(other.notices);
+        self.warnings.extend(other.warnings);
+        self.trace.extend(other.trace);
+        self
+    }
+}
+
 /// What settling the answer (by network, git or the local clone) learned,
 /// in the order it learned it. [`Answer::apply`] is the one place these
 /// reach the answer.

@@ -132,7 +132,8 @@ pub struct ResolveArgs {
     pub timeout: Option<String>,
 
     /// Benchmark artifact name(s) to reuse: templates with {sha}, {short_sha}, {label},
-    /// separated by commas or newlines, e.g. bench-mi355-{sha}. [env: INPUT_ARTIFACT_NAME]
+    /// or {tag_sha} (the release tag's results), separated by commas or newlines, e.g.
+    /// bench-mi355-{sha}. [env: INPUT_ARTIFACT_NAME]
     #[arg(long, value_name = "TEMPLATES")]
     pub artifact_name: Option<String>,
 

@@ -65,6 +65,28 @@ pub struct ArtifactQuery {
     pub workflow: Option<String>,
 }
 
+impl ArtifactQuery {
+    /// The templates of the base commit's results, and those of the
+    /// release tag's (`{tag_sha}`): a release run uploads its results once
+    /// and every later pull request reuses them instead of benchmarking the
+    /// release again. Each part is looked up against its own commit's runs.
+    pub fn split(&self) -> (Option<ArtifactQuery>, Option<ArtifactQuery>) {
+        let part = |tag: bool| {
+            let templates: Vec<String> = self
+                .templates
+                .iter()
+                .filter(|t| t.contains("{tag_sha}") == tag)
+                .cloned()
+                .collect();
+            (!templates.is_empty()).then(|| ArtifactQuery {
+                templates,
+                workflow: self.workflow.clone(),
+            })
+        };
+        (part(false), part(true))
+    }
+}
+
 /// Why `artifact-name` was refused.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum TemplateError {
@@ -80,13 +102,17 @@ pub enum TemplateError {
         placeholder: String,
     },
     #[error(
+        "{template:?}: {{tag_sha}} names the release tag's results, which {{sha}} and {{short_sha}} (the base commit's) cannot be part of"
+    )]
+    Mixed { template: String },
+    #[error(
         "{template:?}: not an artifact name (1 to 255 characters, none of \" : < > | * ? \\ / CR LF)"
     )]
     NotAName { template: String },
 }
 
 /// Placeholders a template may use.
-const PLACEHOLDERS: [&str; 3] = ["{sha}", "{short_sha}", "{label}"];
+const PLACEHOLDERS: [&str; 4] = ["{sha}", "{short_sha}", "{label}", "{tag_sha}"];
 
 /// One name per runner of a matrix; more is a mistake (or an attack on the
 /// API quota), refused before any request.
@@ -126,6 +152,13 @@ pub fn parse_templates(text: &str) -> Result<Vec<String>, TemplateError> {
             }
             rest = after;
         }
+        if template.contains("{tag_sha}")
+            && (template.contains("{sha}") || template.contains("{short_sha}"))
+        {
+            return Err(TemplateError::Mixed {
+                template: template.clone(),
+            });
+        }
         let sample = fill(template, &"a".repeat(40), Label::default().as_str());
         if !valid_name(&sample) {
             return Err(TemplateError::NotAName {
@@ -136,7 +169,8 @@ pub fn parse_templates(text: &str) -> Result<Vec<String>, TemplateError> {
     Ok(templates)
 }
 
-/// The artifact name `template` gives for this commit and label.
+/// The artifact name `template` gives for this commit and label: the
+/// base commit's, or for a `{tag_sha}` template the release tag's.
 pub fn name_for(template: &str, sha: &Sha, label: &Label) -> String {
     fill(template, sha.as_str(), label.as_str())
 }
@@ -146,6 +180,7 @@ fn fill(template: &str, sha: &str, label: &str) -> String {
         .replace("{sha}", sha)
         .replace("{short_sha}", sha.get(..7).unwrap_or(sha))
         .replace("{label}", label)
+        .replace("{tag_sha}", sha)
 }
 
 /// The characters `actions/upload-artifact` refuses in a name.
@@ -177,6 +212,18 @@ mod tests {
                 .contains("unknown placeholder {commit}")
         );
         assert!(parse_templates("a/b-{sha}").is_err());
+        let t = parse_templates("bench-{sha}, bench-release-{tag_sha}").unwrap();
+        let q = ArtifactQuery {
+            templates: t,
+            workflow: None,
+        };
+        let (base, tag) = q.split();
+        assert_eq!(base.unwrap().templates, ["bench-{sha}"]);
+        assert_eq!(tag.unwrap().templates, ["bench-release-{tag_sha}"]);
+        assert!(matches!(
+            parse_templates("bench-{tag_sha}-{short_sha}"),
+            Err(TemplateError::Mixed { .. })
+        ));
         assert!(parse_templates(" , \n").is_err());
         assert!(parse_templates("bench-{sha").is_err());
     }

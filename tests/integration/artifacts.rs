@@ -600,3 +600,80 @@ async fn enterprise_server_api_path_and_its_pagination() {
     );
     assert_eq!(requests.len(), 3);
 }
+
+/// Issue 32: `{tag_sha}` names the release's uploaded results, looked up
+/// against the runs of the tag's commit (a release run), never the base
+/// commit's; a pull request reuses them instead of benchmarking the
+/// release again. With no tag, it is a notice.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_release_runs_results_are_found_by_tag_sha() {
+    use crate::online::TAG_COMMIT;
+    let mock = MockGitHub::start().await;
+    mock.tags(
+        REPO,
+        &[("v0.3.1".to_owned(), TAG_COMMIT.to_owned(), "commit")],
+    )
+    .await;
+    let release = format!("bench-release-{TAG_COMMIT}");
+    let mut from_release = artifact(21, &release, 201, TAG_COMMIT, "2026-11-01T10:00:00Z", false);
+    from_release["workflow_run"]["head_branch"] = json!("v0.3.1");
+    artifacts(&mock, &release, vec![from_release]).await;
+    artifacts(
+        &mock,
+        &name("mi355"),
+        vec![artifact(
+            11,
+            &name("mi355"),
+            101,
+            BASE,
+            "2026-11-01T10:00:00Z",
+            false,
+        )],
+    )
+    .await;
+    pushes(&mock, &[101]).await;
+    let mut run = run_json(201, "release", BASE_ID);
+    run["head_sha"] = json!(TAG_COMMIT);
+    Mock::given(method("GET"))
+        .and(path(format!("/repos/{REPO}/actions/runs")))
+        .and(query_param("head_sha", TAG_COMMIT))
+        .respond_with(ok_json(json!({"total_count": 1, "workflow_runs": [run]})))
+        .mount(&mock.server)
+        .await;
+    let (run, j) = online(&mock, &fork_pr(), "pull_request")
+        .args([
+            "--artifact-name",
+            "bench-mi355-{sha}, bench-release-{tag_sha}",
+        ])
+        .json_async()
+        .await;
+    assert_eq!(run.code, 0);
+    assert_eq!(j["tag_sha"], TAG_COMMIT);
+    assert_eq!(
+        j["artifact_name"],
+        name("mi355"),
+        "the first template fills artifact-*"
+    );
+    assert_eq!(
+        j["artifacts"][&release],
+        json!({"available": true, "id": 21, "run_id": 201, "event": "release"}),
+        "{j}"
+    );
+    assert_eq!(j["artifacts"][name("mi355")]["id"], 11);
+
+    let (_, j) = online(&mock, &fork_pr(), "pull_request")
+        .args(["--no-tag", "--artifact-name", "bench-release-{tag_sha}"])
+        .json_async()
+        .await;
+    assert!(
+        j["notices"]
+            .to_string()
+            .contains("release artifacts ({tag_sha}) not looked up"),
+        "{j}"
+    );
+    let out = online(&mock, &fork_pr(), "pull_request")
+        .args(["--artifact-name", "bench-{tag_sha}-{short_sha}"])
+        .run_async()
+        .await;
+    assert_eq!(out.code, 2, "{}", out.stderr);
+}

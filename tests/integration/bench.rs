@@ -547,26 +547,54 @@ fn a_volume_gives_the_command_its_inside_paths_and_tag_runs_the_release() {
         .run();
     run.assert_code(0);
     let out = run.outputs();
-    assert!(out["baseline"].ends_with("results/tag.csv"), "{}", out["baseline"]);
-    assert_eq!(csv(&out["baseline"]), "op,shape,dtype,tflops\ngemm,4096,bf16,100\n", "the tag's tree");
+    assert!(
+        out["baseline"].ends_with("results/tag.csv"),
+        "{}",
+        out["baseline"]
+    );
+    assert_eq!(
+        csv(&out["baseline"]),
+        "op,shape,dtype,tflops\ngemm,4096,bf16,100\n",
+        "the tag's tree"
+    );
     let seen = std::fs::read_to_string(format!("{}.seen", out["baseline"])).unwrap();
     let inside = inside.display().to_string();
     let mut words = seen.split_whitespace();
     assert_eq!(words.next(), Some("baseline"));
     assert_eq!(words.next(), Some("v1.0.0"));
     let tree = words.next().unwrap();
-    assert!(tree.starts_with(&format!("{inside}/.baseline-resolver-baseline-")), "{seen}");
-    assert_eq!(words.next(), Some(format!("{inside}/results/tag.csv").as_str()));
+    assert!(
+        tree.starts_with(&format!("{inside}/.baseline-resolver-baseline-")),
+        "{seen}"
+    );
+    assert_eq!(
+        words.next(),
+        Some(format!("{inside}/results/tag.csv").as_str())
+    );
     assert_eq!(p.worktrees(), 1);
     assert!(!Path::new(&tree.replace(&inside, &p.checkout.display().to_string())).exists());
     let current = std::fs::read_to_string(format!("{}.seen", out["current"])).unwrap();
-    assert_eq!(current.trim(), format!("current current {inside} {inside}/results/current.csv"));
+    assert_eq!(
+        current.trim(),
+        format!("current current {inside} {inside}/results/current.csv")
+    );
     // An out dir the container cannot see is refused before anything runs.
     let run = Bin::new()
-        .args(["bench", "--side", "current", "--command", "x {out}", "--volume"])
+        .args([
+            "bench",
+            "--side",
+            "current",
+            "--command",
+            "x {out}",
+            "--volume",
+        ])
         .arg(format!("{}:/inside", p.checkout.display()))
         .args(["--out-dir", "/tmp/elsewhere"])
         .run();
     run.assert_code(2);
-    assert!(run.stderr.contains("not under the volume"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("not under the volume"),
+        "{}",
+        run.stderr
+    );
 }

@@ -166,9 +166,13 @@ async fn settle(answer: &Answer, mut plan: Plan, online: &Online) -> Vec<Finding
         plan.lookup = None;
     }
     let repo = &answer.base_repo;
+    let (base_query, tag_query) = plan
+        .artifacts
+        .as_ref()
+        .map_or((None, None), ArtifactQuery::split);
     let known = answer.base_sha().cloned().or_else(|| base_of(&findings));
     let early = async {
-        match (&plan.artifacts, &known) {
+        match (&base_query, &known) {
             (Some(q), Some(sha)) => {
                 Some(artifacts::find(&online.api, repo, sha, &answer.label, q).await)
             }
@@ -181,7 +185,7 @@ async fn settle(answer: &Answer, mut plan: Plan, online: &Online) -> Vec<Finding
     findings.extend(base);
     findings.extend(release);
     let baseline = known.or_else(|| base_of(&findings));
-    let artifacts = match (early, &plan.artifacts, &baseline) {
+    let mut artifacts = match (early, &base_query, &baseline) {
         (Some(report), _, _) => Some(report),
         (None, Some(q), Some(sha)) => {
             Some(artifacts::find(&online.api, repo, sha, &answer.label, q).await)
@@ -194,11 +198,33 @@ async fn settle(answer: &Answer, mut plan: Plan, online: &Online) -> Vec<Finding
         }
         (None, None, _) => None,
     };
+    if let Some(q) = &tag_query {
+        match tag_of(&findings) {
+            Some(sha) => {
+                let report = artifacts::find(&online.api, repo, &sha, &answer.label, q).await;
+                artifacts = Some(match artifacts {
+                    Some(first) => first.then(report),
+                    None => report,
+                });
+            }
+            None => findings.push(Finding::Notice(
+                "release artifacts ({tag_sha}) not looked up: there is no release tag".to_owned(),
+            )),
+        }
+    }
     findings.extend(artifacts.map(Finding::Artifacts));
     if let Some(dir) = plan.fetch.as_deref() {
         findings.extend(fetch::settle(online, repo, baseline.as_ref(), dir).await);
     }
     findings
+}
+
+/// The release tag's commit the findings name, if any.
+fn tag_of(findings: &[Finding]) -> Option<Sha> {
+    findings.iter().rev().find_map(|f| match f {
+        Finding::Tag { sha, .. } => Some(sha.clone()),
+        _ => None,
+    })
 }
 
 /// The last baseline the findings name, if any.
