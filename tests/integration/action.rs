@@ -246,6 +246,10 @@ pub fn run_step_of(
     }
     for (key, value) in extra_env {
         cmd.env(key, value);
+        // The runner runs a step in the workspace.
+        if *key == "GITHUB_WORKSPACE" {
+            cmd.current_dir(value);
+        }
     }
     let out = cmd.output().unwrap();
     let text = std::fs::read_to_string(&output).unwrap_or_default();

@@ -34,6 +34,23 @@ done
 echo "::error::a line the harness printed"
 "#;
 
+/// The examples' harness, over the one above: `--only G` (repeated)
+/// and `--out FILE`, `--list` prints the groups.
+const EXAMPLE_HARNESS: &str = r#"#!/usr/bin/env bash
+cd "$(dirname "$0")/.."
+only=(); out=
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --only) only+=("$2"); shift 2 ;;
+    --out) out=$2; shift 2 ;;
+    --list) exec bash bench.sh x --list ;;
+    *) echo "unknown $1" >&2; exit 2 ;;
+  esac
+done
+groups=$(IFS=,; echo "${only[*]}")
+exec bash bench.sh "$out" $groups
+"#;
+
 /// One commit of the benchmarked project.
 pub struct Tree<'a> {
     pub value: &'a str,
@@ -56,6 +73,16 @@ fn commit(work: &Path, tree: &Tree<'_>, message: &str) -> String {
     std::fs::write(work.join("value"), tree.value).unwrap();
     std::fs::write(work.join("mode"), tree.mode).unwrap();
     std::fs::write(work.join("groups"), tree.groups).unwrap();
+    // The examples' harness: `scripts/run_benchmark.sh [--only G]... --out FILE`.
+    std::fs::create_dir_all(work.join("scripts")).unwrap();
+    std::fs::write(work.join("scripts/run_benchmark.sh"), EXAMPLE_HARNESS).unwrap();
+    for script in ["bench.sh", "scripts/run_benchmark.sh"] {
+        std::fs::set_permissions(
+            work.join(script),
+            std::os::unix::fs::PermissionsExt::from_mode(0o755),
+        )
+        .unwrap();
+    }
     git(work, &["add", "-A"]);
     git(
         work,
@@ -101,11 +128,6 @@ impl Project {
             root.path(),
             &["clone", "-q", "--depth=1", &url, checkout.to_str().unwrap()],
         );
-        std::fs::set_permissions(
-            checkout.join("bench.sh"),
-            std::os::unix::fs::PermissionsExt::from_mode(0o755),
-        )
-        .unwrap();
         Project {
             root,
             checkout,

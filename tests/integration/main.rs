@@ -8,6 +8,7 @@ mod artifacts;
 mod bad_corpus;
 mod bad_input;
 mod bench;
+mod bench_examples;
 mod cli;
 mod commands;
 mod comment;
