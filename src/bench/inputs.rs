@@ -26,6 +26,7 @@ const OUT_DIR: Input = Input::new("out-dir", &["INPUT_OUT_DIR"]);
 const WORKTREE_DIR: Input = Input::new("worktree-dir", &["INPUT_WORKTREE_DIR"]);
 const VOLUME: Input = Input::new("volume", &["INPUT_VOLUME"]);
 const REPOSITORY: Input = Input::new("repository", &["INPUT_REPOSITORY", "GITHUB_WORKSPACE"]);
+const SERVER_URL: Input = Input::new("", &["GITHUB_SERVER_URL"]);
 const FORMAT: Input = Input::new("format", &[]);
 
 /// The defaults, as the help, the action and docs/bench.md say them.
@@ -56,6 +57,9 @@ pub struct Inputs {
     pub volume: Option<Volume>,
     /// Absolute.
     pub repository: PathBuf,
+    /// `GITHUB_SERVER_URL` (github.com, or an Enterprise Server): the base
+    /// repository the baseline's commit is fetched from is under it.
+    pub server_url: String,
     pub format: Format,
     pub files: RunnerFiles,
 }
@@ -204,6 +208,12 @@ pub fn validate(args: &BenchArgs, env: Env<'_>) -> Result<Inputs, InputError> {
             .map(|v| volume(&v, &cwd))
             .transpose()?,
         repository: place(&repository, &cwd)?,
+        server_url: r
+            .parse(&SERVER_URL, None, |v| {
+                // git:// and file:// serve local mirrors (and the tests' repositories).
+                crate::validate::url::server(v, &["https", "http", "git", "file"])
+            })?
+            .unwrap_or_else(|| "https://github.com".to_owned()),
         format: Format::choose(
             r.value(&FORMAT, args.format.as_deref()),
             crate::runner::on_runner(env),

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use crate::contract::resolution::Provenance;
 use crate::contract::selection::Chosen;
-use crate::validate::Sha;
+use crate::validate::{RepoName, Sha};
 
 /// A side of the comparison.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -57,8 +57,9 @@ impl Sides {
 pub enum Tree {
     /// The checkout as it is (the change).
     Checkout,
-    /// A detached worktree at this commit.
-    Commit(String),
+    /// A detached worktree at this commit, fetched when absent from the
+    /// base repository (`owner/name`; `None`: the checkout's origin).
+    Commit { sha: String, repo: Option<String> },
 }
 
 /// What happens to one side.
@@ -163,7 +164,7 @@ fn baseline(facts: &Facts<'_>) -> Action {
     };
     if facts.tag {
         return match resolution.tag_sha.as_deref() {
-            Some(sha) => commit(sha, "tag_sha"),
+            Some(sha) => commit(sha, "tag_sha", resolution),
             None => Action::Unavailable("the resolution names no release tag".to_owned()),
         };
     }
@@ -171,7 +172,7 @@ fn baseline(facts: &Facts<'_>) -> Action {
         return Action::Unavailable(why);
     }
     match resolution.base_sha.as_deref() {
-        Some(sha) => commit(sha, "base_sha"),
+        Some(sha) => commit(sha, "base_sha", resolution),
         None => Action::Unavailable("the resolution names no base commit".to_owned()),
     }
 }
@@ -179,10 +180,18 @@ fn baseline(facts: &Facts<'_>) -> Action {
 /// A commit the resolution names, run only when it is a full SHA: the
 /// resolution may come from a fork's run, and git takes the value as an
 /// argument (`--upload-pack=...` is not a commit).
-fn commit(sha: &str, field: &str) -> Action {
-    match Sha::parse(sha) {
-        Ok(sha) => Action::Run(Tree::Commit(sha.as_str().to_owned())),
-        Err(e) => Action::Unavailable(format!("the resolution's {field}: {e}")),
+fn commit(sha: &str, field: &str, resolution: &Provenance) -> Action {
+    let sha = match Sha::parse(sha) {
+        Ok(sha) => sha.as_str().to_owned(),
+        Err(e) => return Action::Unavailable(format!("the resolution's {field}: {e}")),
+    };
+    match resolution.base_repo.as_deref().map(RepoName::parse) {
+        None => Action::Run(Tree::Commit { sha, repo: None }),
+        Some(Ok(repo)) => Action::Run(Tree::Commit {
+            sha,
+            repo: Some(repo.as_str().to_owned()),
+        }),
+        Some(Err(e)) => Action::Unavailable(format!("the resolution's base_repo: {e}")),
     }
 }
 
@@ -357,7 +366,27 @@ mod tests {
         let r = resolution(Some(&sha), true);
         let p = plan(&facts(Some(&r), None));
         assert_eq!(p.current, Action::Run(Tree::Checkout));
-        assert_eq!(p.baseline, Action::Run(Tree::Commit(sha.clone())));
+        assert_eq!(
+            p.baseline,
+            Action::Run(Tree::Commit {
+                sha: sha.clone(),
+                repo: None
+            })
+        );
+        let mut named = r.clone();
+        named.base_repo = Some("ROCm/FlyDSL".into());
+        assert_eq!(
+            plan(&facts(Some(&named), None)).baseline,
+            Action::Run(Tree::Commit {
+                sha: sha.clone(),
+                repo: Some("ROCm/FlyDSL".into())
+            })
+        );
+        named.base_repo = Some("../../evil --upload-pack=x".into());
+        assert!(matches!(
+            plan(&facts(Some(&named), None)).baseline,
+            Action::Unavailable(_)
+        ));
         assert_eq!(p.groups, None);
         let gone = resolution(Some(&sha), false);
         let p = plan(&facts(Some(&gone), None));
@@ -386,7 +415,13 @@ mod tests {
         assert_eq!(plan(&f).baseline, Action::Reuse(file.clone()));
         f.reusable = None;
         f.tag = true;
-        assert_eq!(plan(&f).baseline, Action::Run(Tree::Commit("b".repeat(40))));
+        assert_eq!(
+            plan(&f).baseline,
+            Action::Run(Tree::Commit {
+                sha: "b".repeat(40),
+                repo: None
+            })
+        );
         let mut untagged = r.clone();
         untagged.tag_sha = None;
         f.resolution = Some(&untagged);

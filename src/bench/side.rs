@@ -200,7 +200,13 @@ pub fn carry_out(
             run.sha = worktree::head(&inputs.repository).ok();
             measure(&mut run, &inputs.repository, groups, inputs)?;
         }
-        Action::Run(Tree::Commit(sha)) => in_worktree(&mut run, sha, groups, inputs)?,
+        Action::Run(Tree::Commit { sha, repo }) => {
+            let from = repo.as_ref().map_or_else(
+                || "origin".to_owned(),
+                |repo| format!("{}/{repo}.git", inputs.server_url),
+            );
+            in_worktree(&mut run, sha, &from, groups, inputs)?;
+        }
     }
     Ok(run)
 }
@@ -234,16 +240,21 @@ fn worktree_path(side: Side, inputs: &Inputs) -> Result<PathBuf, BenchError> {
     Ok(path)
 }
 
+/// The worktree at `sha` (fetched from `from` when the clone lacks it:
+/// the base repository under `GITHUB_SERVER_URL`, whose name the plan
+/// checked, since a fork's checkout has the fork as `origin`), measured,
+/// removed.
 fn in_worktree(
     run: &mut SideRun,
     sha: &str,
+    from: &str,
     groups: Option<&[String]>,
     inputs: &Inputs,
 ) -> Result<(), BenchError> {
     let side = run.side;
     let path = worktree_path(side, inputs)?;
     run.sha = Some(sha.to_owned());
-    let made = worktree::ensure(&inputs.repository, sha)
+    let made = worktree::ensure(&inputs.repository, sha, from)
         .and_then(|fetched| Ok((fetched, Worktree::add(&inputs.repository, &path, sha)?)));
     let (fetched, mut tree) = match made {
         Ok(made) => made,

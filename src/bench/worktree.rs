@@ -1,8 +1,8 @@
 //! The baseline's tree: a detached `git worktree` of the checkout at the
 //! one resolved commit, fetched at depth 1 when the clone lacks it, removed
 //! when dropped (after a failure or a timeout too). Through the git the
-//! runner has: the credentials actions/checkout left for `origin` are the
-//! ones it uses, so no token passes through this command.
+//! runner has: the credentials actions/checkout left for the server are
+//! the ones it uses, so no token passes through this command.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -60,17 +60,28 @@ pub fn head(repo: &Path) -> Result<String, WorktreeError> {
     )
 }
 
-/// Whether the clone holds `sha`; if not, fetches exactly that commit from
-/// `origin` at depth 1 (no tags). Returns whether it fetched.
-pub fn ensure(repo: &Path, sha: &str) -> Result<bool, WorktreeError> {
+/// Whether the clone holds `sha`; if not, fetches exactly that commit at
+/// depth 1 (no tags) from `from`: the base repository's URL (a checkout of
+/// a fork's head has the fork as `origin`, whose copy of main may be
+/// stale or gone), or `origin` when the resolution names no repository.
+/// Returns whether it fetched.
+pub fn ensure(repo: &Path, sha: &str, from: &str) -> Result<bool, WorktreeError> {
     let object = format!("{sha}^{{commit}}");
     if git(repo, "cat-file", &["cat-file", "-e", &object]).is_ok() {
         return Ok(false);
     }
     git(
         repo,
-        "fetch of the base commit from origin",
-        &["fetch", "--quiet", "--no-tags", "--depth=1", "origin", sha],
+        "fetch of the base commit",
+        &[
+            "fetch",
+            "--quiet",
+            "--no-tags",
+            "--depth=1",
+            "--",
+            from,
+            sha,
+        ],
     )?;
     git(repo, "cat-file", &["cat-file", "-e", &object])?;
     Ok(true)

@@ -9,6 +9,7 @@ mod bad_corpus;
 mod bad_input;
 mod bench;
 mod bench_examples;
+mod bench_trees;
 mod cli;
 mod commands;
 mod comment;
