@@ -173,3 +173,114 @@ fn the_focused_examples_bench_step_runs_the_groups_each_tree_knows() {
         bench.stdout
     );
 }
+
+/// docs/migrating.md's `bench` command for the seed's containerised
+/// harness, run with `docker` played by a shim that runs the script on the
+/// host with `/flydsl-test` at the volume's host path: the harness fails
+/// after printing its table, the rows it printed are converted and kept on
+/// both sides, the baseline side installs the base wheel first.
+#[test]
+fn the_migration_guides_container_command_keeps_a_failing_harnesss_rows() {
+    let root = tempfile::tempdir().unwrap();
+    let checkout = root.path().join("flydsl-test");
+    std::fs::create_dir_all(checkout.join("scripts")).unwrap();
+    std::fs::create_dir_all(checkout.join(".github/scripts")).unwrap();
+    let files = [
+        (
+            "scripts/run_benchmark.sh",
+            "echo 'softmax 32768x8192 bf16 3.9'\necho 'gemm 4096x4096 bf16 100.0'\nexit 1\n",
+        ),
+        (
+            "scripts/benchmark_output_to_csv.py",
+            "import sys\nrows = [l.split() for l in open(sys.argv[1]) if len(l.split()) == 4]\nwith open(sys.argv[2], 'w') as f:\n    f.write('op,shape,dtype,tflops\\n')\n    for r in rows:\n        f.write(','.join(r) + '\\n')\n",
+        ),
+        (
+            ".github/scripts/install-base-wheel.sh",
+            "#!/bin/bash\necho installed the base wheel in \"$PWD\"\n",
+        ),
+    ];
+    for (path, text) in files {
+        std::fs::write(checkout.join(path), text).unwrap();
+    }
+    std::fs::set_permissions(
+        checkout.join(".github/scripts/install-base-wheel.sh"),
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    let g = |args: &[&str]| crate::support::gitrepo::git(&checkout, args);
+    g(&["init", "-q", "-b", "main"]);
+    let commit = |m: &str| {
+        g(&["add", "-A"]);
+        g(&[
+            "-c",
+            "user.name=T",
+            "-c",
+            "user.email=t@example.com",
+            "commit",
+            "-qm",
+            m,
+        ]);
+        g(&["rev-parse", "HEAD"])
+    };
+    let base = commit("base");
+    std::fs::write(checkout.join("README"), "x").unwrap();
+    commit("head");
+    let bin_dir = root.path().join("bin");
+    std::fs::create_dir(&bin_dir).unwrap();
+    let shim = format!(
+        "#!/bin/bash\nshift; while [[ $1 == -* ]]; do [[ $1 == -e ]] && shift; shift; done; shift\n[ \"$1\" = bash ] && [ \"$2\" = -c ] || exit 99\nscript=${{3//\\/flydsl-test/{}}}\nexec bash -c \"$script\"\n",
+        checkout.display()
+    );
+    std::fs::write(bin_dir.join("docker"), shim).unwrap();
+    std::fs::set_permissions(
+        bin_dir.join("docker"),
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+
+    let guide = std::fs::read_to_string(repo_root().join("docs/migrating.md")).unwrap();
+    let block = guide
+        .split("<!-- migrate:single -->\n```yaml\n")
+        .nth(1)
+        .unwrap();
+    let steps: Vec<Value> = serde_yaml_ng::from_str(block.split("\n```").next().unwrap()).unwrap();
+    let with = &steps[0]["with"];
+    let arg = |k: &str| with[k].as_str().unwrap().to_owned();
+    let resolution = format!(r#"{{"label":"main","base_sha":"{base}","base_available":true}}"#);
+    let path = format!("{}:{}", bin_dir.display(), std::env::var("PATH").unwrap());
+    let run = crate::support::harness::Bin::new()
+        .env("PATH", path)
+        .env("GITHUB_WORKSPACE", root.path())
+        .args(["bench", "--resolution", &resolution, "--format", "json"])
+        .args([
+            "--repository",
+            &root.path().join(arg("repository")).display().to_string(),
+        ])
+        .args(["--volume", &format!("{}:/flydsl-test", checkout.display())])
+        .args([
+            "--out-dir",
+            &root.path().join(arg("out-dir")).display().to_string(),
+        ])
+        .args(["--command", &arg("command")])
+        .run();
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    let j: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();
+    for side in ["current", "baseline"] {
+        assert_eq!(j[side]["status"], "failed", "{j}");
+        assert_eq!(j[side]["exit_code"], 1);
+        assert_eq!(
+            j[side]["rows"], 2,
+            "the rows before the failure are kept: {j}"
+        );
+    }
+    assert!(
+        run.stderr
+            .contains("[baseline] installed the base wheel in"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        !run.stderr.contains("[current] installed"),
+        "only the baseline installs the base wheel"
+    );
+}
