@@ -11,7 +11,8 @@ use serde::Deserialize;
 use thiserror::Error;
 
 use super::{
-    Config, Direction, FailThreshold, Group, Lint, Metric, PathPattern, Pattern, Rule, Select,
+    Config, Direction, FailThreshold, Group, Lint, Metric, PathPattern, Pattern, Rerun, Rule,
+    Select,
 };
 use crate::glob::{Glob, PathGlob};
 use crate::runner::read::{self, FileError};
@@ -78,6 +79,15 @@ struct File {
     rules: Vec<toml::Spanned<RuleSpec>>,
     select: Option<toml::Spanned<SelectSpec>>,
     lint: Option<LintSpec>,
+    rerun: Option<toml::Spanned<RerunSpec>>,
+}
+
+/// `[rerun]`: the key column the `rerun` outputs list, and the joiner.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RerunSpec {
+    key: Option<String>,
+    join: Option<String>,
 }
 
 /// `[lint]`: which jobs and workflows run benchmarks, where the files do
@@ -180,7 +190,15 @@ pub fn parse(text: &str) -> Result<Config, Problem> {
             "keys and metrics must each name at least one column",
         ));
     }
+    let rerun = match file.rerun {
+        Some(spec) => {
+            let line = line_of(text, spec.span().start);
+            rerun_of(&keys, spec.into_inner()).map_err(|m| Problem::at(Some(line), m))?
+        }
+        None => Rerun::default(),
+    };
     let mut config = Config {
+        rerun,
         keys,
         metrics,
         rules: Vec::with_capacity(file.rules.len()),
@@ -207,6 +225,30 @@ pub fn parse(text: &str) -> Result<Config, Problem> {
         config.select = Some(select);
     }
     Ok(config)
+}
+
+/// `[rerun]` checked: a key column the config has, a joiner it knows.
+fn rerun_of(keys: &[String], spec: RerunSpec) -> Result<Rerun, String> {
+    let key = match spec.key {
+        None => 0,
+        Some(k) => keys.iter().position(|c| *c == k).ok_or_else(|| {
+            format!(
+                "rerun: key {:?} is not one of the key columns ({})",
+                snippet_of(&k),
+                keys.join(", ")
+            )
+        })?,
+    };
+    let join = match spec.join {
+        None => ",",
+        Some(j) => Rerun::join_of(&j).ok_or_else(|| {
+            format!(
+                "rerun: join {:?} is not comma, space, lines or or",
+                snippet_of(&j)
+            )
+        })?,
+    };
+    Ok(Rerun { key, join })
 }
 
 /// Path patterns, compiled; `!` (gitignore's negation) is refused rather

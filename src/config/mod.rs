@@ -161,6 +161,38 @@ pub struct Config {
     pub select: Option<Select>,
     /// The `[lint]` table, when the config has one.
     pub lint: Option<Lint>,
+    /// `[rerun]`: how compare's `rerun` output names the rows to run again.
+    pub rerun: Rerun,
+}
+
+/// `[rerun]`: which key column's values the `rerun` outputs list, joined
+/// how: the form the harness's own flag takes (`--only softmax,moe` is one
+/// harness's; another takes `-k "softmax or moe"` or one name per line).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rerun {
+    /// The key column, by position in `keys` (the first by default).
+    pub key: usize,
+    /// Between two values: `,` (default), ` `, `\n`, or ` or `.
+    pub join: &'static str,
+}
+
+impl Default for Rerun {
+    fn default() -> Rerun {
+        Rerun { key: 0, join: "," }
+    }
+}
+
+impl Rerun {
+    /// `comma`, `space`, `lines` or `or`, as `[rerun] join` spells it.
+    pub fn join_of(word: &str) -> Option<&'static str> {
+        match word {
+            "comma" => Some(","),
+            "space" => Some(" "),
+            "lines" => Some("\n"),
+            "or" => Some(" or "),
+            _ => None,
+        }
+    }
 }
 
 /// `[lint]`: the jobs (by id) and workflows (by file name) that run
@@ -241,6 +273,7 @@ impl Default for Config {
             rules: Vec::new(),
             select: None,
             lint: None,
+            rerun: Rerun::default(),
         }
     }
 }

@@ -64,6 +64,11 @@ impl<'t> Key<'t> {
         unescape(split_separator(self.text).next().unwrap_or_default())
     }
 
+    /// Cell `i` (empty when the key has fewer cells).
+    pub fn cell(self, i: usize) -> Cow<'t, str> {
+        unescape(split_separator(self.text).nth(i).unwrap_or_default())
+    }
+
     /// The first two cells, and the rest joined by `,` (the dashboard's
     /// `op`, `shape`, `dtype`), each as a person should see it (see
     /// [`visible`]): an ordinary key is unchanged.

@@ -188,8 +188,11 @@ pub fn history_line(report: &Report<'_>, c: &Comparison<'_>) -> Option<String> {
 /// What a re-run could change, over the gate: noisy rows, and rows that
 /// regressed on one sample per side.
 pub struct Rerun {
-    /// The first key column's values, distinct, in order.
+    /// The `[rerun] key` column's values (the first key column by
+    /// default), distinct, in order.
     pub groups: Vec<String>,
+    /// `[rerun] join`: what goes between two values in the outputs.
+    pub join: &'static str,
     /// How many rows.
     pub rows: usize,
     /// The groups whose baseline run was itself off its level: the
@@ -201,6 +204,7 @@ impl Rerun {
     pub fn of(report: &Report<'_>) -> Rerun {
         let mut out = Rerun {
             groups: Vec::new(),
+            join: report.config.rerun.join,
             rows: 0,
             baseline_groups: Vec::new(),
         };
@@ -213,7 +217,7 @@ impl Rerun {
             .rows_of(&[Class::Regressed, Class::Noisy])
             .filter(RowResult::worth_rerun)
         {
-            let first = row.key.first();
+            let first = row.key.cell(report.config.rerun.key);
             if row.rerun_baseline && !seen_baseline.contains(first.as_ref()) {
                 seen_baseline.insert(first.clone().into_owned());
                 out.baseline_groups.push(first.clone().into_owned());
@@ -239,6 +243,7 @@ impl Rerun {
     pub fn baseline_output(&self) -> String {
         Rerun {
             groups: self.baseline_groups.clone(),
+            join: self.join,
             rows: 0,
             baseline_groups: Vec::new(),
         }
@@ -257,21 +262,30 @@ impl Rerun {
     }
 
     /// The groups; cut (for outputs) to values without `,` or control
-    /// characters, at most [`RERUN_GROUPS`].
+    /// characters (nor spaces, when the joiner has one), at most
+    /// [`RERUN_GROUPS`].
     pub fn shown_groups(&self, cut: bool) -> Vec<String> {
         if !cut {
             return self.groups.clone();
         }
         self.groups
             .iter()
-            .map(|g| visible(g, SHOWN_CELL).replace(',', "_"))
+            .map(|g| {
+                let g = visible(g, SHOWN_CELL).replace(',', "_");
+                if self.join.contains(' ') {
+                    g.replace(' ', "_")
+                } else {
+                    g
+                }
+            })
             .take(RERUN_GROUPS)
             .collect()
     }
 
-    /// `softmax,moe`: what `run_benchmark.sh --only` takes.
+    /// `softmax,moe` (what `run_benchmark.sh --only` takes), or joined as
+    /// `[rerun] join` says.
     pub fn output(&self) -> String {
-        self.shown_groups(true).join(",")
+        self.shown_groups(true).join(self.join)
     }
 }
 
