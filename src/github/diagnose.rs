@@ -1,5 +1,5 @@
 //! Why a request got no answer, said once and in a few words: the root
-//! cause of a chain of wrapped errors (octocrab, reqwest, hyper each repeat
+//! cause of a chain of wrapped errors (reqwest, hyper, native-tls each repeat
 //! the URL), and whether it was the server's certificate or the TLS
 //! handshake (both final: retrying cannot help, and nothing is ever
 //! retried without TLS).
@@ -41,7 +41,7 @@ pub(super) fn tls_problem(err: &(dyn std::error::Error + 'static)) -> Option<Str
 }
 
 /// The root cause of a failed request in a few words, once: the wrappers
-/// around it (octocrab, reqwest, hyper) each repeat the URL and add nothing.
+/// around it (reqwest, hyper) each repeat the URL and add nothing.
 pub(super) fn root_cause(err: &(dyn std::error::Error + 'static)) -> String {
     for e in chain(err) {
         if let Some(io) = e.downcast_ref::<std::io::Error>() {

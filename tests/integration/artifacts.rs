@@ -565,8 +565,8 @@ async fn at_most_eight_artifact_lookups_are_in_flight() {
 }
 
 /// Enterprise Server: the API lives under `/api/v3` and its `Link` URLs
-/// carry that prefix; the next page must not get it twice (octocrab's base
-/// URI layer leaves a path that already starts with the base path alone; this
+/// carry that prefix; the next page must not get it twice (the client leaves a path that
+/// already starts with the base path alone; this
 /// guards that, and our `Link` handling, end to end).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn enterprise_server_api_path_and_its_pagination() {

@@ -117,7 +117,7 @@ pub fn online(answer: &Answer, plan: Plan, network: &Network) -> Result<Vec<Find
         .enable_all()
         .build()
         .map_err(SettleError::Runtime)?;
-    // octocrab starts its request buffer on the runtime it is built in.
+    // The API client's connections run on the runtime it is entered in.
     let entered = runtime.enter();
     let api = Api::new(network.api.clone());
     let findings = match api {
