@@ -446,7 +446,7 @@ impl Api {
             let (page, headers): (T, _) = self.get_json(&path, what, permission, repo).await?;
             pages.push(page);
             seen.insert(path);
-            let Some(next) = next_link(&headers) else {
+            let Some(next) = policy::next_link(&headers) else {
                 return Ok(pages);
             };
             if seen.contains(&next) {
@@ -469,24 +469,6 @@ impl Api {
             path = next;
         }
     }
-}
-
-/// The `rel="next"` URL of a `Link` header, as a path with query: the base
-/// URL (and the token with it) stays ours, whatever host the link names.
-fn next_link(headers: &HeaderMap) -> Option<String> {
-    let link = headers.get(header::LINK)?.to_str().ok()?;
-    link.split(',').find_map(|part| {
-        let (target, params) = part.split_once(';')?;
-        if !params.split(';').any(|p| p.trim() == "rel=\"next\"") {
-            return None;
-        }
-        let target = target.trim().strip_prefix('<')?.strip_suffix('>')?;
-        let url = url::Url::parse(target).ok()?;
-        Some(match url.query() {
-            Some(query) => format!("{}?{query}", url.path()),
-            None => url.path().to_owned(),
-        })
-    })
 }
 
 /// The client every API request goes through. Redirects keep reqwest's
@@ -554,35 +536,6 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn link_header_next() {
-        let mut h = HeaderMap::new();
-        h.insert(
-            header::LINK,
-            HeaderValue::from_static(
-                r#"<https://api.github.com/repositories/1/tags?page=2>; rel="next", <https://api.github.com/repositories/1/tags?page=5>; rel="last""#,
-            ),
-        );
-        assert_eq!(
-            next_link(&h).as_deref(),
-            Some("/repositories/1/tags?page=2")
-        );
-        h.insert(
-            header::LINK,
-            HeaderValue::from_static(r#"<https://x/a?page=1>; rel="prev""#),
-        );
-        assert_eq!(next_link(&h), None);
-        h.insert(
-            header::LINK,
-            HeaderValue::from_static(r#"<https://evil.example/api/v3/x?page=2>; rel="next""#),
-        );
-        assert_eq!(
-            next_link(&h).as_deref(),
-            Some("/api/v3/x?page=2"),
-            "only the path and query are kept"
-        );
-    }
 
     /// Without a TLS feature reqwest refuses an https URL before it
     /// connects ("scheme is not http"); with one, it gets as far as the

@@ -9,7 +9,7 @@
 
 use std::time::Duration;
 
-use http::{HeaderMap, StatusCode};
+use http::{HeaderMap, StatusCode, header};
 
 use super::error::{ApiError, Permission};
 use super::wire::ErrorBody;
@@ -126,9 +126,28 @@ pub fn classify(
     }
 }
 
+/// The `rel="next"` URL of a `Link` header, as a path with query: the base
+/// URL (and the token with it) stays ours, whatever host the link names.
+pub fn next_link(headers: &HeaderMap) -> Option<String> {
+    let link = headers.get(header::LINK)?.to_str().ok()?;
+    link.split(',').find_map(|part| {
+        let (target, params) = part.split_once(';')?;
+        if !params.split(';').any(|p| p.trim() == "rel=\"next\"") {
+            return None;
+        }
+        let target = target.trim().strip_prefix('<')?.strip_suffix('>')?;
+        let url = url::Url::parse(target).ok()?;
+        Some(match url.query() {
+            Some(query) => format!("{}?{query}", url.path()),
+            None => url.path().to_owned(),
+        })
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use http::HeaderValue;
 
     fn decide(status: u16, headers: &[(&str, &str)], body: &str) -> Disposition {
         let repo = RepoName::parse("ROCm/FlyDSL").unwrap();
@@ -257,5 +276,33 @@ mod tests {
             let wait = backoff(attempt);
             assert!(wait >= cap / 2 && wait <= cap, "{attempt}: {wait:?}");
         }
+    }
+    #[test]
+    fn link_header_next() {
+        let mut h = HeaderMap::new();
+        h.insert(
+            header::LINK,
+            HeaderValue::from_static(
+                r#"<https://api.github.com/repositories/1/tags?page=2>; rel="next", <https://api.github.com/repositories/1/tags?page=5>; rel="last""#,
+            ),
+        );
+        assert_eq!(
+            next_link(&h).as_deref(),
+            Some("/repositories/1/tags?page=2")
+        );
+        h.insert(
+            header::LINK,
+            HeaderValue::from_static(r#"<https://x/a?page=1>; rel="prev""#),
+        );
+        assert_eq!(next_link(&h), None);
+        h.insert(
+            header::LINK,
+            HeaderValue::from_static(r#"<https://evil.example/api/v3/x?page=2>; rel="next""#),
+        );
+        assert_eq!(
+            next_link(&h).as_deref(),
+            Some("/api/v3/x?page=2"),
+            "only the path and query are kept"
+        );
     }
 }
