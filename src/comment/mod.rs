@@ -10,6 +10,7 @@
 
 pub mod args;
 pub mod body;
+pub mod cells;
 pub mod inputs;
 pub mod post;
 pub mod report;
