@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use super::args::BenchArgs;
 use super::plan::{self, GroupsFormat, Sides, Volume};
+use crate::github::network;
 use crate::runner::env::Input;
 use crate::runner::write::RunnerFiles;
 use crate::runner::{Env, Format, InputError, Reader, shown};
@@ -209,11 +210,8 @@ pub fn validate(args: &BenchArgs, env: Env<'_>) -> Result<Inputs, InputError> {
             .transpose()?,
         repository: place(&repository, &cwd)?,
         server_url: r
-            .parse(&SERVER_URL, None, |v| {
-                // git:// and file:// serve local mirrors (and the tests' repositories).
-                crate::validate::url::server(v, &["https", "http", "git", "file"])
-            })?
-            .unwrap_or_else(|| "https://github.com".to_owned()),
+            .parse(&SERVER_URL, None, network::git_server)?
+            .unwrap_or_else(|| network::SERVER_URL.to_owned()),
         format: Format::choose(
             r.value(&FORMAT, args.format.as_deref()),
             crate::runner::on_runner(env),

@@ -59,7 +59,7 @@ pub enum Tree {
     Checkout,
     /// A detached worktree at this commit, fetched when absent from the
     /// base repository (`owner/name`; `None`: the checkout's origin).
-    Commit { sha: String, repo: Option<String> },
+    Commit { sha: Sha, repo: Option<RepoName> },
 }
 
 /// What happens to one side.
@@ -182,16 +182,17 @@ fn baseline(facts: &Facts<'_>) -> Action {
 /// argument (`--upload-pack=...` is not a commit).
 fn commit(sha: &str, field: &str, resolution: &Provenance) -> Action {
     let sha = match Sha::parse(sha) {
-        Ok(sha) => sha.as_str().to_owned(),
+        Ok(sha) => sha,
         Err(e) => return Action::Unavailable(format!("the resolution's {field}: {e}")),
     };
-    match resolution.base_repo.as_deref().map(RepoName::parse) {
-        None => Action::Run(Tree::Commit { sha, repo: None }),
-        Some(Ok(repo)) => Action::Run(Tree::Commit {
-            sha,
-            repo: Some(repo.as_str().to_owned()),
-        }),
-        Some(Err(e)) => Action::Unavailable(format!("the resolution's base_repo: {e}")),
+    match resolution
+        .base_repo
+        .as_deref()
+        .map(RepoName::parse)
+        .transpose()
+    {
+        Ok(repo) => Action::Run(Tree::Commit { sha, repo }),
+        Err(e) => Action::Unavailable(format!("the resolution's base_repo: {e}")),
     }
 }
 
@@ -369,7 +370,7 @@ mod tests {
         assert_eq!(
             p.baseline,
             Action::Run(Tree::Commit {
-                sha: sha.clone(),
+                sha: Sha::parse(&sha).unwrap(),
                 repo: None
             })
         );
@@ -378,8 +379,8 @@ mod tests {
         assert_eq!(
             plan(&facts(Some(&named), None)).baseline,
             Action::Run(Tree::Commit {
-                sha: sha.clone(),
-                repo: Some("ROCm/FlyDSL".into())
+                sha: Sha::parse(&sha).unwrap(),
+                repo: Some(RepoName::parse("ROCm/FlyDSL").unwrap())
             })
         );
         named.base_repo = Some("../../evil --upload-pack=x".into());
@@ -418,7 +419,7 @@ mod tests {
         assert_eq!(
             plan(&f).baseline,
             Action::Run(Tree::Commit {
-                sha: "b".repeat(40),
+                sha: Sha::parse(&"b".repeat(40)).unwrap(),
                 repo: None
             })
         );

@@ -13,6 +13,7 @@ use super::inputs::Inputs;
 use super::plan::{self, Action, Fill, Side, Tree};
 use super::process::{self, Ended};
 use super::worktree::{self, Worktree};
+use crate::github::network;
 use crate::runner::shown;
 
 /// How a side ended.
@@ -203,9 +204,9 @@ pub fn carry_out(
         Action::Run(Tree::Commit { sha, repo }) => {
             let from = repo.as_ref().map_or_else(
                 || "origin".to_owned(),
-                |repo| format!("{}/{repo}.git", inputs.server_url),
+                |repo| network::git_url(&inputs.server_url, repo),
             );
-            in_worktree(&mut run, sha, &from, groups, inputs)?;
+            in_worktree(&mut run, sha.as_str(), &from, groups, inputs)?;
         }
     }
     Ok(run)

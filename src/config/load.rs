@@ -230,7 +230,7 @@ pub fn parse(text: &str) -> Result<Config, Problem> {
 /// `[rerun]` checked: a key column the config has, a joiner it knows.
 fn rerun_of(keys: &[String], spec: RerunSpec) -> Result<Rerun, String> {
     let key = match spec.key {
-        None => 0,
+        None => Rerun::default().key,
         Some(k) => keys.iter().position(|c| *c == k).ok_or_else(|| {
             format!(
                 "rerun: key {:?} is not one of the key columns ({})",
@@ -240,7 +240,7 @@ fn rerun_of(keys: &[String], spec: RerunSpec) -> Result<Rerun, String> {
         })?,
     };
     let join = match spec.join {
-        None => ",",
+        None => Rerun::default().join,
         Some(j) => Rerun::join_of(&j).ok_or_else(|| {
             format!(
                 "rerun: join {:?} is not comma, space, lines or or",

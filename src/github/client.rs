@@ -232,7 +232,7 @@ impl Api {
     /// streams, so an endless answer costs no more memory than the limit.
     async fn read_body(
         &self,
-        mut body: reqwest::Response,
+        mut response: reqwest::Response,
         headers: &HeaderMap,
         what: &str,
     ) -> Result<Vec<u8>, ApiError> {
@@ -245,7 +245,7 @@ impl Api {
             return Err(too_large(MAX_BODY));
         }
         let mut bytes = Vec::new();
-        while let Some(data) = body
+        while let Some(data) = response
             .chunk()
             .await
             .map_err(|e| self.transport_error(what, &e, "reading the answer: "))?

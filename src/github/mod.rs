@@ -9,7 +9,8 @@
 //! transport is chosen on purpose (native-tls on the OpenSSL libgit2
 //! links, TLS 1.2+, HTTP/2, proxies). No GitHub client crate: octocrab
 //! carried these requests before, its typed models and its retry, timeout
-//! and pagination layers unused, at 40 crates of build time. The resolver reads a few fields of ten endpoints
+//! and pagination layers unused, at 40 crates of build time. The resolver
+//! reads a few fields of ten endpoints
 //! ([`wire`], small structs a new field cannot break), follows `Link`
 //! pages as paths on its own base URL (the token never follows a link to
 //! another host), reads bodies under a size budget while they stream, and

@@ -10,10 +10,24 @@ use std::time::Duration;
 use thiserror::Error;
 
 use crate::runner::{InputError, Reader, shown};
-use crate::validate::url;
+use crate::validate::{RepoName, url};
 
 /// github.com; Enterprise Server sets `GITHUB_SERVER_URL` to `https://HOST`.
 pub const SERVER_URL: &str = "https://github.com";
+/// The schemes `GITHUB_SERVER_URL` may have where git reads it: git://
+/// and file:// serve local mirrors (and the tests' repositories).
+const GIT_SCHEMES: [&str; 4] = ["https", "http", "git", "file"];
+
+/// `GITHUB_SERVER_URL` as git reaches it ([`GIT_SCHEMES`]).
+pub fn git_server(value: &str) -> Result<String, url::UrlProblem> {
+    url::server(value, &GIT_SCHEMES)
+}
+
+/// `SERVER/owner/name.git`: where git finds a repository of the server.
+pub fn git_url(server_url: &str, repo: &RepoName) -> String {
+    format!("{server_url}/{repo}.git")
+}
+
 /// github.com's API; Enterprise Server's is `https://HOST/api/v3`.
 pub const API_URL: &str = "https://api.github.com";
 /// One deadline for all network work, in seconds.

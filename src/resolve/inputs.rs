@@ -16,7 +16,7 @@ use super::defaults;
 use super::rules::Settings;
 use super::tags::TagPolicy;
 use crate::github::event::EventName;
-use crate::github::network::{check_proxies, timeout};
+use crate::github::network::{check_proxies, git_server, timeout};
 use crate::runner::env::Input;
 use crate::runner::write::RunnerFiles;
 use crate::runner::{Env, Format, InputError, Reader, shown};
@@ -166,10 +166,7 @@ pub fn validate(args: &ResolveArgs, env: Env<'_>) -> Result<Inputs, InputError> 
             .unwrap_or_default(),
         settings: settings(&r, args)?,
         server_url: r
-            .parse(&SERVER_URL, args.server_url.as_deref(), |v| {
-                // git:// and file:// serve local mirrors (and the tests' git daemon).
-                url::server(v, &["https", "http", "git", "file"])
-            })?
+            .parse(&SERVER_URL, args.server_url.as_deref(), git_server)?
             .unwrap_or_else(|| defaults::SERVER_URL.to_owned()),
         files: RunnerFiles::from_env(&r),
         debug: crate::runner::debug(env),

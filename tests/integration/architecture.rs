@@ -124,7 +124,7 @@ fn layers_import_only_downwards() {
                 "runner", "validate", "config", "series", "table", "parallel", "contract",
             ][..],
         ),
-        ("bench", &["runner", "validate", "contract"][..]),
+        ("bench", &["runner", "validate", "github", "contract"][..]),
         (
             "cli",
             &[

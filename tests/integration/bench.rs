@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::support::gitrepo::git;
+use crate::support::gitrepo::{commit_all, git};
 use crate::support::harness::Bin;
 
 /// The harness: `bench.sh OUT GROUPS` writes a header and one row per
@@ -83,20 +83,7 @@ fn commit(work: &Path, tree: &Tree<'_>, message: &str) -> String {
         )
         .unwrap();
     }
-    git(work, &["add", "-A"]);
-    git(
-        work,
-        &[
-            "-c",
-            "user.name=T",
-            "-c",
-            "user.email=t@example.com",
-            "commit",
-            "-qm",
-            message,
-        ],
-    );
-    git(work, &["rev-parse", "HEAD"])
+    commit_all(work, message)
 }
 
 impl Project {

@@ -10,6 +10,7 @@ use serde_yaml_ng::Value;
 
 use crate::action::{StepRun, action_dir, run_step_of};
 use crate::bench::{Project, Tree};
+use crate::support::gitrepo::commit_all;
 use crate::support::harness::repo_root;
 
 fn job_steps(example: &str, job: &str) -> Vec<Value> {
@@ -207,24 +208,10 @@ fn the_migration_guides_container_command_keeps_a_failing_harnesss_rows() {
         std::os::unix::fs::PermissionsExt::from_mode(0o755),
     )
     .unwrap();
-    let g = |args: &[&str]| crate::support::gitrepo::git(&checkout, args);
-    g(&["init", "-q", "-b", "main"]);
-    let commit = |m: &str| {
-        g(&["add", "-A"]);
-        g(&[
-            "-c",
-            "user.name=T",
-            "-c",
-            "user.email=t@example.com",
-            "commit",
-            "-qm",
-            m,
-        ]);
-        g(&["rev-parse", "HEAD"])
-    };
-    let base = commit("base");
+    crate::support::gitrepo::git(&checkout, &["init", "-q", "-b", "main"]);
+    let base = commit_all(&checkout, "base");
     std::fs::write(checkout.join("README"), "x").unwrap();
-    commit("head");
+    commit_all(&checkout, "head");
     let bin_dir = root.path().join("bin");
     std::fs::create_dir(&bin_dir).unwrap();
     let shim = format!(

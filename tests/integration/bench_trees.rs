@@ -92,6 +92,12 @@ fn a_volume_gives_the_command_its_inside_paths_and_tag_runs_the_release() {
     );
 }
 
+/// Points the checkout's `origin` at `fork`, a repository that is not there.
+fn origin_gone(p: &Project, fork: &Path) {
+    let url = format!("file://{}", fork.display());
+    git(&p.checkout, &["remote", "set-url", "origin", &url]);
+}
+
 /// The checkout of a fork's head has the fork as `origin` (FlyDSL's
 /// workflow checks out `pull_request.head.repo`): the base commit is
 /// fetched from the base repository under GITHUB_SERVER_URL, never from
@@ -100,15 +106,7 @@ fn a_volume_gives_the_command_its_inside_paths_and_tag_runs_the_release() {
 fn the_base_commit_comes_from_the_base_repository_not_the_forks_origin() {
     let p = Project::new(&quiet("100", "gemm"), &quiet("90", "gemm"));
     let fork = p.root.path().join("fork-that-is-gone.git");
-    git(
-        &p.checkout,
-        &[
-            "remote",
-            "set-url",
-            "origin",
-            &format!("file://{}", fork.display()),
-        ],
-    );
+    origin_gone(&p, &fork);
     let resolution = format!(
         r#"{{"label":"main","base_repo":"ROCm/FlyDSL","base_sha":"{}","base_available":true}}"#,
         p.base
@@ -129,15 +127,7 @@ fn the_base_commit_comes_from_the_base_repository_not_the_forks_origin() {
     );
     // Without the base repository's name, origin (the gone fork) is asked: unavailable.
     let p = Project::new(&quiet("100", "gemm"), &quiet("90", "gemm"));
-    git(
-        &p.checkout,
-        &[
-            "remote",
-            "set-url",
-            "origin",
-            &format!("file://{}", fork.display()),
-        ],
-    );
+    origin_gone(&p, &fork);
     let run = p.bench(&p.resolution(&p.base)).run();
     assert_eq!(
         run.outputs()["baseline-status"],

@@ -7,7 +7,8 @@ use crate::resolve::answer::Finding;
 use crate::resolve::git;
 use crate::validate::{RepoName, Sha};
 
-use super::{Online, blocking, git_url};
+use super::{Online, blocking};
+use crate::github::network::git_url;
 
 /// `--fetch` offline: the base commit when the clone already holds it (the
 /// ref set, no network); otherwise a warning, and nothing fetched.

@@ -23,6 +23,7 @@ use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
+use crate::github::network::git_url;
 use crate::github::{self, Api};
 use crate::resolve::answer::{Answer, Finding};
 use crate::resolve::artifacts::ArtifactQuery;
@@ -279,10 +280,6 @@ fn offline_warning(repo: &RepoName, lookup: &Lookup) -> String {
         "baseline unavailable for {repo}: the event payload does not hold {}; {fallback}, or pass base-sha",
         lookup.describe()
     )
-}
-
-fn git_url(server_url: &str, repo: &RepoName) -> String {
-    format!("{server_url}/{repo}.git")
 }
 
 /// Runs blocking git work on its own thread, abandoned at the deadline.

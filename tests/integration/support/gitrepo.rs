@@ -26,6 +26,25 @@ pub fn git(dir: &Path, args: &[&str]) -> String {
     String::from_utf8_lossy(&out.stdout).trim().to_owned()
 }
 
+/// Commits everything in the work tree `dir` (as a test author) and
+/// returns the new commit.
+pub fn commit_all(dir: &Path, message: &str) -> String {
+    git(dir, &["add", "-A"]);
+    git(
+        dir,
+        &[
+            "-c",
+            "user.name=T",
+            "-c",
+            "user.email=t@example.com",
+            "commit",
+            "-qm",
+            message,
+        ],
+    );
+    git(dir, &["rev-parse", "HEAD"])
+}
+
 /// A bare repository at `<root>/<owner>/<name>.git`, the layout
 /// `GITHUB_SERVER_URL/owner/name.git` expects.
 pub struct BareRepo {
