@@ -5,6 +5,8 @@
 
 #[path = "sections/compare.rs"]
 mod compare_section;
+#[path = "sections/git.rs"]
+mod git_section;
 #[path = "sections/lint.rs"]
 mod lint_section;
 #[path = "sections/noise.rs"]
@@ -13,6 +15,8 @@ mod noise_section;
 mod select_section;
 #[path = "../tests/integration/support/simulation.rs"]
 mod simulation;
+#[path = "sections/tags.rs"]
+mod tags_section;
 // The tests' servers, reused as they are (they name each other as
 // `crate::support::...`, as in the test crate).
 #[path = "../tests/integration/support/gitrepo.rs"]
@@ -228,104 +232,6 @@ fn offline(report: &mut String) {
     );
 }
 
-/// Tag names: mixed semver and PEP 440, half annotated.
-fn tag_list(n: usize) -> Vec<(String, String, &'static str)> {
-    (0..n)
-        .map(|i| {
-            let name = match i % 3 {
-                0 => format!("v{}.{}.{}", i / 1000, (i / 10) % 100, i % 10),
-                1 => format!("v{}.{}.{}.dev{i}", i / 1000, (i / 10) % 100, i % 10),
-                _ => format!("v{}.{}.{}-rc.{}", i / 1000, (i / 10) % 100, i % 10, i % 7),
-            };
-            let kind = if i % 2 == 0 { "commit" } else { "tag" };
-            (name, format!("{:040x}", i + 1), kind)
-        })
-        .collect()
-}
-
-/// `GET /repos/{o}/{r}/tags?per_page=100&page=N` with a `Link` to the next
-/// page, as GitHub answers it: the endpoint tag-finding actions walk.
-struct TagPages {
-    tags: Vec<(String, String)>,
-    base: String,
-}
-
-impl Respond for TagPages {
-    fn respond(&self, request: &Request) -> ResponseTemplate {
-        let page: usize = request
-            .url
-            .query_pairs()
-            .find(|(k, _)| k == "page")
-            .and_then(|(_, v)| v.parse().ok())
-            .unwrap_or(1);
-        let items: Vec<Value> = self
-            .tags
-            .iter()
-            .skip((page - 1) * 100)
-            .take(100)
-            .map(|(name, sha)| json!({"name": name, "commit": {"sha": sha, "url": "x"}, "zipball_url": "x", "tarball_url": "x", "node_id": "x"}))
-            .collect();
-        let mut answer = ok().set_body_json(items);
-        if page * 100 < self.tags.len() {
-            let next = format!(
-                "<{}/repos/{REPO}/tags?per_page=100&page={}>; rel=\"next\"",
-                self.base,
-                page + 1
-            );
-            answer = answer.insert_header("link", next.as_str());
-        }
-        answer
-    }
-}
-
-/// The page-by-page strategy, as a reference: follow `Link` to the end, then
-/// sort as versions and take the highest. Returns (tag, requests).
-async fn page_by_page(base: &str) -> (String, usize) {
-    let ca = std::fs::read(support::tls::ca_file()).unwrap();
-    let client = reqwest::Client::builder()
-        .add_root_certificate(reqwest::Certificate::from_pem(&ca).unwrap())
-        .build()
-        .unwrap();
-    let mut url = format!("{base}/repos/{REPO}/tags?per_page=100");
-    let mut names = Vec::new();
-    let mut requests = 0;
-    loop {
-        let response = client.get(&url).send().await.expect("page");
-        requests += 1;
-        let next = response
-            .headers()
-            .get("link")
-            .and_then(|l| l.to_str().ok())
-            .and_then(|l| l.split(';').next())
-            .map(|u| {
-                u.trim()
-                    .trim_start_matches('<')
-                    .trim_end_matches('>')
-                    .to_owned()
-            });
-        let page: Vec<Value> = serde_json::from_str(&response.text().await.unwrap()).unwrap();
-        names.extend(
-            page.iter()
-                .filter_map(|t| t["name"].as_str().map(str::to_owned)),
-        );
-        match next {
-            Some(n) => url = n,
-            None => break,
-        }
-    }
-    let best = names
-        .iter()
-        .filter_map(|n| {
-            Version::parse(n)
-                .filter(|v| !v.is_prerelease())
-                .map(|v| (v, n))
-        })
-        .max_by(|a, b| a.0.cmp(&b.0))
-        .map(|(_, n)| n.clone())
-        .unwrap_or_default();
-    (best, requests)
-}
-
 fn pr_payload() -> String {
     json!({"pull_request": {"base": {"ref": "main", "sha": BASE, "repo": {"id": 1, "full_name": REPO}},
         "head": {"ref": "x", "sha": HEAD, "repo": {"full_name": "jhinpan/FlyDSL-lab"}}}})
@@ -360,263 +266,6 @@ async fn online_run(payload: &Path, api: &str, extra: &[&str]) -> (Duration, Val
     })
     .await
     .unwrap()
-}
-
-/// Sections 2 and 6: release-tag resolution at 10, 1,000 and 10,000 tags,
-/// over HTTPS through the relay, against the page-by-page strategy; peak RSS
-/// at 10,000 tags.
-async fn tags(report: &mut String, payload: &Path) -> u64 {
-    let mut rows = String::new();
-    let mut rss_10k = 0;
-    for n in [10usize, 1_000, 10_000] {
-        let mock = MockGitHub::start().await;
-        let Some(relay) = Relay::start(mock.front.port) else {
-            return 0;
-        };
-        let api = relay.url();
-        let list = tag_list(n);
-        mock.tags(REPO, &list).await;
-        Mock::given(wiremock::matchers::path_regex(format!(
-            "^/repos/{REPO}/git/tags/[0-9a-f]{{40}}$"
-        )))
-        .respond_with(ok().set_body_json(json!({"object": {"type": "commit", "sha": TAG_COMMIT}})))
-        .mount(&mock.server)
-        .await;
-        let pages = TagPages {
-            tags: list
-                .iter()
-                .map(|(n, s, _)| (n.clone(), s.clone()))
-                .collect(),
-            base: api.clone(),
-        };
-        Mock::given(wiremock::matchers::path(format!("/repos/{REPO}/tags")))
-            .respond_with(pages)
-            .mount(&mock.server)
-            .await;
-
-        let mut ours = Vec::new();
-        let mut tag = Value::Null;
-        for _ in 0..7 {
-            let (took, json) = online_run(payload, &api, &[]).await;
-            tag = json["tag"].clone();
-            ours.push(took);
-        }
-        let before = mock.requests().await.len();
-        let _ = online_run(payload, &api, &[]).await;
-        let our_requests = mock.requests().await.len() - before;
-
-        let mut reference = Vec::new();
-        let mut ref_requests = 0;
-        let mut ref_tag = String::new();
-        for _ in 0..3 {
-            let started = Instant::now();
-            let (t, r) = page_by_page(&api).await;
-            reference.push(started.elapsed());
-            (ref_tag, ref_requests) = (t, r);
-        }
-        let (o, r) = (median(ours), median(reference));
-        if n == 10_000 {
-            let (p, api) = (payload.to_owned(), api.clone());
-            rss_10k = tokio::task::spawn_blocking(move || {
-                peak_rss_kb(
-                    &[
-                        "--event",
-                        p.to_str().unwrap(),
-                        "--event-name",
-                        "pull_request",
-                        "--format",
-                        "json",
-                    ],
-                    &[
-                        ("GITHUB_API_URL", &api),
-                        ("GITHUB_SERVER_URL", "git://127.0.0.1:1"),
-                    ],
-                )
-            })
-            .await
-            .unwrap();
-        }
-        let _ = writeln!(
-            rows,
-            "| {n} | {} | {our_requests} | {} | {ref_requests} | **{:.1}x** | {} / {} |",
-            ms(o),
-            ms(r),
-            r.as_secs_f64() / o.as_secs_f64(),
-            tag.as_str().unwrap_or("-"),
-            ref_tag
-        );
-    }
-    let _ = writeln!(
-        report,
-        "## 2. Release-tag resolution over HTTPS, {} ms round trips\n\n\
-         Our binary (whole process, fork pull request event, tag lookup on; median of 7) against the page-by-page \
-         strategy of tag-finding actions (`GET /repos/{{o}}/{{r}}/tags?per_page=100`, following `Link` to the end, then \
-         sorting; median of 3; reqwest over one kept-alive HTTPS connection). Both go through the relay, so each pays \
-         the TCP and TLS handshakes once. Tags are mixed semver and PEP 440, half annotated; the highest stable one is \
-         annotated, so ours makes a second request to peel it. Target: the same number of requests at every count. (An \
-         earlier version of this table added 50 ms to each answer instead and counted no handshakes; ours was 32x faster \
-         at 10,000 tags there. Here both sides pay the same two handshakes and the bytes cross the relay, which narrows \
-         the ratio without changing the request counts.)\n\n\
-         | tags | ours | our requests | page-by-page | its requests | speed-up | chosen (ours / reference) |\n|---|---|---|---|---|---|---|\n{rows}\n\
-         At 10 tags the page-by-page strategy is as fast or faster: its one page already carries commit SHAs, while ours \
-         peels the annotated tag with a second request. From about a hundred tags on, its page count grows and ours \
-         does not.\n",
-        RTT.as_millis()
-    );
-    rss_10k
-}
-
-/// A TCP relay on 127.0.0.1 that counts the bytes the server sends.
-async fn counting_relay(target: u16) -> (u16, Arc<AtomicUsize>) {
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let port = listener.local_addr().unwrap().port();
-    let count = Arc::new(AtomicUsize::new(0));
-    let c = count.clone();
-    tokio::spawn(async move {
-        while let Ok((mut client, _)) = listener.accept().await {
-            let c = c.clone();
-            tokio::spawn(async move {
-                let Ok(mut server) = TcpStream::connect(("127.0.0.1", target)).await else {
-                    return;
-                };
-                let (mut cr, mut cw) = client.split();
-                let (mut sr, mut sw) = server.split();
-                let up = async {
-                    let _ = tokio::io::copy(&mut cr, &mut sw).await;
-                    let _ = sw.shutdown().await;
-                };
-                let down = async {
-                    let mut buf = vec![0u8; 64 * 1024];
-                    loop {
-                        match sr.read(&mut buf).await {
-                            Ok(0) | Err(_) => break,
-                            Ok(n) => {
-                                c.fetch_add(n, Ordering::Relaxed);
-                                if cw.write_all(&buf[..n]).await.is_err() {
-                                    break;
-                                }
-                            }
-                        }
-                    }
-                    let _ = cw.shutdown().await;
-                };
-                tokio::join!(up, down);
-            });
-        }
-    });
-    (port, count)
-}
-
-/// Section 3: the git fallback, git2's ls-remote against the git command
-/// line's protocol-v2 `ls-remote --tags`, 10,000 tags and 20,000 refs/pull/*.
-async fn git(report: &mut String) {
-    let tags: Vec<(String, bool)> = (0..10_000)
-        .map(|i| (format!("v0.{}.{}", i / 100, i % 100), i % 2 == 1))
-        .collect();
-    let built = Instant::now();
-    let repo = support::gitrepo::BareRepo::new(REPO, &tags, 20_000);
-    let build_time = built.elapsed();
-    let daemon = support::gitrepo::GitDaemon::start(repo.root.path());
-    let (port, count) = counting_relay(daemon.port).await;
-    let url = format!("git://127.0.0.1:{port}/{REPO}.git");
-
-    let mut rows = String::new();
-    let mut measure = |label: &str, times: Vec<Duration>, bytes: usize, refs: usize| {
-        let _ = writeln!(
-            rows,
-            "| {label} | {} | {:.0} KiB | {refs} |",
-            ms(median(times)),
-            bytes as f64 / 1024.0
-        );
-    };
-    let (mut times, mut refs) = (Vec::new(), 0);
-    count.store(0, Ordering::Relaxed);
-    for _ in 0..5 {
-        let u = url.clone();
-        let started = Instant::now();
-        let listed = tokio::task::spawn_blocking(move || {
-            baseline_resolver::resolve::git::list_refs(&u, None)
-        })
-        .await
-        .unwrap()
-        .unwrap();
-        times.push(started.elapsed());
-        refs = listed.refs.len();
-    }
-    let git2_bytes = count.swap(0, Ordering::Relaxed) / 5;
-    let git2_median = median(times.clone());
-    measure(
-        "git2 (libgit2, protocol v0: every ref)",
-        times,
-        git2_bytes,
-        refs,
-    );
-    for (label, version) in [
-        ("git ls-remote --tags, protocol v2", "2"),
-        ("git ls-remote --tags, protocol v0", "0"),
-    ] {
-        let mut times = Vec::new();
-        let mut listed = 0;
-        for _ in 0..5 {
-            let u = url.clone();
-            let started = Instant::now();
-            let out = tokio::task::spawn_blocking(move || {
-                Command::new("git")
-                    .args([
-                        "-c",
-                        &format!("protocol.version={version}"),
-                        "ls-remote",
-                        "--tags",
-                        &u,
-                    ])
-                    .output()
-                    .unwrap()
-            })
-            .await
-            .unwrap();
-            times.push(started.elapsed());
-            listed = out.stdout.iter().filter(|b| **b == b'\n').count();
-        }
-        let bytes = count.swap(0, Ordering::Relaxed) / 5;
-        if version == "2" {
-            let ratio = git2_median.as_secs_f64() / median(times.clone()).as_secs_f64();
-            let bytes_ratio = git2_bytes as f64 / bytes.max(1) as f64;
-            measure(label, times, bytes, listed);
-            let _ = writeln!(
-                report,
-                "## 3. The git fallback (ls-remote)\n\n\
-                 A bare repository with 10,000 tags (half annotated) and 20,000 `refs/pull/N/head` (built in {}), served \
-                 by `git daemon` on 127.0.0.1 through a relay that counts the bytes the server sends; median of 5.\n",
-                ms(build_time)
-            );
-            let verdict = if ratio > 1.5 {
-                format!("git2 is {ratio:.1}x slower than the protocol-v2 command line")
-            } else if ratio < 0.9 {
-                format!(
-                    "git2 is faster in wall time ({:.1}x, no process to start)",
-                    1.0 / ratio
-                )
-            } else if ratio <= 1.1 {
-                "git2 takes about the time of the protocol-v2 command line".to_owned()
-            } else {
-                format!("git2 takes {ratio:.1}x the time of the protocol-v2 command line")
-            };
-            let _ = writeln!(
-                report,
-                "{verdict} but receives {bytes_ratio:.1}x the bytes: libgit2 speaks only protocol v0, so the server \
-                 advertises every ref, `refs/pull/*` included, and nothing can be filtered. On loopback that costs \
-                 little; over a real network to a busy repository (tens of thousands of pull refs) the bytes dominate. \
-                 So git2 stays the fallback, used only when the API is out of reach (the API answers the same question \
-                 in one request of matching tags only), and it remains one conversation at every size.\n"
-            );
-        } else {
-            measure(label, times, bytes, listed);
-        }
-    }
-    let _ = writeln!(
-        report,
-        "| client | median wall | received | refs listed |\n|---|---|---|---|\n{rows}"
-    );
 }
 
 /// The API for section 4: tags (the latest one lightweight, so no peel)
@@ -836,14 +485,14 @@ async fn main() {
         eprintln!("offline done ({:?})", started.elapsed());
     }
     let rss_10k = if run(2) || run(6) {
-        let rss = tags(&mut report, &payload).await;
+        let rss = tags_section::tags(&mut report, &payload).await;
         eprintln!("tags done ({:?})", started.elapsed());
         rss
     } else {
         0
     };
     if run(3) {
-        git(&mut report).await;
+        git_section::git(&mut report).await;
         eprintln!("git done ({:?})", started.elapsed());
     }
     if run(4) {

@@ -585,19 +585,3 @@ fn rerun_baseline_suite_shift_and_the_rate_on_a_runner() {
         run.summary
     );
 }
-
-#[test]
-fn a_false_alarm_rate_out_of_range_is_a_usage_error() {
-    for bad in ["0", "60", "x", "-1"] {
-        let run = Bin::new()
-            .args(["compare", "--current", "c.csv", "--baseline", "main=b.csv"])
-            .arg(format!("--false-alarms={bad}"))
-            .run();
-        run.assert_code(2);
-        assert!(
-            run.stderr.contains("--false-alarms") && run.stderr.contains("at most 50"),
-            "{bad}: {}",
-            run.stderr
-        );
-    }
-}

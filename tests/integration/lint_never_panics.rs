@@ -1,0 +1,75 @@
+//! `lint` never panics: on any shell-like text and any workflow-like YAML,
+//! it answers findings or a refusal.
+
+use proptest::prelude::*;
+
+use baseline_resolver::lint::{Repo, lint_text, shell};
+
+fn shellish() -> impl Strategy<Value = String> {
+    proptest::collection::vec(
+        prop_oneof![
+            Just("git "),
+            Just("fetch "),
+            Just("origin "),
+            Just("for "),
+            Just("do "),
+            Just("done"),
+            Just("while "),
+            Just("$("),
+            Just(")"),
+            Just("`"),
+            Just("'"),
+            Just("\""),
+            Just("\\"),
+            Just("\n"),
+            Just(";"),
+            Just("|"),
+            Just("||"),
+            Just("&&"),
+            Just("&"),
+            Just("<<EOF\n"),
+            Just("EOF\n"),
+            Just("<<-'X'\n"),
+            Just("${{ "),
+            Just(" }}"),
+            Just("${"),
+            Just("}"),
+            Just("#"),
+            Just("~$i"),
+            Just("bash -c "),
+            Just("é"),
+            Just("("),
+            Just("<("),
+        ],
+        0..60,
+    )
+    .prop_map(|parts| parts.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    /// Any script is read to its end: no panic, no endless loop, and
+    /// every command starts inside the script.
+    #[test]
+    fn any_script_is_read(script in shellish()) {
+        match shell::commands(&script) {
+            Ok(commands) => for c in commands {
+                prop_assert!(c.at() <= script.len());
+            },
+            Err(deep) => prop_assert!(deep.at <= script.len()),
+        }
+    }
+
+    /// A workflow with any script, and any cut of the real-world one,
+    /// is linted or refused as not YAML; never a panic.
+    #[test]
+    fn any_workflow_is_linted_or_refused(script in shellish(), cut in 0usize..9000) {
+        let body: String = script.lines().map(|l| format!("          {l}\n")).collect();
+        let text = format!("on: [pull_request]\njobs:\n  a:\n    runs-on: [self-hosted]\n    steps:\n      - run: |\n{body}");
+        let _ = lint_text(std::path::Path::new("w.yml"), &text, &Repo::default());
+        let fixture = std::fs::read_to_string(crate::lint::fixture("real-world/gpu-benchmarks.yml")).unwrap();
+        let end = fixture.char_indices().map(|(i, _)| i).take_while(|&i| i <= cut).last().unwrap_or(0);
+        let _ = lint_text(std::path::Path::new("w.yml"), &fixture[..end], &Repo::default());
+    }
+}
