@@ -36,6 +36,12 @@ pub async fn artifacts(mock: &MockGitHub, name: &str, list: Vec<Value>) {
         .await;
 }
 
+/// Main's one mi355 artifact, measured at the base commit by run 101.
+pub async fn main_artifact(mock: &MockGitHub) {
+    let artifact = artifact(11, &name("mi355"), 101, BASE, "2026-11-01T10:00:00Z", false);
+    artifacts(mock, &name("mi355"), vec![artifact]).await;
+}
+
 async fn runs(mock: &MockGitHub, workflow: &str, list: Value) {
     Mock::given(method("GET"))
         .and(path(format!(
@@ -221,19 +227,7 @@ async fn a_forks_run_never_supplies_mains_artifact() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_runs_listing_that_loops_reuses_nothing() {
     let mock = MockGitHub::start().await;
-    artifacts(
-        &mock,
-        &name("mi355"),
-        vec![artifact(
-            11,
-            &name("mi355"),
-            101,
-            BASE,
-            "2026-11-01T10:00:00Z",
-            false,
-        )],
-    )
-    .await;
+    main_artifact(&mock).await;
     let same = format!(
         "<{}/repos/{REPO}/actions/runs?head_sha={BASE}&per_page=100>; rel=\"next\"",
         mock.url()

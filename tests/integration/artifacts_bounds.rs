@@ -9,7 +9,8 @@ use wiremock::Mock;
 use wiremock::matchers::{method, path, query_param};
 
 use crate::artifacts::{
-    BASE_ID, artifact, artifacts, base_runs, base_runs_at, fork_pr, name, pushes, run_json,
+    BASE_ID, artifact, artifacts, base_runs, base_runs_at, fork_pr, main_artifact, name, pushes,
+    run_json,
 };
 use crate::online::{BASE, REPO, STALE, online, repo_json};
 use crate::support::mock_github::{MockGitHub, error, ok, ok_json};
@@ -252,19 +253,7 @@ async fn a_release_runs_results_are_found_by_tag_sha() {
     let mut from_release = artifact(21, &release, 201, TAG_COMMIT, "2026-11-01T10:00:00Z", false);
     from_release["workflow_run"]["head_branch"] = json!("v0.3.1");
     artifacts(&mock, &release, vec![from_release]).await;
-    artifacts(
-        &mock,
-        &name("mi355"),
-        vec![artifact(
-            11,
-            &name("mi355"),
-            101,
-            BASE,
-            "2026-11-01T10:00:00Z",
-            false,
-        )],
-    )
-    .await;
+    main_artifact(&mock).await;
     pushes(&mock, &[101]).await;
     let mut run = run_json(201, "release", BASE_ID);
     run["head_sha"] = json!(TAG_COMMIT);
