@@ -35,16 +35,11 @@ mod support {
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use baseline_resolver::resolve::tags::Version;
 use serde_json::{Value, json};
 use support::mock_github::{MockGitHub, ok};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::{TcpListener, TcpStream};
-use wiremock::{Mock, Request, Respond, ResponseTemplate};
+use wiremock::Mock;
 
 const BIN: &str = env!("CARGO_BIN_EXE_baseline-resolver");
 /// The simulated network's round-trip time.

@@ -1,7 +1,16 @@
 //! Section 3: the git fallback (`ls-remote`) against a real `git daemon`
 //! and smart HTTP, counted round trips through a relay.
 
-use super::*;
+use std::fmt::Write as _;
+use std::process::Command;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+
+use super::{REPO, median, ms, support};
 
 /// A TCP relay on 127.0.0.1 that counts the bytes the server sends.
 async fn counting_relay(target: u16) -> (u16, Arc<AtomicUsize>) {

@@ -1,7 +1,16 @@
 //! Section 2: the latest release tag over HTTPS with 50 ms round trips,
 //! page by page as a client that lists tags would, against the resolver.
 
-use super::*;
+use std::fmt::Write as _;
+use std::path::Path;
+use std::time::Instant;
+
+use baseline_resolver::resolve::tags::Version;
+use serde_json::{Value, json};
+use wiremock::{Mock, Request, Respond, ResponseTemplate};
+
+use super::support::mock_github::{MockGitHub, ok};
+use super::{REPO, RTT, Relay, TAG_COMMIT, median, ms, online_run, peak_rss_kb, support};
 
 /// Tag names: mixed semver and PEP 440, half annotated.
 fn tag_list(n: usize) -> Vec<(String, String, &'static str)> {
