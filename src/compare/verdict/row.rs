@@ -214,6 +214,13 @@ impl<'t> Comparison<'t> {
             (Some(b), Direction::Lower) => b.fall(),
             (None, _) => 0.0,
         };
+        // How much worse the row's noise explains: a change beyond it, but
+        // within the configured threshold, is a warning, not noise.
+        let worse = match (learned, direction) {
+            (Some(b), Direction::Higher) => b.fall(),
+            (Some(b), Direction::Lower) => b.rise(),
+            (None, _) => 0.0,
+        };
         let repeated = base.samples().len() > 1 || cur.samples().len() > 1;
         let disagree = || {
             format!(
@@ -243,7 +250,7 @@ impl<'t> Comparison<'t> {
             (Class::Noisy, Some(disagree()))
         } else if change < -policy.warn {
             match learned {
-                Some(b) if bounds.least_worse >= -applied.fail => (
+                Some(b) if -change <= worse => (
                     Class::Noisy,
                     Some(format!(
                         "within {}'s run-to-run noise: -{:.1}%/+{:.1}% over {} runs",

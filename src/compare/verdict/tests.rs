@@ -195,6 +195,20 @@ fn with_history(
     (row.class, row.reason, row.applied.unwrap())
 }
 
+/// A change beyond the row's noise but within the configured threshold is
+/// a warning, as without history: its noise does not explain it (a quiet
+/// row's band is about 1%, the change 6%).
+#[test]
+fn a_change_beyond_the_band_and_within_the_threshold_is_warned_not_noisy() {
+    let quiet = [
+        100.0, 100.5, 99.6, 100.2, 99.8, 100.1, 100.4, 99.7, 100.0, 100.3,
+    ];
+    let (class, reason, applied) = with_history(100.0, 94.0, &quiet, FailThreshold::Fixed(0.10));
+    assert!(matches!(applied.origin, Origin::Learned(b) if b.fall() < 0.06));
+    assert_eq!(class, Class::Warned, "{reason:?}");
+    assert_eq!(reason, None);
+}
+
 #[test]
 fn a_wild_row_within_its_noise_is_noisy_and_a_quiet_row_keeps_the_threshold() {
     let wild = [
