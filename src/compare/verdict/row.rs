@@ -222,32 +222,13 @@ impl<'t> Comparison<'t> {
             (None, _) => 0.0,
         };
         let repeated = base.samples().len() > 1 || cur.samples().len() > 1;
-        let disagree = || {
-            format!(
-                "the runs disagree: {} against {}'s {}{}",
-                each_change(base, cur, direction),
-                self.label,
-                if base.samples().len() > 1 {
-                    "median"
-                } else {
-                    "run"
-                },
-                if bounds.against_level {
-                    format!(
-                        ", {:+.1}% at best against its level over its last runs",
-                        bounds.least_worse * 100.0
-                    )
-                } else {
-                    String::new()
-                },
-            )
-        };
+        let disagree = |limit| self.disagree(base, cur, bounds, direction, limit);
         if (cur.median - base.median).abs() <= policy.floor {
             (Class::Unchanged, None)
         } else if bounds.least_worse < -applied.fail {
             (Class::Regressed, None)
         } else if change < -applied.fail {
-            (Class::Noisy, Some(disagree()))
+            (Class::Noisy, Some(disagree(-applied.fail)))
         } else if change < -policy.warn {
             match learned {
                 Some(b) if -change <= worse => (
@@ -260,16 +241,63 @@ impl<'t> Comparison<'t> {
                         b.runs
                     )),
                 ),
-                _ if repeated && bounds.least_worse >= 0.0 => (Class::Noisy, Some(disagree())),
+                _ if repeated && bounds.least_worse >= 0.0 => {
+                    (Class::Noisy, Some(disagree(-applied.fail)))
+                }
                 _ => (Class::Warned, None),
             }
         } else if bounds.least_better > applied.fail.max(better) {
             (Class::Improved, None)
         } else if change > applied.fail.max(better) && repeated {
-            (Class::Noisy, Some(disagree()))
+            (Class::Noisy, Some(disagree(applied.fail.max(better))))
         } else {
             (Class::Unchanged, None)
         }
+    }
+
+    /// Why repeated runs that disagree are `noisy`: each run's change, the
+    /// least change against main's level when it was a reference, and the
+    /// threshold `limit` (signed: below zero the fail threshold, above it
+    /// the improvement's) every run must pass, so that a reader seeing two
+    /// changes beyond the configured threshold knows why the row did not
+    /// fail.
+    fn disagree(
+        &self,
+        base: &Samples,
+        cur: &Samples,
+        bounds: &Bounds,
+        direction: Direction,
+        limit: f64,
+    ) -> String {
+        let against = if base.samples().len() > 1 {
+            "median"
+        } else {
+            "run"
+        };
+        let least = if limit < 0.0 {
+            bounds.least_worse
+        } else {
+            bounds.least_better
+        };
+        let level = if bounds.against_level {
+            format!(
+                ", {:+.1}% at best against its level over its last runs",
+                least * 100.0
+            )
+        } else {
+            String::new()
+        };
+        let (verb, side) = if limit < 0.0 {
+            ("fails", "worse")
+        } else {
+            ("improves", "better")
+        };
+        format!(
+            "the runs disagree: {} against {}'s {against}{level}; it {verb} when every one is {side} than {:+.1}%",
+            each_change(base, cur, direction),
+            self.label,
+            limit * 100.0,
+        )
     }
 
     /// The baseline's samples checked against the level their history

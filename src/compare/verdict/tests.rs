@@ -316,10 +316,35 @@ fn a_rerun_that_comes_back_clean_clears_the_row() {
     assert_eq!(row.class, Class::Noisy);
     let reason = row.reason.unwrap();
     assert!(reason.contains("-22.0% and -1.0%"), "{reason}");
+    assert!(
+        reason.ends_with("it fails when every one is worse than -10.0%"),
+        "the reason says the threshold both runs had to pass: {reason}"
+    );
     // Worse in both: a confirmation.
     let c = [t("x,1,bf16,-,78,ok\n"), t("x,1,bf16,-,80,ok\n")];
     let comparison = compare(sides(&b, &c), &config, Thresholds::default());
     assert_eq!(comparison.rows().next().unwrap().class, Class::Regressed);
+}
+
+/// Runs that disagree on an improvement name the improvement's threshold,
+/// not the fail threshold, and the least change, not the largest.
+#[test]
+fn runs_that_disagree_on_an_improvement_say_its_threshold() {
+    let (b, c) = (
+        [t("x,1,bf16,-,100,ok\n")],
+        [t("x,1,bf16,-,125,ok\n"), t("x,1,bf16,-,101,ok\n")],
+    );
+    let config = Config::default();
+    let comparison = compare(sides(&b, &c), &config, Thresholds::default());
+    let row = comparison.rows().next().unwrap();
+    assert_eq!(row.class, Class::Noisy);
+    let reason = row.reason.unwrap();
+    assert!(
+        reason.ends_with(
+            "+1.0% and +25.0% against main's run; it improves when every one is better than +10.0%"
+        ),
+        "{reason}"
+    );
 }
 
 /// Issue 29: both current runs 12% below a baseline run that was itself
