@@ -76,17 +76,7 @@ fn a_vanished_metric_is_lost_not_passed() {
 
 #[test]
 fn repeated_samples_must_not_overlap_to_fail() {
-    let config = Config::default();
-    let run = |base: &[f64], cur: &[f64]| {
-        let tables = |vs: &[f64]| -> Vec<Table> {
-            vs.iter()
-                .map(|v| t(&format!("x,1,bf16,-,{v},ok\n")))
-                .collect()
-        };
-        let (b, c) = (tables(base), tables(cur));
-        let comparison = compare(sides(&b, &c), &config, Thresholds::default());
-        comparison.rows().next().unwrap().class
-    };
+    let run = |base: &[f64], cur: &[f64]| runs(base, cur).0;
     assert_eq!(
         run(&[100.0, 101.0, 99.0], &[80.0, 82.0, 84.0]),
         Class::Regressed
@@ -306,39 +296,39 @@ fn quiet_history(level: f64, n: usize) -> Vec<f64> {
 /// clear it, and the reason shows both.
 #[test]
 fn a_rerun_that_comes_back_clean_clears_the_row() {
-    let (b, c) = (
-        [t("x,1,bf16,-,100,ok\n")],
-        [t("x,1,bf16,-,78,ok\n"), t("x,1,bf16,-,99,ok\n")],
-    );
-    let config = Config::default();
-    let comparison = compare(sides(&b, &c), &config, Thresholds::default());
-    let row = comparison.rows().next().unwrap();
-    assert_eq!(row.class, Class::Noisy);
-    let reason = row.reason.unwrap();
+    let (class, reason) = runs(&[100.0], &[78.0, 99.0]);
+    assert_eq!(class, Class::Noisy);
+    let reason = reason.unwrap();
     assert!(reason.contains("-22.0% and -1.0%"), "{reason}");
     assert!(
         reason.ends_with("it fails when every one is worse than -10.0%"),
         "the reason says the threshold both runs had to pass: {reason}"
     );
     // Worse in both: a confirmation.
-    let c = [t("x,1,bf16,-,78,ok\n"), t("x,1,bf16,-,80,ok\n")];
+    assert_eq!(runs(&[100.0], &[78.0, 80.0]).0, Class::Regressed);
+}
+
+/// The class and reason of row x with these runs a side (no history).
+fn runs(base: &[f64], cur: &[f64]) -> (Class, Option<String>) {
+    let tables = |vs: &[f64]| -> Vec<Table> {
+        vs.iter()
+            .map(|v| t(&format!("x,1,bf16,-,{v},ok\n")))
+            .collect()
+    };
+    let (b, c) = (tables(base), tables(cur));
+    let config = Config::default();
     let comparison = compare(sides(&b, &c), &config, Thresholds::default());
-    assert_eq!(comparison.rows().next().unwrap().class, Class::Regressed);
+    let row = comparison.rows().next().unwrap();
+    (row.class, row.reason)
 }
 
 /// Runs that disagree on an improvement name the improvement's threshold,
 /// not the fail threshold, and the least change, not the largest.
 #[test]
 fn runs_that_disagree_on_an_improvement_say_its_threshold() {
-    let (b, c) = (
-        [t("x,1,bf16,-,100,ok\n")],
-        [t("x,1,bf16,-,125,ok\n"), t("x,1,bf16,-,101,ok\n")],
-    );
-    let config = Config::default();
-    let comparison = compare(sides(&b, &c), &config, Thresholds::default());
-    let row = comparison.rows().next().unwrap();
-    assert_eq!(row.class, Class::Noisy);
-    let reason = row.reason.unwrap();
+    let (class, reason) = runs(&[100.0], &[125.0, 101.0]);
+    assert_eq!(class, Class::Noisy);
+    let reason = reason.unwrap();
     assert!(
         reason.ends_with(
             "+1.0% and +25.0% against main's run; it improves when every one is better than +10.0%"
