@@ -171,16 +171,34 @@ fn part(ys: &[f64]) -> Part {
 pub fn learn(samples: &[f64]) -> Result<Noise, NoBand> {
     let (logs, _) = series::logs(samples);
     let runs = logs.len();
-    let kept: Vec<f64> = fit::kept(&logs).into_iter().map(|(_, v)| v).collect();
-    if kept.len() < MIN_RUNS {
-        return Err(NoBand::TooFew { runs });
-    }
-    if let Some((low, high)) = fit::two_levels(&kept) {
+    let two_levels = |values: &[f64]| {
+        fit::two_levels(values).map(|(low, high)| NoBand::TwoLevels {
+            runs,
+            low: low.exp(),
+            high: high.exp(),
+        })
+    };
+    // Runs that land on two levels in turn (three switches or more: not
+    // one block of slow nights, which segments and outliers explain) are
+    // two levels even when the outliers would drop one: asked before they
+    // are, or three runs of ten 3,000 times slower, among the others, would
+    // be dropped and the other seven give a band.
+    if runs >= MIN_RUNS
+        && let Some((low, high)) = fit::two_levels(&logs)
+        && switches(&logs, (low + high) / 2.0) >= 3
+    {
         return Err(NoBand::TwoLevels {
             runs,
             low: low.exp(),
             high: high.exp(),
         });
+    }
+    let kept: Vec<f64> = fit::kept(&logs).into_iter().map(|(_, v)| v).collect();
+    if kept.len() < MIN_RUNS {
+        return Err(NoBand::TooFew { runs });
+    }
+    if let Some(why) = two_levels(&kept) {
+        return Err(why);
     }
     let points = segment::change_points(&kept, Test::NOISE);
     let parts: Vec<Part> = segment::segments(kept.len(), &points)
@@ -211,6 +229,14 @@ pub fn learn(samples: &[f64]) -> Result<Noise, NoBand> {
         shifts: points.len(),
         drift: last.drift,
     })
+}
+
+/// How often consecutive runs fall on different sides of `mid`.
+fn switches(values: &[f64], mid: f64) -> usize {
+    values
+        .windows(2)
+        .filter(|w| w.first().map(|a| *a > mid) != w.get(1).map(|b| *b > mid))
+        .count()
 }
 
 /// The prior the rows' spreads give each other (see [`prior`]).

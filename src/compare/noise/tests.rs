@@ -70,6 +70,40 @@ fn two_levels_or_an_absurd_history_cannot_judge() {
     ));
 }
 
+/// Found on pandas's suite (asv-runner, `time_get_loc_non_unique_sorted`):
+/// three runs of ten, among the others, 3,000 times slower were dropped as
+/// outliers and the other seven gave a band. Runs that land on two levels
+/// in turn are two levels; one block of slow runs stays outliers.
+#[test]
+fn a_minority_level_in_turn_is_two_levels_and_a_block_is_not() {
+    let pandas = [
+        3.03e-5, 3.38e-5, 0.109, 3.1e-5, 0.0994, 2.99e-5, 3.62e-5, 3.26e-5, 0.0981, 3.45e-5,
+    ];
+    match learn(&pandas) {
+        Err(NoBand::TwoLevels {
+            runs: 10,
+            low,
+            high,
+        }) => {
+            assert!(
+                (low - 3.26e-5).abs() < 1e-7 && (high - 0.0994).abs() < 1e-6,
+                "{low} {high}"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    let mut z = normal(21);
+    let block: Vec<f64> = [
+        100.0, 100.0, 100.0, 108.0, 108.0, 108.0, 100.0, 100.0, 100.0, 100.0,
+    ]
+    .iter()
+    .map(|v| v * (0.002 * z()).exp())
+    .collect();
+    let noise = learn(&block).unwrap();
+    assert_eq!(noise.runs, 10);
+    assert!(noise.sigma < 0.01, "{noise:?}");
+}
+
 #[test]
 fn identical_runs_have_no_noise() {
     assert_eq!(band(&[3.5; 10]).unwrap().log, 0.0);
