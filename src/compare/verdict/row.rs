@@ -161,6 +161,12 @@ impl<'t> Comparison<'t> {
         let (class, reason) = self.classify(out, &bounds, band, direction);
         out.class = class;
         out.reason = reason;
+        if class != Class::Unchanged
+            && let Some(why) = between_levels(noise, base, cur)
+        {
+            out.class = Class::Noisy;
+            out.reason = Some(why);
+        }
         // A baseline off its level: what is beyond both it and the level
         // stands; what only the baseline says is not judged on it alone.
         let beyond_both = match class {
@@ -393,6 +399,44 @@ impl<'t> Comparison<'t> {
 }
 
 /// The reasons rows are not valid, joined.
+/// Runs that move from one of the two levels main's history holds to the
+/// other (pandas's rows that land on one of two code paths, 25% or 3,000
+/// times apart): the history shows that move without any change, so the
+/// row is not judged on it. A change within one level, or to a value on
+/// neither, is still judged by the configured threshold (a 99% drop of a
+/// row alternating 100 and 60 fails). A run is on a level within a quarter
+/// of the gap between them (each level's own runs lie within an eighth).
+fn between_levels(
+    noise: Option<&Result<Noise, NoBand>>,
+    base: &Samples,
+    cur: &Samples,
+) -> Option<String> {
+    let Some(Err(NoBand::TwoLevels { runs, low, high })) = noise else {
+        return None;
+    };
+    let near = (high / low).ln() / 4.0;
+    let level = |v: &f64| {
+        if (v / low).ln().abs() <= near {
+            Some(false)
+        } else if (v / high).ln().abs() <= near {
+            Some(true)
+        } else {
+            None
+        }
+    };
+    let on = |side: &Samples| {
+        let mut levels = side.samples().iter().map(level);
+        let first = levels.next().flatten()?;
+        levels.all(|l| l == Some(first)).then_some(first)
+    };
+    (on(base)? != on(cur)?).then(|| {
+        format!(
+            "main's history holds two levels, the higher {:.2} times the lower over {runs} runs, and the runs move from one to the other: not judged on that move; re-run",
+            high / low
+        )
+    })
+}
+
 fn reasons<'a>(rows: impl Iterator<Item = RowView<'a>>) -> String {
     rows.map(|r| r.reason())
         .filter(|r| !r.is_empty())

@@ -185,6 +185,38 @@ fn with_history(
     (row.class, row.reason, row.applied.unwrap())
 }
 
+/// A row whose history holds two levels (pandas's rows on one of two code
+/// paths) is not judged on a move from one to the other; a drop to neither
+/// level, or within one, is judged by the configured threshold.
+#[test]
+fn a_move_between_the_two_levels_of_the_history_is_noisy_and_a_drop_fails() {
+    let alternating: Vec<f64> = (0..10)
+        .map(|i| if i % 2 == 0 { 100.0 } else { 60.0 })
+        .collect();
+    let fixed = FailThreshold::Fixed(0.10);
+    let (class, reason, _) = with_history(100.0, 60.5, &alternating, fixed);
+    assert_eq!(class, Class::Noisy);
+    let reason = reason.unwrap();
+    assert!(
+        reason.starts_with(
+            "main's history holds two levels, the higher 1.67 times the lower over 10 runs"
+        ),
+        "{reason}"
+    );
+    for (cur, why) in [
+        (1.0, "a 99% drop"),
+        (85.0, "on neither level"),
+        (40.0, "below both"),
+    ] {
+        let (class, reason, applied) = with_history(100.0, cur, &alternating, fixed);
+        assert_eq!(class, Class::Regressed, "{why}: {reason:?}");
+        assert!(
+            matches!(applied.origin, Origin::NoBand { .. }),
+            "{applied:?}"
+        );
+    }
+}
+
 /// A change beyond the row's noise but within the configured threshold is
 /// a warning, as without history: its noise does not explain it (a quiet
 /// row's band is about 1%, the change 6%).
