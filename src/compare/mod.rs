@@ -173,7 +173,7 @@ pub fn run(inputs: &Inputs) -> Result<u8, CompareError> {
 
 /// The warning for rows whose history could not judge them (two levels,
 /// or a band with which they could never fail): they keep the configured
-/// threshold.
+/// threshold (and a move between two levels is noisy, said in the row).
 fn unusable_history(comparison: &verdict::Comparison<'_>) -> Option<String> {
     let (count, first) = comparison.unusable_history();
     let (slot, why) = first?;
@@ -182,8 +182,13 @@ fn unusable_history(comparison: &verdict::Comparison<'_>) -> Option<String> {
         1 => String::new(),
         n => format!(" and {} other rows", n.saturating_sub(1)),
     };
+    let moves = if matches!(why, noise::NoBand::TwoLevels { .. }) {
+        " (a move from one level to the other is noisy)"
+    } else {
+        ""
+    };
     Some(format!(
-        "history unusable for {key}{others}: {}; the configured threshold judges them",
+        "history unusable for {key}{others}: {}; the configured threshold judges them{moves}",
         render::unusable(why)
     ))
 }

@@ -44,3 +44,4 @@ mod soak;
 mod support;
 mod token_scope;
 mod trend;
+mod two_levels;
