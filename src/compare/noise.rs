@@ -171,12 +171,10 @@ fn part(ys: &[f64]) -> Part {
 pub fn learn(samples: &[f64]) -> Result<Noise, NoBand> {
     let (logs, _) = series::logs(samples);
     let runs = logs.len();
-    let two_levels = |values: &[f64]| {
-        fit::two_levels(values).map(|(low, high)| NoBand::TwoLevels {
-            runs,
-            low: low.exp(),
-            high: high.exp(),
-        })
+    let two_levels = |(low, high): (f64, f64)| NoBand::TwoLevels {
+        runs,
+        low: low.exp(),
+        high: high.exp(),
     };
     // Runs that land on two levels in turn (three switches or more: not
     // one block of slow nights, which segments and outliers explain) are
@@ -184,21 +182,17 @@ pub fn learn(samples: &[f64]) -> Result<Noise, NoBand> {
     // are, or three runs of ten 3,000 times slower, among the others, would
     // be dropped and the other seven give a band.
     if runs >= MIN_RUNS
-        && let Some((low, high)) = fit::two_levels(&logs)
-        && switches(&logs, (low + high) / 2.0) >= 3
+        && let Some(levels) = fit::two_levels(&logs)
+        && switches(&logs, (levels.0 + levels.1) / 2.0) >= 3
     {
-        return Err(NoBand::TwoLevels {
-            runs,
-            low: low.exp(),
-            high: high.exp(),
-        });
+        return Err(two_levels(levels));
     }
     let kept: Vec<f64> = fit::kept(&logs).into_iter().map(|(_, v)| v).collect();
     if kept.len() < MIN_RUNS {
         return Err(NoBand::TooFew { runs });
     }
-    if let Some(why) = two_levels(&kept) {
-        return Err(why);
+    if let Some(levels) = fit::two_levels(&kept) {
+        return Err(two_levels(levels));
     }
     let points = segment::change_points(&kept, Test::NOISE);
     let parts: Vec<Part> = segment::segments(kept.len(), &points)

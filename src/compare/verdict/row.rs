@@ -215,17 +215,13 @@ impl<'t> Comparison<'t> {
             Some(Ok(b)) => Some(b),
             _ => None,
         };
-        let better = match (learned, direction) {
-            (Some(b), Direction::Higher) => b.rise(),
-            (Some(b), Direction::Lower) => b.fall(),
-            (None, _) => 0.0,
-        };
-        // How much worse the row's noise explains: a change beyond it, but
-        // within the configured threshold, is a warning, not noise.
-        let worse = match (learned, direction) {
-            (Some(b), Direction::Higher) => b.fall(),
-            (Some(b), Direction::Lower) => b.rise(),
-            (None, _) => 0.0,
+        // How much better and how much worse the row's noise explains (a
+        // change worse than that, but within the configured threshold, is
+        // a warning, not noise).
+        let (better, worse) = match (learned, direction) {
+            (Some(b), Direction::Higher) => (b.rise(), b.fall()),
+            (Some(b), Direction::Lower) => (b.fall(), b.rise()),
+            (None, _) => (0.0, 0.0),
         };
         let repeated = base.samples().len() > 1 || cur.samples().len() > 1;
         let disagree = |limit| self.disagree(base, cur, bounds, direction, limit);
@@ -280,10 +276,10 @@ impl<'t> Comparison<'t> {
         } else {
             "run"
         };
-        let least = if limit < 0.0 {
-            bounds.least_worse
+        let (least, verb, side) = if limit < 0.0 {
+            (bounds.least_worse, "fails", "worse")
         } else {
-            bounds.least_better
+            (bounds.least_better, "improves", "better")
         };
         let level = if bounds.against_level {
             format!(
@@ -292,11 +288,6 @@ impl<'t> Comparison<'t> {
             )
         } else {
             String::new()
-        };
-        let (verb, side) = if limit < 0.0 {
-            ("fails", "worse")
-        } else {
-            ("improves", "better")
         };
         format!(
             "the runs disagree: {} against {}'s {against}{level}; it {verb} when every one is {side} than {:+.1}%",
