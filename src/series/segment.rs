@@ -39,9 +39,15 @@ pub struct Test {
 }
 
 impl Test {
-    /// For a row's noise: a level shift of 2% or more, at 0.1%.
+    /// For a row's noise: a level shift of 2% or more, at 1%. At 0.1%,
+    /// ten runs of pyperf's `json_loads` (five drifting 12% up, then five
+    /// within 1.4%, 16% below) were one level, and its band of 36% let a
+    /// 16% slowdown pass; at 1% pvlib's and pyperf's re-run flow catch
+    /// three more of 40 real slowdowns with no more false alarms there
+    /// (on fresh cloud VMs two more of 150 no-change pull requests fail;
+    /// BENCHMARKS.md, "The verdict on real noise").
     pub const NOISE: Test = Test {
-        alpha: 0.001,
+        alpha: 0.01,
         min_change: 0.0198,
     };
 }
