@@ -245,9 +245,9 @@ fn a_level_known_from_more_runs_is_a_narrower_band() {
 /// Issue 29, pyperf's `json_loads` (ten runs of main before a 16%
 /// slowdown): five runs climbing 12%, then five within 1.4% and 16%
 /// below them. They were one level, with a spread of 6.9% (a band of
-/// +36% at the suite's share, moderated), and the slowdown passed as `noisy`. The
-/// step is a change point (the climb may be split too), and the level is
-/// the last five runs'.
+/// +36% at the suite's share, moderated), and the slowdown passed as
+/// `noisy`. The step is a change point (the climb may be split too), and
+/// the level is the last five runs'.
 #[test]
 fn a_step_after_a_drifting_stretch_is_a_change_point() {
     let history = [
