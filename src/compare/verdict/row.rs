@@ -3,7 +3,7 @@
 //! repeated samples that disagree, and a baseline run that is itself off
 //! its history's level. Pure.
 
-use super::samples::{Bounds, Samples, each_change};
+use super::samples::{Bounds, Samples, digits_apart, each_change};
 use super::{Applied, BASELINE, CURRENT, Comparison, Origin, RowResult, Rows};
 use crate::compare::defaults;
 use crate::compare::noise::{Band, NoBand, Noise};
@@ -281,17 +281,18 @@ impl<'t> Comparison<'t> {
         } else {
             (bounds.least_better, "improves", "better")
         };
+        let digits = digits_apart(least, limit);
         let level = if bounds.against_level {
             format!(
-                ", {:+.1}% at best against its level over its last runs",
+                ", {:+.digits$}% at best against its level over its last runs",
                 least * 100.0
             )
         } else {
             String::new()
         };
         format!(
-            "the runs disagree: {} against {}'s {against}{level}; it {verb} when every one is {side} than {:+.1}%",
-            each_change(base, cur, direction),
+            "the runs disagree: {} against {}'s {against}{level}; it {verb} when every one is {side} than {:+.digits$}%",
+            each_change(base, cur, direction, digits),
             self.label,
             limit * 100.0,
         )

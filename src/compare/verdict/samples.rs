@@ -93,13 +93,13 @@ impl Bounds {
 
 /// Each current sample's change against the baseline's median, as a
 /// person reads it: `-22.0% and -1.0%`.
-pub fn each_change(base: &Samples, cur: &Samples, direction: Direction) -> String {
+pub fn each_change(base: &Samples, cur: &Samples, direction: Direction, digits: usize) -> String {
     let changes: Vec<String> = cur
         .samples()
         .iter()
         .map(|c| {
             format!(
-                "{:+.1}%",
+                "{:+.digits$}%",
                 (c / base.median - 1.0) * direction.sign() * 100.0
             )
         })
@@ -108,4 +108,13 @@ pub fn each_change(base: &Samples, cur: &Samples, direction: Direction) -> Strin
         Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
         _ => changes.join(""),
     }
+}
+
+/// The decimals (one to three) that print two percentages apart: a reason
+/// saying "-10.0% ... fails when every one is worse than -10.0%" reads as
+/// a row that should have failed, when the run was -9.96%.
+pub fn digits_apart(a: f64, b: f64) -> usize {
+    (1..3)
+        .find(|d| format!("{:.*}", d, a * 100.0) != format!("{:.*}", d, b * 100.0))
+        .unwrap_or(3)
 }

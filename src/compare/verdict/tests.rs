@@ -354,6 +354,27 @@ fn runs(base: &[f64], cur: &[f64]) -> (Class, Option<String>) {
     (row.class, row.reason)
 }
 
+/// pyperf's `unpickle` read "-11.2% at best against its level ...; it fails
+/// when every one is worse than -11.2%", a row that seemed to have to
+/// fail. Where one decimal prints the least change and the threshold
+/// alike, the reason prints as many as tell them apart.
+#[test]
+fn a_change_just_short_of_the_threshold_is_printed_apart_from_it() {
+    let (class, reason) = runs(&[100.0], &[90.04, 85.0]);
+    assert_eq!(class, Class::Noisy);
+    let reason = reason.unwrap();
+    assert!(
+        reason.ends_with(
+            "-15.00% and -9.96% against main's run; it fails when every one is worse than -10.00%"
+        ),
+        "{reason}"
+    );
+    let (_, reason) = runs(&[100.0], &[91.0, 85.0]);
+    assert!(reason.unwrap().ends_with(
+        "-15.0% and -9.0% against main's run; it fails when every one is worse than -10.0%"
+    ));
+}
+
 /// Runs that disagree on an improvement name the improvement's threshold,
 /// not the fail threshold, and the least change, not the largest.
 #[test]
