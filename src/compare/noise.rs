@@ -108,6 +108,79 @@ pub struct Noise {
     pub shifts: usize,
     /// The last segment's drift per run (log), 0 when it has none.
     pub drift: f64,
+    /// Runs set aside as outliers that sit together away from the level,
+    /// below it and above it ([`Excursion`]).
+    pub excursions: [Option<Excursion>; 2],
+}
+
+/// A level main's runs visit now and then, away from their own: pandas's
+/// tslibs rows on fresh cloud VMs, three runs in ten 16% slower (the VM's
+/// processor), all of them gross outliers of a level within 1%. At least
+/// [`EXCURSION_RUNS`] runs on one side, the furthest at most twice as far
+/// from the level as the nearest; in log space.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Excursion {
+    /// The nearest and the furthest of those runs (logs).
+    pub near: f64,
+    pub far: f64,
+    /// How many runs.
+    pub runs: usize,
+}
+
+/// Fewer runs than this off the level together are outliers, not a level
+/// main visits: one odd run says nothing of where the next will land.
+pub const EXCURSION_RUNS: usize = 2;
+
+impl Excursion {
+    /// Whether `value` (in the metric's unit) lands where these runs did:
+    /// between them, or beyond either by a quarter of their distance from
+    /// `level` (log).
+    pub fn holds(&self, value: f64, level: f64) -> bool {
+        if !(value > 0.0 && value.is_finite()) {
+            return false;
+        }
+        let (near, far, v) = (self.near - level, self.far - level, value.ln() - level);
+        let margin = near.abs() / 4.0;
+        let (lo, hi) = if near < far { (near, far) } else { (far, near) };
+        v >= lo - margin && v <= hi + margin
+    }
+
+    /// The excursions of `logs` once `kept` (positions and values, in
+    /// order) are kept: the runs set aside on each side of the kept runs'
+    /// median, when they sit together.
+    fn of(logs: &[f64], kept: &[(usize, f64)]) -> [Option<Excursion>; 2] {
+        let mut values: Vec<f64> = kept.iter().map(|(_, v)| *v).collect();
+        let Some(mid) = series::median_of(&mut values) else {
+            return [None, None];
+        };
+        let mut set_aside = vec![true; logs.len()];
+        for (at, _) in kept {
+            if let Some(flag) = set_aside.get_mut(*at) {
+                *flag = false;
+            }
+        }
+        let side = |below: bool| {
+            let off: Vec<f64> = logs
+                .iter()
+                .zip(&set_aside)
+                .filter(|(v, aside)| **aside && (**v < mid) == below)
+                .map(|(v, _)| *v)
+                .collect();
+            let (lo, hi) = off
+                .iter()
+                .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+                    (lo.min(*v), hi.max(*v))
+                });
+            let (near, far) = if below { (hi, lo) } else { (lo, hi) };
+            (off.len() >= EXCURSION_RUNS && (far - mid).abs() <= 2.0 * (near - mid).abs())
+                .then_some(Excursion {
+                    near,
+                    far,
+                    runs: off.len(),
+                })
+        };
+        [side(true), side(false)]
+    }
 }
 
 /// One segment's contribution: residual sum of squares, degrees of
@@ -187,7 +260,9 @@ pub fn learn(samples: &[f64]) -> Result<Noise, NoBand> {
     {
         return Err(two_levels(levels));
     }
-    let kept: Vec<f64> = fit::kept(&logs).into_iter().map(|(_, v)| v).collect();
+    let kept_at = fit::kept(&logs);
+    let kept: Vec<f64> = kept_at.iter().map(|(_, v)| *v).collect();
+    let excursions = Excursion::of(&logs, &kept_at);
     if kept.len() < MIN_RUNS {
         return Err(NoBand::TooFew { runs });
     }
@@ -222,6 +297,7 @@ pub fn learn(samples: &[f64]) -> Result<Noise, NoBand> {
         runs,
         shifts: points.len(),
         drift: last.drift,
+        excursions,
     })
 }
 

@@ -62,6 +62,7 @@ fn two_levels_or_an_absurd_history_cannot_judge() {
         weight: 10.0,
         runs: 5,
         shifts: 0,
+        excursions: [None, None],
         drift: 0.0,
     };
     assert!(matches!(
@@ -133,6 +134,7 @@ fn fewer_runs_mean_a_wider_band_for_the_same_noise() {
             weight: 10.0,
             runs: 10,
             shifts: 0,
+            excursions: [None, None],
             drift: 0.0,
         }
         .band(0.001, 10.0)

@@ -162,7 +162,8 @@ impl<'t> Comparison<'t> {
         out.class = class;
         out.reason = reason;
         if class != Class::Unchanged
-            && let Some(why) = between_levels(noise, base, cur)
+            && let Some(why) =
+                between_levels(noise, base, cur).or_else(|| self.visited(noise, base, cur))
         {
             out.class = Class::Noisy;
             out.reason = Some(why);
@@ -387,6 +388,40 @@ impl<'t> Comparison<'t> {
                 origin: Origin::Configured(policy.fail_source),
             },
         }
+    }
+}
+
+impl Comparison<'_> {
+    /// Runs that land where main's own runs went now and then, away from
+    /// its level (an [`crate::compare::noise::Excursion`] of its history: pandas's tslibs rows,
+    /// three runs in ten 16% slower on some cloud VMs, and a change whose
+    /// two runs landed there too failed), with the baseline off it: what
+    /// main did without any change, so not judged on it. A run beyond
+    /// where main's went, or elsewhere, is judged as any other.
+    fn visited(
+        &self,
+        noise: Option<&Result<Noise, NoBand>>,
+        base: &Samples,
+        cur: &Samples,
+    ) -> Option<String> {
+        let Some(Ok(n)) = noise else {
+            return None;
+        };
+        n.excursions.iter().flatten().find_map(|e| {
+            let there = |v: &f64| e.holds(*v, n.level);
+            (cur.samples().iter().all(there) && !base.samples().iter().any(there)).then(|| {
+                let (a, b) = ((e.near - n.level).exp(), (e.far - n.level).exp());
+                format!(
+                    "{} of {}'s last {} runs landed there too ({:.2} to {:.2} times its level, set aside as outliers): not judged on runs that land where {}'s own did; re-run",
+                    e.runs,
+                    self.label,
+                    n.runs,
+                    a.min(b),
+                    a.max(b),
+                    self.label,
+                )
+            })
+        })
     }
 }
 
