@@ -117,7 +117,8 @@ pub struct Noise {
 /// tslibs rows on fresh cloud VMs, three runs in ten 16% slower (the VM's
 /// processor), all of them gross outliers of a level within 1%. At least
 /// [`EXCURSION_RUNS`] runs on one side, the furthest at most twice as far
-/// from the level as the nearest; in log space.
+/// from the level as the nearest and within a factor of two of it
+/// ([`EXCURSION_REACH`]); in log space.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Excursion {
     /// The nearest and the furthest of those runs (logs).
@@ -130,6 +131,11 @@ pub struct Excursion {
 /// Fewer runs than this off the level together are outliers, not a level
 /// main visits: one odd run says nothing of where the next will land.
 pub const EXCURSION_RUNS: usize = 2;
+
+/// Runs further off than this factor (log 2: half or twice the level) are
+/// no machine's spread but something else, and excuse nothing: planted in
+/// a history, two runs at 1% of the level must not let a 99% drop pass.
+const EXCURSION_REACH: f64 = std::f64::consts::LN_2;
 
 impl Excursion {
     /// Whether `value` (in the metric's unit) lands where these runs did:
@@ -172,7 +178,9 @@ impl Excursion {
                     (lo.min(*v), hi.max(*v))
                 });
             let (near, far) = if below { (hi, lo) } else { (lo, hi) };
-            (off.len() >= EXCURSION_RUNS && (far - mid).abs() <= 2.0 * (near - mid).abs())
+            (off.len() >= EXCURSION_RUNS
+                && (far - mid).abs() <= 2.0 * (near - mid).abs()
+                && (far - mid).abs() <= EXCURSION_REACH)
                 .then_some(Excursion {
                     near,
                     far,

@@ -566,3 +566,13 @@ fn one_odd_run_of_main_excuses_nothing() {
     let (row, _) = suite_with(&[1000.0 / 7.31], &cur, &past, FailThreshold::Fixed(0.10));
     assert_eq!(row.class, Class::Regressed, "{row:?}");
 }
+
+/// Runs of main planted at 1% of its level, however many, do not let a
+/// 99% drop pass: beyond a factor of two a run is no machine's spread.
+#[test]
+fn runs_of_main_far_off_excuse_no_drop() {
+    let mut past = vec![100.0, 100.4, 99.6, 100.2, 99.8, 100.1, 99.9];
+    past.extend([1.0, 1.01, 0.99]);
+    let (row, _) = suite_with(&[100.0], &[1.0, 1.0], &past, FailThreshold::Fixed(0.10));
+    assert_eq!(row.class, Class::Regressed, "{row:?}");
+}
