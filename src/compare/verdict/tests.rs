@@ -360,34 +360,33 @@ fn runs(base: &[f64], cur: &[f64]) -> (Class, Option<String>) {
 /// alike, the reason prints as many as tell them apart.
 #[test]
 fn a_change_just_short_of_the_threshold_is_printed_apart_from_it() {
-    let (class, reason) = runs(&[100.0], &[90.04, 85.0]);
-    assert_eq!(class, Class::Noisy);
-    let reason = reason.unwrap();
-    assert!(
-        reason.ends_with(
-            "-15.00% and -9.96% against main's run; it fails when every one is worse than -10.00%"
-        ),
-        "{reason}"
+    noisy_ending(
+        &[90.04, 85.0],
+        "-15.00% and -9.96% against main's run; it fails when every one is worse than -10.00%",
     );
-    let (_, reason) = runs(&[100.0], &[91.0, 85.0]);
-    assert!(reason.unwrap().ends_with(
-        "-15.0% and -9.0% against main's run; it fails when every one is worse than -10.0%"
-    ));
+    noisy_ending(
+        &[91.0, 85.0],
+        "-15.0% and -9.0% against main's run; it fails when every one is worse than -10.0%",
+    );
 }
 
 /// Runs that disagree on an improvement name the improvement's threshold,
 /// not the fail threshold, and the least change, not the largest.
 #[test]
 fn runs_that_disagree_on_an_improvement_say_its_threshold() {
-    let (class, reason) = runs(&[100.0], &[125.0, 101.0]);
-    assert_eq!(class, Class::Noisy);
-    let reason = reason.unwrap();
-    assert!(
-        reason.ends_with(
-            "+1.0% and +25.0% against main's run; it improves when every one is better than +10.0%"
-        ),
-        "{reason}"
+    noisy_ending(
+        &[125.0, 101.0],
+        "+1.0% and +25.0% against main's run; it improves when every one is better than +10.0%",
     );
+}
+
+/// Row x with these current runs against one baseline run of 100 is
+/// `noisy`, and its reason ends so.
+fn noisy_ending(cur: &[f64], ending: &str) {
+    let (class, reason) = runs(&[100.0], cur);
+    assert_eq!(class, Class::Noisy, "{reason:?}");
+    let reason = reason.unwrap_or_default();
+    assert!(reason.ends_with(ending), "{reason}");
 }
 
 /// Issue 29: both current runs 12% below a baseline run that was itself
