@@ -393,11 +393,12 @@ impl<'t> Comparison<'t> {
 
 impl Comparison<'_> {
     /// Runs that land where main's own runs went now and then, away from
-    /// its level (an [`crate::compare::noise::Excursion`] of its history: pandas's tslibs rows,
-    /// three runs in ten 16% slower on some cloud VMs, and a change whose
-    /// two runs landed there too failed), with the baseline off it: what
-    /// main did without any change, so not judged on it. A run beyond
-    /// where main's went, or elsewhere, is judged as any other.
+    /// its level (an [`crate::compare::noise::Excursion`] of its history:
+    /// pandas's tslibs rows, three runs in ten 16% slower on some cloud
+    /// VMs, and a change whose two runs landed there too failed), while
+    /// the baseline's did not: what main did without any change, so not
+    /// judged on it. A run beyond where main's went, or elsewhere, is
+    /// judged as any other.
     fn visited(
         &self,
         noise: Option<&Result<Noise, NoBand>>,
@@ -425,7 +426,6 @@ impl Comparison<'_> {
     }
 }
 
-/// The reasons rows are not valid, joined.
 /// Runs that move from one of the two levels main's history holds to the
 /// other (pandas's rows that land on one of two code paths, 25% or 3,000
 /// times apart): the history shows that move without any change, so the
@@ -464,6 +464,7 @@ fn between_levels(
     })
 }
 
+/// The reasons rows are not valid, joined.
 fn reasons<'a>(rows: impl Iterator<Item = RowView<'a>>) -> String {
     rows.map(|r| r.reason())
         .filter(|r| !r.is_empty())
