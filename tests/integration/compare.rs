@@ -104,16 +104,18 @@ pub fn seed_files(dir: &Path) -> (PathBuf, PathBuf) {
     (b, c)
 }
 
-fn compare() -> Bin {
-    Bin::new().arg("compare")
-}
-
 /// `compare` on the seed case's files: the current results against `main`.
 pub fn compare_seed() -> Bin {
-    let r = compare();
+    let r = Bin::new();
     let (base, cur) = seed_files(r.dir());
-    r.arg("--current")
-        .arg(&cur)
+    against_main(r, &cur, &base)
+}
+
+/// `bin` running `compare` of `cur` against `base`, labelled `main`.
+pub fn against_main(bin: Bin, cur: &Path, base: &Path) -> Bin {
+    bin.arg("compare")
+        .arg("--current")
+        .arg(cur)
         .arg("--baseline")
         .arg(format!("main={}", base.display()))
 }

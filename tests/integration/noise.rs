@@ -14,7 +14,7 @@ use baseline_resolver::table::Table;
 use baseline_resolver::table::read::parse;
 use proptest::prelude::*;
 
-use crate::compare::{csv, line, suite};
+use crate::compare::{against_main, csv, line, suite};
 use crate::support::harness::Bin;
 use crate::support::simulation::{self, Random, Suite};
 
@@ -254,12 +254,7 @@ fn history_files_end_to_end_missing_partial_and_malformed() {
             ))
         }),
     );
-    let (run, j) = bin
-        .arg("compare")
-        .arg("--current")
-        .arg(&cur)
-        .arg("--baseline")
-        .arg(format!("main={}", base.display()))
+    let (run, j) = against_main(bin, &cur, &base)
         .arg("--history")
         .arg(dir.join("history/*.csv"))
         .arg("--history")
@@ -303,13 +298,7 @@ fn history_files_end_to_end_missing_partial_and_malformed() {
         "the glob expanded to every file, in name order"
     );
     // Without the history: the fixed threshold fails the wild row.
-    let run = Bin::new()
-        .arg("compare")
-        .arg("--current")
-        .arg(&cur)
-        .arg("--baseline")
-        .arg(format!("main={}", base.display()))
-        .run();
+    let run = against_main(Bin::new(), &cur, &base).run();
     run.assert_code(4);
 }
 
@@ -328,12 +317,7 @@ fn too_little_history_says_so_and_keeps_the_configured_threshold() {
         "base.csv",
         &csv(&rows, |_, b| Some(line(b, Some(b.value), "ok"))),
     );
-    let (_, j) = bin
-        .arg("compare")
-        .arg("--current")
-        .arg(&base)
-        .arg("--baseline")
-        .arg(format!("main={}", base.display()))
+    let (_, j) = against_main(bin, &base, &base)
         .arg("--history")
         .arg(&h)
         .args(["--fail-threshold", "auto"])
@@ -368,14 +352,7 @@ fn the_summary_charts_rows_beyond_the_warn_threshold() {
             ))
         }),
     );
-    let run = bin
-        .arg("compare")
-        .arg("--current")
-        .arg(&cur)
-        .arg("--baseline")
-        .arg(format!("main={}", base.display()))
-        .on_runner()
-        .run();
+    let run = against_main(bin, &cur, &base).on_runner().run();
     run.assert_code(4);
     assert!(
         run.summary.contains("```mermaid\nxychart-beta\n"),
@@ -390,14 +367,7 @@ fn the_summary_charts_rows_beyond_the_warn_threshold() {
         "same.csv",
         &csv(&rows, |_, b| Some(line(b, Some(b.value), "ok"))),
     );
-    let run = calm
-        .arg("compare")
-        .arg("--current")
-        .arg(&f)
-        .arg("--baseline")
-        .arg(format!("main={}", f.display()))
-        .on_runner()
-        .run();
+    let run = against_main(calm, &f, &f).on_runner().run();
     run.assert_code(0);
     assert!(
         run.summary
@@ -482,12 +452,7 @@ fn rerun_baseline_suite_shift_and_the_rate_on_a_runner() {
             ))
         }),
     );
-    let run = bin
-        .arg("compare")
-        .arg("--current")
-        .arg(&cur)
-        .arg("--baseline")
-        .arg(format!("main={}", base.display()))
+    let run = against_main(bin, &cur, &base)
         .arg("--history")
         .arg(dir.join("h/*.csv"))
         .args(["--false-alarms", "2"])

@@ -2,6 +2,7 @@
 //! snapshots (`tests/integration/snapshots/`), so a change of layout is
 //! reviewed as a diff (`cargo insta review`, or rename the `.snap.new`).
 
+use crate::compare::against_main;
 use crate::support::harness::{Bin, repo_root};
 
 fn fork_pull_request() -> Bin {
@@ -47,14 +48,7 @@ fn compare_seed(format: &[&str]) -> crate::support::harness::Run {
     let bin = Bin::new();
     let dir = bin.dir().to_owned();
     let (base, cur) = crate::compare::seed_files(&dir);
-    let mut run = bin
-        .arg("compare")
-        .arg("--current")
-        .arg(cur)
-        .arg("--baseline")
-        .arg(format!("main={}", base.display()))
-        .args(format)
-        .run();
+    let mut run = against_main(bin, &cur, &base).args(format).run();
     let prefix = format!("{}/", dir.display());
     run.stdout = run.stdout.replace(&prefix, "");
     run
@@ -65,14 +59,7 @@ fn job_summary_of_a_compare_regression() {
     let bin = Bin::new();
     let dir = bin.dir().to_owned();
     let (base, cur) = crate::compare::seed_files(&dir);
-    let run = bin
-        .arg("compare")
-        .arg("--current")
-        .arg(cur)
-        .arg("--baseline")
-        .arg(format!("main={}", base.display()))
-        .on_runner()
-        .run();
+    let run = against_main(bin, &cur, &base).on_runner().run();
     run.assert_code(4);
     insta::assert_snapshot!("summary_compare_regression", run.summary);
 }

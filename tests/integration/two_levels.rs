@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use serde_json::Value;
 
-use crate::compare::{csv, line, suite, write};
+use crate::compare::{against_main, csv, line, suite, write};
 use crate::support::harness::{Bin, Run};
 
 /// Compares a suite whose first row's ten history runs alternate `high`
@@ -34,11 +34,7 @@ fn judged(high: f64, low: f64, cur: f64, code: i32) -> (Run, Value) {
         );
     }
     let (base, cur) = (file("base.csv", high), file("cur.csv", cur));
-    bin.arg("compare")
-        .arg("--current")
-        .arg(&cur)
-        .arg("--baseline")
-        .arg(format!("main={}", base.display()))
+    against_main(bin, &cur, &base)
         .arg("--history")
         .arg(dir.join("h/*.csv"))
         .json_code(code)
