@@ -151,26 +151,14 @@ impl Excursion {
         v >= lo - margin && v <= hi + margin
     }
 
-    /// The excursions of `logs` once `kept` (positions and values, in
-    /// order) are kept: the runs set aside on each side of the kept runs'
-    /// median, when they sit together.
-    fn of(logs: &[f64], kept: &[(usize, f64)]) -> [Option<Excursion>; 2] {
-        let mut values: Vec<f64> = kept.iter().map(|(_, v)| *v).collect();
-        let Some(mid) = series::median_of(&mut values) else {
-            return [None, None];
-        };
-        let mut set_aside = vec![true; logs.len()];
-        for (at, _) in kept {
-            if let Some(flag) = set_aside.get_mut(*at) {
-                *flag = false;
-            }
-        }
+    /// The excursions among the runs `set_aside` on each side of `mid`,
+    /// the kept runs' median, when they sit together.
+    fn of(set_aside: &[f64], mid: f64) -> [Option<Excursion>; 2] {
         let side = |below: bool| {
-            let off: Vec<f64> = logs
+            let off: Vec<f64> = set_aside
                 .iter()
-                .zip(&set_aside)
-                .filter(|(v, aside)| **aside && (**v < mid) == below)
-                .map(|(v, _)| *v)
+                .copied()
+                .filter(|v| (*v < mid) == below)
                 .collect();
             let (lo, hi) = off
                 .iter()
@@ -268,9 +256,7 @@ pub fn learn(samples: &[f64]) -> Result<Noise, NoBand> {
     {
         return Err(two_levels(levels));
     }
-    let kept_at = fit::kept(&logs);
-    let kept: Vec<f64> = kept_at.iter().map(|(_, v)| *v).collect();
-    let excursions = Excursion::of(&logs, &kept_at);
+    let (kept, set_aside) = fit::kept(&logs);
     if kept.len() < MIN_RUNS {
         return Err(NoBand::TooFew { runs });
     }
@@ -297,6 +283,13 @@ pub fn learn(samples: &[f64]) -> Result<Noise, NoBand> {
             band: f64::INFINITY,
         });
     }
+    // Most histories set nothing aside: no median to take.
+    let excursions = if set_aside.is_empty() {
+        [None, None]
+    } else {
+        series::median_of(&mut kept.clone())
+            .map_or([None, None], |mid| Excursion::of(&set_aside, mid))
+    };
     Ok(Noise {
         sigma,
         dof: dof as f64,

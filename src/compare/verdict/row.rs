@@ -389,9 +389,7 @@ impl<'t> Comparison<'t> {
             },
         }
     }
-}
 
-impl Comparison<'_> {
     /// Runs that land where main's own runs went now and then, away from
     /// its level (an [`crate::compare::noise::Excursion`] of its history:
     /// pandas's tslibs rows, three runs in ten 16% slower on some cloud
