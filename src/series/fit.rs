@@ -3,13 +3,18 @@
 //! drift out of the noise, so a row that creeps 2.5% per run is not given
 //! a band of 18%; the residuals about the lines of every segment, pooled,
 //! are the run-to-run noise. Gross outliers (further than [`CUT`] robust
-//! deviations from the segment's median) are left out first: one run 60%
-//! off on a cloud machine must not make a row unjudgeable.
+//! deviations from the median of the whole history, before it is split
+//! into levels) are left out first: one run 60% off on a cloud machine
+//! must not make a row unjudgeable.
 
 use super::median_of;
 
 /// Runs further than this many robust deviations (1.4826 x the median
-/// absolute deviation) from their segment's median are outliers.
+/// absolute deviation) from the median of the runs they are among are
+/// outliers. Asked once of the whole history, before its levels are
+/// found. Asked again within each level, it left pvlib's figures as they
+/// were and cost pyperf's re-run flow one slowdown caught (BENCHMARKS.md,
+/// "The verdict on real noise").
 pub const CUT: f64 = 8.0;
 
 /// A straight line through one segment, at positions 0, 1, ... of its runs.
