@@ -2,7 +2,6 @@
 //! snapshots (`tests/integration/snapshots/`), so a change of layout is
 //! reviewed as a diff (`cargo insta review`, or rename the `.snap.new`).
 
-use crate::compare::against_main;
 use crate::support::harness::{Bin, repo_root};
 
 fn fork_pull_request() -> Bin {
@@ -45,21 +44,16 @@ fn text_output_of_a_fork_pull_request() {
 /// `compare` on the seed case (a failed baseline row, a 20% regression, a
 /// new benchmark), its inputs named by file name only.
 fn compare_seed(format: &[&str]) -> crate::support::harness::Run {
-    let bin = Bin::new();
-    let dir = bin.dir().to_owned();
-    let (base, cur) = crate::compare::seed_files(&dir);
-    let mut run = against_main(bin, &cur, &base).args(format).run();
-    let prefix = format!("{}/", dir.display());
+    let bin = crate::compare::compare_seed();
+    let prefix = format!("{}/", bin.dir().display());
+    let mut run = bin.args(format).run();
     run.stdout = run.stdout.replace(&prefix, "");
     run
 }
 
 #[test]
 fn job_summary_of_a_compare_regression() {
-    let bin = Bin::new();
-    let dir = bin.dir().to_owned();
-    let (base, cur) = crate::compare::seed_files(&dir);
-    let run = against_main(bin, &cur, &base).on_runner().run();
+    let run = crate::compare::compare_seed().on_runner().run();
     run.assert_code(4);
     insta::assert_snapshot!("summary_compare_regression", run.summary);
 }
