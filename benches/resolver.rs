@@ -521,6 +521,12 @@ async fn main() {
         return;
     }
 
+    write_benchmarks(&report, started);
+}
+
+/// Writes BENCHMARKS.md: a header naming the machine, the sections just
+/// measured (`report`) and, kept as they were, the figures on real material.
+fn write_benchmarks(report: &str, started: Instant) {
     let machine = format!(
         "{} cores, {}, {} RAM, Linux {}, {}",
         sh("nproc"),

@@ -75,20 +75,8 @@ pub async fn git(report: &mut String) {
             bytes as f64 / 1024.0
         );
     };
-    let (mut times, mut refs) = (Vec::new(), 0);
     count.store(0, Ordering::Relaxed);
-    for _ in 0..5 {
-        let u = url.clone();
-        let started = Instant::now();
-        let listed = tokio::task::spawn_blocking(move || {
-            baseline_resolver::resolve::git::list_refs(&u, None)
-        })
-        .await
-        .unwrap()
-        .unwrap();
-        times.push(started.elapsed());
-        refs = listed.refs.len();
-    }
+    let (times, refs) = git2_times(&url).await;
     let git2_bytes = count.swap(0, Ordering::Relaxed) / 5;
     let git2_median = median(times.clone());
     measure(
@@ -101,28 +89,7 @@ pub async fn git(report: &mut String) {
         ("git ls-remote --tags, protocol v2", "2"),
         ("git ls-remote --tags, protocol v0", "0"),
     ] {
-        let mut times = Vec::new();
-        let mut listed = 0;
-        for _ in 0..5 {
-            let u = url.clone();
-            let started = Instant::now();
-            let out = tokio::task::spawn_blocking(move || {
-                Command::new("git")
-                    .args([
-                        "-c",
-                        &format!("protocol.version={version}"),
-                        "ls-remote",
-                        "--tags",
-                        &u,
-                    ])
-                    .output()
-                    .unwrap()
-            })
-            .await
-            .unwrap();
-            times.push(started.elapsed());
-            listed = out.stdout.iter().filter(|b| **b == b'\n').count();
-        }
+        let (times, listed) = ls_remote_times(&url, version).await;
         let bytes = count.swap(0, Ordering::Relaxed) / 5;
         if version == "2" {
             let ratio = git2_median.as_secs_f64() / median(times.clone()).as_secs_f64();
@@ -135,18 +102,7 @@ pub async fn git(report: &mut String) {
                  by `git daemon` on 127.0.0.1 through a relay that counts the bytes the server sends; median of 5.\n",
                 ms(build_time)
             );
-            let verdict = if ratio > 1.5 {
-                format!("git2 is {ratio:.1}x slower than the protocol-v2 command line")
-            } else if ratio < 0.9 {
-                format!(
-                    "git2 is faster in wall time ({:.1}x, no process to start)",
-                    1.0 / ratio
-                )
-            } else if ratio <= 1.1 {
-                "git2 takes about the time of the protocol-v2 command line".to_owned()
-            } else {
-                format!("git2 takes {ratio:.1}x the time of the protocol-v2 command line")
-            };
+            let verdict = speed_verdict(ratio);
             let _ = writeln!(
                 report,
                 "{verdict} but receives {bytes_ratio:.1}x the bytes: libgit2 speaks only protocol v0, so the server \
@@ -163,4 +119,67 @@ pub async fn git(report: &mut String) {
         report,
         "| client | median wall | received | refs listed |\n|---|---|---|---|\n{rows}"
     );
+}
+
+/// Five listings of `url` through git2 (libgit2): their times and how many
+/// refs the last one listed.
+async fn git2_times(url: &str) -> (Vec<Duration>, usize) {
+    let (mut times, mut refs) = (Vec::new(), 0);
+    for _ in 0..5 {
+        let u = url.to_owned();
+        let started = Instant::now();
+        let listed = tokio::task::spawn_blocking(move || {
+            baseline_resolver::resolve::git::list_refs(&u, None)
+        })
+        .await
+        .unwrap()
+        .unwrap();
+        times.push(started.elapsed());
+        refs = listed.refs.len();
+    }
+    (times, refs)
+}
+
+/// Five `git ls-remote --tags` of `url` at protocol `version`: their times
+/// and how many refs the last one listed.
+async fn ls_remote_times(url: &str, version: &str) -> (Vec<Duration>, usize) {
+    let (mut times, mut listed) = (Vec::new(), 0);
+    for _ in 0..5 {
+        let (u, v) = (url.to_owned(), version.to_owned());
+        let started = Instant::now();
+        let out = tokio::task::spawn_blocking(move || {
+            Command::new("git")
+                .args([
+                    "-c",
+                    &format!("protocol.version={v}"),
+                    "ls-remote",
+                    "--tags",
+                    &u,
+                ])
+                .output()
+                .unwrap()
+        })
+        .await
+        .unwrap();
+        times.push(started.elapsed());
+        listed = out.stdout.iter().filter(|b| **b == b'\n').count();
+    }
+    (times, listed)
+}
+
+/// How git2's wall time compares with the protocol-v2 command line's
+/// (`ratio`: git2's over the command line's).
+fn speed_verdict(ratio: f64) -> String {
+    if ratio > 1.5 {
+        format!("git2 is {ratio:.1}x slower than the protocol-v2 command line")
+    } else if ratio < 0.9 {
+        format!(
+            "git2 is faster in wall time ({:.1}x, no process to start)",
+            1.0 / ratio
+        )
+    } else if ratio <= 1.1 {
+        "git2 takes about the time of the protocol-v2 command line".to_owned()
+    } else {
+        format!("git2 takes {ratio:.1}x the time of the protocol-v2 command line")
+    }
 }

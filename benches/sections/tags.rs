@@ -122,25 +122,7 @@ pub async fn tags(report: &mut String, payload: &Path) -> u64 {
             return 0;
         };
         let api = relay.url();
-        let list = tag_list(n);
-        mock.tags(REPO, &list).await;
-        Mock::given(wiremock::matchers::path_regex(format!(
-            "^/repos/{REPO}/git/tags/[0-9a-f]{{40}}$"
-        )))
-        .respond_with(ok().set_body_json(json!({"object": {"type": "commit", "sha": TAG_COMMIT}})))
-        .mount(&mock.server)
-        .await;
-        let pages = TagPages {
-            tags: list
-                .iter()
-                .map(|(n, s, _)| (n.clone(), s.clone()))
-                .collect(),
-            base: api.clone(),
-        };
-        Mock::given(wiremock::matchers::path(format!("/repos/{REPO}/tags")))
-            .respond_with(pages)
-            .mount(&mock.server)
-            .await;
+        serve_tags(&mock, &api, n).await;
 
         let mut ours = Vec::new();
         let mut tag = Value::Null;
@@ -164,25 +146,7 @@ pub async fn tags(report: &mut String, payload: &Path) -> u64 {
         }
         let (o, r) = (median(ours), median(reference));
         if n == 10_000 {
-            let (p, api) = (payload.to_owned(), api.clone());
-            rss_10k = tokio::task::spawn_blocking(move || {
-                peak_rss_kb(
-                    &[
-                        "--event",
-                        p.to_str().unwrap(),
-                        "--event-name",
-                        "pull_request",
-                        "--format",
-                        "json",
-                    ],
-                    &[
-                        ("GITHUB_API_URL", &api),
-                        ("GITHUB_SERVER_URL", "git://127.0.0.1:1"),
-                    ],
-                )
-            })
-            .await
-            .unwrap();
+            rss_10k = peak_rss_online(payload, &api).await;
         }
         let _ = writeln!(
             rows,
@@ -212,4 +176,53 @@ pub async fn tags(report: &mut String, payload: &Path) -> u64 {
         RTT.as_millis()
     );
     rss_10k
+}
+
+/// Serves `n` tags on `mock`: the matching-refs listing our binary reads,
+/// the annotated tags it peels and the paged `/tags` listing (`Link` to
+/// `api`) the page-by-page reference follows.
+async fn serve_tags(mock: &MockGitHub, api: &str, n: usize) {
+    let list = tag_list(n);
+    mock.tags(REPO, &list).await;
+    Mock::given(wiremock::matchers::path_regex(format!(
+        "^/repos/{REPO}/git/tags/[0-9a-f]{{40}}$"
+    )))
+    .respond_with(ok().set_body_json(json!({"object": {"type": "commit", "sha": TAG_COMMIT}})))
+    .mount(&mock.server)
+    .await;
+    let pages = TagPages {
+        tags: list
+            .iter()
+            .map(|(n, s, _)| (n.clone(), s.clone()))
+            .collect(),
+        base: api.to_owned(),
+    };
+    Mock::given(wiremock::matchers::path(format!("/repos/{REPO}/tags")))
+        .respond_with(pages)
+        .mount(&mock.server)
+        .await;
+}
+
+/// The whole process's peak RSS (KiB) resolving the fork pull request
+/// `payload` against `api`.
+async fn peak_rss_online(payload: &Path, api: &str) -> u64 {
+    let (p, api) = (payload.to_owned(), api.to_owned());
+    tokio::task::spawn_blocking(move || {
+        peak_rss_kb(
+            &[
+                "--event",
+                p.to_str().unwrap(),
+                "--event-name",
+                "pull_request",
+                "--format",
+                "json",
+            ],
+            &[
+                ("GITHUB_API_URL", &api),
+                ("GITHUB_SERVER_URL", "git://127.0.0.1:1"),
+            ],
+        )
+    })
+    .await
+    .unwrap()
 }

@@ -183,47 +183,8 @@ fn the_focused_examples_bench_step_runs_the_groups_each_tree_knows() {
 #[test]
 fn the_migration_guides_container_command_keeps_a_failing_harnesss_rows() {
     let root = tempfile::tempdir().unwrap();
-    let checkout = root.path().join("flydsl-test");
-    std::fs::create_dir_all(checkout.join("scripts")).unwrap();
-    std::fs::create_dir_all(checkout.join(".github/scripts")).unwrap();
-    let files = [
-        (
-            "scripts/run_benchmark.sh",
-            "echo 'softmax 32768x8192 bf16 3.9'\necho 'gemm 4096x4096 bf16 100.0'\nexit 1\n",
-        ),
-        (
-            "scripts/benchmark_output_to_csv.py",
-            "import sys\nrows = [l.split() for l in open(sys.argv[1]) if len(l.split()) == 4]\nwith open(sys.argv[2], 'w') as f:\n    f.write('op,shape,dtype,tflops\\n')\n    for r in rows:\n        f.write(','.join(r) + '\\n')\n",
-        ),
-        (
-            ".github/scripts/install-base-wheel.sh",
-            "#!/bin/bash\necho installed the base wheel in \"$PWD\"\n",
-        ),
-    ];
-    for (path, text) in files {
-        std::fs::write(checkout.join(path), text).unwrap();
-    }
-    std::fs::set_permissions(
-        checkout.join(".github/scripts/install-base-wheel.sh"),
-        std::os::unix::fs::PermissionsExt::from_mode(0o755),
-    )
-    .unwrap();
-    crate::support::gitrepo::git(&checkout, &["init", "-q", "-b", "main"]);
-    let base = commit_all(&checkout, "base");
-    std::fs::write(checkout.join("README"), "x").unwrap();
-    commit_all(&checkout, "head");
-    let bin_dir = root.path().join("bin");
-    std::fs::create_dir(&bin_dir).unwrap();
-    let shim = format!(
-        "#!/bin/bash\nshift; while [[ $1 == -* ]]; do [[ $1 == -e ]] && shift; shift; done; shift\n[ \"$1\" = bash ] && [ \"$2\" = -c ] || exit 99\nscript=${{3//\\/flydsl-test/{}}}\nexec bash -c \"$script\"\n",
-        checkout.display()
-    );
-    std::fs::write(bin_dir.join("docker"), shim).unwrap();
-    std::fs::set_permissions(
-        bin_dir.join("docker"),
-        std::os::unix::fs::PermissionsExt::from_mode(0o755),
-    )
-    .unwrap();
+    let (checkout, base) = flydsl_checkout(root.path());
+    let bin_dir = docker_shim(root.path(), &checkout);
 
     let guide = std::fs::read_to_string(repo_root().join("docs/migrating.md")).unwrap();
     let block = guide
@@ -270,4 +231,58 @@ fn the_migration_guides_container_command_keeps_a_failing_harnesss_rows() {
         !run.stderr.contains("[current] installed"),
         "only the baseline installs the base wheel"
     );
+}
+
+/// A checkout of the migration guide's harness (`flydsl-test`): a benchmark
+/// script that prints two rows and exits 1, its CSV converter and the base
+/// wheel's installer; two commits. Returns it and the base commit.
+fn flydsl_checkout(root: &std::path::Path) -> (std::path::PathBuf, String) {
+    let checkout = root.join("flydsl-test");
+    std::fs::create_dir_all(checkout.join("scripts")).unwrap();
+    std::fs::create_dir_all(checkout.join(".github/scripts")).unwrap();
+    let files = [
+        (
+            "scripts/run_benchmark.sh",
+            "echo 'softmax 32768x8192 bf16 3.9'\necho 'gemm 4096x4096 bf16 100.0'\nexit 1\n",
+        ),
+        (
+            "scripts/benchmark_output_to_csv.py",
+            "import sys\nrows = [l.split() for l in open(sys.argv[1]) if len(l.split()) == 4]\nwith open(sys.argv[2], 'w') as f:\n    f.write('op,shape,dtype,tflops\\n')\n    for r in rows:\n        f.write(','.join(r) + '\\n')\n",
+        ),
+        (
+            ".github/scripts/install-base-wheel.sh",
+            "#!/bin/bash\necho installed the base wheel in \"$PWD\"\n",
+        ),
+    ];
+    for (path, text) in files {
+        std::fs::write(checkout.join(path), text).unwrap();
+    }
+    std::fs::set_permissions(
+        checkout.join(".github/scripts/install-base-wheel.sh"),
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    crate::support::gitrepo::git(&checkout, &["init", "-q", "-b", "main"]);
+    let base = commit_all(&checkout, "base");
+    std::fs::write(checkout.join("README"), "x").unwrap();
+    commit_all(&checkout, "head");
+    (checkout, base)
+}
+
+/// A `docker` on PATH (in `root/bin`) that runs `docker run ... IMAGE bash
+/// -c SCRIPT` as `bash -c SCRIPT` with `/flydsl-test` mapped to `checkout`.
+fn docker_shim(root: &std::path::Path, checkout: &std::path::Path) -> std::path::PathBuf {
+    let bin_dir = root.join("bin");
+    std::fs::create_dir(&bin_dir).unwrap();
+    let shim = format!(
+        "#!/bin/bash\nshift; while [[ $1 == -* ]]; do [[ $1 == -e ]] && shift; shift; done; shift\n[ \"$1\" = bash ] && [ \"$2\" = -c ] || exit 99\nscript=${{3//\\/flydsl-test/{}}}\nexec bash -c \"$script\"\n",
+        checkout.display()
+    );
+    std::fs::write(bin_dir.join("docker"), shim).unwrap();
+    std::fs::set_permissions(
+        bin_dir.join("docker"),
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    bin_dir
 }

@@ -432,12 +432,9 @@ fn a_refused_file_is_said_and_every_other_file_still_linted() {
     assert_eq!(run.outputs()["findings"], "3");
 }
 
-/// Issue 28: `--fix` mends job-always, cancel-main (with label-cancel) and
-/// tag-sort at their nodes' spans, every other byte kept; `--dry-run` shows
-/// the diff and changes nothing; the result lints clean of those rules.
-#[test]
-fn fix_mends_the_mechanical_rules_and_nothing_else() {
-    let before = r#"name: bench   # a comment kept
+/// A workflow with the four findings `--fix` mends (job-always,
+/// cancel-main, label-cancel, tag-sort), and the same workflow mended.
+const FIX_BEFORE: &str = r#"name: bench   # a comment kept
 on:
   push:
     branches: [main]
@@ -463,7 +460,8 @@ jobs:
           name: bench-${{ github.sha }}
           path: out
 "#;
-    let after = r#"name: bench   # a comment kept
+
+const FIX_AFTER: &str = r#"name: bench   # a comment kept
 on:
   push:
     branches: [main]
@@ -491,9 +489,15 @@ jobs:
           name: bench-${{ github.sha }}
           path: out
 "#;
+
+/// Issue 28: `--fix` mends job-always, cancel-main (with label-cancel) and
+/// tag-sort at their nodes' spans, every other byte kept; `--dry-run` shows
+/// the diff and changes nothing; the result lints clean of those rules.
+#[test]
+fn fix_mends_the_mechanical_rules_and_nothing_else() {
     let keep = tempfile::tempdir().unwrap();
     let file = keep.path().join("bench.yml");
-    std::fs::write(&file, before).unwrap();
+    std::fs::write(&file, FIX_BEFORE).unwrap();
     let (run, v) = json(&file, &[]);
     run.assert_code(4);
     let rules: BTreeSet<String> = found(&v).into_iter().map(|(r, _, _)| r).collect();
@@ -503,7 +507,7 @@ jobs:
     let run = lint(&[file.to_str().unwrap(), "--fix", "--dry-run"]);
     assert_eq!(
         std::fs::read_to_string(&file).unwrap(),
-        before,
+        FIX_BEFORE,
         "a dry run writes nothing"
     );
     assert!(
@@ -523,7 +527,7 @@ jobs:
         "{}",
         run.stdout
     );
-    assert_eq!(std::fs::read_to_string(&file).unwrap(), after);
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), FIX_AFTER);
     let (_, v) = json(&file, &[]);
     assert_eq!(found(&v), BTreeSet::new(), "lints clean: {v}");
 }

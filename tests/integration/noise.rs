@@ -202,15 +202,10 @@ fn write(dir: &Path, name: &str, text: &str) -> std::path::PathBuf {
     path
 }
 
-/// A wild row (25% run to run) 20% slower than its baseline: a regression
-/// against the fixed threshold, noise against its history.
-#[test]
-fn history_files_end_to_end_missing_partial_and_malformed() {
-    let rows = suite();
-    let scratch = tempfile::tempdir().unwrap();
-    let dir = scratch.path().to_owned();
-    let bin = Bin::new();
-    let wild = 3;
+/// Ten history runs in `dir/history` where row `wild` strays 25% from run
+/// to run and the others 0.1%, a partial run (five rows) and a malformed
+/// one (no key column).
+fn write_history_with_a_wild_row(dir: &Path, rows: &[crate::compare::Bench], wild: usize) {
     let value = |i: usize, b: &crate::compare::Bench, k: usize| -> f64 {
         if i == wild {
             b.value * [1.0, 1.3, 0.8, 1.2, 0.75, 1.25, 0.85, 1.1, 0.7, 1.0][k % 10]
@@ -221,23 +216,35 @@ fn history_files_end_to_end_missing_partial_and_malformed() {
     std::fs::create_dir_all(dir.join("history")).unwrap();
     for k in 0..10 {
         write(
-            &dir,
+            dir,
             &format!("history/{k:04}.csv"),
-            &csv(&rows, |i, b| Some(line(b, Some(value(i, b, k)), "ok"))),
+            &csv(rows, |i, b| Some(line(b, Some(value(i, b, k)), "ok"))),
         );
     }
     // A partial file: only some rows (the others keep what they have).
     write(
-        &dir,
+        dir,
         "history/0010-partial.csv",
         &csv(&rows[..5], |_, b| Some(line(b, Some(b.value), "ok"))),
     );
     // A malformed one: no key column.
     write(
-        &dir,
+        dir,
         "history/0011-broken.csv",
         "shape,dtype,tflops\n1,b,2\n",
     );
+}
+
+/// A wild row (25% run to run) 20% slower than its baseline: a regression
+/// against the fixed threshold, noise against its history.
+#[test]
+fn history_files_end_to_end_missing_partial_and_malformed() {
+    let rows = suite();
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path().to_owned();
+    let bin = Bin::new();
+    let wild = 3;
+    write_history_with_a_wild_row(&dir, &rows, wild);
     let base = write(
         &dir,
         "base.csv",

@@ -125,7 +125,7 @@ fn a_markdown_file_inside_a_groups_directory_runs_the_group() {
 }
 
 #[test]
-fn a_config_that_shadows_itself_is_said_once_per_pair_and_check_says_it_alone() {
+fn a_config_that_shadows_itself_is_said_once_per_pair() {
     let w = repo();
     let base = w.head();
     w.touch("kernels/softmax/softmax.cu");
@@ -161,7 +161,13 @@ fn a_config_that_shadows_itself_is_said_once_per_pair_and_check_says_it_alone() 
         ],
         "tree order, one per pair: {v}"
     );
+}
 
+#[test]
+fn check_says_a_shadowing_config_alone_and_needs_no_base() {
+    let w = repo();
+    w.touch("kernels/softmax/softmax.cu");
+    let head = w.commit("softmax");
     let bin = Bin::new().on_runner();
     let config = config_file(bin.dir(), MAINTAINERS);
     let run = bin

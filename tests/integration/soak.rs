@@ -161,43 +161,10 @@ async fn a_thousand_resolutions_against_a_faulty_api() {
     });
 
     let started = Instant::now();
-    let done = Arc::new(AtomicUsize::new(0));
-    let results: Arc<Mutex<Vec<Outcome>>> = Arc::default();
-    let mut workers = Vec::new();
-    for _ in 0..WORKERS {
-        let (url, done, results) = (url.clone(), done.clone(), results.clone());
-        workers.push(tokio::task::spawn_blocking(move || {
-            while done.fetch_add(1, Ordering::SeqCst) < RUNS {
-                let t = Instant::now();
-                let run = Bin::new()
-                    .payload(
-                        r#"{"repository": {"full_name": "ROCm/FlyDSL", "default_branch": "main"}}"#,
-                        "workflow_dispatch",
-                    )
-                    .env("GITHUB_API_URL", &url)
-                    .env("GITHUB_SERVER_URL", "git://127.0.0.1:1")
-                    .args([
-                        "--format",
-                        "json",
-                        "--timeout",
-                        &TIMEOUT_SECONDS.to_string(),
-                    ])
-                    .run();
-                let json = serde_json::from_str(run.stdout.trim()).unwrap_or(Value::Null);
-                results
-                    .lock()
-                    .unwrap()
-                    .push((t.elapsed(), run.code, json, run.stderr));
-            }
-        }));
-    }
-    for w in workers {
-        w.await.unwrap();
-    }
+    let results = resolve_many(&url).await;
     server.abort();
     let elapsed = started.elapsed();
 
-    let results = results.lock().unwrap();
     assert_eq!(results.len(), RUNS);
     let (mut full, mut degraded, mut slowest) = (0, 0, Duration::ZERO);
     for (took, code, json, stderr) in results.iter() {
@@ -238,4 +205,43 @@ async fn a_thousand_resolutions_against_a_faulty_api() {
     );
     assert!(elapsed < Duration::from_secs(180), "soak took {elapsed:?}");
     assert!(full > 0 && degraded > 0, "both outcomes exercised");
+}
+
+/// `RUNS` resolutions against `url`, `WORKERS` at a time, each its own
+/// process: how long each took, its exit code, its JSON and its stderr.
+async fn resolve_many(url: &str) -> Vec<Outcome> {
+    let done = Arc::new(AtomicUsize::new(0));
+    let results: Arc<Mutex<Vec<Outcome>>> = Arc::default();
+    let mut workers = Vec::new();
+    for _ in 0..WORKERS {
+        let (url, done, results) = (url.to_owned(), done.clone(), results.clone());
+        workers.push(tokio::task::spawn_blocking(move || {
+            while done.fetch_add(1, Ordering::SeqCst) < RUNS {
+                let t = Instant::now();
+                let run = Bin::new()
+                    .payload(
+                        r#"{"repository": {"full_name": "ROCm/FlyDSL", "default_branch": "main"}}"#,
+                        "workflow_dispatch",
+                    )
+                    .env("GITHUB_API_URL", &url)
+                    .env("GITHUB_SERVER_URL", "git://127.0.0.1:1")
+                    .args([
+                        "--format",
+                        "json",
+                        "--timeout",
+                        &TIMEOUT_SECONDS.to_string(),
+                    ])
+                    .run();
+                let json = serde_json::from_str(run.stdout.trim()).unwrap_or(Value::Null);
+                results
+                    .lock()
+                    .unwrap()
+                    .push((t.elapsed(), run.code, json, run.stderr));
+            }
+        }));
+    }
+    for w in workers {
+        w.await.unwrap();
+    }
+    std::mem::take(&mut *results.lock().unwrap())
 }
