@@ -43,6 +43,26 @@ fn help(command: &[&str]) -> String {
         .join(" ")
 }
 
+/// Where a command states its interface: its `--help` (whitespace
+/// collapsed), its `<command>/action.yml`, its `docs/<command>.md` and the
+/// README.
+struct Surfaces {
+    help: String,
+    action: serde_yaml_ng::Value,
+    page: String,
+    front: String,
+}
+
+fn surfaces(command: &str) -> Surfaces {
+    let read = |path: &str| std::fs::read_to_string(repo_root().join(path)).unwrap();
+    Surfaces {
+        help: help(&[command]),
+        action: crate::action::action_at(&format!("{command}/action.yml")),
+        page: read(&format!("docs/{command}.md")),
+        front: read("README.md"),
+    }
+}
+
 /// The default cell of the docs table row whose first cell is `key`.
 fn readme_default(readme: &str, section: &str, key: &str) -> String {
     let start = readme
@@ -204,10 +224,12 @@ fn compare_exit_codes_agree_between_help_and_docs() {
 /// `select/action.yml`, its page and the README.
 #[test]
 fn select_states_its_inputs_outputs_and_exits_alike_everywhere() {
-    let help = help(&["select"]);
-    let action = crate::action::action_at("select/action.yml");
-    let page = std::fs::read_to_string(repo_root().join("docs/select.md")).unwrap();
-    let front = std::fs::read_to_string(repo_root().join("README.md")).unwrap();
+    let Surfaces {
+        help,
+        action,
+        page,
+        front,
+    } = surfaces("select");
     let inputs = action["inputs"].as_mapping().expect("select inputs");
     assert_eq!(inputs.len(), 5, "select/action.yml inputs");
     for (name, _) in inputs {
@@ -314,10 +336,12 @@ fn lint_states_its_rules_alike_everywhere() {
 /// its page and the README.
 #[test]
 fn lint_states_its_inputs_and_exits_alike_everywhere() {
-    let help = help(&["lint"]);
-    let action = crate::action::action_at("lint/action.yml");
-    let page = std::fs::read_to_string(repo_root().join("docs/lint.md")).unwrap();
-    let front = std::fs::read_to_string(repo_root().join("README.md")).unwrap();
+    let Surfaces {
+        help,
+        action,
+        page,
+        front,
+    } = surfaces("lint");
     for (name, value) in action["inputs"].as_mapping().unwrap() {
         let name = name.as_str().unwrap();
         assert!(
@@ -372,10 +396,12 @@ fn lint_states_its_inputs_and_exits_alike_everywhere() {
 #[test]
 fn comment_states_its_inputs_defaults_and_exits_alike_everywhere() {
     use baseline_resolver::comment::inputs::{AUTHOR_DEFAULT, MARKER_DEFAULT};
-    let help = help(&["comment"]);
-    let action = crate::action::action_at("comment/action.yml");
-    let page = std::fs::read_to_string(repo_root().join("docs/comment.md")).unwrap();
-    let front = std::fs::read_to_string(repo_root().join("README.md")).unwrap();
+    let Surfaces {
+        help,
+        action,
+        page,
+        front,
+    } = surfaces("comment");
     for (input, value) in [("marker", MARKER_DEFAULT), ("author", AUTHOR_DEFAULT)] {
         assert!(
             help.contains(&format!("[default: {value}]")),
