@@ -355,9 +355,14 @@ fn the_lint_rules_do_no_io() {
     let allowed = [
         "rules",
         "shell",
-        // What `shell/mod.rs` gives its files.
+        // What `shell/mod.rs` gives its files (`tokens` reads words,
+        // separators and nested scripts into commands).
         "vars",
         "Command",
+        "Nested",
+        "SHELLS",
+        "Sep",
+        "Word",
         "workflow",
         "yaml",
         "finding",
