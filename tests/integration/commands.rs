@@ -8,11 +8,9 @@
 //! a command anywhere in a line. The commands found must be exactly those
 //! the same run makes with a harmless value in the same place.
 
-use std::path::Path;
-
 use serde_json::json;
 
-use crate::compare::{HEADER, csv, line, suite};
+use crate::compare::{HEADER, csv, line, suite, write};
 use crate::online::{REPO, online, repo_json};
 use crate::support::harness::{Bin, Run};
 use crate::support::mock_github::{MockGitHub, error};
@@ -93,12 +91,6 @@ fn check(position: &str, make: impl Fn(&str) -> Bin) {
             );
         }
     }
-}
-
-fn write(dir: &Path, name: &str, text: &str) -> std::path::PathBuf {
-    let path = dir.join(name);
-    std::fs::write(&path, text).unwrap();
-    path
 }
 
 /// `compare` on a small suite, with `cell` in one cell of one row of both

@@ -14,7 +14,7 @@ use baseline_resolver::table::Table;
 use baseline_resolver::table::read::parse;
 use proptest::prelude::*;
 
-use crate::compare::{against_main, csv, line, suite};
+use crate::compare::{Bench, against_main, csv, line, suite, write};
 use crate::support::harness::Bin;
 use crate::support::simulation::{self, Random, Suite};
 
@@ -196,17 +196,11 @@ proptest! {
     }
 }
 
-fn write(dir: &Path, name: &str, text: &str) -> std::path::PathBuf {
-    let path = dir.join(name);
-    std::fs::write(&path, text).unwrap();
-    path
-}
-
 /// Ten history runs in `dir/history` where row `wild` strays 25% from run
 /// to run and the others 0.1%, a partial run (five rows) and a malformed
 /// one (no key column).
-fn write_history_with_a_wild_row(dir: &Path, rows: &[crate::compare::Bench], wild: usize) {
-    let value = |i: usize, b: &crate::compare::Bench, k: usize| -> f64 {
+fn write_history_with_a_wild_row(dir: &Path, rows: &[Bench], wild: usize) {
+    let value = |i: usize, b: &Bench, k: usize| -> f64 {
         if i == wild {
             b.value * [1.0, 1.3, 0.8, 1.2, 0.75, 1.25, 0.85, 1.1, 0.7, 1.0][k % 10]
         } else {
