@@ -226,7 +226,14 @@ def load_pyperf(results, machine):
     return runs, [None] * len(runs), documented
 
 
+# The project's config for the CSVs `write` makes: key columns benchmark,
+# params and env; one metric, seconds, lower is better.
+CONFIG = ('keys = ["benchmark", "params", "env"]\n\n[[metrics]]\ncolumn = "seconds"\n'
+          'unit = "s"\ndirection = "lower"\n')
+
+
 def write(path, rows):
+    """One run's values as the project's CSV (see CONFIG)."""
     with open(path, "w", newline="") as fh:
         w = csv.writer(fh)
         w.writerow(["benchmark", "params", "env", "seconds"])
