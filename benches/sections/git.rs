@@ -121,50 +121,45 @@ pub async fn git(report: &mut String) {
     );
 }
 
-/// Five listings of `url` through git2 (libgit2): their times and how many
-/// refs the last one listed.
-async fn git2_times(url: &str) -> (Vec<Duration>, usize) {
-    let (mut times, mut refs) = (Vec::new(), 0);
-    for _ in 0..5 {
-        let u = url.to_owned();
-        let started = Instant::now();
-        let listed = tokio::task::spawn_blocking(move || {
-            baseline_resolver::resolve::git::list_refs(&u, None)
-        })
-        .await
-        .unwrap()
-        .unwrap();
-        times.push(started.elapsed());
-        refs = listed.refs.len();
-    }
-    (times, refs)
-}
-
-/// Five `git ls-remote --tags` of `url` at protocol `version`: their times
-/// and how many refs the last one listed.
-async fn ls_remote_times(url: &str, version: &str) -> (Vec<Duration>, usize) {
+/// Five listings by `list` (which lists and says how many refs it
+/// listed), each on a blocking thread: their times and the last count.
+async fn five_listings<F>(list: F) -> (Vec<Duration>, usize)
+where
+    F: Fn() -> usize + Clone + Send + 'static,
+{
     let (mut times, mut listed) = (Vec::new(), 0);
     for _ in 0..5 {
-        let (u, v) = (url.to_owned(), version.to_owned());
+        let list = list.clone();
         let started = Instant::now();
-        let out = tokio::task::spawn_blocking(move || {
-            Command::new("git")
-                .args([
-                    "-c",
-                    &format!("protocol.version={v}"),
-                    "ls-remote",
-                    "--tags",
-                    &u,
-                ])
-                .output()
-                .unwrap()
-        })
-        .await
-        .unwrap();
+        listed = tokio::task::spawn_blocking(list).await.unwrap();
         times.push(started.elapsed());
-        listed = out.stdout.iter().filter(|b| **b == b'\n').count();
     }
     (times, listed)
+}
+
+/// Five listings of `url` through git2 (libgit2, protocol v0).
+async fn git2_times(url: &str) -> (Vec<Duration>, usize) {
+    let url = url.to_owned();
+    five_listings(move || {
+        baseline_resolver::resolve::git::list_refs(&url, None)
+            .unwrap()
+            .refs
+            .len()
+    })
+    .await
+}
+
+/// Five `git ls-remote --tags` of `url` at protocol `version`.
+async fn ls_remote_times(url: &str, version: &str) -> (Vec<Duration>, usize) {
+    let (url, version) = (url.to_owned(), format!("protocol.version={version}"));
+    five_listings(move || {
+        let out = Command::new("git")
+            .args(["-c", &version, "ls-remote", "--tags", &url])
+            .output()
+            .unwrap();
+        out.stdout.iter().filter(|b| **b == b'\n').count()
+    })
+    .await
 }
 
 /// How git2's wall time compares with the protocol-v2 command line's
