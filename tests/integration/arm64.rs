@@ -134,21 +134,18 @@ fn the_aarch64_binary_answers_every_fixture_as_the_x86_64_one_does() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs scripts/build-dist and qemu-user-static (.ci/run)"]
 async fn the_action_runs_the_aarch64_binary_on_an_arm64_runner() {
-    use std::os::unix::fs::PermissionsExt;
     let (_, arm) = emulation();
     // The x86_64 file is a decoy: picking it would answer without qemu.
     let dir = action_dir_with(Path::new("/bin/false"));
     let dist_dir = dir.path().join("dist");
     let wrapper = dist_dir.join("baseline-resolver-linux-aarch64");
-    std::fs::write(
+    crate::support::harness::write_executable(
         &wrapper,
-        format!(
+        &format!(
             "#!/bin/sh\nexec {QEMU} -L {SYSROOT} '{}' \"$@\"\n",
             arm.display()
         ),
-    )
-    .unwrap();
-    std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
+    );
     let sums = Command::new("sha256sum")
         .args([
             "baseline-resolver-linux-x86_64",

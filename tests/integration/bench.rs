@@ -69,20 +69,16 @@ pub struct Project {
 }
 
 fn commit(work: &Path, tree: &Tree<'_>, message: &str) -> String {
-    std::fs::write(work.join("bench.sh"), HARNESS).unwrap();
+    crate::support::harness::write_executable(&work.join("bench.sh"), HARNESS);
     std::fs::write(work.join("value"), tree.value).unwrap();
     std::fs::write(work.join("mode"), tree.mode).unwrap();
     std::fs::write(work.join("groups"), tree.groups).unwrap();
     // The examples' harness: `scripts/run_benchmark.sh [--only G]... --out FILE`.
     std::fs::create_dir_all(work.join("scripts")).unwrap();
-    std::fs::write(work.join("scripts/run_benchmark.sh"), EXAMPLE_HARNESS).unwrap();
-    for script in ["bench.sh", "scripts/run_benchmark.sh"] {
-        std::fs::set_permissions(
-            work.join(script),
-            std::os::unix::fs::PermissionsExt::from_mode(0o755),
-        )
-        .unwrap();
-    }
+    crate::support::harness::write_executable(
+        &work.join("scripts/run_benchmark.sh"),
+        EXAMPLE_HARNESS,
+    );
     commit_all(work, message)
 }
 

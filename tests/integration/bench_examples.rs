@@ -249,19 +249,14 @@ fn flydsl_checkout(root: &std::path::Path) -> (std::path::PathBuf, String) {
             "scripts/benchmark_output_to_csv.py",
             "import sys\nrows = [l.split() for l in open(sys.argv[1]) if len(l.split()) == 4]\nwith open(sys.argv[2], 'w') as f:\n    f.write('op,shape,dtype,tflops\\n')\n    for r in rows:\n        f.write(','.join(r) + '\\n')\n",
         ),
-        (
-            ".github/scripts/install-base-wheel.sh",
-            "#!/bin/bash\necho installed the base wheel in \"$PWD\"\n",
-        ),
     ];
+    crate::support::harness::write_executable(
+        &checkout.join(".github/scripts/install-base-wheel.sh"),
+        "#!/bin/bash\necho installed the base wheel in \"$PWD\"\n",
+    );
     for (path, text) in files {
         std::fs::write(checkout.join(path), text).unwrap();
     }
-    std::fs::set_permissions(
-        checkout.join(".github/scripts/install-base-wheel.sh"),
-        std::os::unix::fs::PermissionsExt::from_mode(0o755),
-    )
-    .unwrap();
     crate::support::gitrepo::git(&checkout, &["init", "-q", "-b", "main"]);
     let base = commit_all(&checkout, "base");
     std::fs::write(checkout.join("README"), "x").unwrap();
@@ -278,11 +273,6 @@ fn docker_shim(root: &std::path::Path, checkout: &std::path::Path) -> std::path:
         "#!/bin/bash\nshift; while [[ $1 == -* ]]; do [[ $1 == -e ]] && shift; shift; done; shift\n[ \"$1\" = bash ] && [ \"$2\" = -c ] || exit 99\nscript=${{3//\\/flydsl-test/{}}}\nexec bash -c \"$script\"\n",
         checkout.display()
     );
-    std::fs::write(bin_dir.join("docker"), shim).unwrap();
-    std::fs::set_permissions(
-        bin_dir.join("docker"),
-        std::os::unix::fs::PermissionsExt::from_mode(0o755),
-    )
-    .unwrap();
+    crate::support::harness::write_executable(&bin_dir.join("docker"), &shim);
     bin_dir
 }

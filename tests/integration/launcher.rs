@@ -132,12 +132,12 @@ fn a_hostile_runner_arch_cannot_inject_a_command() {
 
 /// Fake tools on a PATH of their own, first in line.
 fn fake_tools(tools: &[(&str, &str)]) -> (tempfile::TempDir, String) {
-    use std::os::unix::fs::PermissionsExt;
     let bin = tempfile::tempdir().unwrap();
     for (name, script) in tools {
-        let path = bin.path().join(name);
-        std::fs::write(&path, format!("#!/bin/sh\n{script}\n")).unwrap();
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        crate::support::harness::write_executable(
+            &bin.path().join(name),
+            &format!("#!/bin/sh\n{script}\n"),
+        );
     }
     let path = format!(
         "{}:{}",

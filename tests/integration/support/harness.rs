@@ -11,6 +11,14 @@ use baseline_resolver::runner::file_command;
 use serde_json::Value;
 use tempfile::TempDir;
 
+/// Writes `text` to `path` as a program anyone may run (mode 0755): the
+/// fake tools and harness scripts the tests put on PATH or in a checkout.
+pub fn write_executable(path: &Path, text: &str) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::write(path, text).unwrap();
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
 pub fn repo_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
