@@ -322,8 +322,10 @@ fn bad_input_names_the_file_and_where() {
 }
 
 /// Issue 26: 1 KB of anchors nested 30 deep took 1.2 GB and aborted; a
-/// 40 KB script of 20,000 nested `$(` overflowed the stack. Each is exit
-/// 1 with a message naming the file, and nothing else.
+/// 40 KB script of 20,000 nested `$(` overflowed the stack; a tag before
+/// a `,` makes the YAML reader panic (contained, said with the reader's
+/// place, not the builder's paths). Each is exit 1 with a message naming
+/// the file, and nothing else.
 #[test]
 fn small_files_that_expand_or_nest_without_bound_are_refused_by_name() {
     let bin = Bin::new();
@@ -341,7 +343,19 @@ fn small_files_that_expand_or_nest_without_bound_are_refused_by_name() {
         format!("on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: |\n          true\n          {script}\n"),
     )
     .unwrap();
+    // libyaml-safer's issue 7: a tag before a `,` in a flow, which its
+    // scanner panics on (valid YAML; libyaml reads it as an empty node).
+    let tagged = bin.dir().join("tagged.yml");
+    std::fs::write(
+        &tagged,
+        "on:\n  pull_request:\n    types: [opened, !x, labeled]\njobs: {}\n",
+    )
+    .unwrap();
     for (file, says) in [
+        (
+            &tagged,
+            "the YAML reader (libyaml-safer) failed inside on it, so it is not linted; GitHub's reader may still accept it: TODO: What is expected here? (at libyaml-safer-",
+        ),
         (&anchors, "more than 250000 nodes once aliases are expanded"),
         (
             &nested,
@@ -357,6 +371,7 @@ fn small_files_that_expand_or_nest_without_bound_are_refused_by_name() {
             run.stderr
         );
         assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+        assert!(!run.stderr.contains("/registry/"), "{}", run.stderr);
     }
 }
 
