@@ -10,6 +10,32 @@ pub mod prior;
 pub mod segment;
 pub mod student;
 
+/// The largest change (a fraction, a ratio less one) a result states.
+/// Two positive finite values can be 1e616 times apart (1e308 against
+/// 1e-308): their ratio, or its percentage, would be infinite, which JSON
+/// writes as `null` and text as `inf%`. Beyond this bound, far beyond any
+/// measurement, a change is stated as the bound: every threshold judges it
+/// the same.
+pub const MAX_CHANGE: f64 = 1e100;
+
+/// `x` (a change or a ratio) within +-[`MAX_CHANGE`], so that every output
+/// can state it.
+pub fn bounded(x: f64) -> f64 {
+    x.clamp(-MAX_CHANGE, MAX_CHANGE)
+}
+
+/// `e^x - 1` of a log step, [`bounded`]: a change in log space as a
+/// fraction every output can state.
+pub fn step_change(log_step: f64) -> f64 {
+    bounded(log_step.exp_m1())
+}
+
+/// A level from its log, at most the largest double: a drift's line,
+/// fitted in logs, can end beyond every run it was fitted to.
+pub fn level_of(log: f64) -> f64 {
+    log.exp().min(f64::MAX)
+}
+
 /// The median of `values` (`None` for none); `values` is reordered.
 pub fn median_of(values: &mut [f64]) -> Option<f64> {
     values.sort_by(f64::total_cmp);

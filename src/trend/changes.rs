@@ -18,7 +18,7 @@
 
 use crate::series::fit::Line;
 use crate::series::segment::{self, Test};
-use crate::series::{robust, student};
+use crate::series::{self, robust, student};
 
 /// A change point's significance after the correction for the change
 /// points kept (the segmentation's strict level). Strict, because a main
@@ -125,9 +125,9 @@ pub fn judge(values: &[(usize, f64)], sign: f64, min_change: f64) -> Judged {
     if let Some(d) = drift(&kept, &points, smallest) {
         judged.changes.push(Change {
             run: kept_at.get(d.start).copied().unwrap_or(0),
-            change: sign * (d.after - d.before).exp_m1(),
-            before: d.before.exp(),
-            after: d.after.exp(),
+            change: sign * series::step_change(d.after - d.before),
+            before: series::level_of(d.before),
+            after: series::level_of(d.after),
             before_spread: d.spread,
             after_spread: d.spread,
             kind: Kind::Drift,
@@ -160,11 +160,11 @@ fn steps(kept: &[f64], kept_at: &[usize], points: &[usize], sign: f64) -> Vec<Ch
             };
             Some(Change {
                 run: kept_at.get(*p).copied().unwrap_or(0),
-                before: before.0.exp(),
-                after: after.0.exp(),
-                before_spread: before.1.exp_m1(),
-                after_spread: after.1.exp_m1(),
-                change: sign * step.exp_m1(),
+                before: series::level_of(before.0),
+                after: series::level_of(after.0),
+                before_spread: series::step_change(before.1),
+                after_spread: series::step_change(after.1),
+                change: sign * series::step_change(step),
                 kind: if held >= 0.5 {
                     Kind::Persistent
                 } else {
@@ -294,7 +294,7 @@ fn drift(kept: &[f64], points: &[usize], smallest: f64) -> Option<Drift> {
         start,
         before: line.at(0.0),
         after: line.at(span),
-        spread: (line.rss / line.dof() as f64).sqrt().exp_m1(),
+        spread: series::step_change((line.rss / line.dof() as f64).sqrt()),
     })
 }
 

@@ -360,3 +360,26 @@ fn the_verdict_line_names_the_thresholds_rules_set() {
         "{verdict}"
     );
 }
+
+/// Found by the fuzzer (`compare_results`): values 1e600 times apart, both
+/// positive finite numbers, made a change of `inf%`, `ratio= infx` on the
+/// dashboard line, and `null` where the JSON states the change. Every
+/// change is a number: at most 1e100, beyond which every threshold judges
+/// it the same.
+#[test]
+fn values_far_apart_make_changes_every_output_can_state() {
+    let (tiny, huge) = ("1e-300", "1e300");
+    for (base, cur, class, code) in [(tiny, huge, "improved", 0), (huge, tiny, "regressed", 4)] {
+        let b = format!("{HEADER}gemm,1x1,bf16,1.0,{base},ok\n");
+        let c = format!("{HEADER}gemm,1x1,bf16,1.0,{cur},ok\n");
+        let (_, j) = compare_files(&b, &c).json_code(code);
+        let row = &j["baselines"][0]["rows"][0];
+        assert_eq!(row["class"], class, "{row}");
+        let change = row["change_pct"].as_f64();
+        assert!(change.is_some_and(f64::is_finite), "{row}");
+        let text = compare_files(&b, &c).args(["--format", "text"]).run();
+        text.assert_code(code);
+        assert!(!text.stdout.contains("inf"), "{}", text.stdout);
+        assert!(text.stdout.contains("ratio="), "{}", text.stdout);
+    }
+}

@@ -11,6 +11,7 @@ use crate::compare::report::Report;
 use crate::compare::verdict::{Comparison, Medians};
 use crate::parallel;
 use crate::runner::log::{LogSink, LogText};
+use crate::series;
 
 /// One dashboard line (with its line break): exactly the motivating
 /// repository's format,
@@ -23,7 +24,7 @@ pub fn line(out: &mut String, label: &str, row: &Medians<'_>, unit: &str) {
     // `op`, `shape` and `dtype` (or the configured key columns: the first
     // two, then the rest).
     let (op, shape, dtype) = row.key.dashboard_fields();
-    let ratio = cur / base;
+    let ratio = series::bounded(cur / base);
     out.push_str("  ");
     pad_left(out, &op, 18);
     out.push(' ');

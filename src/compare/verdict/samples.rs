@@ -5,6 +5,7 @@
 //! again" a confirmation.
 
 use crate::config::Direction;
+use crate::series;
 
 /// One side of a row: the median of its samples (one per file that
 /// measured it), and the samples themselves when there are several.
@@ -78,7 +79,7 @@ impl Bounds {
         let mut least_better = f64::INFINITY;
         for c in cur.samples() {
             for b in base.samples().iter().chain(level.as_ref()) {
-                let change = (c / b - 1.0) * direction.sign();
+                let change = series::bounded(c / b - 1.0) * direction.sign();
                 least_worse = least_worse.max(change);
                 least_better = least_better.min(change);
             }
@@ -100,7 +101,7 @@ pub fn each_change(base: &Samples, cur: &Samples, direction: Direction, digits: 
         .map(|c| {
             format!(
                 "{:+.digits$}%",
-                (c / base.median - 1.0) * direction.sign() * 100.0
+                series::bounded(c / base.median - 1.0) * direction.sign() * 100.0
             )
         })
         .collect();

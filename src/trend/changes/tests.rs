@@ -115,6 +115,23 @@ fn a_creep_of_two_percent_per_run_over_ten_runs_is_a_drift() {
     }
 }
 
+/// Found by the fuzzer (`trend_judge`): a drift's line, fitted in logs, can
+/// end beyond every run it was fitted to, and near the largest double its
+/// level was `inf`. Every level, spread and change is finite.
+#[test]
+fn a_drift_from_the_largest_double_states_finite_levels() {
+    let mut rng = Rng(7);
+    for draw in 0..20 {
+        let values: Vec<Option<f64>> = (0..12)
+            .map(|i| Some((f64::MAX.ln() - 0.3 * f64::from(i) - 0.02 * rng.normal().abs()).exp()))
+            .collect();
+        for c in judge_runs(&values, HIGHER, 0.05).changes {
+            let all = [c.before, c.after, c.before_spread, c.after_spread, c.change];
+            assert!(all.iter().all(|v| v.is_finite()), "draw {draw}: {c:?}");
+        }
+    }
+}
+
 #[test]
 fn lower_is_better_turns_a_rise_into_a_regression() {
     let mut rng = Rng(13);
