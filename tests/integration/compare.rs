@@ -400,7 +400,11 @@ fn an_unavailable_gate_is_inconclusive_and_strict_fails_it() {
         (format!("main={}", empty.display()), "is empty"),
         (
             format!("main={}", failed.display()),
-            "the baseline has no valid row",
+            "the baseline has no valid row (",
+        ),
+        (
+            format!("main={}", failed.display()),
+            "failed.csv line 2: status is \"missing\")",
         ),
     ] {
         for (strict, code) in [(false, 0), (true, 3)] {

@@ -145,11 +145,27 @@ pub struct Sides<'t> {
     pub unavailable: Option<String>,
 }
 
+/// Why a baseline without a valid row is unavailable, with its first row's
+/// reason, so that the user sees what the file held.
+fn no_valid_row(baseline: &[Table]) -> String {
+    let first = baseline
+        .iter()
+        .find_map(|t| t.rows().next().map(|row| (t, row)));
+    match first {
+        Some((table, row)) => format!(
+            "the baseline has no valid row ({} line {}: {})",
+            table.path.display(),
+            row.line(),
+            row.reason()
+        ),
+        None => "the baseline has no valid row".to_owned(),
+    }
+}
+
 /// Compares the current tables with the samples of one baseline label.
 pub fn compare<'t>(sides: Sides<'t>, config: &'t Config, thresholds: Thresholds) -> Comparison<'t> {
     let unavailable = sides.unavailable.or_else(|| {
-        (sides.baseline.iter().all(|t| t.valid_rows() == 0))
-            .then(|| "the baseline has no valid row".to_owned())
+        (sides.baseline.iter().all(|t| t.valid_rows() == 0)).then(|| no_valid_row(sides.baseline))
     });
     let join = match unavailable {
         Some(_) => Join::new(&[], 0),
