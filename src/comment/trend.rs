@@ -15,6 +15,7 @@ use super::body::{self, Body, Out};
 use super::report::ReportError;
 use crate::contract::trend::{TrendChange, TrendReport, TrendRow};
 use crate::runner::shown;
+use crate::runner::text::counted;
 
 /// Changes each section lists before it only counts.
 const LISTED: usize = 200;
@@ -137,17 +138,17 @@ pub fn render(report: &TrendReport<'_>, marker: &str, run_url: Option<&str>) -> 
     let c = report.counts;
     out.part(&format!("{}\n", body::marker(marker)));
     out.part(&format!(
-        "### Benchmark trend on main: {} persistent regressions ({} new in the last {} runs)\n\n{} runs, {} rows judged, changes of {:.1}% or more: {} improvements, {} drifts, {} transient; {} single-run outliers.\n\n",
-        c.regressions,
+        "### Benchmark trend on main: {} ({} new in the last {})\n\n{}, {} judged, changes of {:.1}% or more: {}, {}, {} transient; {}.\n\n",
+        counted(c.regressions, "persistent regression", "persistent regressions"),
         c.new_regressions,
-        report.recent,
-        report.runs,
-        report.rows_judged,
+        counted(report.recent, "run", "runs"),
+        counted(report.runs, "run", "runs"),
+        counted(report.rows_judged, "row", "rows"),
         report.min_change_pct,
-        c.improvements,
-        c.drifts,
+        counted(c.improvements, "improvement", "improvements"),
+        counted(c.drifts, "drift", "drifts"),
         c.transients,
-        c.outliers
+        counted(c.outliers, "single-run outlier", "single-run outliers"),
     ));
     let sections = [
         ("Persistent regressions", Wanted::Regressions),

@@ -12,6 +12,7 @@ use super::finding::{RULES, Severity};
 use crate::runner::file_command::{self, EncodeError};
 use crate::runner::log::LogText;
 use crate::runner::markdown::escape as md;
+use crate::runner::text::counted;
 use crate::runner::write::Rendered;
 
 /// Annotations beyond this are in the log and the summary only (GitHub
@@ -23,20 +24,15 @@ const SUMMARY_FINDINGS: usize = 300;
 fn totals(outcome: &Outcome) -> String {
     let refused = match outcome.refused.len() {
         0 => String::new(),
-        n => format!(
-            "; {n} file{} could not be linted",
-            if n == 1 { "" } else { "s" }
-        ),
+        n => format!("; {} could not be linted", counted(n, "file", "files")),
     };
     format!(
-        "{} finding{} ({} error, {} warning, {} note) in {} file{}; {} suppressed{refused}",
-        outcome.findings.len(),
-        if outcome.findings.len() == 1 { "" } else { "s" },
+        "{} ({} error, {} warning, {} note) in {}; {} suppressed{refused}",
+        counted(outcome.findings.len(), "finding", "findings"),
         outcome.count(Severity::Error),
         outcome.count(Severity::Warning),
         outcome.count(Severity::Note),
-        outcome.files,
-        if outcome.files == 1 { "" } else { "s" },
+        counted(outcome.files, "file", "files"),
         outcome.suppressed
     )
 }

@@ -36,6 +36,12 @@ pub fn quantity(value: f64, unit: &str) -> String {
     }
 }
 
+/// `n` and its noun, singular for one (`1 run`, `2 runs`): counts read as
+/// English in every headline.
+pub fn counted(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// `value` with control characters written as `\u{..}`, cut at `max`
 /// characters: a cell of a results file as a person should see it (an
 /// ordinary one borrowed as it is). Reads no further than it shows.

@@ -16,7 +16,7 @@ use crate::runner::Rendered;
 use crate::runner::file_command::{self, EncodeError};
 use crate::runner::log::LogText;
 use crate::runner::markdown::{escape as md, line_chart};
-use crate::runner::text::{quantity, visible};
+use crate::runner::text::{counted, quantity, visible};
 use crate::runner::write::fewer_rows_to_fit;
 use crate::table::SHOWN_CELL;
 
@@ -184,17 +184,21 @@ fn line(report: &Report<'_>, found: &Found<'_, '_>) -> String {
 fn headline(report: &Report<'_>) -> String {
     let c = counts(report);
     format!(
-        "trend: {} runs, {} rows judged (changes of {:.1}% or more); {} persistent regressions ({} new in the last {} runs), {} improvements, {} drifts, {} transient; {} single-run outliers",
-        report.history.runs.len(),
-        report.judged,
+        "trend: {}, {} judged (changes of {:.1}% or more); {} ({} new in the last {}), {}, {}, {} transient; {}",
+        counted(report.history.runs.len(), "run", "runs"),
+        counted(report.judged, "row", "rows"),
         report.min_change * 100.0,
-        c.regressions,
+        counted(
+            c.regressions,
+            "persistent regression",
+            "persistent regressions"
+        ),
         c.new_regressions,
-        report.recent,
-        c.improvements,
-        c.drifts,
+        counted(report.recent, "run", "runs"),
+        counted(c.improvements, "improvement", "improvements"),
+        counted(c.drifts, "drift", "drifts"),
         c.transients,
-        c.outliers
+        counted(c.outliers, "single-run outlier", "single-run outliers"),
     )
 }
 
@@ -224,8 +228,12 @@ pub fn text(report: &Report<'_>) -> LogText {
 fn summary(report: &Report<'_>) -> String {
     let c = counts(report);
     let mut out = format!(
-        "### Benchmark trend on main: {} persistent regressions ({} new)\n\n{}\n\n",
-        c.regressions,
+        "### Benchmark trend on main: {} ({} new)\n\n{}\n\n",
+        counted(
+            c.regressions,
+            "persistent regression",
+            "persistent regressions"
+        ),
         c.new_regressions,
         md(&headline(report))
     );

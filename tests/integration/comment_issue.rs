@@ -107,7 +107,7 @@ async fn trends_report_goes_on_a_tracking_issue_updated_in_place() {
         "{v}"
     );
     let body = comments.all()[0].body.clone();
-    assert!(body.starts_with("<!-- baseline-resolver:trend -->\n### Benchmark trend on main: 1 persistent regressions (1 new"), "{body}");
+    assert!(body.starts_with("<!-- baseline-resolver:trend -->\n### Benchmark trend on main: 1 persistent regression (1 new"), "{body}");
     let regressions = body.find("#### Persistent regressions").unwrap();
     let improvements = body.find("#### Persistent improvements").unwrap();
     assert!(regressions < improvements, "{body}");
