@@ -6,6 +6,8 @@
 #![no_main]
 
 mod inert;
+#[path = "../../tests/integration/support/workflow_commands.rs"]
+mod workflow_commands;
 
 use std::path::Path;
 

@@ -3,9 +3,7 @@
 //! config's text, the resolution, an event payload, an API error message)
 //! is filled with hostile strings, the binary runs in every output form,
 //! and stdout and stderr are read as the runner reads them
-//! (actions/runner `ActionCommand`): a line ends at LF, CR or CRLF; leading
-//! whitespace is trimmed before `::` is looked for; `##[` (and `##vso[`) is
-//! a command anywhere in a line. The commands found must be exactly those
+//! (`support::workflow_commands`). The commands found must be exactly those
 //! the same run makes with a harmless value in the same place.
 
 use serde_json::json;
@@ -14,6 +12,7 @@ use crate::compare::{HEADER, csv, line, suite, write};
 use crate::online::{REPO, online, repo_json};
 use crate::support::harness::{Bin, Run};
 use crate::support::mock_github::{MockGitHub, error};
+use crate::support::workflow_commands::commands;
 
 /// Strings that would be commands if a line carried them raw.
 const HOSTILE: [&str; 12] = [
@@ -34,34 +33,6 @@ const HOSTILE: [&str; 12] = [
 /// A value that takes the same path as the hostile ones (refused where
 /// they are refused) but holds nothing a runner would read.
 const HARMLESS: &str = "harm less";
-
-/// The commands the runner would read in `stream`, by name.
-pub fn commands(stream: &str) -> Vec<String> {
-    let mut found = Vec::new();
-    for line in stream.split("\r\n").flat_map(|l| l.split(['\r', '\n'])) {
-        let trimmed = line.trim_start();
-        if let Some(rest) = trimmed.strip_prefix("::") {
-            let name: String = rest
-                .chars()
-                .take_while(|c| *c != ' ' && *c != ':')
-                .collect();
-            found.push(name);
-        }
-        let mut search = line;
-        while let Some(at) = search.find("##[") {
-            let rest = &search[at + 3..];
-            found.push(format!(
-                "##[{}",
-                rest.split([']', ' ']).next().unwrap_or("")
-            ));
-            search = rest;
-        }
-        if line.to_ascii_lowercase().contains("##vso[") {
-            found.push("##vso[".to_owned());
-        }
-    }
-    found
-}
 
 /// Every command in both streams of a run.
 fn all(run: &Run) -> Vec<String> {

@@ -11,9 +11,9 @@ use serde_json::{Value, json};
 use wiremock::matchers::path_regex;
 use wiremock::{Mock, Request, Respond, ResponseTemplate};
 
-use crate::commands::commands;
 use crate::support::harness::{Bin, Run};
 use crate::support::mock_github::{MockGitHub, error, ok_json, pull_json};
+use crate::support::workflow_commands::commands;
 
 pub const REPO: &str = "ROCm/FlyDSL";
 pub const PR: u64 = 801;

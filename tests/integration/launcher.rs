@@ -121,7 +121,7 @@ fn a_hostile_runner_arch_cannot_inject_a_command() {
         );
         assert_eq!(run.code, 1, "{arch:?}");
         let streams = format!("{}\n{}", run.stdout, run.stderr);
-        let found = crate::commands::commands(&streams);
+        let found = crate::support::workflow_commands::commands(&streams);
         assert!(
             found.iter().all(|c| c == "error"),
             "{arch:?}: {found:?}\n{streams}"

@@ -13,8 +13,8 @@ use std::path::{Path, PathBuf};
 use baseline_resolver::lint::finding::RULES;
 use serde_json::Value;
 
-use crate::commands::commands;
 use crate::support::harness::{Bin, Run, repo_root};
+use crate::support::workflow_commands::commands;
 
 fn fixtures() -> PathBuf {
     repo_root().join("tests/fixtures/lint")

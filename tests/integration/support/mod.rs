@@ -2,7 +2,8 @@
 //! and real servers on 127.0.0.1 that start and stop inside a test: the
 //! HTTPS mock GitHub API ([`mock_github`] behind [`tls`]), git over smart
 //! HTTP and TLS ([`git_https`]), bare repositories and `git daemon`
-//! ([`gitrepo`]).
+//! ([`gitrepo`]); and the runner's rules for what in a stream is a
+//! workflow command ([`workflow_commands`]).
 
 pub mod git_https;
 pub mod gitrepo;
@@ -10,3 +11,4 @@ pub mod harness;
 pub mod mock_github;
 pub mod simulation;
 pub mod tls;
+pub mod workflow_commands;
