@@ -5,9 +5,8 @@
 //! chart.
 #![no_main]
 
-use baseline_resolver::comment::body::{self, Body, Context, LIMIT};
-use baseline_resolver::comment::report::Report;
-use baseline_resolver::comment::trend;
+use baseline_resolver::comment::Loaded;
+use baseline_resolver::comment::body::{Body, Context, LIMIT};
 use libfuzzer_sys::fuzz_target;
 
 const RUN: &str = "https://github.com/o/r/actions/runs/1";
@@ -76,11 +75,7 @@ fuzz_target!(|data: &[u8]| {
         run_url: Some(RUN),
         repo: Some("o/r"),
     };
-    if trend::is_trend(&text) {
-        if let Ok(report) = trend::parse(&text, "fuzz".to_owned()) {
-            check(&trend::render(&report, ctx.marker, ctx.run_url));
-        }
-    } else if let Ok(report) = Report::from_text(&text, "fuzz".to_owned()) {
-        check(&body::render(&report, &ctx));
+    if let Ok(report) = Loaded::from_text(&text, "fuzz".to_owned()) {
+        check(&report.render(&ctx));
     }
 });

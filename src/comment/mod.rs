@@ -104,7 +104,7 @@ fn run_url(inputs: &Inputs, payload: Option<&Payload>, repo: &str) -> Option<Str
 }
 
 /// compare's report, or trend's.
-enum Loaded {
+pub enum Loaded {
     Verdict(Report),
     Trend(crate::contract::trend::TrendReport<'static>),
 }
@@ -125,14 +125,19 @@ impl Loaded {
                 .map_err(ReportError::from)?;
             (text, path.display().to_string())
         };
-        Ok(if trend::is_trend(&text) {
-            Loaded::Trend(trend::parse(&text, origin)?)
+        Ok(Loaded::from_text(&text, origin)?)
+    }
+
+    /// A report's whole text, told by its keys; `origin` names it in errors.
+    pub fn from_text(text: &str, origin: String) -> Result<Loaded, ReportError> {
+        Ok(if trend::is_trend(text) {
+            Loaded::Trend(trend::parse(text, origin)?)
         } else {
-            Loaded::Verdict(Report::from_text(&text, origin)?)
+            Loaded::Verdict(Report::from_text(text, origin)?)
         })
     }
 
-    fn render(&self, ctx: &body::Context<'_>) -> body::Body {
+    pub fn render(&self, ctx: &body::Context<'_>) -> body::Body {
         match self {
             Loaded::Verdict(report) => body::render(report, ctx),
             Loaded::Trend(report) => trend::render(report, ctx.marker, ctx.run_url),

@@ -139,16 +139,16 @@ pub fn render(report: &TrendReport<'_>, marker: &str, run_url: Option<&str>) -> 
     out.part(&format!("{}\n", body::marker(marker)));
     out.part(&format!(
         "### Benchmark trend on main: {} ({} new in the last {})\n\n{}, {} judged, changes of {:.1}% or more: {}, {}, {} transient; {}.\n\n",
-        counted(c.regressions, "persistent regression", "persistent regressions"),
+        counted(c.regressions, "persistent regression"),
         c.new_regressions,
-        counted(report.recent, "run", "runs"),
-        counted(report.runs, "run", "runs"),
-        counted(report.rows_judged, "row", "rows"),
+        counted(report.recent, "run"),
+        counted(report.runs, "run"),
+        counted(report.rows_judged, "row"),
         report.min_change_pct,
-        counted(c.improvements, "improvement", "improvements"),
-        counted(c.drifts, "drift", "drifts"),
+        counted(c.improvements, "improvement"),
+        counted(c.drifts, "drift"),
         c.transients,
-        counted(c.outliers, "single-run outlier", "single-run outliers"),
+        counted(c.outliers, "single-run outlier"),
     ));
     let sections = [
         ("Persistent regressions", Wanted::Regressions),

@@ -24,15 +24,15 @@ const SUMMARY_FINDINGS: usize = 300;
 fn totals(outcome: &Outcome) -> String {
     let refused = match outcome.refused.len() {
         0 => String::new(),
-        n => format!("; {} could not be linted", counted(n, "file", "files")),
+        n => format!("; {} could not be linted", counted(n, "file")),
     };
     format!(
         "{} ({} error, {} warning, {} note) in {}; {} suppressed{refused}",
-        counted(outcome.findings.len(), "finding", "findings"),
+        counted(outcome.findings.len(), "finding"),
         outcome.count(Severity::Error),
         outcome.count(Severity::Warning),
         outcome.count(Severity::Note),
-        counted(outcome.files, "file", "files"),
+        counted(outcome.files, "file"),
         outcome.suppressed
     )
 }

@@ -36,10 +36,10 @@ pub fn quantity(value: f64, unit: &str) -> String {
     }
 }
 
-/// `n` and its noun, singular for one (`1 run`, `2 runs`): counts read as
-/// English in every headline.
-pub fn counted(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
+/// `n` and its noun, an `s` added for any count but one (`1 run`,
+/// `2 runs`): counts read as English in every headline.
+pub fn counted(n: usize, noun: &str) -> String {
+    format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
 }
 
 /// `value` with control characters written as `\u{..}`, cut at `max`

@@ -185,20 +185,16 @@ fn headline(report: &Report<'_>) -> String {
     let c = counts(report);
     format!(
         "trend: {}, {} judged (changes of {:.1}% or more); {} ({} new in the last {}), {}, {}, {} transient; {}",
-        counted(report.history.runs.len(), "run", "runs"),
-        counted(report.judged, "row", "rows"),
+        counted(report.history.runs.len(), "run"),
+        counted(report.judged, "row"),
         report.min_change * 100.0,
-        counted(
-            c.regressions,
-            "persistent regression",
-            "persistent regressions"
-        ),
+        counted(c.regressions, "persistent regression"),
         c.new_regressions,
-        counted(report.recent, "run", "runs"),
-        counted(c.improvements, "improvement", "improvements"),
-        counted(c.drifts, "drift", "drifts"),
+        counted(report.recent, "run"),
+        counted(c.improvements, "improvement"),
+        counted(c.drifts, "drift"),
         c.transients,
-        counted(c.outliers, "single-run outlier", "single-run outliers"),
+        counted(c.outliers, "single-run outlier"),
     )
 }
 
@@ -229,11 +225,7 @@ fn summary(report: &Report<'_>) -> String {
     let c = counts(report);
     let mut out = format!(
         "### Benchmark trend on main: {} ({} new)\n\n{}\n\n",
-        counted(
-            c.regressions,
-            "persistent regression",
-            "persistent regressions"
-        ),
+        counted(c.regressions, "persistent regression"),
         c.new_regressions,
         md(&headline(report))
     );
