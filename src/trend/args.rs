@@ -11,8 +11,9 @@ pub const ABOUT: &str = "Find the change points in main's own benchmark history:
 const EXIT_CODES: &str = "\
 Exit codes:
   0  the history was read and judged (a malformed history file is a warning and is left out)
-  1  bad input: the config cannot be read or is wrong (file and line), the history files
-     together over 512 MiB or one over 64 MiB
+  1  bad input: the config cannot be read or is wrong (file and line); --history names no
+     file, none of its files can be read, or no row has a value (the first file, line and
+     reason); the history files together over 512 MiB or one over 64 MiB
   2  usage: unknown flag, or an invalid flag / INPUT_* value; no --history; over 1000
      history files
   4  --fail-on regression, and a persistent regression starts within the last --recent runs";

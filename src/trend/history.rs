@@ -9,6 +9,10 @@
 //! the series (16 bytes per row per run) plus the files being read. A file
 //! that cannot be read or is malformed is a warning and is left out; a
 //! row's series is the runs that have it, so rows may appear and vanish.
+//! A history that leaves nothing to judge (no file named, none readable, no
+//! row with a value) is an error, never "0 runs" and a green step: the
+//! command's one input said nothing, and the user must hear which file and
+//! why.
 
 use std::path::{Path, PathBuf};
 
@@ -17,6 +21,7 @@ use rustc_hash::FxHashMap;
 use crate::config::Config;
 use crate::parallel;
 use crate::runner::shown;
+use crate::runner::text::counted;
 use crate::table::files::{self, MAX_FILES, MAX_TOTAL_BYTES, run_of};
 use crate::table::read::Budget;
 use crate::table::{self, Key, TableError};
@@ -60,6 +65,19 @@ pub struct History {
 pub enum HistoryError {
     #[error("--history: {count} files; trend reads at most {MAX_FILES}")]
     TooMany { count: usize },
+    #[error("--history names no file ({patterns}): trend has no run to judge")]
+    NoFile { patterns: String },
+    #[error(
+        "--history names {}, and {} be read, so trend has no run to judge; the first: {first}",
+        counted(*count, "file"),
+        if *count == 1 { "it cannot" } else { "none can" }
+    )]
+    NoneRead { count: usize, first: String },
+    #[error(
+        "--history: no row in the {} read has a value to judge (the first row: {first})",
+        counted(*runs, "run")
+    )]
+    NoValue { runs: usize, first: String },
     #[error(transparent)]
     Table(#[from] TableError),
 }
@@ -85,27 +103,71 @@ fn plan(patterns: &[PathBuf], warnings: &mut Vec<String>) -> Vec<PathBuf> {
 pub fn read(patterns: &[PathBuf], config: &Config) -> Result<History, HistoryError> {
     let mut history = History::default();
     let paths = plan(patterns, &mut history.warnings);
+    if paths.is_empty() {
+        let patterns = patterns.iter().map(|p| p.display().to_string());
+        return Err(HistoryError::NoFile {
+            patterns: shown(&patterns.collect::<Vec<_>>().join(", ")),
+        });
+    }
     if paths.len() > MAX_FILES {
         return Err(HistoryError::TooMany { count: paths.len() });
     }
     files::check_total(paths.iter().map(PathBuf::as_path), MAX_TOTAL_BYTES)?;
     let budget = Budget::new(MAX_TOTAL_BYTES);
     let mut index: FxHashMap<(String, usize), usize> = FxHashMap::default();
+    // The first file left out and the first row without a value: what the
+    // error says when nothing is left to judge.
+    let (mut unread, mut invalid) = (None, None);
     for batch in paths.chunks(BATCH) {
         let tables = parallel::each(batch, |path| {
             table::read(path, &config.keys, &config.metrics, &budget)
         });
         for (path, result) in batch.iter().zip(tables) {
             match result {
-                Ok(t) => add(&mut history, &mut index, path, &t),
+                Ok(t) => {
+                    if invalid.is_none() {
+                        invalid = first_invalid(&t);
+                    }
+                    add(&mut history, &mut index, path, &t);
+                }
                 Err(e @ TableError::OverBudget { .. }) => return Err(e.into()),
-                Err(e) => history
-                    .warnings
-                    .push(format!("history {e}; the file is left out")),
+                Err(e) => {
+                    history
+                        .warnings
+                        .push(format!("history {e}; the file is left out"));
+                    unread.get_or_insert_with(|| e.to_string());
+                }
             }
         }
     }
+    if history.runs.is_empty() {
+        let first = unread.unwrap_or_default();
+        return Err(HistoryError::NoneRead {
+            count: paths.len(),
+            first,
+        });
+    }
+    if history.series.is_empty() {
+        let first = invalid.unwrap_or_else(|| "no file holds a row".to_owned());
+        let runs = history.runs.len();
+        return Err(HistoryError::NoValue { runs, first });
+    }
     Ok(history)
+}
+
+/// The first row of a table that has no value to judge, as its file, line
+/// and reason.
+fn first_invalid(t: &table::Table) -> Option<String> {
+    let row = t.rows().find(|row| row.measure().is_none())?;
+    let reason = match row.reason() {
+        "" => "no value".to_owned(),
+        reason => shown(reason),
+    };
+    Some(format!(
+        "{} line {}: {reason}",
+        t.path.display(),
+        row.line()
+    ))
 }
 
 /// One run's table into the series.

@@ -184,6 +184,46 @@ fn a_malformed_file_is_a_warning_and_is_left_out() {
     );
 }
 
+/// A history that leaves nothing to judge is bad input naming its first
+/// file, line and reason, never "0 runs" and exit 0: asv's results read
+/// without a config naming their key columns left every pvlib file out.
+#[test]
+fn a_history_with_nothing_to_judge_names_its_first_file_and_fails() {
+    let bin = Bin::new();
+    let h = bin.dir().join("history");
+    std::fs::create_dir(&h).unwrap();
+    for i in 0..3 {
+        let csv = "benchmark,params,seconds\ntime_aoi,,0.5\n";
+        std::fs::write(h.join(format!("{i:04}.csv")), csv).unwrap();
+    }
+    let run = bin.args(["trend", "--history", "history/*.csv"]).run();
+    run.assert_code(1);
+    assert!(
+        run.stderr.contains("names 3 files, and none can be read")
+            && run.stderr.contains("0000.csv line 1: no key column"),
+        "{}",
+        run.stderr
+    );
+
+    let bin = Bin::new();
+    let h = bin.dir().join("history");
+    std::fs::create_dir(&h).unwrap();
+    for i in 0..2 {
+        let csv = "op,shape,dtype,tflops\ngemm,1x1,bf16,0\ngemm,2x2,bf16,-1\n";
+        std::fs::write(h.join(format!("{i:04}.csv")), csv).unwrap();
+    }
+    let run = bin.args(["trend", "--history", "history/*.csv"]).run();
+    run.assert_code(1);
+    assert!(
+        run.stderr.contains("no row in the 2 runs read has a value")
+            && run
+                .stderr
+                .contains("0000.csv line 2: tflops is 0, not a positive"),
+        "{}",
+        run.stderr
+    );
+}
+
 #[test]
 fn bad_input_is_named_and_refused() {
     let run = Bin::new().arg("trend").run();
@@ -207,8 +247,12 @@ fn bad_input_is_named_and_refused() {
     let run = Bin::new()
         .args(["trend", "--history", "nowhere/*.csv", "--format", "json"])
         .run();
-    run.assert_code(0);
-    assert!(run.stdout.contains("no such file"), "{}", run.stdout);
+    run.assert_code(1);
+    assert!(
+        run.stderr.contains("names no file (nowhere/*.csv)"),
+        "{}",
+        run.stderr
+    );
     let bin = Bin::new();
     let h = bin.dir().join("h");
     std::fs::create_dir(&h).unwrap();
