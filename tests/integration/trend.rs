@@ -184,19 +184,23 @@ fn a_malformed_file_is_a_warning_and_is_left_out() {
     );
 }
 
+/// `trend` on `runs` history files that all hold `csv`.
+fn trend_on_copies(runs: usize, csv: &str) -> crate::support::harness::Run {
+    let bin = Bin::new();
+    let h = bin.dir().join("history");
+    std::fs::create_dir(&h).unwrap();
+    for i in 0..runs {
+        std::fs::write(h.join(format!("{i:04}.csv")), csv).unwrap();
+    }
+    bin.args(["trend", "--history", "history/*.csv"]).run()
+}
+
 /// A history that leaves nothing to judge is bad input naming its first
 /// file, line and reason, never "0 runs" and exit 0: asv's results read
 /// without a config naming their key columns left every pvlib file out.
 #[test]
 fn a_history_with_nothing_to_judge_names_its_first_file_and_fails() {
-    let bin = Bin::new();
-    let h = bin.dir().join("history");
-    std::fs::create_dir(&h).unwrap();
-    for i in 0..3 {
-        let csv = "benchmark,params,seconds\ntime_aoi,,0.5\n";
-        std::fs::write(h.join(format!("{i:04}.csv")), csv).unwrap();
-    }
-    let run = bin.args(["trend", "--history", "history/*.csv"]).run();
+    let run = trend_on_copies(3, "benchmark,params,seconds\ntime_aoi,,0.5\n");
     run.assert_code(1);
     assert!(
         run.stderr.contains("names 3 files, and none can be read")
@@ -204,21 +208,12 @@ fn a_history_with_nothing_to_judge_names_its_first_file_and_fails() {
         "{}",
         run.stderr
     );
-
-    let bin = Bin::new();
-    let h = bin.dir().join("history");
-    std::fs::create_dir(&h).unwrap();
-    for i in 0..2 {
-        let csv = "op,shape,dtype,tflops\ngemm,1x1,bf16,0\ngemm,2x2,bf16,-1\n";
-        std::fs::write(h.join(format!("{i:04}.csv")), csv).unwrap();
-    }
-    let run = bin.args(["trend", "--history", "history/*.csv"]).run();
+    let invalid = "op,shape,dtype,tflops\ngemm,1x1,bf16,0\ngemm,2x2,bf16,-1\n";
+    let run = trend_on_copies(2, invalid);
     run.assert_code(1);
+    let first = "0000.csv line 2: tflops is 0, not a positive";
     assert!(
-        run.stderr.contains("no row in the 2 runs read has a value")
-            && run
-                .stderr
-                .contains("0000.csv line 2: tflops is 0, not a positive"),
+        run.stderr.contains("no row in the 2 runs read has a value") && run.stderr.contains(first),
         "{}",
         run.stderr
     );
