@@ -8,7 +8,8 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::support::harness::Bin;
+use crate::support::harness::{Bin, Run};
+use crate::support::workflow_commands::commands;
 
 /// The commit of run `i`, as the rolling history names its files.
 pub fn sha(i: usize) -> String {
@@ -184,15 +185,17 @@ fn a_malformed_file_is_a_warning_and_is_left_out() {
     );
 }
 
-/// `trend` on `runs` history files that all hold `csv`.
-fn trend_on_copies(runs: usize, csv: &str) -> crate::support::harness::Run {
+/// `trend` on `runs` history files named `NNNN{suffix}.csv` that all hold
+/// `csv`, on a runner when asked.
+fn trend_on_copies(runs: usize, suffix: &str, csv: &str, on_runner: bool) -> Run {
     let bin = Bin::new();
     let h = bin.dir().join("history");
     std::fs::create_dir(&h).unwrap();
     for i in 0..runs {
-        std::fs::write(h.join(format!("{i:04}.csv")), csv).unwrap();
+        std::fs::write(h.join(format!("{i:04}{suffix}.csv")), csv).unwrap();
     }
-    bin.args(["trend", "--history", "history/*.csv"]).run()
+    let bin = bin.args(["trend", "--history", "history/*.csv"]);
+    if on_runner { bin.on_runner() } else { bin }.run()
 }
 
 /// A history that leaves nothing to judge is bad input naming its first
@@ -200,7 +203,7 @@ fn trend_on_copies(runs: usize, csv: &str) -> crate::support::harness::Run {
 /// without a config naming their key columns left every pvlib file out.
 #[test]
 fn a_history_with_nothing_to_judge_names_its_first_file_and_fails() {
-    let run = trend_on_copies(3, "benchmark,params,seconds\ntime_aoi,,0.5\n");
+    let run = trend_on_copies(3, "", "benchmark,params,seconds\ntime_aoi,,0.5\n", false);
     run.assert_code(1);
     assert!(
         run.stderr.contains("names 3 files, and none can be read")
@@ -209,7 +212,7 @@ fn a_history_with_nothing_to_judge_names_its_first_file_and_fails() {
         run.stderr
     );
     let invalid = "op,shape,dtype,tflops\ngemm,1x1,bf16,0\ngemm,2x2,bf16,-1\n";
-    let run = trend_on_copies(2, invalid);
+    let run = trend_on_copies(2, "", invalid, false);
     run.assert_code(1);
     let first = "0000.csv line 2: tflops is 0, not a positive";
     assert!(
@@ -217,6 +220,14 @@ fn a_history_with_nothing_to_judge_names_its_first_file_and_fails() {
         "{}",
         run.stderr
     );
+    // A stranger's file names and statuses, in the error on a runner: the
+    // one command is the error annotation.
+    let status = "op,shape,dtype,tflops,status\ng,s,d,1,\"x\r::error::owned%0A\"\n";
+    let run = trend_on_copies(2, "-::warning::x", status, true);
+    run.assert_code(1);
+    assert!(run.stderr.contains("status is"), "{}", run.stderr);
+    let said = format!("{}\n{}", run.stdout, run.stderr);
+    assert_eq!(commands(&said), ["error"], "{said}");
 }
 
 #[test]
