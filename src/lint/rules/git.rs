@@ -4,7 +4,7 @@
 //! baseline and current measure; elsewhere it is a choice).
 
 use super::{hit, pinned_ref};
-use crate::lint::evidence::Benchmarks;
+use crate::lint::evidence::{Benchmarks, benchmark_command, step_runs_benchmarks};
 use crate::lint::finding::Hit;
 use crate::lint::places;
 use crate::lint::shell::{Command, Sep};
@@ -18,8 +18,12 @@ pub fn check(w: &Workflow<'_>, bench: &Benchmarks, hits: &mut Vec<Hit>) {
         }
         shallow_merge_base(job, hits);
         let benchmarks = bench.job(index);
-        for step in &job.steps {
-            if benchmarks {
+        let last = last_measuring_step(job);
+        for (position, step) in job.steps.iter().enumerate() {
+            // A step after the job's last measurement fetches nothing it
+            // measured: a results repository checked out to publish to.
+            let measures_later = last.is_none_or(|l| l > position);
+            if benchmarks && measures_later {
                 checkout_dependency(job, step, hits);
             }
             let Some(script) = &step.script else {
@@ -33,7 +37,14 @@ pub fn check(w: &Workflow<'_>, bench: &Benchmarks, hits: &mut Vec<Hit>) {
                 if benchmarks && version_sorts_tags(&script.commands, i) {
                     found.push(("tag-sort", c.at()));
                 }
-                if benchmarks && unpinned(&script.commands, i) {
+                let measured = measures_later
+                    || last == Some(position)
+                        && script
+                            .commands
+                            .iter()
+                            .skip(i.saturating_add(1))
+                            .any(benchmark_command);
+                if benchmarks && measured && unpinned(&script.commands, i) {
                     found.push(("unpinned-clone", c.at()));
                 }
                 for (rule, at) in found {
@@ -42,6 +53,13 @@ pub fn check(w: &Workflow<'_>, bench: &Benchmarks, hits: &mut Vec<Hit>) {
             }
         }
     }
+}
+
+/// The last step of `job` seen to run or compare benchmarks (evidence's
+/// steps), or `None` when none is seen (a job named one by the config's
+/// globs): then every step may measure.
+fn last_measuring_step(job: &Job<'_>) -> Option<usize> {
+    job.steps.iter().rposition(step_runs_benchmarks)
 }
 
 /// Options of git's subcommands (`fetch`, `pull`, `clone`, `ls-remote`,
