@@ -136,13 +136,33 @@ const SAYS: &[&str] = &[
     "echo", "printf", ":", "cat", "tee", "true", "false", "test", "[", "[[",
 ];
 
+/// The program a command runs, by its file name, and its words from that
+/// program on: `python -m asv continuous` runs `asv` as `asv continuous`
+/// does.
+fn invoked(c: &Command) -> Option<(&str, Vec<&str>)> {
+    let mut words: Vec<&str> = c.words.iter().map(|w| w.text.as_str()).collect();
+    let python = words
+        .first()
+        .is_some_and(|w| w.rsplit('/').next().unwrap_or(w).starts_with("python"));
+    if python && words.get(1) == Some(&"-m") && words.len() > 2 {
+        words.drain(..2);
+    }
+    let name = *words.first()?;
+    Some((name.rsplit('/').next().unwrap_or(name), words))
+}
+
+/// Whether `c` measures the baseline and the change in one run with one
+/// checkout of the suite (`asv continuous BASE HEAD`): a suite cloned at a
+/// moving ref then measures both sides alike.
+pub fn measures_both_sides(c: &Command) -> bool {
+    invoked(c).is_some_and(|(base, words)| base == "asv" && words.get(1) == Some(&"continuous"))
+}
+
 /// Whether `c` runs a benchmark, or compares benchmark results.
 pub fn benchmark_command(c: &Command) -> bool {
-    let words: Vec<&str> = c.words.iter().map(|w| w.text.as_str()).collect();
-    let Some(&name) = words.first() else {
+    let Some((base, words)) = invoked(c) else {
         return false;
     };
-    let base = name.rsplit('/').next().unwrap_or(name);
     if SAYS.contains(&base) {
         return false;
     }
@@ -184,6 +204,8 @@ mod tests {
         for yes in [
             "cargo bench --bench resolver",
             "asv continuous origin/main HEAD",
+            "python -m asv continuous $ASV_OPTIONS ${BASE_SHA} ${GITHUB_SHA}",
+            "/usr/bin/python3 -m asv run --quick",
             "python -m pytest tests --benchmark-json out.json",
             "go test ./... -bench=. -run=^$",
             "hyperfine 'rg x'",
@@ -201,6 +223,8 @@ mod tests {
             "make bench-docs",
             "pytest tests -k bench",
             "echo Testbench",
+            "python -m asv machine --yes",
+            "python -m",
         ] {
             assert!(!runs(no), "{no}");
         }

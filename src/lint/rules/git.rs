@@ -4,7 +4,9 @@
 //! baseline and current measure; elsewhere it is a choice).
 
 use super::{hit, pinned_ref};
-use crate::lint::evidence::{Benchmarks, benchmark_command, step_runs_benchmarks};
+use crate::lint::evidence::{
+    Benchmarks, benchmark_command, measures_both_sides, step_runs_benchmarks,
+};
 use crate::lint::finding::Hit;
 use crate::lint::places;
 use crate::lint::shell::{Command, Sep};
@@ -17,13 +19,16 @@ pub fn check(w: &Workflow<'_>, bench: &Benchmarks, hits: &mut Vec<Hit>) {
             fork_remote(job, hits);
         }
         shallow_merge_base(job, hits);
+        // A job that measures both sides in one run measures them with the
+        // same clones: no drift between baseline and change.
         let benchmarks = bench.job(index);
+        let drifts = benchmarks && !measures_both_sides_in(job);
         let last = last_measuring_step(job);
         for (position, step) in job.steps.iter().enumerate() {
             // A step after the job's last measurement fetches nothing it
             // measured: a results repository checked out to publish to.
             let measures_later = last.is_none_or(|l| l > position);
-            if benchmarks && measures_later {
+            if drifts && measures_later {
                 checkout_dependency(job, step, hits);
             }
             let Some(script) = &step.script else {
@@ -44,7 +49,7 @@ pub fn check(w: &Workflow<'_>, bench: &Benchmarks, hits: &mut Vec<Hit>) {
                             .iter()
                             .skip(i.saturating_add(1))
                             .any(benchmark_command);
-                if benchmarks && measured && unpinned(&script.commands, i) {
+                if drifts && measured && unpinned(&script.commands, i) {
                     found.push(("unpinned-clone", c.at()));
                 }
                 for (rule, at) in found {
@@ -60,6 +65,15 @@ pub fn check(w: &Workflow<'_>, bench: &Benchmarks, hits: &mut Vec<Hit>) {
 /// globs): then every step may measure.
 fn last_measuring_step(job: &Job<'_>) -> Option<usize> {
     job.steps.iter().rposition(step_runs_benchmarks)
+}
+
+/// Whether a command of `job` measures the baseline and the change in one
+/// run (`asv continuous`).
+fn measures_both_sides_in(job: &Job<'_>) -> bool {
+    job.steps
+        .iter()
+        .filter_map(|s| s.script.as_ref())
+        .any(|s| s.commands.iter().any(measures_both_sides))
 }
 
 /// Options of git's subcommands (`fetch`, `pull`, `clone`, `ls-remote`,
