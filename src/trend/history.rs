@@ -125,10 +125,11 @@ pub fn read(patterns: &[PathBuf], config: &Config) -> Result<History, HistoryErr
         for (path, result) in batch.iter().zip(tables) {
             match result {
                 Ok(t) => {
-                    if invalid.is_none() {
+                    add(&mut history, &mut index, path, &t);
+                    // Looked for only while no row has had a value.
+                    if history.series.is_empty() && invalid.is_none() {
                         invalid = first_invalid(&t);
                     }
-                    add(&mut history, &mut index, path, &t);
                 }
                 Err(e @ TableError::OverBudget { .. }) => return Err(e.into()),
                 Err(e) => {

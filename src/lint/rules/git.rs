@@ -19,9 +19,9 @@ pub fn check(w: &Workflow<'_>, bench: &Benchmarks, hits: &mut Vec<Hit>) {
             fork_remote(job, hits);
         }
         shallow_merge_base(job, hits);
+        let benchmarks = bench.job(index);
         // A job that measures both sides in one run measures them with the
         // same clones: no drift between baseline and change.
-        let benchmarks = bench.job(index);
         let drifts = benchmarks && !measures_both_sides_in(job);
         let last = last_measuring_step(job);
         for (position, step) in job.steps.iter().enumerate() {
