@@ -311,6 +311,14 @@ impl Table {
         self.rows.iter().filter(|r| r.headline.is_some()).count()
     }
 
+    /// The first row that is not valid, as a message names it (`file line
+    /// N: why`): what a command says when its files gave it nothing to use.
+    pub fn first_invalid(&self) -> Option<String> {
+        let row = self.rows().find(|row| !row.valid())?;
+        let (path, line) = (self.path.display(), row.line());
+        Some(format!("{path} line {line}: {}", row.reason()))
+    }
+
     pub fn row(&self, index: usize) -> Option<RowView<'_>> {
         Some(RowView {
             table: self,

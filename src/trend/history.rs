@@ -128,7 +128,7 @@ pub fn read(patterns: &[PathBuf], config: &Config) -> Result<History, HistoryErr
                     add(&mut history, &mut index, path, &t);
                     // Looked for only while no row has had a value.
                     if history.series.is_empty() && invalid.is_none() {
-                        invalid = first_invalid(&t);
+                        invalid = t.first_invalid();
                     }
                 }
                 Err(e @ TableError::OverBudget { .. }) => return Err(e.into()),
@@ -154,21 +154,6 @@ pub fn read(patterns: &[PathBuf], config: &Config) -> Result<History, HistoryErr
         return Err(HistoryError::NoValue { runs, first });
     }
     Ok(history)
-}
-
-/// The first row of a table that has no value to judge, as its file, line
-/// and reason.
-fn first_invalid(t: &table::Table) -> Option<String> {
-    let row = t.rows().find(|row| row.measure().is_none())?;
-    let reason = match row.reason() {
-        "" => "no value".to_owned(),
-        reason => shown(reason),
-    };
-    Some(format!(
-        "{} line {}: {reason}",
-        t.path.display(),
-        row.line()
-    ))
 }
 
 /// One run's table into the series.

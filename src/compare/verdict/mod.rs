@@ -148,16 +148,8 @@ pub struct Sides<'t> {
 /// Why a baseline without a valid row is unavailable, with its first row's
 /// reason, so that the user sees what the file held.
 fn no_valid_row(baseline: &[Table]) -> String {
-    let first = baseline
-        .iter()
-        .find_map(|t| t.rows().next().map(|row| (t, row)));
-    match first {
-        Some((table, row)) => format!(
-            "the baseline has no valid row ({} line {}: {})",
-            table.path.display(),
-            row.line(),
-            row.reason()
-        ),
+    match baseline.iter().find_map(Table::first_invalid) {
+        Some(first) => format!("the baseline has no valid row ({first})"),
         None => "the baseline has no valid row".to_owned(),
     }
 }
