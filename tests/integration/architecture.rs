@@ -368,6 +368,7 @@ fn the_lint_rules_do_no_io() {
         "finding",
         "jobs",
         "git",
+        "later",
         "expressions",
         "results",
         "env",

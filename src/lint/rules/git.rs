@@ -3,6 +3,7 @@
 //! (in jobs that run benchmarks: a dependency at a moving ref changes what
 //! baseline and current measure; elsewhere it is a choice).
 
+use super::later::{Act, Later};
 use super::{hit, pinned_ref};
 use crate::lint::evidence::{
     Benchmarks, benchmark_command, measures_both_sides, step_runs_benchmarks,
@@ -34,6 +35,13 @@ pub fn check(w: &Workflow<'_>, bench: &Benchmarks, hits: &mut Vec<Hit>) {
             let Some(script) = &step.script else {
                 continue;
             };
+            // In the job's last measuring step, what follows its last
+            // benchmark command measures nothing either (found once: a
+            // script is a stranger's, of any length).
+            let last_command = (last == Some(position))
+                .then(|| script.commands.iter().rposition(benchmark_command))
+                .flatten();
+            let later = drifts.then(|| Later::of(&script.commands));
             for (i, c) in script.commands.iter().enumerate() {
                 let mut found = Vec::new();
                 if let Some(at) = walks(&script.commands, i) {
@@ -42,14 +50,9 @@ pub fn check(w: &Workflow<'_>, bench: &Benchmarks, hits: &mut Vec<Hit>) {
                 if benchmarks && version_sorts_tags(&script.commands, i) {
                     found.push(("tag-sort", c.at()));
                 }
-                let measured = measures_later
-                    || last == Some(position)
-                        && script
-                            .commands
-                            .iter()
-                            .skip(i.saturating_add(1))
-                            .any(benchmark_command);
-                if drifts && measured && unpinned(&script.commands, i) {
+                let measured = measures_later || last_command.is_some_and(|l| l > i);
+                let unpinned = |later| unpinned(&script.commands, later, i);
+                if measured && later.as_ref().is_some_and(unpinned) {
                     found.push(("unpinned-clone", c.at()));
                 }
                 for (rule, at) in found {
@@ -121,7 +124,7 @@ const TAKES_VALUE: &[&str] = &[
 
 /// The words after `git [-C dir] <sub>` that are neither options nor the
 /// values of options.
-fn positionals(c: &Command) -> Vec<&str> {
+pub(super) fn positionals(c: &Command) -> Vec<&str> {
     let mut seen_sub = false;
     let mut skip = false;
     let mut out = Vec::new();
@@ -260,7 +263,7 @@ fn own_repository(url: &str) -> bool {
 
 /// `git clone` of another project with no commit checked out after it, at
 /// a branch; `pip install git+URL` without `@<sha>`.
-fn unpinned(commands: &[Command], i: usize) -> bool {
+fn unpinned(commands: &[Command], later: &Later, i: usize) -> bool {
     let Some(c) = commands.get(i) else {
         return false;
     };
@@ -284,10 +287,9 @@ fn unpinned(commands: &[Command], i: usize) -> bool {
                 .unwrap_or(url);
             last.strip_suffix(".git").unwrap_or(last)
         });
-        let after = commands.get(i.saturating_add(1)..).unwrap_or(&[]);
         // A clone that is pushed to (a docs or gh-pages repository) is a
         // target, not a dependency.
-        return !pinned_later(after, dir) && !pushed_later(after, dir);
+        return !later.after(i, dir, Act::Pin) && !later.after(i, dir, Act::Push);
     }
     let pip = c.has("install")
         && c.words.iter().take(4).any(|w| {
@@ -308,60 +310,6 @@ fn unpinned(commands: &[Command], i: usize) -> bool {
         }
         None => false,
     })
-}
-
-/// The last segment of a path (`a/b/` is `b`).
-fn last_segment(p: &str) -> String {
-    p.trim_end_matches('/')
-        .rsplit('/')
-        .next()
-        .unwrap_or(p)
-        .to_owned()
-}
-
-/// Whether a command after the clone runs `git push` in its directory.
-fn pushed_later(after: &[Command], dir: &str) -> bool {
-    let dir = last_segment(dir);
-    let mut cwd = String::new();
-    after.iter().any(|n| {
-        if matches!(n.name(), Some("cd" | "pushd")) {
-            cwd = n
-                .words
-                .get(1)
-                .map(|w| last_segment(&w.text))
-                .unwrap_or_default();
-            return false;
-        }
-        let at = n.after("-C").map_or_else(|| cwd.clone(), last_segment);
-        n.git("push") && at == dir
-    })
-}
-
-/// Whether a command after the clone checks out a fixed commit in its
-/// directory (`git -C dir checkout <sha>`, or after `cd dir`).
-fn pinned_later(after: &[Command], dir: &str) -> bool {
-    let last = |p: &str| {
-        p.trim_end_matches('/')
-            .rsplit('/')
-            .next()
-            .unwrap_or(p)
-            .to_owned()
-    };
-    let dir = last(dir);
-    let mut cwd = String::new();
-    for n in after {
-        if matches!(n.name(), Some("cd" | "pushd")) {
-            cwd = n.words.get(1).map(|w| last(&w.text)).unwrap_or_default();
-            continue;
-        }
-        let pins = (n.git("checkout") || n.git("reset") || n.git("switch") || n.git("fetch"))
-            && positionals(n).iter().any(|r| pinned_ref(r));
-        let at = n.after("-C").map_or_else(|| cwd.clone(), last);
-        if pins && at == dir {
-            return true;
-        }
-    }
-    false
 }
 
 /// `actions/checkout` of another repository at a branch or its default

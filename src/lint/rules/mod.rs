@@ -3,12 +3,14 @@
 //! settings (conditions, timeouts, concurrency, caches), [`results`] what
 //! happens to results (`continue-on-error`, an exit 0 when they are
 //! missing, a partial file thrown away), [`git`] the git commands of
-//! scripts, [`expressions`] the `${{ }}` expressions and the shell
-//! defaults that stand for commits.
+//! scripts (with [`later`], where a script pins and pushes, found once),
+//! [`expressions`] the `${{ }}` expressions and the shell defaults that
+//! stand for commits.
 
 pub mod expressions;
 pub mod git;
 pub mod jobs;
+pub mod later;
 pub mod results;
 
 use super::evidence::Benchmarks;
