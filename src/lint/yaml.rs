@@ -13,6 +13,7 @@
 //! "billion laughs" file is an error rather than a full memory.
 
 use std::collections::HashMap;
+use std::sync::OnceLock;
 
 use libyaml_safer::{EventData, Mark, Parser, ScalarStyle};
 use thiserror::Error;
@@ -62,17 +63,83 @@ pub struct Scalar {
     /// Where the value's first character is (for a block scalar, the first
     /// character of its first line, not the `|`).
     pub at: Pos,
+    /// Its lines and characters, found once when a position is first
+    /// asked: a stranger's script of 100,000 commands has a finding on
+    /// each, and counting the lines and columns before every one was
+    /// quadratic (a 4 MiB workflow took minutes).
+    lines: OnceLock<Lines>,
+}
+
+/// Bytes between two counts of a value's characters in [`Lines`]: a
+/// position costs at most this much counting past a search.
+const STRIDE: usize = 4096;
+
+/// Where a value's line feeds are, and how many characters come before a
+/// char boundary at every [`STRIDE`] bytes.
+#[derive(Debug, Clone, Default)]
+struct Lines {
+    newlines: Vec<usize>,
+    /// (byte offset, characters before it), ascending.
+    marks: Vec<(usize, usize)>,
+}
+
+impl Lines {
+    fn of(text: &str) -> Lines {
+        let newlines = memchr::memchr_iter(b'\n', text.as_bytes()).collect();
+        let mut marks = vec![(0, 0)];
+        let (mut at, mut chars) = (0usize, 0usize);
+        while at < text.len() {
+            let mut next = at.saturating_add(STRIDE).min(text.len());
+            while !text.is_char_boundary(next) {
+                next = next.saturating_add(1);
+            }
+            let counted = text.get(at..next).map_or(0, |s| s.chars().count());
+            chars = chars.saturating_add(counted);
+            marks.push((next, chars));
+            at = next;
+        }
+        Lines { newlines, marks }
+    }
+
+    /// The characters of `text` before byte `offset`, a char boundary.
+    fn chars_before(&self, text: &str, offset: usize) -> usize {
+        let mark = self.marks.partition_point(|&(byte, _)| byte <= offset);
+        let (byte, chars) = mark
+            .checked_sub(1)
+            .and_then(|m| self.marks.get(m))
+            .copied()
+            .unwrap_or_default();
+        let rest = text.get(byte..offset).map_or(0, |s| s.chars().count());
+        chars.saturating_add(rest)
+    }
 }
 
 impl Scalar {
+    pub fn new(text: String, style: Style, at: Pos) -> Scalar {
+        Scalar {
+            text,
+            style,
+            at,
+            lines: OnceLock::new(),
+        }
+    }
+
     /// Where byte `offset` of the value is in the file.
     pub fn pos_of(&self, offset: usize) -> Pos {
-        let before = self.text.get(..offset).unwrap_or(&self.text);
-        let line_start = before.rfind('\n').map_or(0, |i| i.saturating_add(1));
-        let column = before.get(line_start..).unwrap_or("").chars().count();
+        let end = self.text.get(..offset).map_or(self.text.len(), str::len);
+        let index = self.lines.get_or_init(|| Lines::of(&self.text));
+        // The line feeds before `offset`, and the line it is on.
+        let lines = index.newlines.partition_point(|&n| n < end);
+        let line_start = lines
+            .checked_sub(1)
+            .and_then(|last| index.newlines.get(last))
+            .map_or(0, |n| n.saturating_add(1));
+        let column = index
+            .chars_before(&self.text, end)
+            .saturating_sub(index.chars_before(&self.text, line_start));
         match self.style {
             Style::Literal => Pos {
-                line: self.at.line.saturating_add(before.matches('\n').count()),
+                line: self.at.line.saturating_add(lines),
                 column: self.at.column.saturating_add(column),
             },
             Style::Quoted => Pos {
@@ -313,11 +380,7 @@ impl Builder<'_> {
                     // position (workflows never use one).
                     let k = match node.value {
                         Value::Scalar(s) => s,
-                        _ => Scalar {
-                            text: String::new(),
-                            style: Style::Plain,
-                            at: node.at,
-                        },
+                        _ => Scalar::new(String::new(), Style::Plain, node.at),
                     };
                     if entries.is_empty() {
                         *at = k.at;
@@ -378,11 +441,7 @@ impl Builder<'_> {
                     ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted => (Style::Quoted, at),
                     _ => (Style::Plain, at),
                 };
-                let value = Value::Scalar(Scalar {
-                    text: value,
-                    style,
-                    at,
-                });
+                let value = Value::Scalar(Scalar::new(value, style, at));
                 self.finish(Node { at, value }, 1, anchor);
             }
             EventData::SequenceStart { anchor, .. } => {
@@ -435,6 +494,40 @@ impl Builder<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Positions read from the index are those counted from the start, in
+    /// a long value of several-byte characters whose lines straddle the
+    /// index's strides.
+    #[test]
+    fn positions_in_a_long_value_are_counted_as_from_its_start() {
+        let line = "é€ git clone 😀 https://x/y.git; ";
+        let text: String = (0..2000)
+            .map(|i| {
+                if i % 7 == 0 {
+                    format!("{line}\n")
+                } else {
+                    line.to_owned()
+                }
+            })
+            .collect();
+        let at = Pos {
+            line: 10,
+            column: 5,
+        };
+        for style in [Style::Literal, Style::Plain] {
+            let scalar = Scalar::new(text.clone(), style, at);
+            for (offset, _) in text.char_indices().step_by(97).chain([(text.len(), ' ')]) {
+                let before = &text[..offset];
+                let start = before.rfind('\n').map_or(0, |i| i + 1);
+                let column = at.column + before[start..].chars().count();
+                let line = match style {
+                    Style::Literal => at.line + before.matches('\n').count(),
+                    _ => at.line,
+                };
+                assert_eq!(scalar.pos_of(offset), Pos { line, column }, "{offset}");
+            }
+        }
+    }
 
     #[test]
     fn positions_point_at_keys_values_and_lines_inside_a_block_scalar() {
