@@ -1,6 +1,9 @@
 //! Section 10: `lint` on a large workflow, whole process: the real-world
 //! fixture's jobs (every rule's pattern among their look-alikes) repeated
-//! under new ids to 1,500 lines and more.
+//! under new ids to 1,500 lines and more; and a stranger's largest
+//! workflow (just under the 4 MiB a file may have), one benchmark job whose
+//! script is nothing but unpinned clones, a finding each, one per line and
+//! all on one line: what must stay linear in the script's length.
 
 use std::fmt::Write as _;
 
@@ -50,5 +53,56 @@ pub fn linting(report: &mut String) {
         workflow.lines().count(),
         workflow.len() / 1024,
         ms(median(runs))
+    );
+    hostile(report);
+}
+
+/// A workflow of `clones` unpinned clones in one benchmark script, joined
+/// by `sep` (a line of the block scalar, or `; ` on one line).
+fn clones(clones: usize, one_line: bool) -> String {
+    let each = (0..clones).map(|i| format!("git clone https://g/r{i}.git"));
+    let head = "name: q\non: [pull_request]\njobs:\n  bench:\n    runs-on: ubuntu-latest\n    \
+                timeout-minutes: 10\n    steps:\n";
+    if one_line {
+        let script = each.collect::<Vec<_>>().join("; ");
+        format!("{head}      - run: {script}; cargo bench\n")
+    } else {
+        let lines: String = each.map(|c| format!("          {c}\n")).collect();
+        format!("{head}      - run: |\n{lines}          cargo bench\n")
+    }
+}
+
+fn hostile(report: &mut String) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut rows = Vec::new();
+    for (one_line, count) in [(false, 98_000), (true, 124_000)] {
+        let workflow = clones(count, one_line);
+        let path = dir.path().join("hostile.yml");
+        std::fs::write(&path, &workflow).unwrap();
+        let args = ["lint", path.to_str().unwrap(), "--format", "json"];
+        let mut runs = Vec::new();
+        let mut findings = 0;
+        for _ in 0..3 {
+            let started = std::time::Instant::now();
+            let out = command(BIN, &args, &[]).output().unwrap();
+            runs.push(started.elapsed());
+            let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+            findings = v["findings"].as_array().map_or(0, Vec::len);
+        }
+        let layout = if one_line {
+            "all on one line"
+        } else {
+            "one per line"
+        };
+        rows.push(format!(
+            "{count} clones {layout} ({:.1} MiB): **{}**, {findings} findings",
+            workflow.len() as f64 / 1_048_576.0,
+            ms(median(runs))
+        ));
+    }
+    let _ = writeln!(
+        report,
+        "A stranger's largest workflow, one benchmark script of unpinned clones, whole process, median of 3: {}.\n",
+        rows.join("; ")
     );
 }
