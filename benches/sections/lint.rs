@@ -35,16 +35,7 @@ pub fn linting(report: &mut String) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("large.yml");
     std::fs::write(&path, &workflow).unwrap();
-    let args = ["lint", path.to_str().unwrap(), "--format", "json"];
-    let mut runs = Vec::new();
-    let mut findings = 0;
-    for _ in 0..30 {
-        let started = std::time::Instant::now();
-        let out = command(BIN, &args, &[]).output().unwrap();
-        runs.push(started.elapsed());
-        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-        findings = v["findings"].as_array().map_or(0, Vec::len);
-    }
+    let (time, findings) = lint_json(&path, 30);
     let _ = writeln!(
         report,
         "## 10. Linting\n\n`baseline-resolver lint --format json` on a workflow of {} lines ({} KB: the jobs of \
@@ -52,9 +43,25 @@ pub fn linting(report: &mut String) {
          median of 30: **{}**, {findings} findings (goal: under 50 ms).\n",
         workflow.lines().count(),
         workflow.len() / 1024,
-        ms(median(runs))
+        ms(time)
     );
     hostile(report);
+}
+
+/// `lint --format json` of `path`, whole process: the median of `runs`
+/// times, and the findings.
+fn lint_json(path: &std::path::Path, runs: usize) -> (std::time::Duration, usize) {
+    let args = ["lint", path.to_str().unwrap(), "--format", "json"];
+    let mut times = Vec::new();
+    let mut findings = 0;
+    for _ in 0..runs {
+        let started = std::time::Instant::now();
+        let out = command(BIN, &args, &[]).output().unwrap();
+        times.push(started.elapsed());
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        findings = v["findings"].as_array().map_or(0, Vec::len);
+    }
+    (median(times), findings)
 }
 
 /// A workflow of `clones` unpinned clones in one benchmark script, joined
@@ -79,16 +86,7 @@ fn hostile(report: &mut String) {
         let workflow = clones(count, one_line);
         let path = dir.path().join("hostile.yml");
         std::fs::write(&path, &workflow).unwrap();
-        let args = ["lint", path.to_str().unwrap(), "--format", "json"];
-        let mut runs = Vec::new();
-        let mut findings = 0;
-        for _ in 0..3 {
-            let started = std::time::Instant::now();
-            let out = command(BIN, &args, &[]).output().unwrap();
-            runs.push(started.elapsed());
-            let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-            findings = v["findings"].as_array().map_or(0, Vec::len);
-        }
+        let (time, findings) = lint_json(&path, 3);
         let layout = if one_line {
             "all on one line"
         } else {
@@ -97,7 +95,7 @@ fn hostile(report: &mut String) {
         rows.push(format!(
             "{count} clones {layout} ({:.1} MiB): **{}**, {findings} findings",
             workflow.len() as f64 / 1_048_576.0,
-            ms(median(runs))
+            ms(time)
         ));
     }
     let _ = writeln!(
