@@ -15,7 +15,7 @@
 //! of file names). A word such as "bench" in a name or a message is not
 //! evidence. Pure.
 
-use super::shell::Command;
+use super::shell::{Command, file_name};
 use super::workflow::{Job, Step, Workflow};
 use crate::config::Lint;
 
@@ -143,12 +143,12 @@ fn invoked(c: &Command) -> Option<(&str, Vec<&str>)> {
     let mut words: Vec<&str> = c.words.iter().map(|w| w.text.as_str()).collect();
     let python = words
         .first()
-        .is_some_and(|w| w.rsplit('/').next().unwrap_or(w).starts_with("python"));
+        .is_some_and(|w| file_name(w).starts_with("python"));
     if python && words.get(1) == Some(&"-m") && words.len() > 2 {
         words.drain(..2);
     }
     let name = *words.first()?;
-    Some((name.rsplit('/').next().unwrap_or(name), words))
+    Some((file_name(name), words))
 }
 
 /// Whether `c` measures the baseline and the change in one run with one
@@ -168,7 +168,7 @@ pub fn benchmark_command(c: &Command) -> bool {
     }
     let has = |w: &str| words.contains(&w);
     let file_like = |w: &str| {
-        let f = w.rsplit('/').next().unwrap_or(w).to_lowercase();
+        let f = file_name(w).to_lowercase();
         f.starts_with("run_benchmark")
             || f.starts_with("run-benchmark")
             || ((f.contains("compare") || f.contains("cmp")) && f.contains("bench"))

@@ -15,7 +15,7 @@
 
 use std::collections::HashMap;
 
-use super::shell::Command;
+use super::shell::{Command, file_name};
 use super::workflow::{Job, Step};
 use super::yaml::Node;
 
@@ -130,7 +130,7 @@ fn where_each_runs(
 }
 
 fn is_docker(word: &str) -> bool {
-    matches!(word.rsplit('/').next(), Some("docker" | "podman"))
+    matches!(file_name(word), "docker" | "podman")
 }
 
 /// Where a script nested in command `p` starts: at `docker exec`'s working

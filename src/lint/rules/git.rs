@@ -10,7 +10,7 @@ use crate::lint::evidence::{
 };
 use crate::lint::finding::Hit;
 use crate::lint::places;
-use crate::lint::shell::{Command, Sep};
+use crate::lint::shell::{Command, Sep, file_name};
 use crate::lint::workflow::{Job, Script, Step, Workflow};
 use crate::lint::yaml::Node;
 
@@ -293,7 +293,7 @@ fn unpinned(commands: &[Command], later: &Later, i: usize) -> bool {
     }
     let pip = c.has("install")
         && c.words.iter().take(4).any(|w| {
-            let t = w.text.rsplit('/').next().unwrap_or("");
+            let t = file_name(&w.text);
             t == "pip" || t == "pip3"
         });
     pip && c.words.iter().any(|w| match w.text.find("git+") {

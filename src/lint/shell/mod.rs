@@ -75,6 +75,11 @@ pub struct Command {
     pub subshells: usize,
 }
 
+/// The file name of a program word: `/usr/bin/python3` is `python3`.
+pub fn file_name(word: &str) -> &str {
+    word.rsplit('/').next().unwrap_or(word)
+}
+
 impl Command {
     pub fn name(&self) -> Option<&str> {
         self.words.first().map(|w| w.text.as_str())
@@ -269,9 +274,7 @@ fn clamp<'c>(commands: impl Iterator<Item = &'c mut Command>, end: usize) {
 /// `script` is the one the command was read from, at `base`.
 fn shell_argument(c: &Command, script: &str, base: usize) -> Option<Nested<'static>> {
     let at = c.words.windows(2).position(|w| match w {
-        [shell, flag] => {
-            flag.text == "-c" && SHELLS.contains(&shell.text.rsplit('/').next().unwrap_or(""))
-        }
+        [shell, flag] => flag.text == "-c" && SHELLS.contains(&file_name(&shell.text)),
         _ => false,
     })?;
     let word = c.words.get(at.saturating_add(2))?;
