@@ -3,6 +3,8 @@
 //! (in jobs that run benchmarks: a dependency at a moving ref changes what
 //! baseline and current measure; elsewhere it is a choice).
 
+use std::cell::OnceCell;
+
 use super::later::{Act, Later};
 use super::{hit, pinned_ref};
 use crate::lint::evidence::{
@@ -24,7 +26,8 @@ pub fn check(w: &Workflow<'_>, bench: &Benchmarks, hits: &mut Vec<Hit>) {
         // A job that measures both sides in one run measures them with the
         // same clones: no drift between baseline and change.
         let drifts = benchmarks && !measures_both_sides_in(job);
-        let last = last_measuring_step(job);
+        // Only a job whose clones can drift asks where its measuring ends.
+        let last = drifts.then(|| last_measuring_step(job)).flatten();
         for (position, step) in job.steps.iter().enumerate() {
             // A step after the job's last measurement fetches nothing it
             // measured: a results repository checked out to publish to.
@@ -41,7 +44,8 @@ pub fn check(w: &Workflow<'_>, bench: &Benchmarks, hits: &mut Vec<Hit>) {
             let last_command = (last == Some(position))
                 .then(|| script.commands.iter().rposition(benchmark_command))
                 .flatten();
-            let later = drifts.then(|| Later::of(&script.commands));
+            // Where the script pins and pushes, found at its first clone.
+            let later = OnceCell::new();
             for (i, c) in script.commands.iter().enumerate() {
                 let mut found = Vec::new();
                 if let Some(at) = walks(&script.commands, i) {
@@ -51,8 +55,7 @@ pub fn check(w: &Workflow<'_>, bench: &Benchmarks, hits: &mut Vec<Hit>) {
                     found.push(("tag-sort", c.at()));
                 }
                 let measured = measures_later || last_command.is_some_and(|l| l > i);
-                let unpinned = |later| unpinned(&script.commands, later, i);
-                if measured && later.as_ref().is_some_and(unpinned) {
+                if drifts && measured && unpinned(&script.commands, &later, i) {
                     found.push(("unpinned-clone", c.at()));
                 }
                 for (rule, at) in found {
@@ -263,7 +266,7 @@ fn own_repository(url: &str) -> bool {
 
 /// `git clone` of another project with no commit checked out after it, at
 /// a branch; `pip install git+URL` without `@<sha>`.
-fn unpinned(commands: &[Command], later: &Later, i: usize) -> bool {
+fn unpinned(commands: &[Command], later: &OnceCell<Later>, i: usize) -> bool {
     let Some(c) = commands.get(i) else {
         return false;
     };
@@ -289,6 +292,7 @@ fn unpinned(commands: &[Command], later: &Later, i: usize) -> bool {
         });
         // A clone that is pushed to (a docs or gh-pages repository) is a
         // target, not a dependency.
+        let later = later.get_or_init(|| Later::of(commands));
         return !later.after(i, dir, Act::Pin) && !later.after(i, dir, Act::Push);
     }
     let pip = c.has("install")
