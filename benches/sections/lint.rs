@@ -64,8 +64,8 @@ fn lint_json(path: &std::path::Path, runs: usize) -> (std::time::Duration, usize
     (median(times), findings)
 }
 
-/// A workflow of `clones` unpinned clones in one benchmark script, joined
-/// by `sep` (a line of the block scalar, or `; ` on one line).
+/// A workflow of `clones` unpinned clones in one benchmark script, one
+/// per line of a block scalar, or `one_line`, joined by `; `.
 fn clones(clones: usize, one_line: bool) -> String {
     let each = (0..clones).map(|i| format!("git clone https://g/r{i}.git"));
     let head = "name: q\non: [pull_request]\njobs:\n  bench:\n    runs-on: ubuntu-latest\n    \
