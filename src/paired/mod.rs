@@ -96,10 +96,7 @@ struct Stats {
     dof: f64,
 }
 
-#[allow(
-    clippy::cast_precision_loss,
-    reason = "a row has at most MAX_ROUNDS rounds"
-)]
+#[allow(clippy::cast_precision_loss, reason = "a row has at most LIMIT rounds")]
 fn mean_var(values: &[f64]) -> (f64, f64) {
     let n = values.len() as f64;
     if values.is_empty() {
@@ -114,10 +111,7 @@ fn mean_var(values: &[f64]) -> (f64, f64) {
     (mean, var)
 }
 
-#[allow(
-    clippy::cast_precision_loss,
-    reason = "a row has at most MAX_ROUNDS rounds"
-)]
+#[allow(clippy::cast_precision_loss, reason = "a row has at most LIMIT rounds")]
 fn stats(values: &[f64], prior: Option<Prior>) -> Stats {
     let (mean, var) = mean_var(values);
     let own = values.len().saturating_sub(1) as f64;
@@ -160,10 +154,7 @@ impl Stats {
 
 /// The first look's rounds of every row (at least two), fitted into the
 /// suite's prior for spreads.
-#[allow(
-    clippy::cast_precision_loss,
-    reason = "a row has at most MAX_ROUNDS rounds"
-)]
+#[allow(clippy::cast_precision_loss, reason = "a row has at most LIMIT rounds")]
 fn fit_prior(rows: &[RowRounds], first: usize) -> Option<Prior> {
     Prior::fit(rows.iter().filter_map(|r| {
         let used = r.worse.get(..first.min(r.worse.len()))?;

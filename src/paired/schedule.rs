@@ -25,16 +25,21 @@ pub struct Schedule {
     pub max_rounds: usize,
 }
 
-/// The largest `--max-rounds`: a row re-run this often has had its chance.
-pub const MAX_ROUNDS: usize = 160;
+/// The rounds of the first look (`--rounds`), and the most a row gets
+/// (`--max-rounds`), unless told otherwise.
+pub const ROUNDS: usize = 3;
+pub const MAX_ROUNDS: usize = 20;
+/// The largest `--rounds` or `--max-rounds`: a row re-run this often has
+/// had its chance.
+pub const LIMIT: usize = 160;
 
 impl Schedule {
     /// The round counts at which rows are looked at, ascending, the last
     /// one `max_rounds` (3 and 20: 3, 6, 12, 20). A first look of 0 rounds
     /// counts as 1; a cap below the first look is the first look.
     pub fn looks(&self) -> Vec<usize> {
-        let first = self.rounds.clamp(1, MAX_ROUNDS);
-        let last = self.max_rounds.clamp(first, MAX_ROUNDS);
+        let first = self.rounds.clamp(1, LIMIT);
+        let last = self.max_rounds.clamp(first, LIMIT);
         let mut looks = vec![first];
         let mut at = first;
         while at < last {
@@ -46,10 +51,7 @@ impl Schedule {
 
     /// The share of the false-alarm rate spent by the time `rounds` of the
     /// most have run (0 to 1).
-    #[allow(
-        clippy::cast_precision_loss,
-        reason = "round counts are at most MAX_ROUNDS"
-    )]
+    #[allow(clippy::cast_precision_loss, reason = "round counts are at most LIMIT")]
     pub fn spent(&self, rounds: usize) -> f64 {
         let last = self.looks().last().copied().unwrap_or(1).max(1);
         let t = (rounds.min(last) as f64) / (last as f64);
@@ -74,7 +76,7 @@ mod tests {
         assert_eq!(s(5, 5), vec![5]);
         assert_eq!(s(10, 3), vec![10]);
         assert_eq!(s(0, 2), vec![1, 2]);
-        assert_eq!(s(3, 100_000).last(), Some(&MAX_ROUNDS));
+        assert_eq!(s(3, 100_000).last(), Some(&LIMIT));
     }
 
     #[test]

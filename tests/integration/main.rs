@@ -18,6 +18,7 @@ mod comment;
 mod comment_issue;
 mod compare;
 mod compare_limits;
+mod compare_paired;
 mod compare_safety;
 mod config_docs;
 mod defaults;

@@ -456,6 +456,12 @@ pub fn step_outputs(report: &Report<'_>) -> Vec<(&'static str, String)> {
                 .map(|s| format!("{:.1}", s.change * 100.0))
                 .unwrap_or_default(),
         ),
+        (
+            "undecided",
+            gate.and_then(Comparison::undecided)
+                .map(|n| n.to_string())
+                .unwrap_or_default(),
+        ),
         ("json", fitted_json(report)),
     ]
 }
