@@ -284,12 +284,14 @@ fn groups_for(
     tree: &Path,
     groups: Option<&[String]>,
     inputs: &Inputs,
-) -> Option<Vec<String>> {
-    let selected = groups?.to_vec();
-    let Some(list) = &inputs.list_command else {
-        return Some(selected);
+) -> Result<Option<Vec<String>>, BenchError> {
+    let Some(selected) = groups.map(<[String]>::to_vec) else {
+        return Ok(None);
     };
-    let script = script(list, run, Path::new(""), "", tree, inputs);
+    let Some(list) = &inputs.list_command else {
+        return Ok(Some(selected));
+    };
+    let script = script(list, run, Path::new(""), "", tree, inputs)?;
     let prefix = format!("[{} list] ", run.side.name());
     let timeout = inputs.timeout.min(Duration::from_secs(600));
     match process::run(&script, tree, timeout, &prefix, true) {
@@ -303,7 +305,7 @@ fn groups_for(
                 ));
             }
             run.dropped = dropped;
-            Some(kept)
+            Ok(Some(kept))
         }
         other => {
             let how = match other {
@@ -313,7 +315,7 @@ fn groups_for(
             run.warn(format!(
                 "the list command {how}: the selected groups are run as they are"
             ));
-            Some(selected)
+            Ok(Some(selected))
         }
     }
 }
@@ -337,19 +339,18 @@ fn script(
     groups: &str,
     tree: &Path,
     inputs: &Inputs,
-) -> String {
+) -> Result<String, BenchError> {
     let (out, tree) = (seen(out, inputs), seen(tree, inputs));
-    plan::expand(
-        template,
-        &Fill {
-            out: &out,
-            groups,
-            tree: &tree,
-            side: run.side.name(),
-            sha: run.sha.as_deref().unwrap_or_default(),
-            label: &run.label,
-        },
-    )
+    let fill = Fill {
+        out: &out,
+        groups,
+        tree: &tree,
+        side: run.side.name(),
+        sha: run.sha.as_deref().unwrap_or_default(),
+        label: &run.label,
+    };
+    fill.check()?;
+    Ok(plan::expand(template, &fill))
 }
 
 pub fn ended_text(ended: Ended) -> String {
@@ -366,7 +367,7 @@ fn measure(
     groups: Option<&[String]>,
     inputs: &Inputs,
 ) -> Result<(), BenchError> {
-    let groups = groups_for(run, tree, groups, inputs);
+    let groups = groups_for(run, tree, groups, inputs)?;
     if groups.as_ref().is_some_and(Vec::is_empty) {
         run.status = Status::Skipped;
         run.notice(format!(
@@ -379,7 +380,7 @@ fn measure(
     std::fs::create_dir_all(&inputs.out_dir)
         .map_err(|e| BenchError::Place(format!("cannot make {}: {e}", inputs.out_dir.display())))?;
     let listed = inputs.groups_format.write(groups.as_deref());
-    let script = script(&inputs.command, run, &out, &listed, tree, inputs);
+    let script = script(&inputs.command, run, &out, &listed, tree, inputs)?;
     let prefix = format!("[{}] ", run.side.name());
     let done = process::run(&script, tree, inputs.timeout, &prefix, false)
         .map_err(|e| BenchError::Place(format!("cannot start bash: {e}")))?;
