@@ -47,5 +47,28 @@ def option_injection(c, work):
           f"group: exit {code}; tag: exit {code2}; {'a side ran' if ran else 'nothing ran'}")
 
 
+def fifos(c, work):
+    """16: a harness that leaves a FIFO at {out}, and a FIFO as the
+    downloaded result: neither may block the step."""
+    repo, sha, _ = project(work, "fifo", ROWS)
+    env = {"GITHUB_WORKSPACE": str(repo), "RUNNER_TEMP": str(work)}
+    code, out, _, took, _ = c.run(["bench", "--side", "current", "--command", "mkfifo {out}; exit 0",
+                                   "--out-dir", str(work / "fifo-out"), "--format", "json"], env, timeout=60)
+    j = json.loads(out or "{}")
+    fifo = work / "main-results.csv"
+    os.mkfifo(fifo)
+    code2, out2, _, took2, _ = c.run(["bench", "--side", "baseline", "--baseline-result", str(fifo),
+                                      "--resolution", json.dumps({"base_sha": sha, "base_available": True}),
+                                      "--command", "bash run.sh {out}", "--out-dir", str(work / "fifo-out"),
+                                      "--format", "json"], env, timeout=60)
+    j2 = json.loads(out2 or "{}")
+    c.say(16, "a FIFO at {out} and as --baseline-result",
+          code == 0 and code2 == 0 and took < 30 and took2 < 30 and j.get("current", {}).get("rows") == 0
+          and j2.get("baseline", {}).get("status") == "ok",
+          f"{{out}}: exit {code} after {took:.1f} s; downloaded: exit {code2} after {took2:.1f} s, "
+          f"baseline {j2.get('baseline', {}).get('status')}")
+
+
 def attacks(c, api_url, work):
     option_injection(c, work)
+    fifos(c, work)

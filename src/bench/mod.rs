@@ -13,6 +13,7 @@
 //! writes it.
 
 pub mod args;
+pub mod files;
 pub mod inputs;
 pub mod plan;
 pub mod process;
@@ -115,9 +116,16 @@ fn reusable(inputs: &Inputs) -> (Option<std::path::PathBuf>, Option<side::Note>)
         return (None, None);
     };
     let shown_path = shown(&path.to_string_lossy());
-    match side::rows(path) {
-        Some(rows) if rows > 0 => (Some(path.clone()), None),
-        Some(_) => (
+    match side::downloaded(path) {
+        Err(what) => (
+            None,
+            Some(side::Note {
+                warning: true,
+                text: format!("the downloaded result {shown_path} is {what}: the baseline runs"),
+            }),
+        ),
+        Ok(Some(rows)) if rows > 0 => (Some(path.clone()), None),
+        Ok(Some(_)) => (
             None,
             Some(side::Note {
                 warning: true,
@@ -126,7 +134,7 @@ fn reusable(inputs: &Inputs) -> (Option<std::path::PathBuf>, Option<side::Note>)
                 ),
             }),
         ),
-        None => (
+        Ok(None) => (
             None,
             Some(side::Note {
                 warning: false,

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::BenchError;
+use super::files;
 use super::inputs::Inputs;
 use super::plan::{self, Action, Fill, Side, Tree};
 use super::process::{self, Ended};
@@ -116,12 +117,21 @@ impl SideRun {
 }
 
 /// Data rows of a results CSV (lines after the header that hold anything),
-/// counted as the file streams: constant memory at any size.
+/// counted as the file streams: constant memory at any size. `None` when
+/// no regular file is there ([`files::open_regular`]: a FIFO is never
+/// waited on).
 pub fn rows(path: &Path) -> Option<u64> {
-    let mut file = std::fs::File::open(path).ok()?;
-    if !file.metadata().ok()?.is_file() {
-        return None;
-    }
+    count(files::open_regular(path).ok()??)
+}
+
+/// [`rows`] of a results file someone else put there (`--baseline-result`):
+/// `Ok(None)` when there is none, an error saying what is there instead of
+/// a regular file.
+pub fn downloaded(path: &Path) -> Result<Option<u64>, String> {
+    Ok(files::open_regular(path)?.and_then(count))
+}
+
+fn count(mut file: std::fs::File) -> Option<u64> {
     let mut buf = vec![0u8; 1 << 16];
     let (mut lines, mut filled, mut header) = (0u64, false, true);
     loop {
@@ -170,11 +180,12 @@ pub fn carry_out(
     inputs: &Inputs,
 ) -> Result<SideRun, BenchError> {
     let out = out_path(side, inputs);
-    if out.exists() {
-        std::fs::remove_file(&out).map_err(|e| {
-            BenchError::Place(format!("cannot remove the earlier {}: {e}", out.display()))
-        })?;
-    }
+    files::remove(&out).map_err(|e| {
+        BenchError::Place(format!(
+            "cannot remove what an earlier run left at {}: {e}",
+            shown(&out.to_string_lossy())
+        ))
+    })?;
     let mut run = SideRun::new(side, Status::Ok, &out);
     label.clone_into(&mut run.label);
     match action {
@@ -386,6 +397,14 @@ fn measure(
         .map_err(|e| BenchError::Place(format!("cannot start bash: {e}")))?;
     run.groups = groups;
     run.duration = Some(done.duration);
+    if let Err(what) = files::open_regular(&out) {
+        let removed = files::remove(&out)
+            .map_or_else(|e| format!("not removed: {e}"), |_| "removed".to_owned());
+        run.warn(format!(
+            "after the {} side's command, {{out}} is {what}: {removed}, and none of it is read",
+            run.side.name()
+        ));
+    }
     run.rows = Some(rows(&out).unwrap_or(0));
     run.path = Some(out);
     judge(run, done.ended);

@@ -99,3 +99,51 @@ fn with_a_config_a_group_it_does_not_declare_is_refused() {
     assert_eq!(run.outputs()["current-rows"], "2");
     assert!(Path::new(&run.outputs()["baseline"]).exists());
 }
+
+#[test]
+fn a_fifo_at_out_or_as_the_downloaded_result_never_blocks_the_step() {
+    use std::time::{Duration, Instant};
+    let p = Project::new(&quiet("100", "gemm"), &quiet("90", "gemm"));
+    let start = Instant::now();
+    let run = p
+        .bench_with(&p.resolution(&p.base), "mkfifo {out}; exit 0")
+        .args(["--side", "current"])
+        .timeout(Duration::from_secs(30))
+        .run();
+    run.assert_code(0);
+    assert!(start.elapsed() < Duration::from_secs(20));
+    assert_eq!(run.outputs()["current-rows"], "0");
+    assert!(
+        run.stdout
+            .contains("{out} is a FIFO, not a regular file: removed"),
+        "{}",
+        run.stdout
+    );
+    let out = p.root.path().join("results/current.csv");
+    assert!(std::fs::symlink_metadata(&out).is_err(), "the FIFO is gone");
+
+    let bin = p.bench(&p.resolution(&p.base));
+    let fifo = bin.dir().join("main-results.csv");
+    assert!(
+        std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let start = Instant::now();
+    let run = bin
+        .arg("--baseline-result")
+        .arg(&fifo)
+        .timeout(Duration::from_secs(30))
+        .run();
+    run.assert_code(0);
+    assert!(start.elapsed() < Duration::from_secs(20));
+    assert_eq!(run.outputs()["baseline-source"], "ran");
+    assert!(
+        run.stdout
+            .contains("is a FIFO, not a regular file: the baseline runs"),
+        "{}",
+        run.stdout
+    );
+}
