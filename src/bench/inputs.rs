@@ -16,6 +16,7 @@ use crate::runner::{Env, Format, InputError, Reader, shown};
 const COMMAND: Input = Input::new("command", &["INPUT_COMMAND"]);
 const RESOLUTION: Input = Input::new("resolution", &["INPUT_RESOLUTION"]);
 const SELECTION: Input = Input::new("selection", &["INPUT_SELECTION"]);
+const CONFIG: Input = Input::new("config", &["INPUT_CONFIG"]);
 const BASELINE_RESULT: Input = Input::new("baseline-result", &["INPUT_BASELINE_RESULT"]);
 const LIST_COMMAND: Input = Input::new("list-command", &["INPUT_LIST_COMMAND"]);
 const GROUPS_FORMAT: Input = Input::new("groups-format", &["INPUT_GROUPS_FORMAT"]);
@@ -43,6 +44,8 @@ pub struct Inputs {
     /// The JSON itself or a file of it, read by the command.
     pub resolution: Option<String>,
     pub selection: Option<String>,
+    /// `--config`: the selection's groups must be its `[select]` groups.
+    pub config: Option<PathBuf>,
     pub baseline_result: Option<PathBuf>,
     pub groups_format: GroupsFormat,
     pub timeout: Duration,
@@ -183,6 +186,9 @@ pub fn validate(args: &BenchArgs, env: Env<'_>) -> Result<Inputs, InputError> {
         selection: r
             .value(&SELECTION, args.selection.as_deref())
             .map(|v| v.text),
+        config: r
+            .value(&CONFIG, path_of(&args.config).as_deref())
+            .map(|v| cwd.join(v.text)),
         baseline_result: r
             .value(&BASELINE_RESULT, path_of(&args.baseline_result).as_deref())
             .map(|v| cwd.join(v.text)),

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::BenchError;
+use super::files;
 use super::inputs::Inputs;
 use super::plan::{self, Action, Fill, Side, Tree};
 use super::process::{self, Ended};
@@ -116,12 +117,21 @@ impl SideRun {
 }
 
 /// Data rows of a results CSV (lines after the header that hold anything),
-/// counted as the file streams: constant memory at any size.
+/// counted as the file streams: constant memory at any size. `None` when
+/// no regular file is there ([`files::open_regular`]: a FIFO is never
+/// waited on).
 pub fn rows(path: &Path) -> Option<u64> {
-    let mut file = std::fs::File::open(path).ok()?;
-    if !file.metadata().ok()?.is_file() {
-        return None;
-    }
+    count(files::open_regular(path).ok()??)
+}
+
+/// [`rows`] of a results file someone else put there (`--baseline-result`):
+/// `Ok(None)` when there is none, an error saying what is there instead of
+/// a regular file.
+pub fn downloaded(path: &Path) -> Result<Option<u64>, String> {
+    Ok(files::open_regular(path)?.and_then(count))
+}
+
+fn count(mut file: std::fs::File) -> Option<u64> {
     let mut buf = vec![0u8; 1 << 16];
     let (mut lines, mut filled, mut header) = (0u64, false, true);
     loop {
@@ -170,11 +180,12 @@ pub fn carry_out(
     inputs: &Inputs,
 ) -> Result<SideRun, BenchError> {
     let out = out_path(side, inputs);
-    if out.exists() {
-        std::fs::remove_file(&out).map_err(|e| {
-            BenchError::Place(format!("cannot remove the earlier {}: {e}", out.display()))
-        })?;
-    }
+    files::remove(&out).map_err(|e| {
+        BenchError::Place(format!(
+            "cannot remove what an earlier run left at {}: {e}",
+            shown(&out.to_string_lossy())
+        ))
+    })?;
     let mut run = SideRun::new(side, Status::Ok, &out);
     label.clone_into(&mut run.label);
     match action {
@@ -284,12 +295,14 @@ fn groups_for(
     tree: &Path,
     groups: Option<&[String]>,
     inputs: &Inputs,
-) -> Option<Vec<String>> {
-    let selected = groups?.to_vec();
-    let Some(list) = &inputs.list_command else {
-        return Some(selected);
+) -> Result<Option<Vec<String>>, BenchError> {
+    let Some(selected) = groups.map(<[String]>::to_vec) else {
+        return Ok(None);
     };
-    let script = script(list, run, Path::new(""), "", tree, inputs);
+    let Some(list) = &inputs.list_command else {
+        return Ok(Some(selected));
+    };
+    let script = script(list, run, Path::new(""), "", tree, inputs)?;
     let prefix = format!("[{} list] ", run.side.name());
     let timeout = inputs.timeout.min(Duration::from_secs(600));
     match process::run(&script, tree, timeout, &prefix, true) {
@@ -303,7 +316,7 @@ fn groups_for(
                 ));
             }
             run.dropped = dropped;
-            Some(kept)
+            Ok(Some(kept))
         }
         other => {
             let how = match other {
@@ -313,7 +326,7 @@ fn groups_for(
             run.warn(format!(
                 "the list command {how}: the selected groups are run as they are"
             ));
-            Some(selected)
+            Ok(Some(selected))
         }
     }
 }
@@ -337,19 +350,18 @@ fn script(
     groups: &str,
     tree: &Path,
     inputs: &Inputs,
-) -> String {
+) -> Result<String, BenchError> {
     let (out, tree) = (seen(out, inputs), seen(tree, inputs));
-    plan::expand(
-        template,
-        &Fill {
-            out: &out,
-            groups,
-            tree: &tree,
-            side: run.side.name(),
-            sha: run.sha.as_deref().unwrap_or_default(),
-            label: &run.label,
-        },
-    )
+    let fill = Fill {
+        out: &out,
+        groups,
+        tree: &tree,
+        side: run.side.name(),
+        sha: run.sha.as_deref().unwrap_or_default(),
+        label: &run.label,
+    };
+    fill.check()?;
+    Ok(plan::expand(template, &fill))
 }
 
 pub fn ended_text(ended: Ended) -> String {
@@ -366,7 +378,7 @@ fn measure(
     groups: Option<&[String]>,
     inputs: &Inputs,
 ) -> Result<(), BenchError> {
-    let groups = groups_for(run, tree, groups, inputs);
+    let groups = groups_for(run, tree, groups, inputs)?;
     if groups.as_ref().is_some_and(Vec::is_empty) {
         run.status = Status::Skipped;
         run.notice(format!(
@@ -379,12 +391,20 @@ fn measure(
     std::fs::create_dir_all(&inputs.out_dir)
         .map_err(|e| BenchError::Place(format!("cannot make {}: {e}", inputs.out_dir.display())))?;
     let listed = inputs.groups_format.write(groups.as_deref());
-    let script = script(&inputs.command, run, &out, &listed, tree, inputs);
+    let script = script(&inputs.command, run, &out, &listed, tree, inputs)?;
     let prefix = format!("[{}] ", run.side.name());
     let done = process::run(&script, tree, inputs.timeout, &prefix, false)
         .map_err(|e| BenchError::Place(format!("cannot start bash: {e}")))?;
     run.groups = groups;
     run.duration = Some(done.duration);
+    if let Err(what) = files::open_regular(&out) {
+        let removed = files::remove(&out)
+            .map_or_else(|e| format!("not removed: {e}"), |_| "removed".to_owned());
+        run.warn(format!(
+            "after the {} side's command, {{out}} is {what}: {removed}, and none of it is read",
+            run.side.name()
+        ));
+    }
     run.rows = Some(rows(&out).unwrap_or(0));
     run.path = Some(out);
     judge(run, done.ended);
