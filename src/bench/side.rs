@@ -161,7 +161,8 @@ fn out_path(side: Side, inputs: &Inputs) -> PathBuf {
 
 /// Carries out one side's action. A CSV an earlier run left where this
 /// side writes (a self-hosted runner keeps its workspace) is removed
-/// first: it must never pass for this run's results.
+/// first, when `--side` asks for this side: it must never pass for this
+/// run's results.
 pub fn carry_out(
     side: Side,
     action: &Action,
@@ -170,7 +171,9 @@ pub fn carry_out(
     inputs: &Inputs,
 ) -> Result<SideRun, BenchError> {
     let out = out_path(side, inputs);
-    if out.exists() {
+    // Only a side this run is asked for owns its file: a `--side baseline`
+    // step must not delete the current.csv an earlier step wrote.
+    if inputs.sides.has(side) && out.exists() {
         std::fs::remove_file(&out).map_err(|e| {
             BenchError::Place(format!("cannot remove the earlier {}: {e}", out.display()))
         })?;
