@@ -3,6 +3,7 @@
 //! the help wrote it.
 
 use crate::bench::{Project, quiet};
+use crate::support::harness::Bin;
 
 /// A resolution that also names the release tag (at the base commit).
 fn with_tag(p: &Project) -> String {
@@ -10,6 +11,18 @@ fn with_tag(p: &Project) -> String {
         r#"{{"label":"main","base_sha":"{0}","base_available":true,"tag":"v0.3.1","tag_sha":"{0}"}}"#,
         p.base
     )
+}
+
+/// `bench` in the project's checkout on a runner, with its own out-dir
+/// and command (what [`Project::bench`] fixes).
+fn bench(p: &Project, resolution: &str, out_dir: &std::path::Path, command: &str) -> Bin {
+    Bin::new()
+        .on_runner()
+        .env("GITHUB_WORKSPACE", &p.checkout)
+        .env("RUNNER_TEMP", p.root.path())
+        .args(["bench", "--resolution", resolution, "--command", command])
+        .arg("--out-dir")
+        .arg(out_dir)
 }
 
 /// Break 1: docs/migrating.md's second bench step (`side: baseline`,
@@ -34,4 +47,33 @@ fn a_baseline_only_step_keeps_the_current_csv_an_earlier_step_wrote() {
         "op,shape,dtype,tflops\ngemm,4096,bf16,90\n",
         "the first step's current.csv is still there for compare"
     );
+}
+
+/// Break 9: on a self-hosted runner the workspace path alone is longer than
+/// 80 characters; bench's `current`/`baseline` outputs and JSON paths are
+/// what compare is handed, so they are whole, and compare reads them.
+#[test]
+fn a_long_out_dir_reaches_compare_whole() {
+    let p = Project::new(&quiet("100", "gemm"), &quiet("101", "gemm"));
+    let long = p
+        .root
+        .path()
+        .join("_work/FlyDSL/FlyDSL/flydsl-test/a-results-directory-deep-enough-to-pass-eighty/bench-results");
+    let run = bench(&p, &p.resolution(&p.base), &long, "bash bench.sh {out}").run();
+    run.assert_code(0);
+    let out = run.outputs();
+    let current = long.join("current.csv").display().to_string();
+    assert!(current.len() > 100, "{current}");
+    assert_eq!(out["current"], current);
+    assert_eq!(
+        out["baseline"],
+        long.join("baseline.csv").display().to_string()
+    );
+    let json: serde_json::Value = serde_json::from_str(&out["json"]).unwrap();
+    assert_eq!(json["current"]["path"], current.as_str());
+    let compare = Bin::new()
+        .args(["compare", "--current", &out["current"]])
+        .args(["--baseline", &format!("main={}", out["baseline"])])
+        .run();
+    assert_eq!(compare.code, 0, "{}\n{}", compare.stdout, compare.stderr);
 }
