@@ -417,8 +417,13 @@ fn judge(run: &mut SideRun, ended: Ended) {
             } else {
                 Status::Failed
             };
+            let kept = if rows == 0 {
+                "it wrote no rows, so compare has nothing of this side to judge".to_owned()
+            } else {
+                format!("the {rows} rows it wrote are kept, and compare judges those")
+            };
             run.warn(format!(
-                "the {} side's command {} after {seconds:.1} s; the {rows} rows it wrote are kept, and compare judges those",
+                "the {} side's command {} after {seconds:.1} s; {kept}",
                 run.side.name(),
                 ended_text(other)
             ));

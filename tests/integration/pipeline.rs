@@ -77,3 +77,25 @@ fn a_long_out_dir_reaches_compare_whole() {
         .run();
     assert_eq!(compare.code, 0, "{}\n{}", compare.stdout, compare.stderr);
 }
+
+/// Break 10: a harness that is not there writes no file; the warning says
+/// so instead of "the 0 rows it wrote are kept".
+#[test]
+fn a_missing_harness_is_said_to_have_written_no_rows() {
+    let p = Project::new(&quiet("100", "gemm"), &quiet("101", "gemm"));
+    let out = p.root.path().join("results");
+    let run = bench(&p, &p.resolution(&p.base), &out, "./no-such-harness {out}")
+        .args(["--side", "current"])
+        .run();
+    run.assert_code(0);
+    assert_eq!(run.outputs()["current-status"], "failed");
+    assert!(
+        run.stdout.contains("exited with status 127 after")
+            && run
+                .stdout
+                .contains("it wrote no rows, so compare has nothing of this side to judge"),
+        "{}",
+        run.stdout
+    );
+    assert!(!run.stdout.contains("0 rows it wrote"), "{}", run.stdout);
+}
