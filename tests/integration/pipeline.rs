@@ -99,3 +99,40 @@ fn a_missing_harness_is_said_to_have_written_no_rows() {
     );
     assert!(!run.stdout.contains("0 rows it wrote"), "{}", run.stdout);
 }
+
+/// Results files with one `op,shape,dtype,tflops` row each (`gemm`).
+fn one_row(dir: &std::path::Path, name: &str, value: &str) -> String {
+    let path = dir.join(name);
+    std::fs::write(
+        &path,
+        format!("op,shape,dtype,tflops\ngemm,4096,bf16,{value}\n"),
+    )
+    .unwrap();
+    path.display().to_string()
+}
+
+/// Break 4: examples/workflows/release-baseline.yml compares against the
+/// release only, labelled with the tag, beside the resolution (labelled
+/// `main`, naming that tag): the verdict is the comparison's, never
+/// "the resolution is for the label main, which no --baseline names".
+#[test]
+fn the_release_examples_compare_gives_the_releases_verdict() {
+    let dir = tempfile::tempdir().unwrap();
+    let example = std::fs::read_to_string(
+        crate::support::harness::repo_root().join("examples/workflows/release-baseline.yml"),
+    )
+    .unwrap();
+    assert!(example.contains("baseline: ${{ needs.resolve.outputs.tag || 'release' }}="));
+    let resolution = r#"{"label":"main","base_sha":"1111111111111111111111111111111111111111","base_available":true,"tag":"v0.3.1","tag_sha":"2222222222222222222222222222222222222222"}"#;
+    let (run, json) = Bin::new()
+        .args(["compare", "--no-gate"])
+        .args(["--current", &one_row(dir.path(), "current.csv", "80")])
+        .args([
+            "--baseline",
+            &format!("v0.3.1={}", one_row(dir.path(), "tag.csv", "100")),
+        ])
+        .args(["--resolution", resolution])
+        .json();
+    assert_eq!(json["verdict"], "regression", "{}", run.stdout);
+    assert!(!run.stdout.contains("which no --baseline names"));
+}
