@@ -136,3 +136,34 @@ fn the_release_examples_compare_gives_the_releases_verdict() {
     assert_eq!(json["verdict"], "regression", "{}", run.stdout);
     assert!(!run.stdout.contains("which no --baseline names"));
 }
+
+/// Break 8: docs/migrating.md's compare block names the release as
+/// `${{ needs.resolve.outputs.tag || 'release' }}=${{ steps.bench-tag.outputs.baseline }}`;
+/// when that step was skipped it reads `release=`. The main comparison
+/// still gates; the release is unavailable with a warning.
+#[test]
+fn an_empty_release_baseline_leaves_the_main_comparison_standing() {
+    let dir = tempfile::tempdir().unwrap();
+    let (run, json) = Bin::new()
+        .args([
+            "compare",
+            "--current",
+            &one_row(dir.path(), "current.csv", "80"),
+        ])
+        .args([
+            "--baseline",
+            &format!("main={}", one_row(dir.path(), "main.csv", "100")),
+        ])
+        .args(["--baseline", "release="])
+        .json_code(4);
+    assert_eq!(json["verdict"], "regression", "{}", run.stderr);
+    assert_eq!(json["baselines"][1]["label"], "release");
+    assert_eq!(json["baselines"][1]["available"], false);
+    assert!(
+        json["warnings"][0]
+            .as_str()
+            .unwrap()
+            .contains("baseline release unavailable: no file given"),
+        "{json}"
+    );
+}
