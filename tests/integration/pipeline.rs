@@ -167,3 +167,43 @@ fn an_empty_release_baseline_leaves_the_main_comparison_standing() {
         "{json}"
     );
 }
+
+/// Break 11: the re-run hint names the rows to run again and nothing else:
+/// no other project's harness or flag, also for an allreduce-shaped CSV
+/// with other keys.
+#[test]
+fn the_rerun_hint_names_rows_not_a_harness() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("allreduce.toml");
+    std::fs::write(
+        &config,
+        "keys = [\"rank\", \"shape\", \"dtype\"]\n[[metrics]]\ncolumn = \"avg_time_us\"\nunit = \"us\"\ndirection = \"lower\"\n",
+    )
+    .unwrap();
+    let file = |name: &str, us: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(
+            &path,
+            format!("rank,shape,dtype,avg_time_us\naggregate,\"(2, 7168)\",fp16,{us}\n"),
+        )
+        .unwrap();
+        path.display().to_string()
+    };
+    let run = Bin::new()
+        .args(["compare", "--format", "text", "--config"])
+        .arg(&config)
+        .args(["--current", &file("current.csv", "120")])
+        .args(["--baseline", &format!("main={}", file("main.csv", "100"))])
+        .run();
+    assert_eq!(run.code, 4, "{}\n{}", run.stdout, run.stderr);
+    let hint = run
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("rerun: "))
+        .unwrap();
+    assert_eq!(
+        hint,
+        "rerun: aggregate (a re-run could change the verdict of the rows with this rank)"
+    );
+    assert!(!run.stdout.contains("run_benchmark.sh"), "{}", run.stdout);
+}
