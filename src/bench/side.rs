@@ -171,7 +171,8 @@ fn out_path(side: Side, inputs: &Inputs) -> PathBuf {
 
 /// Carries out one side's action. A CSV an earlier run left where this
 /// side writes (a self-hosted runner keeps its workspace) is removed
-/// first: it must never pass for this run's results.
+/// first, when `--side` asks for this side: it must never pass for this
+/// run's results.
 pub fn carry_out(
     side: Side,
     action: &Action,
@@ -180,12 +181,16 @@ pub fn carry_out(
     inputs: &Inputs,
 ) -> Result<SideRun, BenchError> {
     let out = out_path(side, inputs);
-    files::remove(&out).map_err(|e| {
-        BenchError::Place(format!(
-            "cannot remove what an earlier run left at {}: {e}",
-            shown(&out.to_string_lossy())
-        ))
-    })?;
+    // Only a side this run is asked for owns its file: a `--side baseline`
+    // step must not delete the current.csv an earlier step wrote.
+    if inputs.sides.has(side) {
+        files::remove(&out).map_err(|e| {
+            BenchError::Place(format!(
+                "cannot remove what an earlier run left at {}: {e}",
+                shown(&out.to_string_lossy())
+            ))
+        })?;
+    }
     let mut run = SideRun::new(side, Status::Ok, &out);
     label.clone_into(&mut run.label);
     match action {
@@ -434,8 +439,13 @@ fn judge(run: &mut SideRun, ended: Ended) {
             } else {
                 Status::Failed
             };
+            let kept = if rows == 0 {
+                "it wrote no rows, so compare has nothing of this side to judge".to_owned()
+            } else {
+                format!("the {rows} rows it wrote are kept, and compare judges those")
+            };
             run.warn(format!(
-                "the {} side's command {} after {seconds:.1} s; the {rows} rows it wrote are kept, and compare judges those",
+                "the {} side's command {} after {seconds:.1} s; {kept}",
                 run.side.name(),
                 ended_text(other)
             ));

@@ -218,21 +218,26 @@ fn usage(input: &Input, problem: Problem) -> InputError {
 }
 
 /// `LABEL=FILE` entries, grouped by label in the order first given.
+/// `LABEL=` with no file (an earlier step that was skipped or failed left
+/// its output empty) keeps the label with no file: that baseline is
+/// unavailable with a warning, and the others are still compared.
 fn baselines(r: &Reader<'_>, args: &CompareArgs) -> Result<Vec<BaselineFiles>, InputError> {
     let mut out: Vec<BaselineFiles> = Vec::new();
     for value in r.values(&BASELINE, &args.baseline) {
         let (label, file) = value
             .text
             .split_once('=')
-            .filter(|(l, f)| !l.trim().is_empty() && !f.trim().is_empty())
+            .filter(|(l, _)| !l.trim().is_empty())
             .ok_or_else(|| value.invalid(Problem::NotLabelFile(shown(&value.text))))?;
         let label = Label::parse(label.trim()).map_err(|e| value.invalid(e))?;
-        let file = PathBuf::from(file.trim());
+        let file = Some(file.trim())
+            .filter(|f| !f.is_empty())
+            .map(PathBuf::from);
         match out.iter_mut().find(|b| b.label == label) {
-            Some(group) => group.files.push(file),
+            Some(group) => group.files.extend(file),
             None => out.push(BaselineFiles {
                 label,
-                files: vec![file],
+                files: file.into_iter().collect(),
             }),
         }
     }

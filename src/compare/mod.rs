@@ -232,8 +232,9 @@ fn suite_shift(comparison: &verdict::Comparison<'_>) -> Option<String> {
 }
 
 /// The report over what was loaded. The resolution is evidence: when it
-/// says its label has no baseline, or its label is none of the baselines,
-/// that comparison (or the gate) is inconclusive with a warning.
+/// says its label has no baseline, or neither its label nor its release
+/// tag is one of the baselines, that comparison (or the gate) is
+/// inconclusive with a warning.
 pub fn compare<'t>(inputs: &Inputs, loaded: &'t Loaded) -> Report<'t> {
     let read = &loaded.read;
     let mut warnings = read.warnings.clone();
@@ -242,6 +243,9 @@ pub fn compare<'t>(inputs: &Inputs, loaded: &'t Loaded) -> Report<'t> {
         .provenance
         .as_ref()
         .map(|p| (p.label(), p.no_baseline()));
+    // The release tag the resolution names speaks for a baseline labelled
+    // with it, as its label speaks for main's.
+    let tag = loaded.provenance.as_ref().and_then(|p| p.tag.as_deref());
     let mut gate = None;
     let mut others = Vec::new();
     for baseline in &read.baselines {
@@ -251,7 +255,9 @@ pub fn compare<'t>(inputs: &Inputs, loaded: &'t Loaded) -> Report<'t> {
         match &evidence {
             Some((resolved, Some(why))) if *resolved == label => unavailable = Some(why.clone()),
             Some((resolved, _))
-                if is_gate && !read.baselines.iter().any(|b| b.label.as_str() == *resolved) =>
+                if is_gate
+                    && tag != Some(label)
+                    && !read.baselines.iter().any(|b| b.label.as_str() == *resolved) =>
             {
                 unavailable = Some(format!(
                     "the resolution is for the label {:?}, which no --baseline names, so nothing says these results are its baseline",

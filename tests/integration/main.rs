@@ -34,6 +34,7 @@ mod memory;
 mod noise;
 mod online;
 mod outputs;
+mod pipeline;
 mod properties;
 mod proxy;
 mod rules;

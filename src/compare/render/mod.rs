@@ -239,6 +239,16 @@ impl Rerun {
         }
     }
 
+    /// The key column the groups are values of (`op`), shown: the hint
+    /// names rows, never one project's harness or flag.
+    pub fn column(report: &Report<'_>) -> String {
+        report
+            .config
+            .keys
+            .get(report.config.rerun.key)
+            .map_or_else(String::new, |k| crate::runner::shown(k))
+    }
+
     /// The baseline's groups to run again, as `output` gives them.
     pub fn baseline_output(&self) -> String {
         Rerun {
