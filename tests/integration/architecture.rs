@@ -309,6 +309,7 @@ fn the_verdict_does_no_io() {
         "row",
         "samples",
         "suite",
+        "two_sample",
         // What `verdict/mod.rs` gives its files.
         "BASELINE",
         "CURRENT",
