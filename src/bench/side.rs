@@ -13,6 +13,7 @@ use super::files;
 use super::inputs::Inputs;
 use super::plan::{self, Action, Fill, Side, Tree};
 use super::process::{self, Ended};
+use super::signals;
 use super::worktree::{self, Worktree};
 use crate::github::network;
 use crate::runner::shown;
@@ -188,6 +189,15 @@ pub fn carry_out(
     })?;
     let mut run = SideRun::new(side, Status::Ok, &out);
     label.clone_into(&mut run.label);
+    if let Some(signal) = signals::caught() {
+        run.status = Status::Skipped;
+        run.warn(format!(
+            "{} not run: bench received {} (the step was cancelled)",
+            side.name(),
+            signals::name(signal)
+        ));
+        return Ok(run);
+    }
     match action {
         Action::Skipped(why) => {
             run.status = Status::Skipped;
@@ -368,6 +378,10 @@ pub fn ended_text(ended: Ended) -> String {
     match ended {
         Ended::Exit(code) => format!("exited with status {code}"),
         Ended::TimedOut => "outlived its timeout and was stopped".to_owned(),
+        Ended::Cancelled(signal) => format!(
+            "was stopped because bench received {} (the step was cancelled)",
+            signals::name(signal)
+        ),
     }
 }
 
@@ -427,7 +441,7 @@ fn judge(run: &mut SideRun, ended: Ended) {
         other => {
             run.exit = match other {
                 Ended::Exit(code) => Some(code),
-                Ended::TimedOut => None,
+                Ended::TimedOut | Ended::Cancelled(_) => None,
             };
             run.status = if other == Ended::TimedOut {
                 Status::TimedOut
