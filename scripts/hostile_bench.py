@@ -141,8 +141,74 @@ def cancellation(c, work):
           f"({len(listed) - 1} registered), {len(left)} processes left")
 
 
+FIXABLE = """name: bench
+on:
+  push:
+    branches: [main]
+  pull_request:
+concurrency:
+  group: bench-${{ github.ref }}
+  cancel-in-progress: true
+jobs:
+  gpu:
+    runs-on: [self-hosted, mi355]
+    steps:
+      - name: Release baseline
+        run: |
+          LATEST=$(git tag --list 'v*' | sort -V | tail -1)
+          ./run_benchmark.sh --baseline "$LATEST"
+"""
+
+
+def symlinks(c, work):
+    """19: lint --fix on a workflow that is a symlink out of the repository;
+    20: bench with a checked-out bench-results that is a symlink out, and a
+    dangling symlink at {out}."""
+    repo = work / "linkrepo"
+    (repo / ".github/workflows").mkdir(parents=True)
+    victim = work / "victim.yml"
+    victim.write_text(FIXABLE)
+    (repo / ".github/workflows/ci.yml").symlink_to("../../../victim.yml")
+    code, out, _, _, _ = subprocess_in(c, repo, ["lint", ".github/workflows/ci.yml", "--fix"])
+    c.say(19, "lint --fix on a workflow that is a symlink out of the repository",
+          victim.read_text() == FIXABLE and "symbolic link" in out,
+          f"exit {code}, target {'unchanged' if victim.read_text() == FIXABLE else 'REWRITTEN'}")
+    proj, sha, git = project(work, "linkbench", ROWS)
+    outside = work.parent / (work.name + "-outside")
+    outside.mkdir()
+    (outside / "current.csv").write_text("keep")
+    (proj / "bench-results").symlink_to(outside)
+    env = {"GITHUB_WORKSPACE": str(proj), "RUNNER_TEMP": str(proj / ".tmp")}
+    code, _, err, _, _ = subprocess_in(c, proj, ["bench", "--side", "current", "--command", "bash run.sh {out}"],
+                                       env)
+    kept = (outside / "current.csv").read_text() == "keep"
+    (proj / "bench-results").unlink()
+    (proj / "bench-results").mkdir()
+    target = outside / "made.csv"
+    (proj / "bench-results/current.csv").symlink_to(target)
+    code2, _, _, _, _ = subprocess_in(c, proj, ["bench", "--side", "current", "--command", "bash run.sh {out}"],
+                                      env)
+    made = target.exists()
+    for f in outside.iterdir():
+        f.unlink()
+    outside.rmdir()
+    c.say(20, "bench-results a symlink out of the workspace, and a dangling symlink at {out}",
+          code == 1 and kept and code2 == 0 and not made,
+          f"linked dir: exit {code}, the file outside {'kept' if kept else 'REMOVED'}; "
+          f"dangling: exit {code2}, its target {'CREATED' if made else 'not created'}")
+
+
+def subprocess_in(c, cwd, args, extra_env=None):
+    """c.run, in `cwd` (a repository's root, as a workflow step runs)."""
+    env = dict(c.env, **(extra_env or {}))
+    started = time.monotonic()
+    p = subprocess.run([str(c.launcher), *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=120)
+    return p.returncode, p.stdout, p.stderr, time.monotonic() - started, None
+
+
 def attacks(c, api_url, work):
     option_injection(c, work)
     fifos(c, work)
     stubborn_group(c, work)
     cancellation(c, work)
+    symlinks(c, work)

@@ -117,7 +117,7 @@ fn reusable(inputs: &Inputs) -> (Option<std::path::PathBuf>, Option<side::Note>)
         return (None, None);
     };
     let shown_path = shown(&path.to_string_lossy());
-    match side::downloaded(path) {
+    match side::downloaded(path, inputs) {
         Err(what) => (
             None,
             Some(side::Note {

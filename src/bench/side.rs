@@ -127,8 +127,18 @@ pub fn rows(path: &Path) -> Option<u64> {
 
 /// [`rows`] of a results file someone else put there (`--baseline-result`):
 /// `Ok(None)` when there is none, an error saying what is there instead of
-/// a regular file.
-pub fn downloaded(path: &Path) -> Result<Option<u64>, String> {
+/// a regular file, or where it leads when that is outside the places bench
+/// may read ([`files::inside`]).
+pub fn downloaded(path: &Path, inputs: &Inputs) -> Result<Option<u64>, String> {
+    // The file itself is looked at as itself (a link there is refused by
+    // open_regular); the directories on its way are followed here.
+    if let Some(dir) = path
+        .parent()
+        .filter(|_| std::fs::symlink_metadata(path).is_ok())
+    {
+        files::inside(dir, inputs)
+            .map_err(|e| format!("outside the places bench may read ({e})"))?;
+    }
     Ok(files::open_regular(path)?.and_then(count))
 }
 
@@ -159,6 +169,17 @@ fn count(mut file: std::fs::File) -> Option<u64> {
     })
 }
 
+/// The directory `path` checked to lie inside the places bench may touch
+/// ([`files::inside`]), before anything is written, read or removed there
+/// (again after each run: a harness can swap a directory for a link).
+fn within(path: &Path, inputs: &Inputs) -> Result<(), BenchError> {
+    files::inside(path, inputs).map(|_| ()).map_err(|e| {
+        BenchError::Place(format!(
+            "{e}: bench writes, reads and removes only inside the workspace, the working directory, the repository, RUNNER_TEMP or the volume, without following a symbolic link out"
+        ))
+    })
+}
+
 /// Where a side's CSV goes: current.csv, baseline.csv, or tag.csv for
 /// the release tag's baseline.
 fn out_path(side: Side, inputs: &Inputs) -> PathBuf {
@@ -181,6 +202,7 @@ pub fn carry_out(
     inputs: &Inputs,
 ) -> Result<SideRun, BenchError> {
     let out = out_path(side, inputs);
+    within(&inputs.out_dir, inputs)?;
     files::remove(&out).map_err(|e| {
         BenchError::Place(format!(
             "cannot remove what an earlier run left at {}: {e}",
@@ -411,6 +433,7 @@ fn measure(
         .map_err(|e| BenchError::Place(format!("cannot start bash: {e}")))?;
     run.groups = groups;
     run.duration = Some(done.duration);
+    within(&inputs.out_dir, inputs)?;
     if let Err(what) = files::open_regular(&out) {
         let removed = files::remove(&out)
             .map_or_else(|e| format!("not removed: {e}"), |_| "removed".to_owned());

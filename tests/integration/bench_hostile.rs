@@ -302,3 +302,122 @@ fn a_cancelled_step_stops_the_harness_removes_the_worktree_and_exits_with_the_si
     assert!(!p.worktree_dir().exists());
     assert_eq!(left_in(p.root.path()), Vec::<String>::new());
 }
+
+/// `lint --fix` on a workflow that is a symlink out of the repository, or
+/// under a directory that is one: the target is never written; a file it
+/// may fix is replaced whole (no temporary file left beside it).
+#[test]
+fn lint_fix_never_writes_through_a_symlink_or_outside_the_repository() {
+    let top = tempfile::tempdir().unwrap();
+    let repo = top.path().join("repo");
+    let elsewhere = top.path().join("elsewhere");
+    std::fs::create_dir_all(repo.join(".github/workflows")).unwrap();
+    std::fs::create_dir_all(elsewhere.join("wf")).unwrap();
+    let body = crate::lint::FIX_BEFORE;
+    let victim = elsewhere.join("victim.yml");
+    std::fs::write(&victim, body).unwrap();
+    std::os::unix::fs::symlink(
+        "../../../elsewhere/victim.yml",
+        repo.join(".github/workflows/ci.yml"),
+    )
+    .unwrap();
+    std::fs::write(elsewhere.join("wf/other.yml"), body).unwrap();
+    std::os::unix::fs::symlink(elsewhere.join("wf"), repo.join("linked")).unwrap();
+    let run = crate::support::harness::Bin::new()
+        .in_dir(&repo)
+        .args([
+            "lint",
+            ".github/workflows/ci.yml",
+            "linked/other.yml",
+            "--fix",
+        ])
+        .run();
+    assert!(
+        run.stdout
+            .contains("ci.yml: not fixed: it is a symbolic link")
+            && run.stdout.contains("other.yml: not fixed:")
+            && run.stdout.contains("outside"),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), body);
+    assert_eq!(
+        std::fs::read_to_string(elsewhere.join("wf/other.yml")).unwrap(),
+        body
+    );
+    std::fs::write(repo.join(".github/workflows/real.yml"), body).unwrap();
+    let run = crate::support::harness::Bin::new()
+        .in_dir(&repo)
+        .args(["lint", ".github/workflows/real.yml", "--fix"])
+        .run();
+    assert!(run.stdout.contains("fixed 4 findings"), "{}", run.stdout);
+    assert_ne!(
+        std::fs::read_to_string(repo.join(".github/workflows/real.yml")).unwrap(),
+        body
+    );
+    let names: Vec<_> = std::fs::read_dir(repo.join(".github/workflows"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names.len(), 2, "{names:?}");
+}
+
+/// A checked-out or planted symlink where bench writes: an out dir that
+/// leads outside, a dangling link at `{out}`, a downloaded result behind a
+/// link out.
+#[test]
+fn a_symlink_never_leads_benchs_writes_reads_or_removals_outside() {
+    let p = Project::new(&quiet("100", "gemm"), &quiet("90", "gemm"));
+    let elsewhere = tempfile::tempdir().unwrap();
+    let victim = elsewhere.path().join("current.csv");
+    std::fs::write(&victim, "keep").unwrap();
+    let results = p.root.path().join("results");
+    std::os::unix::fs::symlink(elsewhere.path(), &results).unwrap();
+    let run = p.bench(&p.resolution(&p.base)).run();
+    run.assert_code(1);
+    assert!(
+        run.stderr.contains("outside") && run.stderr.contains("symbolic link"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(
+        std::fs::read_to_string(&victim).unwrap(),
+        "keep",
+        "not removed"
+    );
+    assert!(!elsewhere.path().join("baseline.csv").exists());
+    assert_eq!(p.worktrees(), 1);
+
+    // A dangling link at {out}: the link goes, its target is never made.
+    std::fs::remove_file(&results).unwrap();
+    std::fs::create_dir(&results).unwrap();
+    let target = elsewhere.path().join("made.csv");
+    std::os::unix::fs::symlink(&target, results.join("baseline.csv")).unwrap();
+    let run = p.bench(&p.resolution(&p.base)).run();
+    run.assert_code(0);
+    assert!(!target.exists(), "the dangling link's target was created");
+    let meta = std::fs::symlink_metadata(results.join("baseline.csv")).unwrap();
+    assert!(meta.file_type().is_file());
+    assert_eq!(run.outputs()["baseline-rows"], "1");
+
+    // A downloaded result behind a link out is not read: the baseline runs.
+    let bin = p.bench(&p.resolution(&p.base));
+    std::fs::write(
+        elsewhere.path().join("main.csv"),
+        "op,shape,dtype,tflops\ngemm,1,bf16,1\n",
+    )
+    .unwrap();
+    let link = bin.dir().join("main");
+    std::os::unix::fs::symlink(elsewhere.path(), &link).unwrap();
+    let run = bin
+        .arg("--baseline-result")
+        .arg(link.join("main.csv"))
+        .run();
+    run.assert_code(0);
+    assert_eq!(run.outputs()["baseline-source"], "ran");
+    assert!(
+        run.stdout.contains("outside the places bench may read"),
+        "{}",
+        run.stdout
+    );
+}
