@@ -16,7 +16,9 @@ Exit codes:
      worktree's directory cannot be made
   2  usage: unknown flag, or an invalid flag / INPUT_* value; no --command, or one without
      {out}; the baseline side without --resolution or --baseline-result
-  4  --strict, and a side's command failed or timed out, or the baseline is unavailable";
+  4  --strict, and a side's command failed or timed out, or the baseline is unavailable
+  129, 130, 143  cancelled (SIGHUP, SIGINT, SIGTERM): the harness's group was stopped,
+     the worktree removed, what there is written";
 
 const EXAMPLES: &str = "\
 Examples:
