@@ -290,3 +290,114 @@ fn every_example_names_a_workflow_that_ships_and_uploads_what_it_looks_up() {
     }
     assert!(checked >= 4, "{checked}");
 }
+
+/// A repository shaped like the seed's: the harness of
+/// `tests/fixtures/flydsl` at `scripts/run_benchmark.sh`, a base commit
+/// and a head commit whose benchmarks measure `base` and `head` TFLOPS.
+/// Returns it and the base commit.
+pub fn flydsl_repo(base: &str, head: &str) -> (tempfile::TempDir, String) {
+    use crate::support::gitrepo::{commit_all, git};
+    let dir = tempfile::tempdir().unwrap();
+    let work = dir.path();
+    std::fs::create_dir(work.join("scripts")).unwrap();
+    let harness =
+        crate::support::harness::repo_root().join("tests/fixtures/flydsl/run_benchmark.sh");
+    crate::support::harness::write_executable(
+        &work.join("scripts/run_benchmark.sh"),
+        &std::fs::read_to_string(harness).unwrap(),
+    );
+    git(work, &["init", "-q", "-b", "main"]);
+    std::fs::write(work.join("value"), base).unwrap();
+    let base_sha = commit_all(work, "base");
+    std::fs::write(work.join("value"), head).unwrap();
+    commit_all(work, "head");
+    (dir, base_sha)
+}
+
+/// A shell block run as written in `dir`, with this build of
+/// `baseline-resolver` first on PATH.
+pub fn shell(dir: &std::path::Path, script: &str) -> std::process::Output {
+    let bin = std::path::Path::new(env!("CARGO_BIN_EXE_baseline-resolver"));
+    let path = format!(
+        "{}:{}",
+        bin.parent().unwrap().display(),
+        std::env::var("PATH").unwrap()
+    );
+    std::process::Command::new("bash")
+        .args(["--noprofile", "--norc", "-eo", "pipefail", "-c", script])
+        .current_dir(dir)
+        .env("PATH", path)
+        .env_remove("GITHUB_ACTIONS")
+        .env_remove("GITHUB_OUTPUT")
+        .env_remove("GITHUB_STEP_SUMMARY")
+        .env_remove("GITHUB_WORKSPACE")
+        .output()
+        .unwrap()
+}
+
+/// Break 6: `bench --help`'s examples that run `./run_benchmark.sh`, run as
+/// written against the seed-shaped harness (whose `--only` takes the next
+/// word, whatever it is), for a whole-suite run and for a selection: every
+/// side runs its benchmarks.
+#[test]
+fn the_bench_help_examples_run_the_seeds_harness_on_the_whole_suite_and_a_selection() {
+    let help = Bin::new().args(["bench", "--help"]).run();
+    let examples = help
+        .stdout
+        .split("Examples:\n")
+        .nth(1)
+        .unwrap()
+        .split("\nHow it runs:")
+        .next()
+        .unwrap()
+        .to_owned();
+    let blocks: Vec<String> = examples
+        .split("\n\n")
+        .map(|b| {
+            b.lines()
+                .filter(|l| !l.trim_start().starts_with('#'))
+                .collect::<Vec<_>>()
+                .join("\n")
+        })
+        .filter(|b| b.contains("./run_benchmark.sh"))
+        .collect();
+    assert_eq!(blocks.len(), 2, "{examples}");
+    for (selection, rows) in [
+        (r#"{"selection":"all","groups":[]}"#, 2),
+        (r#"{"selection":"some","groups":["gemm"]}"#, 1),
+    ] {
+        for block in &blocks {
+            let (repo, base) = flydsl_repo("100", "90");
+            let dir = repo.path();
+            std::fs::write(
+                dir.join("resolution.json"),
+                format!(r#"{{"label":"main","base_sha":"{base}","base_available":true}}"#),
+            )
+            .unwrap();
+            std::fs::write(dir.join("selection.json"), selection).unwrap();
+            let script = format!(
+                "cd scripts && cd .. && {} --format json",
+                block.replace("./run_benchmark.sh", "./scripts/run_benchmark.sh")
+            );
+            let run = shell(dir, &script);
+            let stdout = String::from_utf8_lossy(&run.stdout);
+            let stderr = String::from_utf8_lossy(&run.stderr);
+            assert!(run.status.success(), "{block}\n{stdout}\n{stderr}");
+            let json: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap();
+            for side in ["current", "baseline"] {
+                assert_eq!(
+                    (json[side]["status"].as_str(), json[side]["rows"].as_u64()),
+                    (
+                        Some("ok"),
+                        Some(if block.contains("--selection") {
+                            rows
+                        } else {
+                            2
+                        })
+                    ),
+                    "{side} of {block} with {selection}:\n{stderr}"
+                );
+            }
+        }
+    }
+}
