@@ -401,3 +401,75 @@ fn the_bench_help_examples_run_the_seeds_harness_on_the_whole_suite_and_a_select
         }
     }
 }
+
+/// The block after `<!-- marker -->` in a docs page: its language and text.
+pub fn marked_block(page: &str, marker: &str) -> (String, String) {
+    let text = std::fs::read_to_string(crate::support::harness::repo_root().join(page)).unwrap();
+    let after = text
+        .split(&format!("<!-- {marker} -->\n```"))
+        .nth(1)
+        .unwrap_or_else(|| panic!("{page} has no block marked {marker}"));
+    let (lang, rest) = after.split_once('\n').unwrap();
+    (
+        lang.to_owned(),
+        rest.split("\n```").next().unwrap().to_owned(),
+    )
+}
+
+/// test_allreduce.py's CSV: a row per rank and the aggregate, per shape.
+fn allreduce_csv(aggregate_us: f64) -> String {
+    let mut text = "rank,shape,dtype,world_size,mode,max_error,avg_time_us,min_avg_time_us,max_avg_time_us,device_time_sum_us,kernel_name,num_iters,num_warmup,acc_res\n".to_owned();
+    for (shape, dtype) in [("(2, 7168)", "fp16"), ("(4096, 8192)", "bf16")] {
+        text.push_str(&format!(
+            "aggregate,\"{shape}\",{dtype},8,cudagraph,0.0,{aggregate_us},{aggregate_us},{aggregate_us},1.0,ar,51,5,pass\n"
+        ));
+        for rank in 0..8 {
+            text.push_str(&format!(
+                "{rank},\"{shape}\",{dtype},8,cudagraph,0.0,{aggregate_us},{aggregate_us},{aggregate_us},1.0,ar,51,5,\n"
+            ));
+        }
+    }
+    text
+}
+
+/// Break 3: docs/migrating.md's `migrate:multi` compare step reads the
+/// allreduce CSV with the config the page gives it, and gates the
+/// aggregate rows as compare_allreduce_benchmark.py did.
+#[test]
+fn the_migration_guides_allreduce_compare_reads_its_csv() {
+    let (_, block) = marked_block("docs/migrating.md", "migrate:multi");
+    let steps: Vec<serde_yaml_ng::Value> = serde_yaml_ng::from_str(&block).unwrap();
+    let config = steps[1]["with"]["config"].as_str().unwrap();
+    let (lang, toml) = marked_block("docs/migrating.md", &format!("migrate:file {config}"));
+    assert_eq!(lang, "toml");
+    let work = tempfile::tempdir().unwrap();
+    let dir = work.path();
+    std::fs::create_dir_all(dir.join(config).parent().unwrap()).unwrap();
+    std::fs::write(dir.join(config), toml).unwrap();
+    for (name, us) in [("current.csv", 130.0), ("main.csv", 100.0)] {
+        std::fs::write(dir.join(name), allreduce_csv(us)).unwrap();
+    }
+    let compare = |code: i32| {
+        Bin::new()
+            .args(["compare", "--config"])
+            .arg(dir.join(config))
+            .args(["--current", &dir.join("current.csv").display().to_string()])
+            .args([
+                "--baseline",
+                &format!("main={}", dir.join("main.csv").display()),
+            ])
+            .json_code(code)
+            .1
+    };
+    let json = compare(4);
+    let counts = &json["baselines"][0]["counts"];
+    assert_eq!(json["verdict"], "regression", "{json}");
+    assert_eq!(
+        (counts["regressed"].as_u64(), counts["ignored"].as_u64()),
+        (Some(2), Some(16))
+    );
+    // 100 to 105 us is 5%: no change.
+    std::fs::write(dir.join("current.csv"), allreduce_csv(105.0)).unwrap();
+    let json = compare(0);
+    assert_eq!(json["verdict"], "pass", "{json}");
+}
