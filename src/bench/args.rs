@@ -26,9 +26,10 @@ Examples:
   baseline-resolver bench --resolution resolution.json \\
     --command './run_benchmark.sh --output_csv {out} {groups}' --groups-format flag:--only
 
-  # Only the groups select chose, each tree's harness asked what it knows:
+  # Only the groups select chose, each tree's harness asked what it knows ({groups} carries
+  # its flag, so a whole-suite run leaves no dangling --only):
   baseline-resolver bench --resolution resolution.json --selection selection.json \\
-    --command './run_benchmark.sh --only {groups} --output_csv {out}' \\
+    --command './run_benchmark.sh --output_csv {out} {groups}' --groups-format flag:--only \\
     --list-command './run_benchmark.sh --list'
 
   # main's uploaded results were downloaded: the baseline is not run again:
