@@ -10,6 +10,7 @@ mod bad_corpus;
 mod bad_input;
 mod bench;
 mod bench_examples;
+mod bench_rounds;
 mod bench_trees;
 mod cli;
 mod command_actions;
