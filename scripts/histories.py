@@ -226,6 +226,33 @@ def load_pyperf(results, machine):
     return runs, [None] * len(runs), documented
 
 
+def load_gab(results, branch, path):
+    """A github-action-benchmark history (the `data.js` its gh-pages branch
+    keeps: one entry per run of each suite, in the order they ran). Rows
+    are keyed (benchmark, "", suite); a higher-is-better value (pytest's
+    iter/sec, customBiggerIsBetter) becomes its inverse, so that every row
+    is lower-is-better, as CONFIG says (a ratio inverted is the same step)."""
+    text = git(results, "show", f"{branch}:{path}").decode()
+    start = text.find("{")
+    if start < 0:
+        sys.exit(f"{path} in {results} holds no BENCHMARK_DATA object")
+    data = json.loads(text[start:].rstrip().rstrip(";"))
+    by_commit = {}
+    for suite, entries in data.get("entries", {}).items():
+        for entry in entries:
+            sha = entry.get("commit", {}).get("id", "")
+            higher = entry.get("tool") in ("pytest", "customBiggerIsBetter", "benchmarkjs")
+            key = (sha, entry.get("date", 0) // 3_600_000)  # a run: one commit, one hour
+            run = by_commit.setdefault(key, Run(sha[:8], sha, {}))
+            run.date = min(getattr(run, "date", entry.get("date", 0)), entry.get("date", 0))
+            for bench in entry.get("benches", []):
+                value = bench.get("value")
+                if finite(value):
+                    run.values[(bench.get("name", ""), "", suite)] = 1.0 / value if higher else float(value)
+    runs = sorted(by_commit.values(), key=lambda r: r.date)
+    return runs, [None] * len(runs), {}
+
+
 # The project's config for the CSVs `write` makes: key columns benchmark,
 # params and env; one metric, seconds, lower is better.
 CONFIG = ('keys = ["benchmark", "params", "env"]\n\n[[metrics]]\ncolumn = "seconds"\n'

@@ -43,6 +43,7 @@ pub mod contract;
 pub mod github;
 pub mod glob;
 pub mod lint;
+pub mod paired;
 pub mod parallel;
 pub mod resolve;
 pub mod runner;

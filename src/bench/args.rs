@@ -11,8 +11,9 @@ const EXIT_CODES: &str = "\
 Exit codes:
   0  each side ran once, was reused or skipped, or is unavailable with a warning; a side whose
      command failed or timed out is a warning and keeps the rows it wrote
-  1  bad input: the resolution or selection cannot be read, a group or path is not a plain
-     word, the worktree's directory cannot be made
+  1  bad input: the resolution, selection or config cannot be read; a group, label, tag or
+     path is not a plain word or starts with -; a group the config does not declare; the
+     worktree's directory cannot be made
   2  usage: unknown flag, or an invalid flag / INPUT_* value; no --command, or one without
      {out}; the baseline side without --resolution or --baseline-result
   4  --strict, and a side's command failed or timed out, or the baseline is unavailable";
@@ -45,7 +46,8 @@ How it runs:
   {groups} the selected groups in --groups-format (empty for the whole suite), {tree} the
   tree's directory, {side} current or baseline, {sha} the commit measured, {label} current,
   the resolution's label or the tag. Each is a plain
-  word (letters, digits and ._+:@%/=-), so it may stand unquoted, also inside `bash -c '...'`.
+  word (letters, digits and ._+:@%/=-), so it may stand unquoted, also inside `bash -c '...'`,
+  and none starts with - (a group, label or tag that does is refused before anything runs).
   A side that exits non-zero or outlives --timeout-minutes (its whole process group is
   stopped) keeps the rows it wrote: a warning names the exit status and the rows, the step
   succeeds, and compare judges the rows there are. The command's output is relayed to
@@ -66,6 +68,13 @@ pub struct BenchArgs {
     /// [env: INPUT_RESOLUTION]
     #[arg(long, value_name = "JSON|FILE")]
     pub resolution: Option<String>,
+
+    /// The TOML config select and compare read (keys, metrics, rules, [select] groups):
+    /// a selection's group that is not one of them is refused; the rounds are judged
+    /// between looks by it, as compare --paired judges, and its groups say which rows
+    /// each group runs again. [env: INPUT_CONFIG]
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
 
     /// select's JSON answer: `none` runs nothing, `some` the groups it names.
     /// [default: the whole suite] [env: INPUT_SELECTION]
@@ -145,11 +154,6 @@ pub struct BenchArgs {
     /// the same order. [default: drawn at random, and printed] [env: INPUT_SEED]
     #[arg(long, value_name = "S")]
     pub seed: Option<String>,
-
-    /// compare's config (keys, metrics, rules, [select] groups): how the rounds are
-    /// judged between looks, and which group owns an undecided row. [env: INPUT_CONFIG]
-    #[arg(long, value_name = "FILE")]
-    pub config: Option<PathBuf>,
 
     /// Between looks, as compare --paired judges: worse by more than this percent fails.
     /// [default: 10] [env: INPUT_FAIL_THRESHOLD]

@@ -16,6 +16,7 @@ use crate::runner::{Env, Format, InputError, Reader, shown};
 const COMMAND: Input = Input::new("command", &["INPUT_COMMAND"]);
 const RESOLUTION: Input = Input::new("resolution", &["INPUT_RESOLUTION"]);
 const SELECTION: Input = Input::new("selection", &["INPUT_SELECTION"]);
+const CONFIG: Input = Input::new("config", &["INPUT_CONFIG"]);
 const BASELINE_RESULT: Input = Input::new("baseline-result", &["INPUT_BASELINE_RESULT"]);
 const LIST_COMMAND: Input = Input::new("list-command", &["INPUT_LIST_COMMAND"]);
 const GROUPS_FORMAT: Input = Input::new("groups-format", &["INPUT_GROUPS_FORMAT"]);
@@ -32,7 +33,6 @@ const FORMAT: Input = Input::new("format", &[]);
 const ROUNDS: Input = Input::new("rounds", &["INPUT_ROUNDS"]);
 const MAX_ROUNDS: Input = Input::new("max-rounds", &["INPUT_MAX_ROUNDS"]);
 const SEED: Input = Input::new("seed", &["INPUT_SEED"]);
-const CONFIG: Input = Input::new("config", &["INPUT_CONFIG"]);
 const FAIL: Input = Input::new("fail-threshold", &["INPUT_FAIL_THRESHOLD"]);
 const WARN: Input = Input::new("warn-threshold", &["INPUT_WARN_THRESHOLD"]);
 const FALSE_ALARMS: Input = Input::new("false-alarms", &["INPUT_FALSE_ALARMS"]);
@@ -50,6 +50,8 @@ pub struct Inputs {
     /// The JSON itself or a file of it, read by the command.
     pub resolution: Option<String>,
     pub selection: Option<String>,
+    /// `--config`: the selection's groups must be its `[select]` groups.
+    pub config: Option<PathBuf>,
     pub baseline_result: Option<PathBuf>,
     pub groups_format: GroupsFormat,
     pub timeout: Duration,
@@ -192,6 +194,9 @@ pub fn validate(args: &BenchArgs, env: Env<'_>) -> Result<Inputs, InputError> {
         selection: r
             .value(&SELECTION, args.selection.as_deref())
             .map(|v| v.text),
+        config: r
+            .value(&CONFIG, path_of(&args.config).as_deref())
+            .map(|v| cwd.join(v.text)),
         baseline_result: r
             .value(&BASELINE_RESULT, path_of(&args.baseline_result).as_deref())
             .map(|v| cwd.join(v.text)),
@@ -265,10 +270,7 @@ fn asked(r: &Reader<'_>, args: &BenchArgs) -> Result<super::rounds::Asked, Input
         Some(m) => m,
         None => rounds::MAX_ROUNDS_DEFAULT.max(rounds),
     };
-    let config = args
-        .config
-        .as_ref()
-        .map(|p| p.to_string_lossy().into_owned());
+    let fail = r.parse(&FAIL, args.fail_threshold.as_deref(), pct(0.0, 1000.0))?;
     Ok(rounds::Asked {
         rounds,
         max_rounds,
@@ -281,12 +283,8 @@ fn asked(r: &Reader<'_>, args: &BenchArgs) -> Result<super::rounds::Asked, Input
                 )
             })
         })?,
-        config: r
-            .value(&CONFIG, config.as_deref())
-            .map(|v| PathBuf::from(v.text)),
-        fail: r
-            .parse(&FAIL, args.fail_threshold.as_deref(), pct(0.0, 1000.0))?
-            .unwrap_or(crate::config::defaults::FAIL_THRESHOLD),
+        fail_given: fail.is_some(),
+        fail: fail.unwrap_or(crate::config::defaults::FAIL_THRESHOLD),
         warn: r
             .parse(
                 &WARN,

@@ -22,6 +22,7 @@ pub struct Live<'a> {
     pub baseline: &'a mut Opened,
     pub inputs: &'a Inputs,
     pub config: &'a Config,
+    pub thresholds: crate::config::Thresholds,
     pub settings: paired::Settings,
 }
 
@@ -69,7 +70,13 @@ impl World for Live<'_> {
                 )
             })
             .unzip();
-        let judged = paired::judge(&current, &baseline, self.config, &self.settings);
+        let judged = paired::judge(
+            &current,
+            &baseline,
+            self.config,
+            &self.thresholds,
+            &self.settings,
+        );
         Ok(judged
             .undecided()
             .map(|key| key.fields().map(|c| c.into_owned()).collect())
@@ -159,7 +166,7 @@ pub fn sides(
             side::carry_out(Side::Baseline, &plan.baseline, groups, &plan.label, inputs)?;
         return Ok((current, baseline, None));
     }
-    let config = match &asked.config {
+    let config = match &inputs.config {
         Some(path) => crate::config::load::load(path)?,
         None => Config::default(),
     };
@@ -177,20 +184,28 @@ pub fn sides(
         asked.rounds, asked.max_rounds
     ));
     crate::runner::write::stderr(&log);
-    let settings = paired::Settings {
-        fail: asked.fail,
-        warn: asked.warn,
-        false_alarms: asked.false_alarms,
+    let schedule = paired::Schedule {
         rounds: asked.rounds,
         max_rounds: asked.max_rounds,
     };
-    let looks = paired::looks(asked.rounds, asked.max_rounds);
+    let settings = paired::Settings {
+        false_alarms: asked.false_alarms,
+        schedule,
+    };
+    let thresholds = crate::config::Thresholds {
+        fail: crate::config::FailThreshold::Fixed(asked.fail),
+        warn: asked.warn,
+        fail_given: asked.fail_given,
+        false_alarms: asked.false_alarms,
+    };
+    let looks = schedule.looks();
     let driven = {
         let mut live = Live {
             current: &mut current,
             baseline: &mut baseline,
             inputs,
             config: &config,
+            thresholds,
             settings,
         };
         rounds::drive(&mut live, seed, &looks, inputs.timeout, groups)

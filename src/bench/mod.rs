@@ -13,6 +13,7 @@
 //! writes it.
 
 pub mod args;
+pub mod files;
 pub mod inputs;
 pub mod live;
 pub mod manifest;
@@ -52,14 +53,12 @@ pub enum BenchError {
     Resolution(#[from] ProvenanceError),
     #[error(transparent)]
     Selection(#[from] SelectionError),
-    #[error(
-        "the selection names the group {0:?}, which is not a plain word (letters, digits and ._+:@%/=-): it would go into the command"
-    )]
-    Group(String),
-    #[error("{0}")]
-    Place(String),
+    #[error(transparent)]
+    Refused(#[from] plan::Refused),
     #[error(transparent)]
     Config(#[from] crate::config::ConfigError),
+    #[error("{0}")]
+    Place(String),
     #[error("cannot encode the step outputs: {0}")]
     Encode(#[from] EncodeError),
     #[error(transparent)]
@@ -91,20 +90,26 @@ pub fn main(args: &BenchArgs, env: Env<'_>) -> u8 {
     }
 }
 
-/// select's answer, its group names checked: they go into the command.
+/// select's answer, its group names checked ([`plan::check_groups`],
+/// against `--config`'s groups when given): they go into the command.
 fn selection(inputs: &Inputs) -> Result<Option<Chosen>, BenchError> {
     let Some(value) = &inputs.selection else {
         return Ok(None);
     };
     let chosen = Chosen::load(value)?;
-    if let Some(bad) = chosen
-        .groups
-        .iter()
-        .find(|g| !plan::plain_word(g) || g.contains(','))
-    {
-        return Err(BenchError::Group(shown(bad)));
-    }
+    let declared = inputs.config.as_deref().map(declared).transpose()?;
+    plan::check_groups(&chosen.groups, declared.as_deref())?;
     Ok(Some(chosen))
+}
+
+/// The group names `--config`'s `[select]` table declares (none when it
+/// has no such table: then no selection's group is one of them).
+fn declared(path: &std::path::Path) -> Result<Vec<String>, BenchError> {
+    let config = crate::config::load::load(path)?;
+    Ok(config
+        .select
+        .map(|s| s.groups.into_iter().map(|g| g.name).collect())
+        .unwrap_or_default())
 }
 
 /// `--baseline-result` when it is there with rows; otherwise the baseline
@@ -114,9 +119,16 @@ fn reusable(inputs: &Inputs) -> (Option<std::path::PathBuf>, Option<side::Note>)
         return (None, None);
     };
     let shown_path = shown(&path.to_string_lossy());
-    match side::rows(path) {
-        Some(rows) if rows > 0 => (Some(path.clone()), None),
-        Some(_) => (
+    match side::downloaded(path) {
+        Err(what) => (
+            None,
+            Some(side::Note {
+                warning: true,
+                text: format!("the downloaded result {shown_path} is {what}: the baseline runs"),
+            }),
+        ),
+        Ok(Some(rows)) if rows > 0 => (Some(path.clone()), None),
+        Ok(Some(_)) => (
             None,
             Some(side::Note {
                 warning: true,
@@ -125,7 +137,7 @@ fn reusable(inputs: &Inputs) -> (Option<std::path::PathBuf>, Option<side::Note>)
                 ),
             }),
         ),
-        None => (
+        Ok(None) => (
             None,
             Some(side::Note {
                 warning: false,
@@ -143,6 +155,9 @@ pub fn run(inputs: &Inputs) -> Result<u8, BenchError> {
         .map(Provenance::load)
         .transpose()?;
     let chosen = selection(inputs)?;
+    if inputs.sides.has(Side::Baseline) {
+        plan::label(resolution.as_ref(), inputs.tag)?;
+    }
     let (reuse, reuse_note) = reusable(inputs);
     let plan = plan::plan(&Facts {
         sides: inputs.sides,

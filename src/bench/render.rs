@@ -43,9 +43,21 @@ impl Outcome {
     }
 }
 
-/// The CSV, or where it would have been (compare then says unavailable).
+/// The CSV, or where it would have been (compare then says unavailable),
+/// whole: a later step reads it (the step outputs, the JSON), so it is
+/// never shortened. The path is the user's own `--out-dir` or
+/// `--baseline-result`, bounded by the system's path length.
+fn path_full(run: &SideRun) -> String {
+    run.path
+        .as_ref()
+        .unwrap_or(&run.out)
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// The same for a person (the text, the summary): cut when long.
 fn path_text(run: &SideRun) -> String {
-    shown(&run.path.as_ref().unwrap_or(&run.out).to_string_lossy())
+    shown(&path_full(run))
 }
 
 fn seconds(run: &SideRun) -> String {
@@ -57,8 +69,8 @@ fn seconds(run: &SideRun) -> String {
 /// The step outputs, as `bench/action.yml` declares them.
 pub fn step_outputs(outcome: &Outcome) -> Vec<(String, String)> {
     let mut out = vec![
-        ("current".to_owned(), path_text(&outcome.current)),
-        ("baseline".to_owned(), path_text(&outcome.baseline)),
+        ("current".to_owned(), path_full(&outcome.current)),
+        ("baseline".to_owned(), path_full(&outcome.baseline)),
         (
             "baseline-source".to_owned(),
             outcome.baseline_source().to_owned(),
@@ -108,7 +120,7 @@ fn side_json(run: &SideRun) -> SideJson {
         side: run.side.name(),
         status: run.status.name(),
         sha: run.sha.as_deref().map(shown),
-        path: run.path.as_ref().map(|_| path_text(run)),
+        path: run.path.as_ref().map(|_| path_full(run)),
         exit_code: run.exit,
         duration_seconds: run
             .duration

@@ -24,14 +24,10 @@ use super::plan::{Side, plain_word};
 use super::side::Measured;
 use crate::config::Select;
 
-/// `--rounds`' default: three pairs are the fewest a t interval on the
-/// per-round ratios can be drawn from with any power.
-pub const ROUNDS: usize = 3;
-/// `--max-rounds`' default: Pinpoint starts at 10 attempts and doubles to
-/// 160; 20 keeps a pull request's GPU minutes bounded.
-pub const MAX_ROUNDS_DEFAULT: usize = 20;
-/// The most `--rounds` and `--max-rounds` may be (the manifest's bound).
-pub const MAX_ROUNDS: usize = crate::contract::rounds::MAX_ROUNDS;
+/// `--rounds`' and `--max-rounds`' defaults, and the most either may be:
+/// the paired decision's (compare --paired takes the same), so bench's
+/// looks are the ones compare judges at.
+pub use crate::paired::schedule::{LIMIT as MAX_ROUNDS, MAX_ROUNDS as MAX_ROUNDS_DEFAULT, ROUNDS};
 
 /// What the user asked of the rounds.
 #[derive(Debug, Clone, PartialEq)]
@@ -40,10 +36,11 @@ pub struct Asked {
     pub max_rounds: usize,
     /// `--seed`; `None`: drawn at random (and printed).
     pub seed: Option<u64>,
-    /// compare's config: keys, metrics, rules and `[select]` groups.
-    pub config: Option<PathBuf>,
     /// Fractions, as compare's thresholds.
     pub fail: f64,
+    /// `--fail-threshold` was given (a `[[rules]]` threshold yields to it,
+    /// as in compare).
+    pub fail_given: bool,
     pub warn: f64,
     pub false_alarms: f64,
 }

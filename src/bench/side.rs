@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::BenchError;
+use super::files;
 use super::inputs::Inputs;
 use super::plan::{self, Action, Fill, Side, Tree};
 use super::process::{self, Ended};
@@ -116,12 +117,21 @@ impl SideRun {
 }
 
 /// Data rows of a results CSV (lines after the header that hold anything),
-/// counted as the file streams: constant memory at any size.
+/// counted as the file streams: constant memory at any size. `None` when
+/// no regular file is there ([`files::open_regular`]: a FIFO is never
+/// waited on).
 pub fn rows(path: &Path) -> Option<u64> {
-    let mut file = std::fs::File::open(path).ok()?;
-    if !file.metadata().ok()?.is_file() {
-        return None;
-    }
+    count(files::open_regular(path).ok()??)
+}
+
+/// [`rows`] of a results file someone else put there (`--baseline-result`):
+/// `Ok(None)` when there is none, an error saying what is there instead of
+/// a regular file.
+pub fn downloaded(path: &Path) -> Result<Option<u64>, String> {
+    Ok(files::open_regular(path)?.and_then(count))
+}
+
+fn count(mut file: std::fs::File) -> Option<u64> {
     let mut buf = vec![0u8; 1 << 16];
     let (mut lines, mut filled, mut header) = (0u64, false, true);
     loop {
@@ -212,7 +222,9 @@ pub struct Measured {
 /// Makes a side ready: the status of a side that does not run (skipped,
 /// unavailable, reused), else its tree and groups. A CSV an earlier run
 /// left where this side writes (a self-hosted runner keeps its
-/// workspace) is removed first: it must never pass for this run's results.
+/// workspace) is removed first, when `--side` asks for this side: it must
+/// never pass for this run's results (and a `--side baseline` step must
+/// not delete the current.csv an earlier step wrote).
 pub fn open(
     side: Side,
     action: &Action,
@@ -221,7 +233,9 @@ pub fn open(
     inputs: &Inputs,
 ) -> Result<Opened, BenchError> {
     let out = out_path(side, inputs);
-    remove_earlier(&out)?;
+    if inputs.sides.has(side) {
+        remove_earlier(&out)?;
+    }
     let mut run = SideRun::new(side, Status::Ok, &out);
     label.clone_into(&mut run.label);
     let mut opened = Opened {
@@ -267,7 +281,7 @@ pub fn open(
         }
     }
     if let Some(tree) = opened.tree.clone() {
-        opened.groups = groups_for(&mut opened.run, &tree, groups, inputs);
+        opened.groups = groups_for(&mut opened.run, &tree, groups, inputs)?;
         if opened.groups.as_ref().is_some_and(Vec::is_empty) {
             opened.run.status = Status::Skipped;
             opened.run.notice(format!(
@@ -282,11 +296,12 @@ pub fn open(
 
 /// A results file an earlier run left where this run writes goes first.
 pub fn remove_earlier(out: &Path) -> Result<(), BenchError> {
-    if out.exists() {
-        std::fs::remove_file(out).map_err(|e| {
-            BenchError::Place(format!("cannot remove the earlier {}: {e}", out.display()))
-        })?;
-    }
+    files::remove(out).map_err(|e| {
+        BenchError::Place(format!(
+            "cannot remove what an earlier run left at {}: {e}",
+            shown(&out.to_string_lossy())
+        ))
+    })?;
     Ok(())
 }
 
@@ -311,11 +326,19 @@ impl Opened {
             BenchError::Place(format!("cannot make {}: {e}", inputs.out_dir.display()))
         })?;
         let listed = inputs.groups_format.write(groups);
-        let script = script(&inputs.command, &self.run, out, &listed, &tree, inputs)
+        let script = script(&inputs.command, &self.run, out, &listed, &tree, inputs)?
             .replace("{round}", &round.to_string());
         let prefix = format!("[{}] ", self.run.side.name());
         let done = process::run(&script, &tree, timeout, &prefix, false)
             .map_err(|e| BenchError::Place(format!("cannot start bash: {e}")))?;
+        if let Err(what) = files::open_regular(out) {
+            let removed = files::remove(out)
+                .map_or_else(|e| format!("not removed: {e}"), |_| "removed".to_owned());
+            self.run.warn(format!(
+                "after the {} side's command, {{out}} is {what}: {removed}, and none of it is read",
+                self.run.side.name()
+            ));
+        }
         Ok(Measured {
             ended: done.ended,
             duration: done.duration,
@@ -421,12 +444,14 @@ fn groups_for(
     tree: &Path,
     groups: Option<&[String]>,
     inputs: &Inputs,
-) -> Option<Vec<String>> {
-    let selected = groups?.to_vec();
-    let Some(list) = &inputs.list_command else {
-        return Some(selected);
+) -> Result<Option<Vec<String>>, BenchError> {
+    let Some(selected) = groups.map(<[String]>::to_vec) else {
+        return Ok(None);
     };
-    let script = script(list, run, Path::new(""), "", tree, inputs);
+    let Some(list) = &inputs.list_command else {
+        return Ok(Some(selected));
+    };
+    let script = script(list, run, Path::new(""), "", tree, inputs)?;
     let prefix = format!("[{} list] ", run.side.name());
     let timeout = inputs.timeout.min(Duration::from_secs(600));
     match process::run(&script, tree, timeout, &prefix, true) {
@@ -440,7 +465,7 @@ fn groups_for(
                 ));
             }
             run.dropped = dropped;
-            Some(kept)
+            Ok(Some(kept))
         }
         other => {
             let how = match other {
@@ -450,7 +475,7 @@ fn groups_for(
             run.warn(format!(
                 "the list command {how}: the selected groups are run as they are"
             ));
-            Some(selected)
+            Ok(Some(selected))
         }
     }
 }
@@ -474,19 +499,18 @@ fn script(
     groups: &str,
     tree: &Path,
     inputs: &Inputs,
-) -> String {
+) -> Result<String, BenchError> {
     let (out, tree) = (seen(out, inputs), seen(tree, inputs));
-    plan::expand(
-        template,
-        &Fill {
-            out: &out,
-            groups,
-            tree: &tree,
-            side: run.side.name(),
-            sha: run.sha.as_deref().unwrap_or_default(),
-            label: &run.label,
-        },
-    )
+    let fill = Fill {
+        out: &out,
+        groups,
+        tree: &tree,
+        side: run.side.name(),
+        sha: run.sha.as_deref().unwrap_or_default(),
+        label: &run.label,
+    };
+    fill.check()?;
+    Ok(plan::expand(template, &fill))
 }
 
 pub fn ended_text(ended: Ended) -> String {
@@ -520,8 +544,13 @@ fn judge(run: &mut SideRun, ended: Ended, round: Option<usize>) {
             } else {
                 Status::Failed
             };
+            let kept = if rows == 0 {
+                "it wrote no rows, so compare has nothing of this side to judge".to_owned()
+            } else {
+                format!("the {rows} rows it wrote are kept, and compare judges those")
+            };
             run.warn(format!(
-                "the {} side's command{which} {} after {seconds:.1} s; the {rows} rows it wrote are kept, and compare judges those",
+                "the {} side's command{which} {} after {seconds:.1} s; {kept}",
                 run.side.name(),
                 ended_text(other)
             ));

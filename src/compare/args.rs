@@ -19,11 +19,18 @@ Exit codes:
      error (file and line)
   2  usage: unknown flag, or an invalid flag / INPUT_* value; over 1000 input files; a
      --fail-threshold of 100 or more while a metric is higher-is-better
-  3  --strict and the gate is inconclusive: its baseline unavailable, or no row compared
+  3  --strict and the gate is inconclusive: its baseline unavailable, or no row compared;
+     or, with --paired, rows still undecided
   4  rows regressed or lost against the gate baseline";
 
 const EXAMPLES: &str = "\
 Examples:
+  # Paired rounds from bench --rounds (the default flow where the baseline can run in the
+  # job): round i of the change against round i of the baseline:
+  baseline-resolver compare --paired \\
+      --current current-r1.csv --current current-r2.csv --current current-r3.csv \\
+      --baseline main=baseline-r1.csv --baseline main=baseline-r2.csv --baseline main=baseline-r3.csv
+
   # The change against main's results and the release tag's, gated on main:
   baseline-resolver compare --current current.csv \\
       --baseline main=main.csv --baseline v0.3.1=tag.csv
@@ -64,7 +71,19 @@ Rows and classes:
   not-comparable  the baseline could not measure it (listed with the reason)
   ignored         a config rule says ignore
   not-selected    only benchmark groups --selection did not run produce it (not compared,
-                  never failing; a selected group's missing row is still lost)";
+                  never failing; a selected group's missing row is still lost)
+
+Paired rounds (--paired):
+  Each round ran both sides on the same runner, so what moves the whole machine cancels in
+  the ratio. Per row: the mean of ln(current/baseline) over its rounds, and a 98% interval
+  from Student's t with the row's spread moderated by the suite's (empirical Bayes, as
+  limma does). regressed: worse beyond the fail threshold and worse than no change at the
+  row's share of --false-alarms (Holm's step-down across rows, each look spending its
+  share: the chance that any unchanged row fails stays under --false-alarms over every row
+  and every look). unchanged / warned / improved: the interval rules out a change beyond
+  the fail threshold. noisy, with rerun: still in doubt; bench runs more rounds of those
+  rows (looks at --rounds, twice as many, ... up to --max-rounds). At --max-rounds a row in
+  doubt stays noisy; the undecided output counts them and --strict fails them (exit 3).";
 
 pub fn after_long_help() -> String {
     format!("{EXAMPLES}\n\n{EXIT_CODES}")
@@ -140,6 +159,24 @@ pub struct CompareArgs {
     /// read is a warning. [env: INPUT_HISTORY, one per line]
     #[arg(long, value_name = "FILE")]
     pub history: Vec<PathBuf>,
+
+    /// The --current files and the gate baseline's files are paired rounds, measured in
+    /// the same job (bench --rounds): the i-th current file pairs with the i-th baseline
+    /// file. Each row is judged on its rounds' ratios (see "Paired rounds" below).
+    /// [env: INPUT_PAIRED]
+    #[arg(long)]
+    pub paired: bool,
+
+    /// With --paired: the rounds of the first look; a row still in doubt is looked at
+    /// again at twice as many, up to --max-rounds. The same as bench's. [default: 3]
+    /// [env: INPUT_ROUNDS]
+    #[arg(long, value_name = "N")]
+    pub rounds: Option<String>,
+
+    /// With --paired: the most rounds a row gets; a row still in doubt then stays noisy.
+    /// [default: 20] [env: INPUT_MAX_ROUNDS]
+    #[arg(long, value_name = "N")]
+    pub max_rounds: Option<String>,
 
     /// Output form: github (step outputs, summary, annotations), json (one object on
     /// stdout) or text. [default: github when GITHUB_ACTIONS=true, else text]

@@ -169,7 +169,7 @@ fn sort(
     for (b, why) in out.baselines.iter_mut().zip(missing) {
         if b.tables.is_empty() {
             b.unavailable = Some(if why.is_empty() {
-                "no file given".to_owned()
+                "no file given (LABEL= with nothing after it: the step that was to write it left its output empty)".to_owned()
             } else {
                 why.join("; ")
             });

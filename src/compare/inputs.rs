@@ -9,6 +9,7 @@ use thiserror::Error;
 use super::args::CompareArgs;
 use super::defaults;
 use crate::config::{FailThreshold, Thresholds};
+use crate::paired::{Schedule, schedule};
 use crate::runner::env::{Input, Value};
 use crate::runner::write::RunnerFiles;
 use crate::runner::{Env, Format, InputError, Reader, shown};
@@ -26,6 +27,9 @@ const NO_GATE: Input = Input::new("no-gate", &["INPUT_NO_GATE"]);
 const RESOLUTION: Input = Input::new("resolution", &["INPUT_RESOLUTION"]);
 const HISTORY: Input = Input::new("history", &["INPUT_HISTORY"]);
 const SELECTION: Input = Input::new("selection", &["INPUT_SELECTION"]);
+const PAIRED: Input = Input::new("paired", &["INPUT_PAIRED"]);
+const ROUNDS: Input = Input::new("rounds", &["INPUT_ROUNDS"]);
+const MAX_ROUNDS: Input = Input::new("max-rounds", &["INPUT_MAX_ROUNDS"]);
 const FORMAT: Input = Input::new("format", &[]);
 
 #[derive(Debug, Error)]
@@ -44,6 +48,16 @@ enum Problem {
     FailPercent(String),
     #[error("expected a percentage above 0 and at most 50, got {0:?}")]
     Rate(String),
+    #[error("expected a number of rounds from 1 to {max}, got {0:?}", max = schedule::LIMIT)]
+    Rounds(String),
+    #[error(
+        "--paired pairs the i-th --current file with the i-th file of the gate baseline {label}: {current} current files, {baseline} of {label}"
+    )]
+    Unpaired {
+        label: String,
+        current: usize,
+        baseline: usize,
+    },
 }
 
 /// One baseline label and its sample files, in the order given.
@@ -71,6 +85,9 @@ pub struct Inputs {
     pub resolution: Option<String>,
     /// `select`'s answer: a path, or the JSON itself.
     pub selection: Option<String>,
+    /// `--paired`: the gate's files are rounds, each paired with the
+    /// current file of the same position, looked at on this schedule.
+    pub paired: Option<Schedule>,
     pub format: Format,
     pub files: RunnerFiles,
 }
@@ -114,6 +131,7 @@ pub fn validate(args: &CompareArgs, env: Env<'_>) -> Result<Inputs, InputError> 
         .as_ref()
         .map_or_else(|| FAIL.both(), |v| v.origin.clone());
     let thresholds = thresholds(&r, args, fail)?;
+    let paired = paired_schedule(&r, args, &current, &baselines, &gate)?;
     let history_flags: Vec<String> = args
         .history
         .iter()
@@ -141,12 +159,55 @@ pub fn validate(args: &CompareArgs, env: Env<'_>) -> Result<Inputs, InputError> 
         selection: r
             .value(&SELECTION, args.selection.as_deref())
             .map(|v| v.text),
+        paired,
         format: Format::choose(
             r.value(&FORMAT, args.format.as_deref()),
             crate::runner::on_runner(env),
         )?,
         files: RunnerFiles::from_env(&r),
     })
+}
+
+/// `--paired` and its look schedule (`--rounds`, `--max-rounds`); the
+/// gate's files and current's must pair one to one.
+fn paired_schedule(
+    r: &Reader<'_>,
+    args: &CompareArgs,
+    current: &[PathBuf],
+    baselines: &[BaselineFiles],
+    gate: &Label,
+) -> Result<Option<Schedule>, InputError> {
+    let rounds = r.parse(&ROUNDS, args.rounds.as_deref(), round_count)?;
+    let max_rounds = r.parse(&MAX_ROUNDS, args.max_rounds.as_deref(), round_count)?;
+    if !r.switch(&PAIRED, args.paired, false)? {
+        return Ok(None);
+    }
+    let baseline = baselines
+        .iter()
+        .find(|b| &b.label == gate)
+        .map_or(0, |b| b.files.len());
+    if baseline != current.len() {
+        return Err(usage(
+            &PAIRED,
+            Problem::Unpaired {
+                label: gate.to_string(),
+                current: current.len(),
+                baseline,
+            },
+        ));
+    }
+    Ok(Some(Schedule {
+        rounds: rounds.unwrap_or(defaults::ROUNDS),
+        max_rounds: max_rounds.unwrap_or(defaults::MAX_ROUNDS),
+    }))
+}
+
+/// `--rounds`, `--max-rounds`: a whole number of rounds, at least one.
+fn round_count(text: &str) -> Result<usize, Problem> {
+    match text.trim().parse::<usize>() {
+        Ok(n) if (1..=schedule::LIMIT).contains(&n) => Ok(n),
+        _ => Err(Problem::Rounds(shown(text))),
+    }
 }
 
 fn usage(input: &Input, problem: Problem) -> InputError {
@@ -157,21 +218,26 @@ fn usage(input: &Input, problem: Problem) -> InputError {
 }
 
 /// `LABEL=FILE` entries, grouped by label in the order first given.
+/// `LABEL=` with no file (an earlier step that was skipped or failed left
+/// its output empty) keeps the label with no file: that baseline is
+/// unavailable with a warning, and the others are still compared.
 fn baselines(r: &Reader<'_>, args: &CompareArgs) -> Result<Vec<BaselineFiles>, InputError> {
     let mut out: Vec<BaselineFiles> = Vec::new();
     for value in r.values(&BASELINE, &args.baseline) {
         let (label, file) = value
             .text
             .split_once('=')
-            .filter(|(l, f)| !l.trim().is_empty() && !f.trim().is_empty())
+            .filter(|(l, _)| !l.trim().is_empty())
             .ok_or_else(|| value.invalid(Problem::NotLabelFile(shown(&value.text))))?;
         let label = Label::parse(label.trim()).map_err(|e| value.invalid(e))?;
-        let file = PathBuf::from(file.trim());
+        let file = Some(file.trim())
+            .filter(|f| !f.is_empty())
+            .map(PathBuf::from);
         match out.iter_mut().find(|b| b.label == label) {
-            Some(group) => group.files.push(file),
+            Some(group) => group.files.extend(file),
             None => out.push(BaselineFiles {
                 label,
-                files: vec![file],
+                files: file.into_iter().collect(),
             }),
         }
     }

@@ -24,6 +24,7 @@ pub mod verdict;
 use thiserror::Error;
 
 use crate::config::{self, Config, ConfigError, FailThreshold};
+use crate::contract;
 use crate::contract::resolution::{Provenance, ProvenanceError};
 use crate::contract::selection::{Chosen, SelectionError};
 use crate::runner::file_command::EncodeError;
@@ -159,6 +160,11 @@ pub fn run(inputs: &Inputs) -> Result<u8, CompareError> {
         }
     }
     let (verdict, report_only) = (report.verdict(), report.report_only);
+    let undecided = report
+        .gate
+        .as_ref()
+        .and_then(verdict::Comparison::undecided)
+        .unwrap_or(0);
     drop(report);
     // The process ends next: freeing millions of rows would cost more than
     // the comparison did.
@@ -167,6 +173,7 @@ pub fn run(inputs: &Inputs) -> Result<u8, CompareError> {
         _ if report_only => exit::OK,
         Verdict::Regression => exit::REGRESSION,
         Verdict::Inconclusive if inputs.strict => exit::INCONCLUSIVE,
+        Verdict::Pass if inputs.strict && undecided > 0 => exit::INCONCLUSIVE,
         Verdict::Pass | Verdict::Inconclusive => exit::OK,
     })
 }
@@ -193,6 +200,25 @@ fn unusable_history(comparison: &verdict::Comparison<'_>) -> Option<String> {
     ))
 }
 
+/// The warning for paired rows still in doubt: how many, and whether more
+/// rounds could decide them.
+fn undecided(comparison: &verdict::Comparison<'_>) -> Option<String> {
+    let count = comparison.undecided().filter(|n| *n > 0)?;
+    let more = comparison
+        .rows_of(&[contract::class::Class::Noisy])
+        .filter(verdict::RowResult::worth_rerun)
+        .count();
+    let rows = if count == 1 { "row" } else { "rows" };
+    Some(match more {
+        0 => format!(
+            "{count} {rows} still undecided at the most rounds (noisy): the rounds neither rule out a regression nor show one; --strict fails them"
+        ),
+        _ => format!(
+            "{count} {rows} still undecided (noisy), {more} of them before the most rounds: run more rounds of them (the rerun output lists them); --strict fails them"
+        ),
+    })
+}
+
 /// The warning for a suite that moved together.
 fn suite_shift(comparison: &verdict::Comparison<'_>) -> Option<String> {
     let shift = comparison.shift()?;
@@ -206,8 +232,9 @@ fn suite_shift(comparison: &verdict::Comparison<'_>) -> Option<String> {
 }
 
 /// The report over what was loaded. The resolution is evidence: when it
-/// says its label has no baseline, or its label is none of the baselines,
-/// that comparison (or the gate) is inconclusive with a warning.
+/// says its label has no baseline, or neither its label nor its release
+/// tag is one of the baselines, that comparison (or the gate) is
+/// inconclusive with a warning.
 pub fn compare<'t>(inputs: &Inputs, loaded: &'t Loaded) -> Report<'t> {
     let read = &loaded.read;
     let mut warnings = read.warnings.clone();
@@ -216,6 +243,9 @@ pub fn compare<'t>(inputs: &Inputs, loaded: &'t Loaded) -> Report<'t> {
         .provenance
         .as_ref()
         .map(|p| (p.label(), p.no_baseline()));
+    // The release tag the resolution names speaks for a baseline labelled
+    // with it, as its label speaks for main's.
+    let tag = loaded.provenance.as_ref().and_then(|p| p.tag.as_deref());
     let mut gate = None;
     let mut others = Vec::new();
     for baseline in &read.baselines {
@@ -225,7 +255,9 @@ pub fn compare<'t>(inputs: &Inputs, loaded: &'t Loaded) -> Report<'t> {
         match &evidence {
             Some((resolved, Some(why))) if *resolved == label => unavailable = Some(why.clone()),
             Some((resolved, _))
-                if is_gate && !read.baselines.iter().any(|b| b.label.as_str() == *resolved) =>
+                if is_gate
+                    && tag != Some(label)
+                    && !read.baselines.iter().any(|b| b.label.as_str() == *resolved) =>
             {
                 unavailable = Some(format!(
                     "the resolution is for the label {:?}, which no --baseline names, so nothing says these results are its baseline",
@@ -241,6 +273,13 @@ pub fn compare<'t>(inputs: &Inputs, loaded: &'t Loaded) -> Report<'t> {
             history: if is_gate { &read.history } else { &[] },
             unselected: &loaded.unselected,
             unavailable,
+            paired: inputs
+                .paired
+                .filter(|_| is_gate)
+                .map(|schedule| crate::paired::Settings {
+                    false_alarms: inputs.thresholds.false_alarms,
+                    schedule,
+                }),
         };
         let comparison = verdict::compare(sides, &loaded.config, inputs.thresholds);
         if let Some(why) = &comparison.unavailable {
@@ -250,6 +289,9 @@ pub fn compare<'t>(inputs: &Inputs, loaded: &'t Loaded) -> Report<'t> {
             warnings.push(warning);
         }
         if let Some(warning) = suite_shift(&comparison) {
+            warnings.push(warning);
+        }
+        if let Some(warning) = undecided(&comparison) {
             warnings.push(warning);
         }
         if is_gate {

@@ -105,11 +105,17 @@ fn layers_import_only_downwards() {
         ("parallel", &[][..]),
         // Results files: the table model, its reader, the files a pattern names.
         ("table", &["runner", "validate", "glob", "config"][..]),
+        // The paired verdict: rounds of both sides in, each row decided (bench and compare ask it).
+        (
+            "paired",
+            &["runner", "config", "contract", "series", "table"][..],
+        ),
         ("resolve", &["runner", "validate", "glob", "github"][..]),
         (
             "compare",
             &[
                 "runner", "validate", "glob", "config", "series", "contract", "table", "parallel",
+                "paired",
             ][..],
         ),
         (
@@ -124,7 +130,12 @@ fn layers_import_only_downwards() {
                 "runner", "validate", "config", "series", "table", "parallel", "contract",
             ][..],
         ),
-        ("bench", &["runner", "validate", "github", "contract"][..]),
+        (
+            "bench",
+            &[
+                "runner", "validate", "github", "contract", "config", "table", "paired",
+            ][..],
+        ),
         (
             "cli",
             &[
@@ -320,6 +331,21 @@ fn the_series_statistics_do_no_io() {
     let files = rust_files(&repo_root().join("src/series"));
     let allowed = ["segment", "fit", "student", "median_of", "robust"];
     assert_pure(&files, "series", &allowed, true, "the series statistics");
+}
+
+/// The paired verdict is pure: rounds in, decisions out, whoever asks.
+#[test]
+fn the_paired_verdict_does_no_io() {
+    let files = rust_files(&repo_root().join("src/paired"));
+    let allowed = [
+        "schedule",
+        "tables",
+        "Decision",
+        "RowRounds",
+        "Settings",
+        "decide",
+    ];
+    assert_pure(&files, "paired", &allowed, true, "the paired verdict");
 }
 
 /// The selection's decision is pure: changed paths and the config in,

@@ -141,6 +141,11 @@ impl Project {
     /// `bench` in the checkout, on a runner, with the worktree at
     /// [`Project::worktree_dir`].
     pub fn bench(&self, resolution: &str) -> Bin {
+        self.bench_with(resolution, "bash bench.sh {out} {groups}")
+    }
+
+    /// [`Project::bench`] with another `--command`.
+    pub fn bench_with(&self, resolution: &str, command: &str) -> Bin {
         let bin = Bin::new();
         let res = bin.dir().join("resolution.json");
         std::fs::write(&res, resolution).unwrap();
@@ -149,7 +154,7 @@ impl Project {
             .env("RUNNER_TEMP", self.root.path())
             .args(["bench", "--resolution"])
             .arg(res)
-            .args(["--command", "bash bench.sh {out} {groups}"])
+            .args(["--command", command])
             .arg("--worktree-dir")
             .arg(self.worktree_dir())
             .arg("--out-dir")

@@ -74,6 +74,7 @@ fn judge(
         history: &h,
         unselected: &[],
         unavailable: None,
+        paired: None,
     };
     let thresholds = Thresholds {
         fail,
@@ -392,6 +393,7 @@ fn a_learned_threshold_names_its_band_and_runs() {
             history: &h,
             unselected: &[],
             unavailable: None,
+            paired: None,
         },
         &config,
         Thresholds::default(),

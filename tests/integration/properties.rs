@@ -139,6 +139,7 @@ mod comparing {
             history: &[],
             unselected: &[],
             unavailable: None,
+            paired: None,
         };
         check(&compare(sides, &config, Thresholds::default()))
     }

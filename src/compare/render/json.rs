@@ -81,6 +81,15 @@ struct JsonRow<'a> {
     rerun: bool,
     /// The baseline's run was itself off its history's level.
     rerun_baseline: bool,
+    /// With --paired: the rounds the decision used, the 98% interval of
+    /// the change (percent, low to high), and the chance of so much worse
+    /// if nothing changed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rounds: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    interval_pct: Option<[f64; 2]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    p_worse: Option<f64>,
 }
 
 fn json_row<'a>(report: &'a Report<'_>, row: &'a RowResult<'a>, cut: bool) -> JsonRow<'a> {
@@ -125,6 +134,12 @@ fn json_row<'a>(report: &'a Report<'_>, row: &'a RowResult<'a>, cut: bool) -> Js
         },
         rerun: row.worth_rerun(),
         rerun_baseline: row.rerun_baseline,
+        rounds: row.paired.map(|p| p.rounds),
+        interval_pct: row
+            .paired
+            .and_then(|p| p.interval)
+            .map(|(low, high)| [low * 100.0, high * 100.0]),
+        p_worse: row.paired.map(|p| p.p_worse),
     }
 }
 
@@ -192,8 +207,36 @@ struct JsonComparison<'a> {
     suite_shift: Option<JsonShift>,
     /// With history: each row's chance of a false alarm.
     false_alarm_per_row: Option<f64>,
+    /// With --paired: the rounds, and the rows still undecided.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    paired: Option<JsonPaired>,
     rows_listed: usize,
     rows: JsonRows<'a>,
+}
+
+#[derive(Serialize)]
+struct JsonPaired {
+    /// The rows with at least one round measuring both sides.
+    rows: usize,
+    undecided: usize,
+    /// Rounds per row, as the decisions used them: the mean and the most.
+    rounds_mean: f64,
+    rounds_max: usize,
+}
+
+#[allow(
+    clippy::cast_precision_loss,
+    reason = "rows and rounds are far below 2^52"
+)]
+fn json_paired(c: &Comparison<'_>) -> Option<JsonPaired> {
+    let judged = c.paired()?;
+    let rounds: Vec<usize> = judged.decisions.iter().map(|d| d.rounds).collect();
+    Some(JsonPaired {
+        rows: rounds.len(),
+        undecided: c.undecided().unwrap_or(0),
+        rounds_mean: rounds.iter().sum::<usize>() as f64 / rounds.len().max(1) as f64,
+        rounds_max: rounds.iter().copied().max().unwrap_or(0),
+    })
 }
 
 fn json_comparison<'a>(
@@ -231,6 +274,7 @@ fn json_comparison<'a>(
             compared: s.compared,
         }),
         false_alarm_per_row: c.has_history().then(|| c.row_rate()),
+        paired: json_paired(c),
         rows_listed: listed,
         rows: JsonRows {
             report,

@@ -239,6 +239,16 @@ impl Rerun {
         }
     }
 
+    /// The key column the groups are values of (`op`), shown: the hint
+    /// names rows, never one project's harness or flag.
+    pub fn column(report: &Report<'_>) -> String {
+        report
+            .config
+            .keys
+            .get(report.config.rerun.key)
+            .map_or_else(String::new, |k| crate::runner::shown(k))
+    }
+
     /// The baseline's groups to run again, as `output` gives them.
     pub fn baseline_output(&self) -> String {
         Rerun {
@@ -454,6 +464,12 @@ pub fn step_outputs(report: &Report<'_>) -> Vec<(&'static str, String)> {
             "suite-shift",
             gate.and_then(Comparison::shift)
                 .map(|s| format!("{:.1}", s.change * 100.0))
+                .unwrap_or_default(),
+        ),
+        (
+            "undecided",
+            gate.and_then(Comparison::undecided)
+                .map(|n| n.to_string())
                 .unwrap_or_default(),
         ),
         ("json", fitted_json(report)),

@@ -68,7 +68,8 @@ pub fn summary(report: &Report<'_>) -> String {
     if !rerun.groups.is_empty() {
         let _ = writeln!(
             out,
-            "\n**Worth a re-run** (noisy, or regressed on one run per side): `--only {}`{}\n",
+            "\n**Worth a re-run** (noisy, or regressed on one run per side): the rows with {} `{}`{}\n",
+            md(&Rerun::column(report)),
             md(&rerun.output()),
             Rerun::elsewhere(report)
         );
@@ -76,7 +77,8 @@ pub fn summary(report: &Report<'_>) -> String {
     if !rerun.baseline_groups.is_empty() {
         let _ = writeln!(
             out,
-            "**Re-run the baseline** (its run was itself off main's level): `--only {}`\n",
+            "**Re-run the baseline** (its run was itself off main's level): the rows with {} `{}`\n",
+            md(&Rerun::column(report)),
             md(&rerun.baseline_output())
         );
     }

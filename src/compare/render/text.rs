@@ -48,9 +48,9 @@ pub fn write(report: &Report<'_>, out: &mut dyn LogSink) -> io::Result<()> {
     let rerun = Rerun::of(report);
     if !rerun.groups.is_empty() {
         out.line(&format!(
-            "rerun: {} (a re-run could change these rows' verdict: run_benchmark.sh --only {}{})",
+            "rerun: {} (a re-run could change the verdict of the rows with this {}{})",
             rerun.output(),
-            rerun.output(),
+            Rerun::column(report),
             Rerun::elsewhere(report)
         ))?;
     }

@@ -17,6 +17,7 @@
 //! memory stays near the size of the tables themselves.
 
 mod history;
+mod paired;
 mod row;
 mod samples;
 pub mod suite;
@@ -27,6 +28,7 @@ use crate::config::{Config, Policy, Source, Thresholds};
 pub use crate::contract::class::{CLASSES, Class, Verdict};
 use crate::parallel;
 use crate::table::{Key, RowView, Table};
+pub use paired::PairedRow;
 pub use samples::Samples;
 pub use suite::Shift;
 
@@ -68,6 +70,8 @@ pub struct RowResult<'t> {
     /// The baseline run was itself off its history's level: the row is
     /// noisy until the baseline is run again.
     pub rerun_baseline: bool,
+    /// With `--paired`: what the rounds said.
+    pub paired: Option<PairedRow>,
 }
 
 impl RowResult<'_> {
@@ -75,6 +79,9 @@ impl RowResult<'_> {
     /// baseline's run off its level among them), or it regressed on a
     /// single sample per side.
     pub fn worth_rerun(&self) -> bool {
+        if let Some(p) = &self.paired {
+            return p.rerun;
+        }
         let single = |s: &Option<Samples>| s.as_ref().is_some_and(|s| s.samples().len() == 1);
         self.class == Class::Noisy
             || (self.class == Class::Regressed && single(&self.baseline) && single(&self.current))
@@ -130,6 +137,8 @@ pub struct Comparison<'t> {
     /// the rows of some classes classifies only those.
     classes: Vec<u8>,
     worst: Option<usize>,
+    /// With `--paired`: every paired row decided.
+    paired: Option<crate::paired::Judged>,
 }
 
 /// What a comparison is made of.
@@ -143,6 +152,9 @@ pub struct Sides<'t> {
     /// rows are `not-selected`.
     pub unselected: &'t [usize],
     pub unavailable: Option<String>,
+    /// The baseline's files and current's are paired rounds, decided on
+    /// these settings.
+    pub paired: Option<crate::paired::Settings>,
 }
 
 /// Why a baseline without a valid row is unavailable, with its first row's
@@ -176,10 +188,15 @@ pub fn compare<'t>(sides: Sides<'t>, config: &'t Config, thresholds: Thresholds)
         counts: [0; CLASSES],
         classes: Vec::new(),
         worst: None,
+        paired: None,
         join,
         config,
         thresholds,
     };
+    comparison.paired = sides
+        .paired
+        .filter(|_| comparison.unavailable.is_none())
+        .map(|s| crate::paired::judge(sides.current, sides.baseline, config, &thresholds, &s));
     if !config.rules.is_empty() {
         comparison.rules = per_key(&comparison.join, |cells| {
             config
@@ -391,6 +408,17 @@ impl<'t> Comparison<'t> {
         } else {
             Verdict::Pass
         }
+    }
+
+    /// With `--paired`: the rows still in doubt (noisy), however many
+    /// rounds they had.
+    pub fn undecided(&self) -> Option<usize> {
+        self.paired.as_ref().map(|_| self.count(Class::Noisy))
+    }
+
+    /// With `--paired`: every paired row's rounds and decision.
+    pub fn paired(&self) -> Option<&crate::paired::Judged> {
+        self.paired.as_ref()
     }
 
     /// Whether a history was given.

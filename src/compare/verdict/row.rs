@@ -45,6 +45,7 @@ impl<'t> Comparison<'t> {
             policy,
             applied: None,
             rerun_baseline: false,
+            paired: None,
         };
         if policy.ignore {
             out.reason = Some("ignored by the config".to_owned());
@@ -90,7 +91,10 @@ impl<'t> Comparison<'t> {
             self.lost(&mut out, &cur_rows, metric);
             return Some(out);
         }
-        self.measured(&mut out, slot);
+        match &self.paired {
+            Some(judged) => self.paired_row(&mut out, judged),
+            None => self.measured(&mut out, slot),
+        }
         Some(out)
     }
 

@@ -26,6 +26,7 @@ fn sides<'t>(base: &'t [Table], cur: &'t [Table]) -> Sides<'t> {
         history: &[],
         unselected: &[],
         unavailable: None,
+        paired: None,
     }
 }
 

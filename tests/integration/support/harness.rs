@@ -93,6 +93,13 @@ impl Bin {
         self
     }
 
+    /// Kills the binary after `limit` (the run's code is then -1): a test
+    /// of something that must not block fails instead of hanging.
+    pub fn timeout(mut self, limit: std::time::Duration) -> Self {
+        self.cmd.timeout(limit);
+        self
+    }
+
     pub fn env_remove(mut self, key: &str) -> Self {
         self.cmd.env_remove(key);
         self

@@ -141,6 +141,7 @@ pub fn pull_request(
         history: &past,
         unselected: &[],
         unavailable: None,
+        paired: None,
     };
     let comparison = compare(sides, &config, thresholds);
     let regressed = comparison

@@ -1,0 +1,109 @@
+//! A row of paired rounds, as compare shows it: the ground floor's
+//! decision (`crate::paired`) turned into the row's class, change,
+//! interval and reason. Pure.
+
+use super::{Applied, Comparison, Origin, RowResult};
+use crate::config::{FailThreshold, defaults};
+use crate::contract::class::Class;
+use crate::paired::{Decision, Judged};
+
+/// What the rounds said of a row: how many were used, the interval for
+/// its change (a fraction, negative worse, low to high), the chance of so
+/// much worse if nothing changed, and whether more rounds could decide it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PairedRow {
+    pub rounds: usize,
+    pub interval: Option<(f64, f64)>,
+    pub p_worse: f64,
+    pub rerun: bool,
+}
+
+impl<'t> Comparison<'t> {
+    /// Classifies a measured row from its paired rounds.
+    pub(super) fn paired_row(&self, out: &mut RowResult<'t>, judged: &Judged) {
+        let fail = match out.policy.fail {
+            FailThreshold::Fixed(f) => f,
+            FailThreshold::Auto => defaults::FAIL_THRESHOLD,
+        };
+        out.applied = Some(Applied {
+            fail,
+            origin: Origin::Configured(out.policy.fail_source),
+        });
+        let found = judged
+            .position(out.key.joined())
+            .and_then(|i| Some((*judged.decisions.get(i)?, judged.metrics.get(i)?.1)));
+        let Some((decision, direction)) = found else {
+            out.class = Class::Noisy;
+            out.reason = Some("no round measured both sides of this row".to_owned());
+            out.paired = Some(PairedRow {
+                rounds: 0,
+                interval: None,
+                p_worse: 1.0,
+                rerun: true,
+            });
+            return;
+        };
+        let change = Judged::change(direction, decision.estimate);
+        let interval = decision.interval.map(|(low, high)| {
+            let (a, b) = (
+                Judged::change(direction, low),
+                Judged::change(direction, high),
+            );
+            (a.min(b), a.max(b))
+        });
+        out.class = decision.class;
+        out.change = Some(change);
+        out.reason = Some(reason(&decision, interval, fail, &self.label));
+        out.paired = Some(PairedRow {
+            rounds: decision.rounds,
+            interval,
+            p_worse: decision.p_worse,
+            rerun: decision.rerun,
+        });
+    }
+}
+
+/// The row's rounds in words: the interval, and for a row in doubt why.
+fn reason(decision: &Decision, interval: Option<(f64, f64)>, fail: f64, label: &str) -> String {
+    let rounds = match decision.rounds {
+        1 => "1 round".to_owned(),
+        n => format!("{n} rounds"),
+    };
+    let Some((low, high)) = interval else {
+        return format!("{rounds} against {label}: too few to know the spread");
+    };
+    let span = format!(
+        "{rounds} against {label}, 98% interval {:+.1}% to {:+.1}%",
+        low * 100.0,
+        high * 100.0
+    );
+    match decision.class {
+        Class::Regressed => format!(
+            "{span}; this much worse by chance: p = {:.2e}",
+            decision.p_worse
+        ),
+        Class::Noisy if decision.rerun => format!(
+            "{span}: it holds both no change and a change beyond -{:.1}%; more rounds can decide",
+            fail * 100.0
+        ),
+        Class::Noisy => format!(
+            "{span}: still in doubt at the most rounds (it holds both no change and a change beyond -{:.1}%)",
+            fail * 100.0
+        ),
+        _ => span,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::Direction;
+
+    #[test]
+    fn a_ten_percent_slower_time_reads_as_minus_ten() {
+        let worse = (1.1f64).ln();
+        assert!((Judged::change(Direction::Lower, worse) + 0.1).abs() < 1e-12);
+        let worse = -(0.9f64).ln();
+        assert!((Judged::change(Direction::Higher, worse) + 0.1).abs() < 1e-12);
+    }
+}

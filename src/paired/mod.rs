@@ -1,0 +1,283 @@
+//! The paired verdict: the change and its baseline measured in the same
+//! job, in rounds (each round runs both, in a random order), and each row
+//! decided from the rounds' ratios. Pure: rounds in, decisions out; `bench`
+//! (which rows to run again) and `compare` (the verdict) both ask it, so the
+//! same files always give the same answer.
+//!
+//! Why pairs: what moves a whole machine (another VM, a slower night, a
+//! noisy neighbour) moves both sides of a round alike, and the ratio of the
+//! two cancels it (Abedi and Brecht, ICPE 2017; Laaber, Scheuner and
+//! Leitner, EMSE 2019; duet benchmarking, Bulej et al., ICPE 2020). Each
+//! round gives one number per row, `ln(current / baseline)` signed so that
+//! positive is worse, and a row's change is their mean.
+//!
+//! How a row is decided, at each look of the [`schedule`]:
+//! - its spread is its rounds' variance moderated by the suite's (limma's
+//!   empirical Bayes prior, [`crate::series::prior`], fitted to every row's
+//!   first look): with three rounds a row's own spread is barely known, and
+//!   the rows of one suite on one machine have spreads of a family. The
+//!   statistic is Smyth's moderated t (2004), with the prior's degrees of
+//!   freedom added to the row's own;
+//! - `regressed`: worse beyond its fail threshold, and worse than nothing
+//!   at the row's share of the false-alarm rate. That share is Holm's
+//!   step-down (1979) over the rows not yet found worse, at the look's
+//!   share of the rate: the chance that any unchanged row of the pull
+//!   request fails, over every row and every look, stays at or under
+//!   `--false-alarms` (the argument of Maurer and Bretz 2013 for Holm in
+//!   group-sequential trials, with the union bound over looks);
+//! - `unchanged`, `warned` or `improved`: the interval (at `MISS` on each
+//!   side) rules out a change beyond the fail threshold; the estimate says
+//!   which of the three;
+//! - otherwise the row is in doubt: `noisy` with `rerun`, until the cap,
+//!   where it stays `noisy` and the verdict counts it as undecided.
+
+pub mod schedule;
+pub mod tables;
+
+pub use schedule::Schedule;
+pub use tables::{Judged, judge};
+
+use crate::contract::class::Class;
+use crate::series::prior::Prior;
+use crate::series::student;
+
+/// The chance, at each look, that a row whose true change sits exactly at
+/// its fail threshold is called unchanged (one side of the interval).
+pub const MISS: f64 = 0.01;
+
+/// What a decision needs besides the rounds.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Settings {
+    /// The chance (a fraction) that a pull request changing nothing fails
+    /// on some row, over every row and every look.
+    pub false_alarms: f64,
+    pub schedule: Schedule,
+}
+
+/// One row's rounds and thresholds, all as natural logs of ratios.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RowRounds {
+    /// Per round, in round order: `ln(current / baseline)`, positive worse.
+    pub worse: Vec<f64>,
+    /// Worse beyond this fails (`ln(1 + f)` for a time, `-ln(1 - f)` for a
+    /// rate, so that "10% worse" means what it means for each).
+    pub fail: f64,
+    /// Better beyond this is an improvement.
+    pub better: f64,
+    /// Worse beyond this (and a regression ruled out) is a warning.
+    pub warn: f64,
+}
+
+/// A row decided, or still in doubt.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Decision {
+    /// `Regressed`, `Warned`, `Improved`, `Unchanged` or `Noisy`.
+    pub class: Class,
+    /// The mean of the rounds used (log, positive worse).
+    pub estimate: f64,
+    /// The interval for it, `MISS` on each side; `None` when the rounds
+    /// say nothing of the spread (one round, no suite to learn from).
+    pub interval: Option<(f64, f64)>,
+    /// The rounds the decision used.
+    pub rounds: usize,
+    /// One-sided chance of so much worse (or more) if nothing changed.
+    pub p_worse: f64,
+    /// Still in doubt, and more rounds could decide it.
+    pub rerun: bool,
+}
+
+/// A row's statistics over its first `n` rounds.
+#[derive(Debug, Clone, Copy)]
+struct Stats {
+    n: usize,
+    mean: f64,
+    /// The moderated standard error of the mean, and its degrees of freedom.
+    se: f64,
+    dof: f64,
+}
+
+#[allow(clippy::cast_precision_loss, reason = "a row has at most LIMIT rounds")]
+fn mean_var(values: &[f64]) -> (f64, f64) {
+    let n = values.len() as f64;
+    if values.is_empty() {
+        return (0.0, 0.0);
+    }
+    let mean = values.iter().sum::<f64>() / n;
+    let var = if values.len() < 2 {
+        0.0
+    } else {
+        values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0)
+    };
+    (mean, var)
+}
+
+#[allow(clippy::cast_precision_loss, reason = "a row has at most LIMIT rounds")]
+fn stats(values: &[f64], prior: Option<Prior>) -> Stats {
+    let (mean, var) = mean_var(values);
+    let own = values.len().saturating_sub(1) as f64;
+    let (var, dof) = match prior {
+        Some(p) => p.moderate(var, own),
+        None => (var, own),
+    };
+    Stats {
+        n: values.len(),
+        mean,
+        se: (var.max(0.0) / values.len().max(1) as f64).sqrt(),
+        dof,
+    }
+}
+
+impl Stats {
+    /// P(mean this worse or more | nothing changed), one-sided.
+    fn p_worse(&self) -> f64 {
+        if self.dof < 1.0 {
+            return 1.0;
+        }
+        if self.se > 0.0 {
+            return student::upper_tail(self.mean / self.se, self.dof);
+        }
+        // Rounds that all agree: certain, whichever way they point.
+        if self.mean > 0.0 { 0.0 } else { 1.0 }
+    }
+
+    /// The interval, `MISS` on each side; `None` when nothing is known of
+    /// the spread.
+    fn interval(&self) -> Option<(f64, f64)> {
+        if self.dof < 1.0 {
+            return None;
+        }
+        let half = student::quantile(MISS, self.dof) * self.se;
+        half.is_finite()
+            .then_some((self.mean - half, self.mean + half))
+    }
+}
+
+/// The first look's rounds of every row (at least two), fitted into the
+/// suite's prior for spreads.
+#[allow(clippy::cast_precision_loss, reason = "a row has at most LIMIT rounds")]
+fn fit_prior(rows: &[RowRounds], first: usize) -> Option<Prior> {
+    Prior::fit(rows.iter().filter_map(|r| {
+        let used = r.worse.get(..first.min(r.worse.len()))?;
+        (used.len() >= 2).then(|| (mean_var(used).1, used.len().saturating_sub(1) as f64))
+    }))
+}
+
+/// A row's class once a regression beyond its threshold is ruled out.
+fn settled(row: &RowRounds, mean: f64) -> Class {
+    if mean < -row.better {
+        Class::Improved
+    } else if mean > row.warn {
+        Class::Warned
+    } else {
+        Class::Unchanged
+    }
+}
+
+/// Decides every row from its rounds (see the module's doc). The same
+/// rounds and settings always give the same decisions.
+pub fn decide(rows: &[RowRounds], settings: &Settings) -> Vec<Decision> {
+    let looks = settings.schedule.looks();
+    let first = looks.first().copied().unwrap_or(1);
+    let prior = fit_prior(rows, first);
+    let tested = rows.iter().filter(|r| !r.worse.is_empty()).count();
+    let mut out: Vec<Option<Decision>> = vec![None; rows.len()];
+    // Rows whose "no worse than before" was rejected, and by which look.
+    let mut worse_found = vec![false; rows.len()];
+    let mut found = 0usize;
+    let mut previous = 0usize;
+    for &look in &looks {
+        let share = settings.false_alarms * settings.schedule.share(previous, look);
+        // The rows in doubt that have rounds beyond the last look's.
+        let mut active: Vec<(usize, Stats)> = rows
+            .iter()
+            .enumerate()
+            .filter(|(i, r)| out.get(*i).is_some_and(Option::is_none) && r.worse.len() > previous)
+            .filter_map(|(i, r)| Some((i, stats(r.worse.get(..look.min(r.worse.len()))?, prior))))
+            .collect();
+        found = holm(&mut active, &mut worse_found, found, tested, share);
+        for (i, s) in &active {
+            let (Some(row), Some(slot)) = (rows.get(*i), out.get_mut(*i)) else {
+                continue;
+            };
+            let worse = worse_found.get(*i).copied().unwrap_or(false);
+            *slot = classify(row, s, worse);
+        }
+        previous = look;
+    }
+    let cap = looks.last().copied().unwrap_or(1);
+    rows.iter()
+        .zip(out)
+        .map(|(row, decided)| {
+            decided.unwrap_or_else(|| {
+                let s = stats(
+                    row.worse.get(..cap.min(row.worse.len())).unwrap_or(&[]),
+                    prior,
+                );
+                Decision {
+                    class: Class::Noisy,
+                    estimate: s.mean,
+                    interval: s.interval(),
+                    rounds: s.n,
+                    p_worse: s.p_worse(),
+                    rerun: s.n < cap,
+                }
+            })
+        })
+        .collect()
+}
+
+/// Holm's step-down at one look: the active rows not yet found worse, by
+/// their chance of so much worse, each against `share` divided by the rows
+/// of the suite not yet found worse (less those found before it at this
+/// look). Marks the rows found worse; returns how many are now.
+fn holm(
+    active: &mut [(usize, Stats)],
+    worse_found: &mut [bool],
+    mut found: usize,
+    tested: usize,
+    share: f64,
+) -> usize {
+    let mut order: Vec<(f64, usize)> = active
+        .iter()
+        .filter(|(i, _)| !worse_found.get(*i).copied().unwrap_or(true))
+        .map(|(i, s)| (s.p_worse(), *i))
+        .collect();
+    order.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    for (p, i) in order {
+        let left = tested.saturating_sub(found).max(1);
+        #[allow(
+            clippy::cast_precision_loss,
+            reason = "a suite has at most millions of rows"
+        )]
+        let level = share / left as f64;
+        if p > level {
+            break;
+        }
+        if let Some(flag) = worse_found.get_mut(i) {
+            *flag = true;
+            found = found.saturating_add(1);
+        }
+    }
+    found
+}
+
+/// One row at one look: decided, or `None` while in doubt.
+fn classify(row: &RowRounds, s: &Stats, worse: bool) -> Option<Decision> {
+    let interval = s.interval();
+    let decision = |class| Decision {
+        class,
+        estimate: s.mean,
+        interval,
+        rounds: s.n,
+        p_worse: s.p_worse(),
+        rerun: false,
+    };
+    if worse && s.mean > row.fail {
+        return Some(decision(Class::Regressed));
+    }
+    let (_, high) = interval?;
+    (high < row.fail).then(|| decision(settled(row, s.mean)))
+}
+
+#[cfg(test)]
+mod tests;

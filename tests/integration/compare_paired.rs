@@ -1,0 +1,238 @@
+//! `compare --paired` end to end: rounds written as files (each round's
+//! machine speed moving both sides alike, as on a shared runner), the
+//! verdict, the rows in JSON with their rounds and interval, the rows still
+//! in doubt (`rerun`, `--strict`), and the inputs that cannot pair.
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::support::harness::{Bin, Run};
+
+/// SplitMix64, so each test's rounds are the same on every machine.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> f64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        ((z ^ (z >> 31)) >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    /// Roughly normal (the sum of twelve uniforms), unit spread.
+    fn normal(&mut self) -> f64 {
+        (0..12).map(|_| self.next()).sum::<f64>() - 6.0
+    }
+}
+
+/// A suite of 20 rows (`op,shape,dtype,tflops`) measured in `rounds`
+/// rounds: each round's machine factor (spread `machine`) moves both sides,
+/// each row's own noise is `noise`, and `slower(i)` is row i's true
+/// slowdown (a fraction of throughput lost). Returns the flags.
+fn rounds(
+    dir: &Path,
+    rounds: usize,
+    machine: f64,
+    noise: f64,
+    seed: u64,
+    slower: impl Fn(usize) -> f64,
+) -> Vec<String> {
+    let mut rng = Rng(seed);
+    let mut args = Vec::new();
+    for round in 0..rounds {
+        let factor = (machine * rng.normal()).exp();
+        for side in ["baseline", "current"] {
+            let mut text = String::from("op,shape,dtype,tflops\n");
+            for i in 0..20 {
+                let mut value = (100.0 + 10.0 * i as f64) * factor * (noise * rng.normal()).exp();
+                if side == "current" {
+                    value *= 1.0 - slower(i);
+                }
+                text.push_str(&format!("gemm,{}x4096,bf16,{value:.4}\n", 256 * (i + 1)));
+            }
+            let name = format!("{side}-r{round}.csv");
+            std::fs::write(dir.join(&name), text).unwrap();
+            args.push(match side {
+                "baseline" => format!("--baseline=main={name}"),
+                _ => format!("--current={name}"),
+            });
+        }
+    }
+    args
+}
+
+fn compare(setup: impl FnOnce(&Path) -> Vec<String>, extra: &[&str]) -> (Run, Value) {
+    let bin = Bin::new();
+    let args = setup(bin.dir());
+    let bin = bin
+        .arg("compare")
+        .arg("--paired")
+        .args(args)
+        .args(extra)
+        .args(["--format", "json"]);
+    let run = bin.run();
+    let json = serde_json::from_str(&run.stdout).unwrap_or(Value::Null);
+    (run, json)
+}
+
+fn rows_of<'a>(json: &'a Value, class: &str) -> Vec<&'a Value> {
+    json["baselines"][0]["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["class"] == class)
+        .collect()
+}
+
+#[test]
+fn a_slowdown_is_caught_through_a_machine_that_moves_by_a_fifth() {
+    // Each round's machine is up to ±20% faster or slower: judged apart,
+    // no single run could tell 15% from noise; paired, both sides move
+    // together and the ratio keeps only the change.
+    let (run, json) = compare(
+        |d| rounds(d, 3, 0.10, 0.01, 1, |i| if i == 4 { 0.15 } else { 0.0 }),
+        &[],
+    );
+    assert_eq!(run.code, 4, "{}", run.stderr);
+    let regressed = rows_of(&json, "regressed");
+    assert_eq!(regressed.len(), 1, "{json:#}");
+    let row = regressed[0];
+    assert_eq!(row["key"]["shape"], "1280x4096");
+    assert_eq!(row["rounds"], 3);
+    let [low, high] =
+        [&row["interval_pct"][0], &row["interval_pct"][1]].map(|v| v.as_f64().unwrap());
+    assert!(low < -10.0 && high < 0.0 && low < high, "{row}");
+    assert!(row["change_pct"].as_f64().unwrap() < -12.0, "{row}");
+    assert_eq!(json["baselines"][0]["paired"]["rows"], 20);
+    assert_eq!(json["baselines"][0]["paired"]["undecided"], 0);
+}
+
+#[test]
+fn a_change_that_changes_nothing_passes_with_every_row_decided() {
+    let (run, json) = compare(|d| rounds(d, 3, 0.10, 0.01, 2, |_| 0.0), &[]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(json["verdict"], "pass");
+    assert_eq!(rows_of(&json, "unchanged").len(), 20, "{json:#}");
+    assert!(
+        rows_of(&json, "unchanged")
+            .iter()
+            .all(|r| r["rerun"] == false)
+    );
+}
+
+#[test]
+fn rows_in_doubt_are_noisy_listed_for_a_rerun_and_fail_only_under_strict() {
+    // 12% noise per run on every row: three rounds cannot rule out 10%.
+    let setup = |d: &Path| rounds(d, 3, 0.0, 0.12, 3, |_| 0.0);
+    let (run, json) = compare(setup, &[]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let noisy = rows_of(&json, "noisy");
+    assert!(!noisy.is_empty(), "{json:#}");
+    assert!(noisy.iter().all(|r| r["rerun"] == true), "{json:#}");
+    assert!(
+        json["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|w| w.as_str().unwrap().contains("still undecided")),
+        "{json:#}"
+    );
+    assert_eq!(json["rerun"]["keys"].as_array().unwrap().len(), noisy.len());
+    let (run, _) = compare(setup, &["--strict"]);
+    assert_eq!(run.code, 3, "{}", run.stderr);
+}
+
+#[test]
+fn at_the_most_rounds_a_row_in_doubt_is_no_longer_listed_for_a_rerun() {
+    let setup = |d: &Path| rounds(d, 3, 0.0, 0.12, 3, |_| 0.0);
+    let (_, json) = compare(setup, &["--rounds", "3", "--max-rounds", "3"]);
+    let noisy = rows_of(&json, "noisy");
+    assert!(!noisy.is_empty(), "{json:#}");
+    assert!(noisy.iter().all(|r| r["rerun"] == false), "{json:#}");
+}
+
+#[test]
+fn more_rounds_decide_what_three_could_not() {
+    // 6% noise a run: three rounds leave rows in doubt; the same rounds
+    // and seventeen more decide every one.
+    let (_, json) = compare(|d| rounds(d, 3, 0.0, 0.06, 4, |_| 0.0), &[]);
+    let undecided = json["baselines"][0]["paired"]["undecided"]
+        .as_u64()
+        .unwrap();
+    assert!(undecided > 0, "{json:#}");
+    let (run, json) = compare(|d| rounds(d, 20, 0.0, 0.06, 4, |_| 0.0), &[]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(json["baselines"][0]["paired"]["undecided"], 0, "{json:#}");
+    let mean = json["baselines"][0]["paired"]["rounds_mean"]
+        .as_f64()
+        .unwrap();
+    assert!(mean > 3.0 && mean < 20.0, "{mean}");
+}
+
+#[test]
+fn files_that_cannot_pair_are_a_usage_error_naming_the_counts() {
+    let bin = Bin::new();
+    for name in ["c1.csv", "c2.csv", "b1.csv"] {
+        std::fs::write(bin.dir().join(name), "op,shape,dtype,tflops\na,b,c,1\n").unwrap();
+    }
+    let run = bin
+        .args([
+            "compare",
+            "--paired",
+            "--current",
+            "c1.csv",
+            "--current",
+            "c2.csv",
+        ])
+        .args(["--baseline", "main=b1.csv"])
+        .run();
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("2 current files, 1 of main"),
+        "{}",
+        run.stderr
+    );
+    let run = Bin::new()
+        .args(["compare", "--paired", "--rounds", "0"])
+        .args(["--current", "c.csv", "--baseline", "main=b.csv"])
+        .run();
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("--rounds"), "{}", run.stderr);
+}
+
+#[test]
+fn a_time_ten_percent_longer_reads_as_ten_percent_worse() {
+    let bin = Bin::new();
+    let mut args = Vec::new();
+    for round in 0..3 {
+        let jitter = [1.0, 1.01, 0.99][round];
+        for (side, factor) in [("b", 1.0), ("c", 1.3)] {
+            let name = format!("{side}{round}.csv");
+            std::fs::write(
+                bin.dir().join(&name),
+                format!("name,seconds\nparse,{}\n", 2.0 * factor * jitter),
+            )
+            .unwrap();
+            args.push(if side == "b" {
+                format!("--baseline=main={name}")
+            } else {
+                format!("--current={name}")
+            });
+        }
+    }
+    std::fs::write(
+        bin.dir().join("bench.toml"),
+        "keys = [\"name\"]\n[[metrics]]\ncolumn = \"seconds\"\nunit = \"s\"\ndirection = \"lower\"\n",
+    )
+    .unwrap();
+    let (run, json) = bin
+        .args(["compare", "--paired", "--config", "bench.toml"])
+        .args(args)
+        .json_code(4);
+    let row = &json["baselines"][0]["rows"][0];
+    assert_eq!(row["class"], "regressed", "{}", run.stdout);
+    let change = row["change_pct"].as_f64().unwrap();
+    assert!((change + 30.0).abs() < 0.5, "{change}");
+}

@@ -1,0 +1,292 @@
+//! Issue 47: the pipeline as the docs assemble it. Each numbered break a
+//! maintainer hit migrating the seed's workflow, run here as the page or
+//! the help wrote it.
+
+use crate::bench::{Project, quiet};
+use crate::support::harness::Bin;
+
+/// A resolution that also names the release tag (at the base commit).
+fn with_tag(p: &Project) -> String {
+    format!(
+        r#"{{"label":"main","base_sha":"{0}","base_available":true,"tag":"v0.3.1","tag_sha":"{0}"}}"#,
+        p.base
+    )
+}
+
+/// `bench` in the project's checkout on a runner, with its own out-dir
+/// and command (what [`Project::bench`] fixes).
+fn bench(p: &Project, resolution: &str, out_dir: &std::path::Path, command: &str) -> Bin {
+    Bin::new()
+        .on_runner()
+        .env("GITHUB_WORKSPACE", &p.checkout)
+        .env("RUNNER_TEMP", p.root.path())
+        .args(["bench", "--resolution", resolution, "--command", command])
+        .arg("--out-dir")
+        .arg(out_dir)
+}
+
+/// Break 1: docs/migrating.md's second bench step (`side: baseline`,
+/// `tag: "true"`, the same out-dir) kept the current.csv the first wrote.
+#[test]
+fn a_baseline_only_step_keeps_the_current_csv_an_earlier_step_wrote() {
+    let p = Project::new(&quiet("100", "gemm"), &quiet("90", "gemm"));
+    let first = p.bench(&with_tag(&p)).run();
+    first.assert_code(0);
+    let current = first.outputs()["current"].clone();
+    assert!(std::path::Path::new(&current).is_file());
+    let second = p
+        .bench(&with_tag(&p))
+        .args(["--side", "baseline", "--tag"])
+        .run();
+    second.assert_code(0);
+    let out = second.outputs();
+    assert_eq!(out["baseline-status"], "ok", "{}", second.stdout);
+    assert_eq!(out["current"], current);
+    assert_eq!(
+        crate::bench::csv(&current),
+        "op,shape,dtype,tflops\ngemm,4096,bf16,90\n",
+        "the first step's current.csv is still there for compare"
+    );
+}
+
+/// Break 9: on a self-hosted runner the workspace path alone is longer than
+/// 80 characters; bench's `current`/`baseline` outputs and JSON paths are
+/// what compare is handed, so they are whole, and compare reads them.
+#[test]
+fn a_long_out_dir_reaches_compare_whole() {
+    let p = Project::new(&quiet("100", "gemm"), &quiet("101", "gemm"));
+    let long = p
+        .root
+        .path()
+        .join("_work/FlyDSL/FlyDSL/flydsl-test/a-results-directory-deep-enough-to-pass-eighty/bench-results");
+    let run = bench(&p, &p.resolution(&p.base), &long, "bash bench.sh {out}").run();
+    run.assert_code(0);
+    let out = run.outputs();
+    let current = long.join("current.csv").display().to_string();
+    assert!(current.len() > 100, "{current}");
+    assert_eq!(out["current"], current);
+    assert_eq!(
+        out["baseline"],
+        long.join("baseline.csv").display().to_string()
+    );
+    let json: serde_json::Value = serde_json::from_str(&out["json"]).unwrap();
+    assert_eq!(json["current"]["path"], current.as_str());
+    let compare = Bin::new()
+        .args(["compare", "--current", &out["current"]])
+        .args(["--baseline", &format!("main={}", out["baseline"])])
+        .run();
+    assert_eq!(compare.code, 0, "{}\n{}", compare.stdout, compare.stderr);
+}
+
+/// Break 10: a harness that is not there writes no file; the warning says
+/// so instead of "the 0 rows it wrote are kept".
+#[test]
+fn a_missing_harness_is_said_to_have_written_no_rows() {
+    let p = Project::new(&quiet("100", "gemm"), &quiet("101", "gemm"));
+    let out = p.root.path().join("results");
+    let run = bench(&p, &p.resolution(&p.base), &out, "./no-such-harness {out}")
+        .args(["--side", "current"])
+        .run();
+    run.assert_code(0);
+    assert_eq!(run.outputs()["current-status"], "failed");
+    assert!(
+        run.stdout.contains("exited with status 127 after")
+            && run
+                .stdout
+                .contains("it wrote no rows, so compare has nothing of this side to judge"),
+        "{}",
+        run.stdout
+    );
+    assert!(!run.stdout.contains("0 rows it wrote"), "{}", run.stdout);
+}
+
+/// Results files with one `op,shape,dtype,tflops` row each (`gemm`).
+fn one_row(dir: &std::path::Path, name: &str, value: &str) -> String {
+    let path = dir.join(name);
+    std::fs::write(
+        &path,
+        format!("op,shape,dtype,tflops\ngemm,4096,bf16,{value}\n"),
+    )
+    .unwrap();
+    path.display().to_string()
+}
+
+/// Break 4: examples/workflows/release-baseline.yml compares against the
+/// release only, labelled with the tag, beside the resolution (labelled
+/// `main`, naming that tag): the verdict is the comparison's, never
+/// "the resolution is for the label main, which no --baseline names".
+#[test]
+fn the_release_examples_compare_gives_the_releases_verdict() {
+    let dir = tempfile::tempdir().unwrap();
+    let example = std::fs::read_to_string(
+        crate::support::harness::repo_root().join("examples/workflows/release-baseline.yml"),
+    )
+    .unwrap();
+    assert!(example.contains("baseline: ${{ needs.resolve.outputs.tag || 'release' }}="));
+    let resolution = r#"{"label":"main","base_sha":"1111111111111111111111111111111111111111","base_available":true,"tag":"v0.3.1","tag_sha":"2222222222222222222222222222222222222222"}"#;
+    let (run, json) = Bin::new()
+        .args(["compare", "--no-gate"])
+        .args(["--current", &one_row(dir.path(), "current.csv", "80")])
+        .args([
+            "--baseline",
+            &format!("v0.3.1={}", one_row(dir.path(), "tag.csv", "100")),
+        ])
+        .args(["--resolution", resolution])
+        .json();
+    assert_eq!(json["verdict"], "regression", "{}", run.stdout);
+    assert!(!run.stdout.contains("which no --baseline names"));
+}
+
+/// Break 8: docs/migrating.md's compare block names the release as
+/// `${{ needs.resolve.outputs.tag || 'release' }}=${{ steps.bench-tag.outputs.baseline }}`;
+/// when that step was skipped it reads `release=`. The main comparison
+/// still gates; the release is unavailable with a warning.
+#[test]
+fn an_empty_release_baseline_leaves_the_main_comparison_standing() {
+    let dir = tempfile::tempdir().unwrap();
+    let (run, json) = Bin::new()
+        .args([
+            "compare",
+            "--current",
+            &one_row(dir.path(), "current.csv", "80"),
+        ])
+        .args([
+            "--baseline",
+            &format!("main={}", one_row(dir.path(), "main.csv", "100")),
+        ])
+        .args(["--baseline", "release="])
+        .json_code(4);
+    assert_eq!(json["verdict"], "regression", "{}", run.stderr);
+    assert_eq!(json["baselines"][1]["label"], "release");
+    assert_eq!(json["baselines"][1]["available"], false);
+    assert!(
+        json["warnings"][0]
+            .as_str()
+            .unwrap()
+            .contains("baseline release unavailable: no file given"),
+        "{json}"
+    );
+}
+
+/// Break 11: the re-run hint names the rows to run again and nothing else:
+/// no other project's harness or flag, also for an allreduce-shaped CSV
+/// with other keys.
+#[test]
+fn the_rerun_hint_names_rows_not_a_harness() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("allreduce.toml");
+    std::fs::write(
+        &config,
+        "keys = [\"rank\", \"shape\", \"dtype\"]\n[[metrics]]\ncolumn = \"avg_time_us\"\nunit = \"us\"\ndirection = \"lower\"\n",
+    )
+    .unwrap();
+    let file = |name: &str, us: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(
+            &path,
+            format!("rank,shape,dtype,avg_time_us\naggregate,\"(2, 7168)\",fp16,{us}\n"),
+        )
+        .unwrap();
+        path.display().to_string()
+    };
+    let run = Bin::new()
+        .args(["compare", "--format", "text", "--config"])
+        .arg(&config)
+        .args(["--current", &file("current.csv", "120")])
+        .args(["--baseline", &format!("main={}", file("main.csv", "100"))])
+        .run();
+    assert_eq!(run.code, 4, "{}\n{}", run.stdout, run.stderr);
+    let hint = run
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("rerun: "))
+        .unwrap();
+    assert_eq!(
+        hint,
+        "rerun: aggregate (a re-run could change the verdict of the rows with this rank)"
+    );
+    assert!(!run.stdout.contains("run_benchmark.sh"), "{}", run.stdout);
+}
+
+/// Every example workflow, by file name, parsed.
+fn examples() -> Vec<(String, serde_yaml_ng::Value)> {
+    let dir = crate::support::harness::repo_root().join("examples/workflows");
+    let mut out: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .map(|p| {
+            let text = std::fs::read_to_string(&p).unwrap();
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            (name, serde_yaml_ng::from_str(&text).unwrap())
+        })
+        .collect();
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out
+}
+
+/// Break 5: `artifact-workflow` is the file name of the workflow whose
+/// runs uploaded the artifacts (what GitHub looks up), and it is the file
+/// these examples ship as, uploading an artifact the lookup names; a
+/// `workflow_run` trigger names a shipped workflow's `name:`.
+#[test]
+fn every_example_names_a_workflow_that_ships_and_uploads_what_it_looks_up() {
+    let all = examples();
+    let uploads = |file: &str| -> Vec<String> {
+        let doc = &all.iter().find(|(n, _)| n == file).unwrap().1;
+        let mut names = Vec::new();
+        for job in doc["jobs"].as_mapping().unwrap().values() {
+            for step in job["steps"].as_sequence().into_iter().flatten() {
+                if step["uses"]
+                    .as_str()
+                    .is_some_and(|u| u.starts_with("actions/upload-artifact@"))
+                {
+                    names.push(step["with"]["name"].as_str().unwrap().to_owned());
+                }
+            }
+        }
+        names
+    };
+    let mut checked = 0;
+    for (file, doc) in &all {
+        for job in doc["jobs"].as_mapping().unwrap().values() {
+            for step in job["steps"].as_sequence().into_iter().flatten() {
+                let Some(workflow) = step["with"]["artifact-workflow"].as_str() else {
+                    continue;
+                };
+                assert!(
+                    all.iter().any(|(n, _)| n == workflow),
+                    "{file}: artifact-workflow {workflow} is not a shipped example's file name"
+                );
+                let prefix = step["with"]["artifact-name"]
+                    .as_str()
+                    .unwrap()
+                    .lines()
+                    .next()
+                    .unwrap()
+                    .trim()
+                    .split('{')
+                    .next()
+                    .unwrap()
+                    .split("mi355")
+                    .next()
+                    .unwrap()
+                    .to_owned();
+                assert!(
+                    uploads(workflow).iter().any(|u| u.starts_with(&prefix)),
+                    "{file}: {workflow} uploads no artifact named {prefix}..."
+                );
+                checked += 1;
+            }
+        }
+        if let Some(names) = doc["on"]["workflow_run"]["workflows"].as_sequence() {
+            for name in names {
+                assert!(
+                    all.iter().any(|(_, d)| d["name"] == *name),
+                    "{file}: workflow_run names {name:?}, which no example is called"
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 4, "{checked}");
+}
