@@ -72,8 +72,10 @@ pub struct BenchArgs {
     #[arg(long, value_name = "JSON|FILE")]
     pub resolution: Option<String>,
 
-    /// The TOML config select read (its [select] groups): a selection's group
-    /// that is not one of them is refused. [env: INPUT_CONFIG]
+    /// The TOML config select and compare read (keys, metrics, rules, [select] groups):
+    /// a selection's group that is not one of them is refused; the rounds are judged
+    /// between looks by it, as compare --paired judges, and its groups say which rows
+    /// each group runs again. [env: INPUT_CONFIG]
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
 
@@ -137,6 +139,39 @@ pub struct BenchArgs {
     /// [default: GITHUB_WORKSPACE, else .] [env: INPUT_REPOSITORY]
     #[arg(long, value_name = "DIR")]
     pub repository: Option<PathBuf>,
+
+    /// Rounds: the change and the baseline each run once per round, on this runner, in an
+    /// order drawn from --seed; each round's results in their own file per side, and a
+    /// manifest compare --paired reads. 1: one run per side, as before rounds existed.
+    /// [default: 3] [env: INPUT_ROUNDS]
+    #[arg(long, value_name = "N")]
+    pub rounds: Option<String>,
+
+    /// The most rounds: after --rounds, the groups whose rows are still undecided run
+    /// again (doubling: 3, 6, 12, 20) until every row is decided, this many rounds ran,
+    /// or a side's --timeout-minutes is spent. [default: 20] [env: INPUT_MAX_ROUNDS]
+    #[arg(long, value_name = "M")]
+    pub max_rounds: Option<String>,
+
+    /// The seed of the order within each round (which side runs first): the same seed,
+    /// the same order. [default: drawn at random, and printed] [env: INPUT_SEED]
+    #[arg(long, value_name = "S")]
+    pub seed: Option<String>,
+
+    /// Between looks, as compare --paired judges: worse by more than this percent fails.
+    /// [default: 10] [env: INPUT_FAIL_THRESHOLD]
+    #[arg(long, value_name = "PCT")]
+    pub fail_threshold: Option<String>,
+
+    /// Between looks, as compare --paired judges: worse by more than this percent warns.
+    /// [default: 3] [env: INPUT_WARN_THRESHOLD]
+    #[arg(long, value_name = "PCT")]
+    pub warn_threshold: Option<String>,
+
+    /// Between looks, as compare --paired judges: the chance (percent) that a change of
+    /// nothing fails some row. [default: 1] [env: INPUT_FALSE_ALARMS]
+    #[arg(long, value_name = "PCT")]
+    pub false_alarms: Option<String>,
 
     /// github (step outputs, summary, annotations), json, or text.
     /// [default: github on a runner, else text]

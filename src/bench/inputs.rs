@@ -30,6 +30,12 @@ const VOLUME: Input = Input::new("volume", &["INPUT_VOLUME"]);
 const REPOSITORY: Input = Input::new("repository", &["INPUT_REPOSITORY", "GITHUB_WORKSPACE"]);
 const SERVER_URL: Input = Input::new("", &["GITHUB_SERVER_URL"]);
 const FORMAT: Input = Input::new("format", &[]);
+const ROUNDS: Input = Input::new("rounds", &["INPUT_ROUNDS"]);
+const MAX_ROUNDS: Input = Input::new("max-rounds", &["INPUT_MAX_ROUNDS"]);
+const SEED: Input = Input::new("seed", &["INPUT_SEED"]);
+const FAIL: Input = Input::new("fail-threshold", &["INPUT_FAIL_THRESHOLD"]);
+const WARN: Input = Input::new("warn-threshold", &["INPUT_WARN_THRESHOLD"]);
+const FALSE_ALARMS: Input = Input::new("false-alarms", &["INPUT_FALSE_ALARMS"]);
 
 /// The defaults, as the help, the action and docs/bench.md say them.
 pub const TIMEOUT_MINUTES: u64 = 60;
@@ -72,6 +78,8 @@ pub struct Inputs {
     pub server_url: String,
     pub format: Format,
     pub files: RunnerFiles,
+    /// How many rounds, how many at most, in which order, judged how.
+    pub rounds: super::rounds::Asked,
 }
 
 /// Minutes above 0, at most a day (`90`, `0.5`).
@@ -233,8 +241,71 @@ pub fn validate(args: &BenchArgs, env: Env<'_>) -> Result<Inputs, InputError> {
             crate::runner::on_runner(env),
         )?,
         files: RunnerFiles::from_env(&r),
+        rounds: asked(&r, args)?,
     };
     checked(inputs)
+}
+
+/// `--rounds`, `--max-rounds`, `--seed`, the config and thresholds the
+/// looks between rounds are judged by.
+fn asked(r: &Reader<'_>, args: &BenchArgs) -> Result<super::rounds::Asked, InputError> {
+    use super::rounds::{self, MAX_ROUNDS as MOST};
+    let count = |text: &str| match text.trim().parse::<usize>() {
+        Ok(n) if (1..=MOST).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "expected a whole number from 1 to {MOST}, got {:?}",
+            shown(text)
+        )),
+    };
+    let pct = |low: f64, high: f64| {
+        move |text: &str| match text.trim_end_matches('%').trim().parse::<f64>() {
+            Ok(p) if p.is_finite() && p > low && p <= high => Ok(p / 100.0),
+            _ => Err(format!(
+                "expected a percentage above {low} and at most {high}, got {:?}",
+                shown(text)
+            )),
+        }
+    };
+    let rounds = r
+        .parse(&ROUNDS, args.rounds.as_deref(), count)?
+        .unwrap_or(rounds::ROUNDS);
+    let max = r.parse(&MAX_ROUNDS, args.max_rounds.as_deref(), count)?;
+    let max_rounds = match max {
+        Some(m) if m < rounds => {
+            return Err(InputError {
+                origin: MAX_ROUNDS.both(),
+                message: format!("--max-rounds {m} is below --rounds {rounds}"),
+            });
+        }
+        Some(m) => m,
+        None => rounds::MAX_ROUNDS_DEFAULT.max(rounds),
+    };
+    let fail = r.parse(&FAIL, args.fail_threshold.as_deref(), pct(0.0, 1000.0))?;
+    Ok(rounds::Asked {
+        rounds,
+        max_rounds,
+        seed: r.parse(&SEED, args.seed.as_deref(), |t| {
+            t.trim().parse::<u64>().map_err(|_| {
+                format!(
+                    "expected a whole number from 0 to {}, got {:?}",
+                    u64::MAX,
+                    shown(t)
+                )
+            })
+        })?,
+        fail_given: fail.is_some(),
+        fail: fail.unwrap_or(crate::config::defaults::FAIL_THRESHOLD),
+        warn: r
+            .parse(
+                &WARN,
+                args.warn_threshold.as_deref(),
+                pct(-0.000_001, 1000.0),
+            )?
+            .unwrap_or(crate::config::defaults::WARN_THRESHOLD),
+        false_alarms: r
+            .parse(&FALSE_ALARMS, args.false_alarms.as_deref(), pct(0.0, 50.0))?
+            .unwrap_or(crate::config::defaults::FALSE_ALARMS),
+    })
 }
 
 /// What no single input says wrong, but two together do.

@@ -15,9 +15,12 @@
 pub mod args;
 pub mod files;
 pub mod inputs;
+pub mod live;
+pub mod manifest;
 pub mod plan;
 pub mod process;
 pub mod render;
+pub mod rounds;
 pub mod side;
 pub mod signals;
 pub mod worktree;
@@ -165,14 +168,15 @@ pub fn run(inputs: &Inputs) -> Result<u8, BenchError> {
         reusable: reuse.as_ref(),
         tag: inputs.tag,
     });
-    let groups = plan.groups.as_deref();
-    let current = side::carry_out(Side::Current, &plan.current, groups, "current", inputs)?;
-    let mut baseline =
-        side::carry_out(Side::Baseline, &plan.baseline, groups, &plan.label, inputs)?;
+    let (current, mut baseline, rounds) = live::sides(&plan, inputs)?;
     if let Some(note) = reuse_note.filter(|_| inputs.sides.has(Side::Baseline)) {
         baseline.notes.insert(0, note);
     }
-    let outcome = Outcome { current, baseline };
+    let outcome = Outcome {
+        current,
+        baseline,
+        rounds,
+    };
     match inputs.format {
         Format::Json => runner::write::stdout(|log| log.json(&render::json(&outcome)))?,
         Format::Text => runner::write::stdout(|log| log.append(&render::text(&outcome)))?,

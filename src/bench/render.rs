@@ -21,6 +21,9 @@ pub const SCHEMA: u32 = 1;
 pub struct Outcome {
     pub current: SideRun,
     pub baseline: SideRun,
+    /// The paired rounds, when there were several (`--rounds` above 1 and
+    /// both sides ran).
+    pub rounds: Option<super::manifest::Done>,
 }
 
 impl Outcome {
@@ -86,6 +89,13 @@ pub fn step_outputs(outcome: &Outcome) -> Vec<(String, String)> {
             run.rows.map(|r| r.to_string()).unwrap_or_default(),
         ));
     }
+    match &outcome.rounds {
+        Some(done) => out.extend(super::manifest::outputs(done)),
+        None => out.extend(super::manifest::single(
+            outcome.current.path.as_deref(),
+            outcome.baseline.path.as_deref(),
+        )),
+    }
     out
 }
 
@@ -124,12 +134,15 @@ fn side_json(run: &SideRun) -> SideJson {
 }
 
 pub fn json(outcome: &Outcome) -> String {
-    let value = serde_json::json!({
+    let mut value = serde_json::json!({
         "schema": SCHEMA,
         "baseline_source": outcome.baseline_source(),
         "current": side_json(&outcome.current),
         "baseline": side_json(&outcome.baseline),
     });
+    if let (Some(done), Some(map)) = (&outcome.rounds, value.as_object_mut()) {
+        map.insert("rounds".to_owned(), super::manifest::json(done));
+    }
     value.to_string()
 }
 
@@ -173,6 +186,9 @@ pub fn text(outcome: &Outcome) -> LogText {
             out.push_line(&format!("  {kind}: {}", note.text));
         }
     }
+    for line in outcome.rounds.iter().flat_map(super::manifest::text) {
+        out.push_line(&line);
+    }
     out
 }
 
@@ -197,6 +213,9 @@ fn summary(outcome: &Outcome) -> String {
         "\nThe baseline's results: **{}**.\n",
         outcome.baseline_source()
     ));
+    if let Some(done) = &outcome.rounds {
+        s.push_str(&super::manifest::summary(done));
+    }
     for note in outcome.sides().iter().flat_map(|r| &r.notes) {
         let kind = if note.warning { "Warning" } else { "Note" };
         s.push_str(&format!("\n> **{kind}:** {}\n", md(&note.text)));

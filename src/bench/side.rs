@@ -94,14 +94,14 @@ impl SideRun {
         }
     }
 
-    fn warn(&mut self, text: String) {
+    pub fn warn(&mut self, text: String) {
         self.notes.push(Note {
             warning: true,
             text,
         });
     }
 
-    fn notice(&mut self, text: String) {
+    pub fn notice(&mut self, text: String) {
         self.notes.push(Note {
             warning: false,
             text,
@@ -182,7 +182,7 @@ fn within(path: &Path, inputs: &Inputs) -> Result<(), BenchError> {
 
 /// Where a side's CSV goes: current.csv, baseline.csv, or tag.csv for
 /// the release tag's baseline.
-fn out_path(side: Side, inputs: &Inputs) -> PathBuf {
+pub fn out_path(side: Side, inputs: &Inputs) -> PathBuf {
     let name = match (side, inputs.tag) {
         (Side::Current, _) => "current.csv",
         (Side::Baseline, false) => "baseline.csv",
@@ -191,10 +191,8 @@ fn out_path(side: Side, inputs: &Inputs) -> PathBuf {
     inputs.out_dir.join(name)
 }
 
-/// Carries out one side's action. A CSV an earlier run left where this
-/// side writes (a self-hosted runner keeps its workspace) is removed
-/// first, when `--side` asks for this side: it must never pass for this
-/// run's results.
+/// Carries out one side's action, once: [`open`], one [`Opened::measure`]
+/// into the side's own file, [`Opened::close`].
 pub fn carry_out(
     side: Side,
     action: &Action,
@@ -202,17 +200,64 @@ pub fn carry_out(
     label: &str,
     inputs: &Inputs,
 ) -> Result<SideRun, BenchError> {
+    once(open(side, action, groups, label, inputs)?, inputs)
+}
+
+/// An opened side measured once, into its own file, and closed.
+pub fn once(mut opened: Opened, inputs: &Inputs) -> Result<SideRun, BenchError> {
+    if opened.runs() {
+        let out = opened.run.out.clone();
+        let groups = opened.groups.clone();
+        let done = opened.measure(&out, groups.as_deref(), inputs.timeout, 1, inputs);
+        match done {
+            Ok(done) => record(&mut opened.run, &done, groups, None),
+            Err(e) => {
+                opened.close();
+                return Err(e);
+            }
+        }
+    }
+    Ok(opened.close())
+}
+
+/// A side made ready to measure, as many times as there are rounds: its
+/// tree (the checkout, or the baseline's worktree, made once and kept
+/// across rounds) and the groups its harness knows (asked once).
+#[derive(Debug)]
+pub struct Opened {
+    pub run: SideRun,
+    tree: Option<PathBuf>,
+    worktree: Option<Worktree>,
+    /// The groups each run gets (`None`: the whole suite).
+    pub groups: Option<Vec<String>>,
+}
+
+/// One run of the command on a side.
+#[derive(Debug, Clone)]
+pub struct Measured {
+    pub ended: Ended,
+    pub duration: Duration,
+    pub rows: u64,
+    pub path: PathBuf,
+}
+
+/// Makes a side ready: the status of a side that does not run (skipped,
+/// unavailable, reused), else its tree and groups. A CSV an earlier run
+/// left where this side writes (a self-hosted runner keeps its
+/// workspace) is removed first, when `--side` asks for this side: it must
+/// never pass for this run's results (and a `--side baseline` step must
+/// not delete the current.csv an earlier step wrote).
+pub fn open(
+    side: Side,
+    action: &Action,
+    groups: Option<&[String]>,
+    label: &str,
+    inputs: &Inputs,
+) -> Result<Opened, BenchError> {
     let out = out_path(side, inputs);
     within(&inputs.out_dir, inputs)?;
-    // Only a side this run is asked for owns its file: a `--side baseline`
-    // step must not delete the current.csv an earlier step wrote.
     if inputs.sides.has(side) {
-        files::remove(&out).map_err(|e| {
-            BenchError::Place(format!(
-                "cannot remove what an earlier run left at {}: {e}",
-                shown(&out.to_string_lossy())
-            ))
-        })?;
+        remove_earlier(&out)?;
     }
     let mut run = SideRun::new(side, Status::Ok, &out);
     label.clone_into(&mut run.label);
@@ -223,9 +268,16 @@ pub fn carry_out(
             side.name(),
             signals::name(signal)
         ));
-        return Ok(run);
     }
+    let mut opened = Opened {
+        run,
+        tree: None,
+        worktree: None,
+        groups: None,
+    };
+    let run = &mut opened.run;
     match action {
+        _ if run.status == Status::Skipped => {}
         Action::Skipped(why) => {
             run.status = Status::Skipped;
             run.notice(format!("{} not run: {}", side.name(), shown(why)));
@@ -247,17 +299,114 @@ pub fn carry_out(
         }
         Action::Run(Tree::Checkout) => {
             run.sha = worktree::head(&inputs.repository).ok();
-            measure(&mut run, &inputs.repository, groups, inputs)?;
+            opened.tree = Some(inputs.repository.clone());
         }
         Action::Run(Tree::Commit { sha, repo }) => {
             let from = repo.as_ref().map_or_else(
                 || "origin".to_owned(),
                 |repo| network::git_url(&inputs.server_url, repo),
             );
-            in_worktree(&mut run, sha.as_str(), &from, groups, inputs)?;
+            if let Some(tree) = make_worktree(run, sha.as_str(), &from, inputs)? {
+                opened.tree = Some(tree.path.clone());
+                opened.worktree = Some(tree);
+            }
         }
     }
-    Ok(run)
+    if let Some(tree) = opened.tree.clone() {
+        opened.groups = groups_for(&mut opened.run, &tree, groups, inputs)?;
+        if opened.groups.as_ref().is_some_and(Vec::is_empty) {
+            opened.run.status = Status::Skipped;
+            opened.run.notice(format!(
+                "{} not run: this tree's harness knows none of the selected groups",
+                side.name()
+            ));
+            opened.tree = None;
+        }
+    }
+    Ok(opened)
+}
+
+/// A results file an earlier run left where this run writes goes first.
+pub fn remove_earlier(out: &Path) -> Result<(), BenchError> {
+    files::remove(out).map_err(|e| {
+        BenchError::Place(format!(
+            "cannot remove what an earlier run left at {}: {e}",
+            shown(&out.to_string_lossy())
+        ))
+    })?;
+    Ok(())
+}
+
+impl Opened {
+    /// Whether this side has a tree to measure.
+    pub fn runs(&self) -> bool {
+        self.tree.is_some()
+    }
+
+    /// Runs the command once in the side's tree, writing `out`, stopped
+    /// after `timeout`; `round` is `{round}`.
+    pub fn measure(
+        &mut self,
+        out: &Path,
+        groups: Option<&[String]>,
+        timeout: Duration,
+        round: usize,
+        inputs: &Inputs,
+    ) -> Result<Measured, BenchError> {
+        let tree = self.tree.clone().unwrap_or_default();
+        std::fs::create_dir_all(&inputs.out_dir).map_err(|e| {
+            BenchError::Place(format!("cannot make {}: {e}", inputs.out_dir.display()))
+        })?;
+        let listed = inputs.groups_format.write(groups);
+        let script = script(&inputs.command, &self.run, out, &listed, &tree, inputs)?
+            .replace("{round}", &round.to_string());
+        let prefix = format!("[{}] ", self.run.side.name());
+        let done = process::run(&script, &tree, timeout, &prefix, false)
+            .map_err(|e| BenchError::Place(format!("cannot start bash: {e}")))?;
+        within(&inputs.out_dir, inputs)?;
+        if let Err(what) = files::open_regular(out) {
+            let removed = files::remove(out)
+                .map_or_else(|e| format!("not removed: {e}"), |_| "removed".to_owned());
+            self.run.warn(format!(
+                "after the {} side's command, {{out}} is {what}: {removed}, and none of it is read",
+                self.run.side.name()
+            ));
+        }
+        Ok(Measured {
+            ended: done.ended,
+            duration: done.duration,
+            rows: rows(out).unwrap_or(0),
+            path: out.to_owned(),
+        })
+    }
+
+    /// The side as it ended; its worktree removed (a failure to is a
+    /// warning).
+    pub fn close(mut self) -> SideRun {
+        if let Some(mut tree) = self.worktree.take()
+            && let Err(e) = tree.remove()
+        {
+            self.run
+                .warn(format!("the worktree could not be removed: {e}"));
+        }
+        self.run
+    }
+}
+
+/// One run's result on the side: its file, seconds, rows, and the status
+/// with the warning a user needs (`round` named in it when there are
+/// several).
+pub fn record(
+    run: &mut SideRun,
+    done: &Measured,
+    groups: Option<Vec<String>>,
+    round: Option<usize>,
+) {
+    run.groups = groups;
+    run.duration = Some(done.duration);
+    run.rows = Some(done.rows);
+    run.path = Some(done.path.clone());
+    judge(run, done.ended, round);
 }
 
 /// Where the baseline's worktree goes: `--worktree-dir`, else a new
@@ -291,22 +440,24 @@ fn worktree_path(side: Side, inputs: &Inputs) -> Result<PathBuf, BenchError> {
 
 /// The worktree at `sha` (fetched from `from` when the clone lacks it:
 /// the base repository under `GITHUB_SERVER_URL`, whose name the plan
-/// checked, since a fork's checkout has the fork as `origin`), measured,
-/// removed.
-fn in_worktree(
+/// checked, since a fork's checkout has the fork as `origin`); `None`
+/// (the side unavailable, with a warning) when it cannot be made.
+fn make_worktree(
     run: &mut SideRun,
     sha: &str,
     from: &str,
-    groups: Option<&[String]>,
     inputs: &Inputs,
-) -> Result<(), BenchError> {
+) -> Result<Option<Worktree>, BenchError> {
     let side = run.side;
     let path = worktree_path(side, inputs)?;
     run.sha = Some(sha.to_owned());
     let made = worktree::ensure(&inputs.repository, sha, from)
         .and_then(|fetched| Ok((fetched, Worktree::add(&inputs.repository, &path, sha)?)));
-    let (fetched, mut tree) = match made {
-        Ok(made) => made,
+    match made {
+        Ok((fetched, tree)) => {
+            run.fetched = fetched;
+            Ok(Some(tree))
+        }
         Err(e) => {
             run.status = Status::Unavailable;
             run.warn(format!(
@@ -314,15 +465,9 @@ fn in_worktree(
                 side.name(),
                 shown(sha)
             ));
-            return Ok(());
+            Ok(None)
         }
-    };
-    run.fetched = fetched;
-    let measured = measure(run, &tree.path, groups, inputs);
-    if let Err(e) = tree.remove() {
-        run.warn(format!("the worktree could not be removed: {e}"));
     }
-    measured
 }
 
 /// The groups this tree runs: the selection's, less what its harness does
@@ -412,56 +557,16 @@ pub fn ended_text(ended: Ended) -> String {
     }
 }
 
-/// Runs the command once in `tree` and records how it went.
-fn measure(
-    run: &mut SideRun,
-    tree: &Path,
-    groups: Option<&[String]>,
-    inputs: &Inputs,
-) -> Result<(), BenchError> {
-    let groups = groups_for(run, tree, groups, inputs)?;
-    if groups.as_ref().is_some_and(Vec::is_empty) {
-        run.status = Status::Skipped;
-        run.notice(format!(
-            "{} not run: this tree's harness knows none of the selected groups",
-            run.side.name()
-        ));
-        return Ok(());
-    }
-    let out = run.out.clone();
-    std::fs::create_dir_all(&inputs.out_dir)
-        .map_err(|e| BenchError::Place(format!("cannot make {}: {e}", inputs.out_dir.display())))?;
-    let listed = inputs.groups_format.write(groups.as_deref());
-    let script = script(&inputs.command, run, &out, &listed, tree, inputs)?;
-    let prefix = format!("[{}] ", run.side.name());
-    let done = process::run(&script, tree, inputs.timeout, &prefix, false)
-        .map_err(|e| BenchError::Place(format!("cannot start bash: {e}")))?;
-    run.groups = groups;
-    run.duration = Some(done.duration);
-    within(&inputs.out_dir, inputs)?;
-    if let Err(what) = files::open_regular(&out) {
-        let removed = files::remove(&out)
-            .map_or_else(|e| format!("not removed: {e}"), |_| "removed".to_owned());
-        run.warn(format!(
-            "after the {} side's command, {{out}} is {what}: {removed}, and none of it is read",
-            run.side.name()
-        ));
-    }
-    run.rows = Some(rows(&out).unwrap_or(0));
-    run.path = Some(out);
-    judge(run, done.ended);
-    Ok(())
-}
-
 /// The status from how the command ended, with the warning a user needs.
-fn judge(run: &mut SideRun, ended: Ended) {
+fn judge(run: &mut SideRun, ended: Ended, round: Option<usize>) {
     let rows = run.rows.unwrap_or(0);
+    let which = round.map(|r| format!(" (round {r})")).unwrap_or_default();
     let seconds = run.duration.map_or(0.0, |d| d.as_secs_f64());
     match ended {
         Ended::Exit(0) if rows == 0 => {
             run.exit = Some(0);
             run.warn(format!(
-                "the {} side's command succeeded but wrote no rows to {{out}}",
+                "the {} side's command{which} succeeded but wrote no rows to {{out}}",
                 run.side.name()
             ));
         }
@@ -482,7 +587,7 @@ fn judge(run: &mut SideRun, ended: Ended) {
                 format!("the {rows} rows it wrote are kept, and compare judges those")
             };
             run.warn(format!(
-                "the {} side's command {} after {seconds:.1} s; {kept}",
+                "the {} side's command{which} {} after {seconds:.1} s; {kept}",
                 run.side.name(),
                 ended_text(other)
             ));

@@ -4,6 +4,7 @@
 //! | contract | written by | read by |
 //! |---|---|---|
 //! | [`resolution`]: the one baseline (`resolve --format json`) | resolve | compare, select, comment |
+//! | [`rounds`]: which results files were measured beside each other (`bench --rounds`' manifest, schema [`rounds::ROUNDS_SCHEMA`]) | bench | compare |
 //! | [`selection`]: the groups that ran (`select --format json`, schema [`SELECTION_SCHEMA`]) | select | compare |
 //! | the report (`compare --format json`, schema [`REPORT_SCHEMA`]), its [`class`]es and verdicts | compare | comment |
 //! | [`trend`]'s report (`trend --format json`, schema [`TREND_SCHEMA`]) | trend | comment |
@@ -15,6 +16,7 @@
 
 pub mod class;
 pub mod resolution;
+pub mod rounds;
 pub mod selection;
 pub mod trend;
 

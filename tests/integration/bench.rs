@@ -247,7 +247,10 @@ fn a_side_that_fails_keeps_its_rows_the_step_succeeds_and_strict_fails_it() {
         groups: "gemm softmax rmsnorm",
     };
     let p = Project::new(&broken, &quiet("90", "gemm softmax rmsnorm"));
-    let run = p.bench(&p.resolution(&p.base)).run();
+    let run = p
+        .bench(&p.resolution(&p.base))
+        .args(["--rounds", "1"])
+        .run();
     run.assert_code(0);
     let out = run.outputs();
     assert_eq!(out["baseline-status"], "failed");

@@ -27,7 +27,7 @@ fn a_volume_gives_the_command_its_inside_paths_and_tag_runs_the_release() {
     let run = bin
         .on_runner()
         .env("GITHUB_WORKSPACE", &p.checkout)
-        .args(["bench", "--tag", "--resolution"])
+        .args(["bench", "--rounds", "1", "--tag", "--resolution"])
         .arg(&res)
         .arg("--volume")
         .arg(format!("{}:{}", p.checkout.display(), inside.display()))

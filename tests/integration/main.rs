@@ -11,6 +11,7 @@ mod bad_input;
 mod bench;
 mod bench_examples;
 mod bench_hostile;
+mod bench_rounds;
 mod bench_trees;
 mod cli;
 mod command_actions;

@@ -1,0 +1,199 @@
+//! What the rounds leave behind: the manifest `compare --paired` reads
+//! (the contract in [`crate::contract::rounds`]), and how the rounds show
+//! in the step outputs, the JSON, the text and the job summary. Paths and
+//! group names may come from a fork's run: each is shown as data.
+
+use std::path::{Path, PathBuf};
+
+use super::BenchError;
+use super::plan::Side;
+use super::rounds::{Rounds, Stop};
+use crate::contract::rounds::{Manifest, ROUNDS_SCHEMA, Round};
+use crate::runner::markdown::escape as md;
+use crate::runner::shown;
+
+/// The manifest's name in the out dir.
+pub const FILE: &str = "rounds.json";
+
+/// The rounds as they ran, and where their manifest is.
+#[derive(Debug, Clone)]
+pub struct Done {
+    pub rounds: Rounds,
+    pub manifest: PathBuf,
+    /// The groups counted in "rounds each group got": the selection's, or
+    /// the config's `[select]` groups; empty: the whole suite.
+    pub names: Vec<String>,
+}
+
+impl Done {
+    fn files(&self, side: Side) -> Vec<String> {
+        self.rounds
+            .pairs
+            .iter()
+            .map(|p| match side {
+                Side::Current => &p.current.path,
+                Side::Baseline => &p.baseline.path,
+            })
+            .map(|p| shown(&p.to_string_lossy()))
+            .collect()
+    }
+
+    /// Why the rounds stopped, in words.
+    pub fn stopped(&self) -> String {
+        match &self.rounds.stop {
+            Stop::Decided => "every row decided".to_owned(),
+            Stop::Cap { undecided } => {
+                format!("{undecided} rows still undecided at --max-rounds")
+            }
+            Stop::Budget(side) => format!(
+                "the {} side's --timeout-minutes spent; rows may be undecided",
+                side.name()
+            ),
+            Stop::Unjudged(why) => format!("the rounds could not be judged ({})", shown(why)),
+        }
+    }
+
+    fn stop_word(&self) -> &'static str {
+        match self.rounds.stop {
+            Stop::Decided => "decided",
+            Stop::Cap { .. } => "cap",
+            Stop::Budget(_) => "time-budget",
+            Stop::Unjudged(_) => "unjudged",
+        }
+    }
+}
+
+/// Writes the manifest to `out_dir/rounds.json` (an earlier one is
+/// replaced): the label, the seed, each round's two files and groups.
+pub fn write(out_dir: &Path, label: &str, rounds: &Rounds) -> Result<PathBuf, BenchError> {
+    let manifest = Manifest {
+        schema: ROUNDS_SCHEMA,
+        label: label.to_owned(),
+        seed: rounds.seed,
+        rounds: rounds
+            .pairs
+            .iter()
+            .map(|p| Round {
+                round: p.round,
+                current: p.current.path.clone(),
+                baseline: p.baseline.path.clone(),
+                groups: p.groups.clone(),
+            })
+            .collect(),
+    };
+    let path = out_dir.join(FILE);
+    std::fs::create_dir_all(out_dir)
+        .and_then(|()| std::fs::write(&path, manifest.to_json()))
+        .map_err(|e| BenchError::Place(format!("cannot write {}: {e}", path.display())))?;
+    Ok(path)
+}
+
+/// The step outputs the rounds add: each side's files (one a line, in
+/// round order), the manifest, how many rounds, the seed.
+pub fn outputs(done: &Done) -> Vec<(String, String)> {
+    vec![
+        (
+            "current-files".to_owned(),
+            done.files(Side::Current).join("\n"),
+        ),
+        (
+            "baseline-files".to_owned(),
+            done.files(Side::Baseline).join("\n"),
+        ),
+        (
+            "manifest".to_owned(),
+            shown(&done.manifest.to_string_lossy()),
+        ),
+        ("rounds".to_owned(), done.rounds.pairs.len().to_string()),
+        ("seed".to_owned(), done.rounds.seed.to_string()),
+    ]
+}
+
+/// The same outputs without rounds (`--rounds 1`, or a side that did not
+/// run): each side's one file when there is one, one round when both ran,
+/// no manifest, no seed.
+pub fn single(current: Option<&Path>, baseline: Option<&Path>) -> Vec<(String, String)> {
+    let file = |p: Option<&Path>| p.map(|p| shown(&p.to_string_lossy())).unwrap_or_default();
+    let pairs = usize::from(current.is_some() && baseline.is_some());
+    vec![
+        ("current-files".to_owned(), file(current)),
+        ("baseline-files".to_owned(), file(baseline)),
+        ("manifest".to_owned(), String::new()),
+        ("rounds".to_owned(), pairs.to_string()),
+        ("seed".to_owned(), String::new()),
+    ]
+}
+
+/// The rounds in bench's JSON.
+pub fn json(done: &Done) -> serde_json::Value {
+    let r = &done.rounds;
+    let undecided = match r.stop {
+        Stop::Cap { undecided } => Some(undecided),
+        Stop::Decided => Some(0),
+        _ => None,
+    };
+    serde_json::json!({
+        "seed": r.seed,
+        "rounds": r.asked.0,
+        "max_rounds": r.asked.1,
+        "ran": r.pairs.len(),
+        "looks": r.looks,
+        "stop": done.stop_word(),
+        "stopped": done.stopped(),
+        "undecided": undecided,
+        "manifest": shown(&done.manifest.to_string_lossy()),
+        "current_files": done.files(Side::Current),
+        "baseline_files": done.files(Side::Baseline),
+        "by_group": done.rounds.by_group(&done.names).iter().map(|(g, n)| {
+            serde_json::json!({"group": g.as_deref().map(shown), "rounds": n})
+        }).collect::<Vec<_>>(),
+        "order": r.pairs.iter().map(|p| p.first.name()).collect::<Vec<_>>(),
+        "groups": r.pairs.iter().map(|p| p.groups.as_ref().map(|g| g.iter().map(|s| shown(s)).collect::<Vec<_>>())).collect::<Vec<_>>(),
+    })
+}
+
+fn group_name(g: Option<&str>) -> String {
+    g.map_or_else(|| "the whole suite".to_owned(), shown)
+}
+
+/// Lines for the text form.
+pub fn text(done: &Done) -> Vec<String> {
+    let r = &done.rounds;
+    let mut lines = vec![format!(
+        "rounds: {} ({} to {} asked), seed {} (--seed {} repeats the order): {}",
+        r.pairs.len(),
+        r.asked.0,
+        r.asked.1,
+        r.seed,
+        r.seed,
+        done.stopped()
+    )];
+    for (group, n) in r.by_group(&done.names) {
+        lines.push(format!("  {}: {n} rounds", group_name(group.as_deref())));
+    }
+    lines.push(format!(
+        "  manifest -> {}",
+        shown(&done.manifest.to_string_lossy())
+    ));
+    lines
+}
+
+/// The job summary's section.
+pub fn summary(done: &Done) -> String {
+    let r = &done.rounds;
+    let mut s = format!(
+        "\n### Paired rounds\n\n{} rounds ({} to {} asked), seed `{}`: {}.\n\n| group | rounds |\n|---|---|\n",
+        r.pairs.len(),
+        r.asked.0,
+        r.asked.1,
+        r.seed,
+        md(&done.stopped())
+    );
+    for (group, n) in r.by_group(&done.names) {
+        s.push_str(&format!(
+            "| {} | {n} |\n",
+            md(&group_name(group.as_deref()))
+        ));
+    }
+    s
+}

@@ -1,0 +1,176 @@
+//! `bench --rounds`' manifest, read by `compare --paired`: which results
+//! file of the change pairs with which file of the baseline. A paired
+//! verdict is only as good as its pairs: the i-th current file must be the
+//! run made right beside the i-th baseline file (same runner, same round),
+//! so bench says so in one file instead of compare guessing from names.
+//!
+//! ```json
+//! {"schema": 1, "label": "main", "seed": 42,
+//!  "rounds": [{"round": 1, "current": "/w/bench-results/current-1.csv",
+//!              "baseline": "/w/bench-results/baseline-1.csv", "groups": null}]}
+//! ```
+//!
+//! `groups` is what the round ran: `null` is the whole suite (or the whole
+//! selection), a list is the groups re-run because their rows were still
+//! undecided; a row a round did not run is simply absent from its files.
+//! The manifest crosses a job boundary (an artifact): a reader bounds its
+//! size and its number of rounds, and shows its strings as data.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::runner::read::{self, FileError};
+use crate::runner::shown;
+
+/// The manifest's schema number: a change of a field's meaning is a new one.
+pub const ROUNDS_SCHEMA: u32 = 1;
+/// A manifest names a few hundred paths; anything larger is not one.
+pub const MAX_MANIFEST_BYTES: u64 = 4 * 1024 * 1024;
+/// The most rounds a manifest may hold (bench's `--max-rounds` is at most
+/// this): each round is two files compare reads.
+pub const MAX_ROUNDS: usize = 1000;
+
+#[derive(Debug, Error)]
+pub enum ManifestError {
+    #[error(transparent)]
+    File(#[from] FileError),
+    #[error("the rounds manifest {origin} is not bench's: {message}")]
+    Invalid { origin: String, message: String },
+}
+
+/// One round: the two files measured beside each other.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Round {
+    /// From 1, in the order the rounds ran.
+    pub round: usize,
+    /// The change's results of this round.
+    pub current: PathBuf,
+    /// The baseline's results of this round.
+    pub baseline: PathBuf,
+    /// The groups it ran; `None`: the whole suite (or selection).
+    pub groups: Option<Vec<String>>,
+}
+
+/// What `bench --rounds` measured, in round order.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Manifest {
+    pub schema: u32,
+    /// The baseline's label (`main`, or the tag): compare's gate label.
+    pub label: String,
+    /// The seed the order within each round was drawn from.
+    pub seed: u64,
+    pub rounds: Vec<Round>,
+}
+
+impl Manifest {
+    /// Reads and checks a manifest: bench's schema, rounds numbered 1, 2,
+    /// ... in order, at most [`MAX_ROUNDS`], every path non-empty.
+    pub fn load(path: &Path) -> Result<Manifest, ManifestError> {
+        let text = read::bounded_text("the rounds manifest", path, MAX_MANIFEST_BYTES)?;
+        let origin = shown(&path.to_string_lossy());
+        Manifest::parse(&text).map_err(|message| ManifestError::Invalid { origin, message })
+    }
+
+    /// The checks of [`Manifest::load`], on the text itself.
+    pub fn parse(text: &str) -> Result<Manifest, String> {
+        let manifest: Manifest = serde_json::from_str(text).map_err(|e| shown(&e.to_string()))?;
+        if manifest.schema != ROUNDS_SCHEMA {
+            return Err(format!(
+                "schema {} (this version reads {ROUNDS_SCHEMA})",
+                manifest.schema
+            ));
+        }
+        if manifest.rounds.len() > MAX_ROUNDS {
+            return Err(format!(
+                "{} rounds, more than {MAX_ROUNDS}",
+                manifest.rounds.len()
+            ));
+        }
+        for (i, round) in manifest.rounds.iter().enumerate() {
+            if round.round != i.saturating_add(1) {
+                return Err(format!(
+                    "round {} is listed where round {} belongs: rounds are numbered 1, 2, ... in order",
+                    round.round,
+                    i.saturating_add(1)
+                ));
+            }
+            if round.current.as_os_str().is_empty() || round.baseline.as_os_str().is_empty() {
+                return Err(format!("round {} names no file", round.round));
+            }
+        }
+        Ok(manifest)
+    }
+
+    /// The JSON bench writes.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    /// The files of each side, in round order: the i-th current pairs with
+    /// the i-th baseline.
+    pub fn files(&self) -> (Vec<PathBuf>, Vec<PathBuf>) {
+        self.rounds
+            .iter()
+            .map(|r| (r.current.clone(), r.baseline.clone()))
+            .unzip()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn manifest(rounds: &[usize]) -> Manifest {
+        Manifest {
+            schema: ROUNDS_SCHEMA,
+            label: "main".into(),
+            seed: 7,
+            rounds: rounds
+                .iter()
+                .map(|&n| Round {
+                    round: n,
+                    current: format!("/r/current-{n}.csv").into(),
+                    baseline: format!("/r/baseline-{n}.csv").into(),
+                    groups: (n > 2).then(|| vec!["gemm".to_owned()]),
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn what_bench_writes_compare_reads_back_in_round_order() {
+        let m = manifest(&[1, 2, 3]);
+        let back = Manifest::parse(&m.to_json()).unwrap();
+        assert_eq!(back, m);
+        let (current, baseline) = back.files();
+        assert_eq!(current[2], PathBuf::from("/r/current-3.csv"));
+        assert_eq!(baseline[0], PathBuf::from("/r/baseline-1.csv"));
+    }
+
+    #[test]
+    fn rounds_out_of_order_another_schema_or_a_missing_file_are_refused() {
+        let skipped = manifest(&[1, 3]);
+        assert!(
+            Manifest::parse(&skipped.to_json())
+                .unwrap_err()
+                .contains("round 3 is listed where round 2 belongs")
+        );
+        let mut other = manifest(&[1]);
+        other.schema = 2;
+        assert!(
+            Manifest::parse(&other.to_json())
+                .unwrap_err()
+                .contains("schema 2")
+        );
+        let mut empty = manifest(&[1]);
+        empty.rounds[0].baseline = PathBuf::new();
+        assert!(
+            Manifest::parse(&empty.to_json())
+                .unwrap_err()
+                .contains("names no file")
+        );
+        assert!(Manifest::parse("{\"schema\":1}").is_err());
+    }
+}
