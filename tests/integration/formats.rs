@@ -37,11 +37,15 @@ fn compare(format: &str) -> (i32, Value) {
 /// The verdict is a regression (exit 4), exactly the slowed row regressed
 /// (by its benchmark and params), and every other row is unchanged.
 fn regressed_only(format: &str, benchmark: &str, params: &str) {
+    regressed_of(format, benchmark, params, 3);
+}
+
+fn regressed_of(format: &str, benchmark: &str, params: &str, count: usize) {
     let (code, json) = compare(format);
     assert_eq!(code, 4, "{format}: {json}");
     assert_eq!(json["verdict"], "regression", "{format}");
     let rows = json["baselines"][0]["rows"].as_array().unwrap();
-    assert_eq!(rows.len(), 3, "{format}: {rows:?}");
+    assert_eq!(rows.len(), count, "{format}: {rows:?}");
     let regressed: Vec<&Value> = rows.iter().filter(|r| r["class"] == "regressed").collect();
     assert_eq!(regressed.len(), 1, "{format}: {rows:?}");
     let key = regressed[0]["key"].to_string();
@@ -52,7 +56,13 @@ fn regressed_only(format: &str, benchmark: &str, params: &str) {
     let change = regressed[0]["change_pct"].as_f64().unwrap_or(f64::NAN);
     assert!((change + 30.0).abs() < 0.1, "{format}: change {change}");
     for r in rows.iter().filter(|r| r["class"] != "regressed") {
-        assert_eq!(r["class"], "unchanged", "{format}: {r}");
+        let failed = r["reason"].as_str().is_some_and(|w| w.contains("failed"));
+        let class = if failed {
+            "not-comparable"
+        } else {
+            "unchanged"
+        };
+        assert_eq!(r["class"], class, "{format}: {r}");
     }
 }
 
@@ -93,6 +103,21 @@ fn cargo_bench_lines_are_read() {
 #[test]
 fn a_criterion_tree_is_read_by_group_function_and_value() {
     regressed_only("criterion", "fib", "recursive/20");
+}
+
+#[test]
+fn asv_results_are_read_per_combination_of_params_with_their_samples() {
+    regressed_of("asv", "bench_array.Reduce.time_sum", "'float64', 10000", 7);
+    let csv = convert(&fixture("asv", "base"));
+    assert!(
+        csv.contains("bench_array.Reduce.time_sum,\"'int32', 100\",8000,,ok,5\n"),
+        "{csv}"
+    );
+    assert!(
+        csv.contains("bench_io.peakmem_read_csv,,,52428800,ok,1\n"),
+        "{csv}"
+    );
+    assert!(csv.contains("bench_io.time_broken,,,,failed,0\n"), "{csv}");
 }
 
 /// What `convert` writes for `path`.

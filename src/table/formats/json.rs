@@ -14,7 +14,7 @@ use super::Format;
 use crate::table::TableError;
 
 /// The JSON formats detection tries, for the message when none fits.
-pub const TRIED: &str = "google-benchmark (context, benchmarks), pytest-benchmark (machine_info, benchmarks), pyperf (version, benchmarks with runs), hyperfine (results with times)";
+pub const TRIED: &str = "google-benchmark (context, benchmarks), pytest-benchmark (machine_info, benchmarks), pyperf (version, benchmarks with runs), hyperfine (results with times), asv (commit_hash, results)";
 
 /// Which kind a JSON value is, its content skipped.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -75,6 +75,7 @@ struct Probe {
     results: Kind,
     version: Kind,
     metadata: Kind,
+    commit_hash: Kind,
 }
 
 /// The JSON format of `bytes`, by its top-level fields;
@@ -91,6 +92,7 @@ pub fn detect(bytes: &[u8]) -> Format {
         Kind::Array if has(probe.machine_info) => Format::PytestBenchmark,
         Kind::Array if has(probe.version) || has(probe.metadata) => Format::Pyperf,
         _ if probe.results == Kind::Array => Format::Hyperfine,
+        _ if probe.results == Kind::Object && has(probe.commit_hash) => Format::Asv,
         _ => Format::Csv,
     }
 }

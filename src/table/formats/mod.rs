@@ -17,6 +17,7 @@
 //! numbers per file, and a number that is not finite is refused with
 //! where it is.
 
+pub mod asv;
 pub mod collect;
 pub mod criterion;
 pub mod gbench;
@@ -50,13 +51,15 @@ pub enum Format {
     Hyperfine,
     GoTest,
     CargoBench,
+    Asv,
 }
 
 impl Format {
     /// Every format, in the order detection tries them.
-    pub const ALL: [Format; 8] = [
+    pub const ALL: [Format; 9] = [
         Format::GoogleBenchmark,
         Format::PytestBenchmark,
+        Format::Asv,
         Format::Pyperf,
         Format::Hyperfine,
         Format::Criterion,
@@ -76,6 +79,7 @@ impl Format {
             Format::Hyperfine => "hyperfine",
             Format::GoTest => "go-test",
             Format::CargoBench => "cargo-bench",
+            Format::Asv => "asv",
         }
     }
 
@@ -118,6 +122,7 @@ pub fn parse(path: &Path, bytes: &[u8], format: Format) -> Result<Table, TableEr
         Format::Hyperfine => hyperfine::parse(path, body),
         Format::GoTest => gotest::parse(path, body),
         Format::CargoBench => libtest::parse(path, body),
+        Format::Asv => asv::parse(path, body),
         Format::Criterion => Err(TableError::Format {
             path: path.to_owned(),
             format: format.name(),
