@@ -169,6 +169,12 @@ pub struct CompareArgs {
     #[arg(long)]
     pub paired: bool,
 
+    /// bench's rounds manifest (its manifest output): the change's and the baseline's files
+    /// in round order, the baseline's label as the gate, and bench's look schedule. Implies
+    /// --paired; instead of --current and the gate's --baseline files. [env: INPUT_MANIFEST]
+    #[arg(long, value_name = "FILE")]
+    pub manifest: Option<PathBuf>,
+
     /// With --paired: the rounds of the first look; a row still in doubt is looked at
     /// again at twice as many, up to --max-rounds. The same as bench's. [default: 3]
     /// [env: INPUT_ROUNDS]

@@ -16,6 +16,7 @@ pub mod defaults;
 pub mod files;
 pub mod inputs;
 pub mod join;
+pub mod manifest;
 pub mod noise;
 pub mod render;
 pub mod report;
@@ -59,6 +60,8 @@ pub enum CompareError {
     Provenance(#[from] ProvenanceError),
     #[error(transparent)]
     Selection(#[from] SelectionError),
+    #[error(transparent)]
+    Manifest(#[from] crate::contract::rounds::ManifestError),
     #[error("cannot encode the step outputs: {0}")]
     Encode(#[from] EncodeError),
     #[error(transparent)]
@@ -79,6 +82,7 @@ impl CompareError {
 pub fn main(args: &CompareArgs, env: Env<'_>) -> u8 {
     match inputs::validate(args, env)
         .map_err(CompareError::from)
+        .and_then(|inputs| Ok(manifest::with_manifest(inputs)?))
         .and_then(|inputs| run(&inputs))
     {
         Ok(code) => code,

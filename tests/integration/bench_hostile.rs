@@ -373,7 +373,10 @@ fn a_symlink_never_leads_benchs_writes_reads_or_removals_outside() {
     std::fs::write(&victim, "keep").unwrap();
     let results = p.root.path().join("results");
     std::os::unix::fs::symlink(elsewhere.path(), &results).unwrap();
-    let run = p.bench(&p.resolution(&p.base)).run();
+    let run = p
+        .bench(&p.resolution(&p.base))
+        .args(["--rounds", "1"])
+        .run();
     run.assert_code(1);
     assert!(
         run.stderr.contains("outside") && run.stderr.contains("symbolic link"),
@@ -393,7 +396,10 @@ fn a_symlink_never_leads_benchs_writes_reads_or_removals_outside() {
     std::fs::create_dir(&results).unwrap();
     let target = elsewhere.path().join("made.csv");
     std::os::unix::fs::symlink(&target, results.join("baseline.csv")).unwrap();
-    let run = p.bench(&p.resolution(&p.base)).run();
+    let run = p
+        .bench(&p.resolution(&p.base))
+        .args(["--rounds", "1"])
+        .run();
     run.assert_code(0);
     assert!(!target.exists(), "the dangling link's target was created");
     let meta = std::fs::symlink_metadata(results.join("baseline.csv")).unwrap();
@@ -401,7 +407,7 @@ fn a_symlink_never_leads_benchs_writes_reads_or_removals_outside() {
     assert_eq!(run.outputs()["baseline-rows"], "1");
 
     // A downloaded result behind a link out is not read: the baseline runs.
-    let bin = p.bench(&p.resolution(&p.base));
+    let bin = p.bench(&p.resolution(&p.base)).args(["--rounds", "1"]);
     std::fs::write(
         elsewhere.path().join("main.csv"),
         "op,shape,dtype,tflops\ngemm,1,bf16,1\n",

@@ -15,8 +15,8 @@ use crate::support::harness::{Bin, Run, write_executable};
 
 /// `bench.sh OUT [GROUPS]`: one row per group (`groups` lists them when
 /// none are given), each `op=<group>` with the value `value` says; a group
-/// named `noisy*` gets a value drawn anew each run, from a half to twice
-/// it. `mode` `fail` exits 3 after the first row; `sleep` sleeps a second
+/// named `noisy*` gets a value drawn anew each run, from a tenth to five
+/// times it (the same draws every time the test runs). `mode` `fail` exits 3 after the first row; `sleep` sleeps a second
 /// before writing. Every run appends `side round tree` to `$RUNS_LOG`.
 const HARNESS: &str = r#"#!/usr/bin/env bash
 set -u
@@ -24,10 +24,13 @@ out=$1; groups=${2:-}
 [ "$groups" = --list ] && { echo "listed $PWD" >> "$RUNS_LOG.list"; cat groups; exit 0; }
 [ -n "$groups" ] || groups=$(cat groups)
 [ "$(cat mode)" = sleep ] && sleep 1
+# The noise is drawn from a sequence the runs share, so a test's rounds are
+# the same every time.
+n=$(cat "$RUNS_LOG.n" 2>/dev/null || echo 0); echo $((n + 1)) > "$RUNS_LOG.n"; RANDOM=$n
 echo "op,shape,dtype,tflops" > "$out"
 for g in ${groups//,/ }; do
   v=$(cat value)
-  case "$g" in noisy*) v=$(( v / 2 + RANDOM % (v * 3 / 2) )) ;; esac
+  case "$g" in noisy*) v=$(( v / 10 + RANDOM % (v * 5) )) ;; esac
   echo "$g,1,f,$v" >> "$out"
   [ "$(cat mode)" = fail ] && exit 3
 done
@@ -453,4 +456,49 @@ fn rounds_that_make_no_sense_are_refused_before_anything_runs() {
     run.assert_code(1);
     assert!(run.stderr.contains("bad.toml"), "{}", run.stderr);
     assert!(repo.runs().is_empty(), "nothing ran");
+}
+
+/// What bench measured is what compare judges: `compare --manifest` reads
+/// bench's rounds (the files in round order, the gate's label, bench's
+/// look schedule), and a head 30% slower regresses while bench stopped
+/// once every row was decided.
+#[test]
+fn compare_reads_benchs_manifest_and_judges_the_same_rounds() {
+    let repo = Repo::new(("100", "ok"), ("70", "ok"), "gemm attention");
+    let run = repo
+        .bench()
+        .args(["--rounds", "3", "--max-rounds", "6", "--seed", "9"])
+        .on_runner()
+        .run();
+    run.assert_code(0);
+    let out = run.outputs();
+    let json: Value = serde_json::from_str(&out["json"]).unwrap();
+    assert_eq!(json["rounds"]["stop"], "decided", "{json}");
+    let manifest = PathBuf::from(&out["manifest"]);
+    let (compared, report) = Bin::new()
+        .args(["compare", "--manifest"])
+        .arg(&manifest)
+        .json_code(4);
+    assert_eq!(report["gate"], "main", "{}", compared.stdout);
+    let rows = report["baselines"][0]["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 2);
+    assert!(
+        rows.iter()
+            .all(|r| r["class"] == "regressed" && r["rounds"] == 3)
+    );
+    // The manifest cannot be given beside the files it names.
+    let both = Bin::new()
+        .args(["compare", "--current", "c.csv", "--manifest"])
+        .arg(&manifest)
+        .run();
+    assert_eq!(both.code, 2);
+    assert!(both.stderr.contains("not both"), "{}", both.stderr);
+    // A manifest that is not bench's is bad input, named.
+    std::fs::write(&manifest, "{\"schema\": 9}").unwrap();
+    let bad = Bin::new()
+        .args(["compare", "--manifest"])
+        .arg(&manifest)
+        .run();
+    assert_eq!(bad.code, 1);
+    assert!(bad.stderr.contains("is not bench's"), "{}", bad.stderr);
 }

@@ -21,6 +21,8 @@ fn bench(p: &Project, resolution: &str, out_dir: &std::path::Path, command: &str
         .env("GITHUB_WORKSPACE", &p.checkout)
         .env("RUNNER_TEMP", p.root.path())
         .args(["bench", "--resolution", resolution, "--command", command])
+        // One run per side: the file layout the migration guide's steps use.
+        .args(["--rounds", "1"])
         .arg("--out-dir")
         .arg(out_dir)
 }
@@ -30,7 +32,7 @@ fn bench(p: &Project, resolution: &str, out_dir: &std::path::Path, command: &str
 #[test]
 fn a_baseline_only_step_keeps_the_current_csv_an_earlier_step_wrote() {
     let p = Project::new(&quiet("100", "gemm"), &quiet("90", "gemm"));
-    let first = p.bench(&with_tag(&p)).run();
+    let first = p.bench(&with_tag(&p)).args(["--rounds", "1"]).run();
     first.assert_code(0);
     let current = first.outputs()["current"].clone();
     assert!(std::path::Path::new(&current).is_file());
