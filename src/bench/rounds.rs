@@ -29,22 +29,6 @@ use crate::config::Select;
 /// looks are the ones compare judges at.
 pub use crate::paired::schedule::{LIMIT as MAX_ROUNDS, MAX_ROUNDS as MAX_ROUNDS_DEFAULT, ROUNDS};
 
-/// What the user asked of the rounds.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Asked {
-    pub rounds: usize,
-    pub max_rounds: usize,
-    /// `--seed`; `None`: drawn at random (and printed).
-    pub seed: Option<u64>,
-    /// Fractions, as compare's thresholds.
-    pub fail: f64,
-    /// `--fail-threshold` was given (a `[[rules]]` threshold yields to it,
-    /// as in compare).
-    pub fail_given: bool,
-    pub warn: f64,
-    pub false_alarms: f64,
-}
-
 /// splitmix64 (Steele, Lea and Flood, OOPSLA 2014): a whole 64-bit state
 /// per step, so one seed and round give the same bit on every platform and
 /// version; written here because the order must never change under a

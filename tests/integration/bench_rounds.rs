@@ -460,3 +460,33 @@ fn rounds_that_make_no_sense_are_refused_before_anything_runs() {
     assert!(run.stderr.contains("bad.toml"), "{}", run.stderr);
     assert!(repo.runs().is_empty(), "nothing ran");
 }
+
+#[test]
+fn compare_paired_on_benchs_outputs_fails_a_real_slowdown_and_passes_no_change() {
+    // The change's harness writes 70 where the base wrote 100 (tflops:
+    // higher is better, so 30% worse), the same in every round.
+    let slower = Repo::new(("100", "ok"), ("70", "ok"), "gemm softmax");
+    let same = Repo::new(("100", "ok"), ("100", "ok"), "gemm softmax");
+    for (repo, code, class) in [(&slower, 4, "regressed"), (&same, 0, "unchanged")] {
+        let run = repo
+            .bench()
+            .args(["--rounds", "3", "--seed", "4"])
+            .on_runner()
+            .run();
+        run.assert_code(0);
+        let out = run.outputs();
+        let mut compare = Bin::new().args(["compare", "--paired", "--format", "json"]);
+        for file in out["current-files"].lines() {
+            compare = compare.args(["--current", file]);
+        }
+        for labelled in out["compare-baseline"].lines() {
+            compare = compare.args(["--baseline", labelled]);
+        }
+        let verdict = compare.run();
+        verdict.assert_code(code);
+        let json = json_of(&verdict);
+        let rows = &json["baselines"][0]["rows"];
+        assert_eq!(rows[0]["class"], class, "{rows}");
+        assert_eq!(rows[0]["rounds"], 3, "{rows}");
+    }
+}
