@@ -69,6 +69,146 @@ def fifos(c, work):
           f"baseline {j2.get('baseline', {}).get('status')}")
 
 
+def left_in(directory):
+    """The processes whose working directory is under `directory`."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            if os.readlink(f"/proc/{pid}/cwd").startswith(str(directory)):
+                found.append(pid)
+        except OSError:
+            pass
+    return found
+
+
+STUBBORN = "(trap '' TERM; exec sleep 300) & echo op,shape,dtype,tflops > {out}; echo gemm,1,bf16,1 >> {out}"
+
+
+def stubborn_group(c, work):
+    """17: a harness whose background member ignores TERM, once past its
+    timeout and once after it exits: KILL follows TERM, nothing is left."""
+    repo, sha, _ = project(work, "stubborn", ROWS)
+    env = {"GITHUB_WORKSPACE": str(repo), "RUNNER_TEMP": str(work)}
+    code, out, _, took, _ = c.run(["bench", "--side", "current", "--timeout-minutes", "0.03", "--format", "json",
+                                   "--command", STUBBORN + "; sleep 300", "--out-dir", str(work / "st-out")],
+                                  env, timeout=90)
+    left = left_in(repo)
+    code2, _, _, took2, _ = c.run(["bench", "--side", "current", "--command", STUBBORN, "--format", "json",
+                                   "--out-dir", str(work / "st-out")], env, timeout=90)
+    left2 = left_in(repo)
+    for pid in left + left2:
+        os.kill(int(pid), signal.SIGKILL)
+    c.say(17, "a group member that ignores TERM, after a timeout and after an exit",
+          code == 0 and code2 == 0 and not left and not left2 and took < 30 and took2 < 30,
+          f"timeout: exit {code} after {took:.1f} s, {len(left)} left; "
+          f"exit: {code2} after {took2:.1f} s, {len(left2)} left")
+
+
+def cancellation(c, work):
+    """18: the runner cancels the step (SIGINT, then SIGTERM) while the
+    baseline's harness runs, with a member that ignores TERM."""
+    repo, sha, _ = project(work, "cancel", ROWS)
+    started = work / "cancel-started"
+    cmd = [str(c.launcher), "bench", "--side", "baseline", "--format", "json",
+           "--resolution", json.dumps({"base_sha": sha, "base_available": True}),
+           "--command", f"touch {started}; " + STUBBORN + "; sleep 300", "--out-dir", str(work / "cancel-out")]
+    env = dict(c.env, GITHUB_WORKSPACE=str(repo), RUNNER_TEMP=str(work))
+    p = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    deadline = time.monotonic() + 60
+    while not started.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.3)
+    first = time.monotonic()
+    p.send_signal(signal.SIGINT)
+    time.sleep(1)
+    p.send_signal(signal.SIGTERM)
+    try:
+        out, _ = p.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        out, _ = p.communicate()
+    took = time.monotonic() - first
+    trees = [d for d in work.iterdir() if d.name.startswith(".baseline-resolver-baseline-")]
+    listed = subprocess.run(["git", "-C", str(repo), "worktree", "list"], capture_output=True,
+                            text=True).stdout.splitlines()
+    left = left_in(work)
+    for pid in left:
+        os.kill(int(pid), signal.SIGKILL)
+    status = json.loads(out or "{}").get("baseline", {}).get("status")
+    c.say(18, "a cancelled step (SIGINT, then SIGTERM) with a harness that ignores TERM",
+          p.returncode == 130 and took < 5 and not trees and len(listed) == 1 and not left and status,
+          f"exit {p.returncode} after {took:.1f} s, baseline {status}, {len(trees)} worktrees left "
+          f"({len(listed) - 1} registered), {len(left)} processes left")
+
+
+FIXABLE = """name: bench
+on:
+  push:
+    branches: [main]
+  pull_request:
+concurrency:
+  group: bench-${{ github.ref }}
+  cancel-in-progress: true
+jobs:
+  gpu:
+    runs-on: [self-hosted, mi355]
+    steps:
+      - name: Release baseline
+        run: |
+          LATEST=$(git tag --list 'v*' | sort -V | tail -1)
+          ./run_benchmark.sh --baseline "$LATEST"
+"""
+
+
+def symlinks(c, work):
+    """19: lint --fix on a workflow that is a symlink out of the repository;
+    20: bench with a checked-out bench-results that is a symlink out, and a
+    dangling symlink at {out}."""
+    repo = work / "linkrepo"
+    (repo / ".github/workflows").mkdir(parents=True)
+    victim = work / "victim.yml"
+    victim.write_text(FIXABLE)
+    (repo / ".github/workflows/ci.yml").symlink_to("../../../victim.yml")
+    code, out, _, _, _ = subprocess_in(c, repo, ["lint", ".github/workflows/ci.yml", "--fix"])
+    c.say(19, "lint --fix on a workflow that is a symlink out of the repository",
+          victim.read_text() == FIXABLE and "symbolic link" in out,
+          f"exit {code}, target {'unchanged' if victim.read_text() == FIXABLE else 'REWRITTEN'}")
+    proj, sha, git = project(work, "linkbench", ROWS)
+    outside = work.parent / (work.name + "-outside")
+    outside.mkdir()
+    (outside / "current.csv").write_text("keep")
+    (proj / "bench-results").symlink_to(outside)
+    env = {"GITHUB_WORKSPACE": str(proj), "RUNNER_TEMP": str(proj / ".tmp")}
+    code, _, err, _, _ = subprocess_in(c, proj, ["bench", "--side", "current", "--command", "bash run.sh {out}"],
+                                       env)
+    kept = (outside / "current.csv").read_text() == "keep"
+    (proj / "bench-results").unlink()
+    (proj / "bench-results").mkdir()
+    target = outside / "made.csv"
+    (proj / "bench-results/current.csv").symlink_to(target)
+    code2, _, _, _, _ = subprocess_in(c, proj, ["bench", "--side", "current", "--command", "bash run.sh {out}"],
+                                      env)
+    made = target.exists()
+    for f in outside.iterdir():
+        f.unlink()
+    outside.rmdir()
+    c.say(20, "bench-results a symlink out of the workspace, and a dangling symlink at {out}",
+          code == 1 and kept and code2 == 0 and not made,
+          f"linked dir: exit {code}, the file outside {'kept' if kept else 'REMOVED'}; "
+          f"dangling: exit {code2}, its target {'CREATED' if made else 'not created'}")
+
+
+def subprocess_in(c, cwd, args, extra_env=None):
+    """c.run, in `cwd` (a repository's root, as a workflow step runs)."""
+    env = dict(c.env, **(extra_env or {}))
+    started = time.monotonic()
+    p = subprocess.run([str(c.launcher), *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=120)
+    return p.returncode, p.stdout, p.stderr, time.monotonic() - started, None
+
+
 def attacks(c, api_url, work):
     option_injection(c, work)
     fifos(c, work)
+    stubborn_group(c, work)
+    cancellation(c, work)
+    symlinks(c, work)

@@ -9,7 +9,7 @@ use clap::{Parser, Subcommand};
 
 use crate::runner::log::{LogSink as _, LogText};
 use crate::runner::{Env, exit, write};
-use crate::{bench, comment, compare, lint, resolve, select, trend};
+use crate::{bench, comment, compare, convert, lint, resolve, select, trend};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -53,6 +53,9 @@ pub enum Command {
     /// Run the suite on the change and on the one baseline, each once.
     #[command(long_about = bench::args::ABOUT, after_long_help = bench::args::after_long_help())]
     Bench(bench::args::BenchArgs),
+    /// Write a harness's results (Google Benchmark, pyperf, criterion, ...) as the CSV.
+    #[command(long_about = convert::args::ABOUT, after_long_help = convert::args::after_long_help())]
+    Convert(convert::args::ConvertArgs),
 }
 
 impl Cli {
@@ -92,5 +95,6 @@ pub fn main(env: Env<'_>) -> ExitCode {
         Command::Comment(args) => ExitCode::from(comment::main(&args, env)),
         Command::Trend(args) => ExitCode::from(trend::main(&args, env)),
         Command::Bench(args) => ExitCode::from(bench::main(&args, env)),
+        Command::Convert(args) => ExitCode::from(convert::main(&args, env)),
     }
 }

@@ -40,6 +40,7 @@ pub mod comment;
 pub mod compare;
 pub mod config;
 pub mod contract;
+pub mod convert;
 pub mod github;
 pub mod glob;
 pub mod lint;

@@ -16,7 +16,9 @@ Exit codes:
      worktree's directory cannot be made
   2  usage: unknown flag, or an invalid flag / INPUT_* value; no --command, or one without
      {out}; the baseline side without --resolution or --baseline-result
-  4  --strict, and a side's command failed or timed out, or the baseline is unavailable";
+  4  --strict, and a side's command failed or timed out, or the baseline is unavailable
+  129, 130, 143  cancelled (SIGHUP, SIGINT, SIGTERM): the harness's group was stopped,
+     the worktree removed, what there is written";
 
 const EXAMPLES: &str = "\
 Examples:
@@ -29,9 +31,10 @@ Examples:
   baseline-resolver bench --resolution resolution.json --rounds 1 \\
     --command './run_benchmark.sh --output_csv {out} {groups}' --groups-format flag:--only
 
-  # Only the groups select chose, each tree's harness asked what it knows:
+  # Only the groups select chose, each tree's harness asked what it knows ({groups} carries
+  # its flag, so a whole-suite run leaves no dangling --only):
   baseline-resolver bench --resolution resolution.json --selection selection.json \\
-    --command './run_benchmark.sh --only {groups} --output_csv {out}' \\
+    --command './run_benchmark.sh --output_csv {out} {groups}' --groups-format flag:--only \\
     --list-command './run_benchmark.sh --list'
 
   # main's uploaded results were downloaded: the baseline is not run again:

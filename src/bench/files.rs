@@ -8,7 +8,27 @@
 
 use std::fs::{File, Metadata, OpenOptions};
 use std::os::unix::fs::{FileTypeExt as _, OpenOptionsExt as _};
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+use super::inputs::Inputs;
+use crate::runner::place;
+
+/// `path` once every symlink on its way is followed, when it lies inside
+/// the workspace, the working directory, the repository, the runner's
+/// temporary directory or the volume; otherwise why not. A checked-out `bench-results` that is a
+/// symlink to elsewhere, or a dangling one, is refused here, before bench
+/// writes, reads or removes anything through it.
+pub fn inside(path: &Path, inputs: &Inputs) -> Result<PathBuf, String> {
+    let volume = inputs.volume.as_ref().map(|v| PathBuf::from(&v.host));
+    let mut roots: Vec<&Path> = vec![
+        &inputs.workspace,
+        &inputs.cwd,
+        &inputs.repository,
+        &inputs.temp,
+    ];
+    roots.extend(volume.as_deref());
+    place::inside(path, &roots)
+}
 
 /// What is at a path, in words ("a FIFO", "a symbolic link").
 pub fn kind(meta: &Metadata) -> &'static str {

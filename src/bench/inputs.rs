@@ -67,6 +67,12 @@ pub struct Inputs {
     pub volume: Option<Volume>,
     /// Absolute.
     pub repository: PathBuf,
+    /// `GITHUB_WORKSPACE`, else the working directory: with `repository`,
+    /// `temp` and the volume, where the files bench writes, reads and
+    /// removes must lie once every symlink is followed.
+    pub workspace: PathBuf,
+    /// The working directory (relative paths are taken from it).
+    pub cwd: PathBuf,
     /// `GITHUB_SERVER_URL` (github.com, or an Enterprise Server): the base
     /// repository the baseline's commit is fetched from is under it.
     pub server_url: String,
@@ -223,6 +229,10 @@ pub fn validate(args: &BenchArgs, env: Env<'_>) -> Result<Inputs, InputError> {
             .map(|v| volume(&v, &cwd))
             .transpose()?,
         repository: place(&repository, &cwd)?,
+        workspace: r
+            .var("GITHUB_WORKSPACE")
+            .map_or_else(|| cwd.clone(), |w| cwd.join(w)),
+        cwd: cwd.clone(),
         server_url: r
             .parse(&SERVER_URL, None, network::git_server)?
             .unwrap_or_else(|| network::SERVER_URL.to_owned()),

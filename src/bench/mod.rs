@@ -22,6 +22,7 @@ pub mod process;
 pub mod render;
 pub mod rounds;
 pub mod side;
+pub mod signals;
 pub mod worktree;
 
 use thiserror::Error;
@@ -119,7 +120,7 @@ fn reusable(inputs: &Inputs) -> (Option<std::path::PathBuf>, Option<side::Note>)
         return (None, None);
     };
     let shown_path = shown(&path.to_string_lossy());
-    match side::downloaded(path) {
+    match side::downloaded(path, inputs) {
         Err(what) => (
             None,
             Some(side::Note {
@@ -149,6 +150,7 @@ fn reusable(inputs: &Inputs) -> (Option<std::path::PathBuf>, Option<side::Note>)
 
 /// Plans, runs each side once, writes; returns the exit code.
 pub fn run(inputs: &Inputs) -> Result<u8, BenchError> {
+    signals::install();
     let resolution = inputs
         .resolution
         .as_deref()
@@ -184,5 +186,8 @@ pub fn run(inputs: &Inputs) -> Result<u8, BenchError> {
         && [&outcome.current, &outcome.baseline]
             .iter()
             .any(|r| r.fails_strict() && inputs.sides.has(r.side));
+    if let Some(signal) = signals::caught() {
+        return Ok(u8::try_from(signal.saturating_add(128)).unwrap_or(u8::MAX));
+    }
     Ok(if failing { exit::STRICT } else { exit::OK })
 }

@@ -13,6 +13,7 @@ use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
 
+use super::signals;
 use crate::runner::log::LogText;
 use crate::runner::write;
 
@@ -20,7 +21,9 @@ use crate::runner::write;
 pub const MAX_LINE: usize = 64 * 1024;
 /// What a list command may print; the rest is read and dropped.
 pub const MAX_LISTED: usize = 1024 * 1024;
-/// After a timeout, how long the group has to stop on SIGTERM before SIGKILL.
+/// How long a group has to stop on SIGTERM before SIGKILL (after a
+/// timeout, a cancellation, or a command that left members behind), and
+/// then to be gone after SIGKILL.
 const GRACE: Duration = Duration::from_secs(10);
 /// After the command ends, how long its output may still drain (a process
 /// that left the group and kept the pipe open is not waited for).
@@ -34,6 +37,8 @@ pub enum Ended {
     Exit(i32),
     /// Outlived its time and was stopped.
     TimedOut,
+    /// bench was told to stop (this signal) and stopped it.
+    Cancelled(i32),
 }
 
 #[derive(Debug, Clone)]
@@ -85,9 +90,8 @@ pub fn run(
         }),
     ];
     drop(done_tx);
-    let ended = wait(&mut child, start, timeout)?;
     // Whatever the command left behind in its group goes too.
-    signal_group(&child, "TERM");
+    let ended = wait(&mut child, start, timeout)?;
     let mut kept = String::new();
     let until = Instant::now().checked_add(DRAIN);
     for _ in pipes.iter().flatten() {
@@ -105,30 +109,59 @@ pub fn run(
     })
 }
 
-/// Waits for the child until `timeout`; then stops its group (TERM, then
-/// KILL after [`GRACE`]).
+/// Waits for the child until `timeout` (or until bench is told to stop,
+/// [`signals`]); then stops its group ([`stop_group`]).
 fn wait(child: &mut Child, start: Instant, timeout: Duration) -> std::io::Result<Ended> {
-    loop {
+    let ended = loop {
         if let Some(status) = child.try_wait()? {
-            return Ok(Ended::Exit(code(status)));
+            break Ended::Exit(code(status));
+        }
+        if let Some(signal) = signals::caught() {
+            break Ended::Cancelled(signal);
         }
         if start.elapsed() >= timeout {
-            break;
+            break Ended::TimedOut;
+        }
+        thread::sleep(POLL);
+    };
+    stop_group(child);
+    Ok(ended)
+}
+
+/// Stops whatever is left in the child's process group: TERM, up to
+/// [`GRACE`] for the group to be gone, then KILL (at once when bench got a
+/// second stopping signal), and waits until no member is left, reaping
+/// the child meanwhile (an unreaped child keeps the group alive). A group
+/// that is already gone costs one `kill(-pgid, 0)`.
+fn stop_group(child: &mut Child) {
+    let Ok(group) = libc::pid_t::try_from(child.id()) else {
+        return;
+    };
+    let gone = |child: &mut Child| {
+        let _ = child.try_wait();
+        // SAFETY: killpg with signal 0 sends nothing; it asks whether any
+        // process of the group is left.
+        unsafe { libc::killpg(group, 0) != 0 }
+    };
+    if gone(child) {
+        return;
+    }
+    // SAFETY: the group is the child's own (process_group(0)), not ours.
+    unsafe { libc::killpg(group, libc::SIGTERM) };
+    let term = Instant::now();
+    while term.elapsed() < GRACE && !signals::insisted() {
+        if gone(child) {
+            return;
         }
         thread::sleep(POLL);
     }
-    signal_group(child, "TERM");
-    let stopped = Instant::now();
-    while stopped.elapsed() < GRACE {
-        if child.try_wait()?.is_some() {
-            return Ok(Ended::TimedOut);
-        }
+    // SAFETY: as above.
+    unsafe { libc::killpg(group, libc::SIGKILL) };
+    let kill = Instant::now();
+    while kill.elapsed() < GRACE && !gone(child) {
         thread::sleep(POLL);
     }
-    signal_group(child, "KILL");
-    let _ = child.kill();
     let _ = child.wait();
-    Ok(Ended::TimedOut)
 }
 
 fn code(status: ExitStatus) -> i32 {
@@ -137,23 +170,6 @@ fn code(status: ExitStatus) -> i32 {
         .code()
         .or_else(|| status.signal().map(|s| s.saturating_add(128)))
         .unwrap_or(-1)
-}
-
-/// `kill -SIG -- -PGID` through bash's builtin (std has no killpg); the
-/// group is the child's pid ([`CommandExt::process_group`] `(0)`).
-fn signal_group(child: &Child, signal: &str) {
-    let _ = Command::new("bash")
-        .args([
-            "--noprofile",
-            "--norc",
-            "-c",
-            "kill -s \"$1\" -- \"-$2\" 2>/dev/null",
-        ])
-        .args(["kill", signal, &child.id().to_string()])
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status();
 }
 
 /// Reads `from` in bounded lines and hands each to `line`: a line with no

@@ -13,6 +13,7 @@ use super::files;
 use super::inputs::Inputs;
 use super::plan::{self, Action, Fill, Side, Tree};
 use super::process::{self, Ended};
+use super::signals;
 use super::worktree::{self, Worktree};
 use crate::github::network;
 use crate::runner::shown;
@@ -126,8 +127,18 @@ pub fn rows(path: &Path) -> Option<u64> {
 
 /// [`rows`] of a results file someone else put there (`--baseline-result`):
 /// `Ok(None)` when there is none, an error saying what is there instead of
-/// a regular file.
-pub fn downloaded(path: &Path) -> Result<Option<u64>, String> {
+/// a regular file, or where it leads when that is outside the places bench
+/// may read ([`files::inside`]).
+pub fn downloaded(path: &Path, inputs: &Inputs) -> Result<Option<u64>, String> {
+    // The file itself is looked at as itself (a link there is refused by
+    // open_regular); the directories on its way are followed here.
+    if let Some(dir) = path
+        .parent()
+        .filter(|_| std::fs::symlink_metadata(path).is_ok())
+    {
+        files::inside(dir, inputs)
+            .map_err(|e| format!("outside the places bench may read ({e})"))?;
+    }
     Ok(files::open_regular(path)?.and_then(count))
 }
 
@@ -155,6 +166,17 @@ fn count(mut file: std::fs::File) -> Option<u64> {
         lines.saturating_add(1)
     } else {
         lines
+    })
+}
+
+/// The directory `path` checked to lie inside the places bench may touch
+/// ([`files::inside`]), before anything is written, read or removed there
+/// (again after each run: a harness can swap a directory for a link).
+fn within(path: &Path, inputs: &Inputs) -> Result<(), BenchError> {
+    files::inside(path, inputs).map(|_| ()).map_err(|e| {
+        BenchError::Place(format!(
+            "{e}: bench writes, reads and removes only inside the workspace, the working directory, the repository, RUNNER_TEMP or the volume, without following a symbolic link out"
+        ))
     })
 }
 
@@ -233,11 +255,20 @@ pub fn open(
     inputs: &Inputs,
 ) -> Result<Opened, BenchError> {
     let out = out_path(side, inputs);
+    within(&inputs.out_dir, inputs)?;
     if inputs.sides.has(side) {
         remove_earlier(&out)?;
     }
     let mut run = SideRun::new(side, Status::Ok, &out);
     label.clone_into(&mut run.label);
+    if let Some(signal) = signals::caught() {
+        run.status = Status::Skipped;
+        run.warn(format!(
+            "{} not run: bench received {} (the step was cancelled)",
+            side.name(),
+            signals::name(signal)
+        ));
+    }
     let mut opened = Opened {
         run,
         tree: None,
@@ -246,6 +277,7 @@ pub fn open(
     };
     let run = &mut opened.run;
     match action {
+        _ if run.status == Status::Skipped => {}
         Action::Skipped(why) => {
             run.status = Status::Skipped;
             run.notice(format!("{} not run: {}", side.name(), shown(why)));
@@ -331,6 +363,7 @@ impl Opened {
         let prefix = format!("[{}] ", self.run.side.name());
         let done = process::run(&script, &tree, timeout, &prefix, false)
             .map_err(|e| BenchError::Place(format!("cannot start bash: {e}")))?;
+        within(&inputs.out_dir, inputs)?;
         if let Err(what) = files::open_regular(out) {
             let removed = files::remove(out)
                 .map_or_else(|e| format!("not removed: {e}"), |_| "removed".to_owned());
@@ -517,6 +550,10 @@ pub fn ended_text(ended: Ended) -> String {
     match ended {
         Ended::Exit(code) => format!("exited with status {code}"),
         Ended::TimedOut => "outlived its timeout and was stopped".to_owned(),
+        Ended::Cancelled(signal) => format!(
+            "was stopped because bench received {} (the step was cancelled)",
+            signals::name(signal)
+        ),
     }
 }
 
@@ -537,7 +574,7 @@ fn judge(run: &mut SideRun, ended: Ended, round: Option<usize>) {
         other => {
             run.exit = match other {
                 Ended::Exit(code) => Some(code),
-                Ended::TimedOut => None,
+                Ended::TimedOut | Ended::Cancelled(_) => None,
             };
             run.status = if other == Ended::TimedOut {
                 Status::TimedOut

@@ -35,7 +35,7 @@ Examples:
   baseline-resolver compare --current current.csv \\
       --baseline main=main.csv --baseline v0.3.1=tag.csv
 
-  # Three runs of each side: medians, and a regression only where the runs do not overlap:
+  # Three runs of each side, not paired: medians, and a two-sample test on the runs:
   baseline-resolver compare --current run1.csv --current run2.csv --current run3.csv \\
       --baseline main=main1.csv --baseline main=main2.csv --baseline main=main3.csv
 
@@ -56,8 +56,10 @@ Rows and classes:
   within the levels of its history (change points and drift taken out), against main's
   level with the baseline run on it, at its share of --false-alarms (1% per pull request).
   A baseline run off main's level is not judged alone: its rows are noisy and named in
-  the rerun-baseline output. With repeated runs, every current run must be worse than
-  every baseline run (and main's level) by more than the threshold.
+  the rerun-baseline output. With several runs of the change against one baseline run,
+  every current run must be worse than it (and main's level) by more than the threshold;
+  with several runs on both sides (not --paired), the runs must show it in a two-sample
+  test (Welch's, the spread moderated by the suite's) at the row's share of --false-alarms.
   regressed       worse by more than its fail threshold           (fails the gate)
   warned          worse by more than --warn-threshold
   improved        better by more than its fail threshold

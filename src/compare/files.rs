@@ -113,6 +113,24 @@ fn plan(inputs: &Inputs) -> (Vec<Job>, Vec<String>) {
     (jobs, warnings)
 }
 
+/// Lines up harnesses' results files (Google Benchmark, pyperf, ...) with
+/// each other and the config: the config takes their keys and metrics
+/// where it has the defaults (`table::schema`). The CSV is untouched.
+pub fn line_up(read: &mut Read, config: &mut Config) -> Result<(), CompareError> {
+    let mut unify = table::schema::Unify::new(config);
+    let baselines = read.baselines.iter_mut().flat_map(|b| b.tables.iter_mut());
+    for t in read
+        .current
+        .iter_mut()
+        .chain(baselines)
+        .chain(read.history.iter_mut())
+    {
+        unify.admit(t)?;
+    }
+    unify.apply(config);
+    Ok(())
+}
+
 /// Each file's table (or why it is missing) to where its role puts it.
 fn sort(
     inputs: &Inputs,

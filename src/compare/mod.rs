@@ -132,7 +132,9 @@ pub fn load(inputs: &Inputs) -> Result<Loaded, CompareError> {
         .into_iter()
         .map(|g| format!("the selection names the group {g:?}, which the config does not know"))
         .collect();
-    let read = files::read(inputs, &config)?;
+    let mut config = config;
+    let mut read = files::read(inputs, &config)?;
+    files::line_up(&mut read, &mut config)?;
     Ok(Loaded {
         config,
         provenance,

@@ -248,6 +248,10 @@ fn fix_files(
         if findings.is_empty() {
             continue;
         }
+        if let Err(why) = writable(path) {
+            said.push_line(&format!("{name}: not fixed: {why}"));
+            continue;
+        }
         let text = read::bounded_text("workflow", path, FILE_LIMIT)?;
         let Ok(root) = yaml::parse(&text) else {
             continue;
@@ -279,16 +283,38 @@ fn fix_files(
                 said.push_line(line);
             }
         } else {
-            std::fs::write(path, &mended).map_err(|source| WriteError::File {
-                what: "the fixed workflow",
-                path: path.clone(),
-                source,
+            crate::runner::place::replace(path, mended.as_bytes()).map_err(|source| {
+                WriteError::File {
+                    what: "the fixed workflow",
+                    path: path.clone(),
+                    source,
+                }
             })?;
         }
     }
     let verb = if dry_run { "would fix" } else { "fixed" };
     said.push_line(&format!("lint --fix: {verb} {fixed} findings"));
     Ok(said)
+}
+
+/// Whether `--fix` may write `path`: a regular file (not a symlink: the
+/// link's target could be anywhere) that lies inside the repository's root
+/// (the working directory) once every directory symlink on its way is
+/// followed. The tree may be a stranger's pull request.
+fn writable(path: &std::path::Path) -> Result<(), String> {
+    let meta = std::fs::symlink_metadata(path).map_err(|e| e.to_string())?;
+    if meta.file_type().is_symlink() {
+        return Err("it is a symbolic link, and --fix does not write through one".to_owned());
+    }
+    if !meta.file_type().is_file() {
+        return Err("it is not a regular file".to_owned());
+    }
+    let root = std::env::current_dir().map_err(|e| e.to_string())?;
+    crate::runner::place::inside(&root.join(path), &[&root])
+        .map(|_| ())
+        .map_err(|e| {
+            format!("{e} (the repository's root, where lint --fix runs): --fix writes only there")
+        })
 }
 
 /// What the rules know of the repository beyond one file: the config's

@@ -15,6 +15,7 @@ pub mod format;
 pub mod log;
 pub mod markdown;
 pub mod panic;
+pub mod place;
 pub mod read;
 pub mod text;
 pub mod workflow_command;

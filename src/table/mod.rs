@@ -16,13 +16,17 @@
 //! are one flat array, and reasons are interned.
 
 pub mod files;
+pub mod formats;
 pub mod read;
+mod samples;
+pub mod schema;
 
 use std::borrow::Cow;
 
 use rustc_hash::FxHashMap;
 
 pub use read::{MAX_FILE_BYTES, TableError, read};
+pub use schema::Schema;
 
 use crate::runner::text::visible;
 
@@ -214,6 +218,12 @@ pub struct Table {
     values: Vec<f64>,
     reasons: Vec<Box<str>>,
     reason_index: FxHashMap<Box<str>, u32>,
+    /// What a harness's own format said the keys and metrics are; `None`
+    /// for the CSV, which the config describes.
+    pub schema: Option<Schema>,
+    /// Every repetition of a row's metrics, when the format recorded them
+    /// (empty for the CSV: one value per cell).
+    samples: samples::Samples,
 }
 
 /// A row as the comparison reads it: a table and a row number, each
@@ -275,6 +285,12 @@ impl<'t> RowView<'t> {
     pub fn value(&self, metric: usize) -> Option<f64> {
         let v = self.raw(metric)?;
         (self.row.status == Status::Ok && v.is_finite()).then_some(v)
+    }
+
+    /// Every repetition the file recorded of `metric` for this row (the
+    /// value is their median); empty when it recorded one value.
+    pub fn samples(&self, metric: usize) -> &'t [f64] {
+        self.table.samples_of(self.index, metric)
     }
 
     /// Why the row is not valid.

@@ -8,8 +8,11 @@
 //! `series::segment` (the segmentation compare's noise bands use, one
 //! implementation): each change point's levels before and after are the
 //! medians of its two segments, its change is signed so that negative is
-//! worse, and it is `persistent` when the last segment still holds at least
-//! half of it, else `transient`. A slow creep has no single step: when a
+//! worse, and it is `persistent` when its level held [`HOLD`] runs (no
+//! level that starts within them gives back over half of it), else
+//! `transient`, one change with the change point that brought it back. The
+//! search is the thorough one (`Test::thorough`): a step two runs from the
+//! start, or one a second step undid, is looked for. A slow creep has no single step: when a
 //! creep to the last run (flat, then a straight line from some run on; or
 //! one line over the whole window) explains the series better than its
 //! steps (by BIC, which charges each change point for its position and
@@ -33,6 +36,13 @@ const WINDOW: usize = 3;
 /// Where a creep may start, at most this many positions tried per row
 /// (plus its change points).
 const HINGES: usize = 64;
+/// A change is persistent when its level held this many runs (no later
+/// level that starts within them holds less than half of it), transient
+/// when it came back sooner; the level of the last run decides for a
+/// change fewer runs from the end. A level that held this long and was
+/// then undone by a second step is two persistent changes (the second one
+/// its fix), not a transient one.
+pub const HOLD: usize = 5;
 /// Too few runs to tell a change from noise.
 pub const MIN_RUNS: usize = 4;
 
@@ -120,6 +130,7 @@ pub fn judge(values: &[(usize, f64)], sign: f64, min_change: f64) -> Judged {
     let test = Test {
         alpha: ALPHA,
         min_change: smallest,
+        thorough: true,
     };
     let points = segment::change_points(&kept, test);
     if let Some(d) = drift(&kept, &points, smallest) {
@@ -134,45 +145,82 @@ pub fn judge(values: &[(usize, f64)], sign: f64, min_change: f64) -> Judged {
         });
         return judged;
     }
-    judged.changes = steps(&kept, &kept_at, &points, sign);
+    judged.changes = steps(&kept, &kept_at, &points, sign, smallest);
     judged
 }
 
 /// The change points as changes: levels, spreads, and whether each stayed.
-fn steps(kept: &[f64], kept_at: &[usize], points: &[usize], sign: f64) -> Vec<Change> {
+/// A transient change and the change point that brought it back are one
+/// change: the return is not listed apart (as a change the other way),
+/// unless it lands `smallest` or more away from where the transient
+/// started (a new level of its own).
+fn steps(
+    kept: &[f64],
+    kept_at: &[usize],
+    points: &[usize],
+    sign: f64,
+    smallest: f64,
+) -> Vec<Change> {
     let parts = segment::segments(kept.len(), points);
     let levels: Vec<(f64, f64)> = parts
         .iter()
         .map(|r| level(kept.get(r.clone()).unwrap_or_default()))
         .collect();
-    let last = levels.last().map_or(0.0, |l| l.0);
-    points
-        .iter()
-        .zip(levels.windows(2))
-        .filter_map(|(p, w)| {
-            let (before, after) = (*w.first()?, *w.get(1)?);
-            let step = after.0 - before.0;
-            // The share of the step the last level still holds.
-            let held = if step == 0.0 {
-                0.0
-            } else {
-                (last - before.0) / step
-            };
-            Some(Change {
-                run: kept_at.get(*p).copied().unwrap_or(0),
-                before: series::level_of(before.0),
-                after: series::level_of(after.0),
-                before_spread: series::step_change(before.1),
-                after_spread: series::step_change(after.1),
-                change: sign * series::step_change(step),
-                kind: if held >= 0.5 {
-                    Kind::Persistent
-                } else {
-                    Kind::Transient
-                },
+    let mut returns = vec![false; points.len()];
+    let mut out = Vec::with_capacity(points.len());
+    for (j, p) in points.iter().enumerate() {
+        let (Some(before), Some(after)) =
+            (levels.get(j), j.checked_add(1).and_then(|a| levels.get(a)))
+        else {
+            continue;
+        };
+        let step = after.0 - before.0;
+        // The first later level, within HOLD runs, that gave back over half of it.
+        let back = (j.saturating_add(2)..levels.len())
+            .take_while(|s| {
+                parts
+                    .get(*s)
+                    .is_some_and(|r| r.start < p.saturating_add(HOLD))
             })
-        })
-        .collect()
+            .find(|s| {
+                levels
+                    .get(*s)
+                    .is_some_and(|l| held(before.0, step, l.0) < 0.5)
+            });
+        if let Some(s) = back {
+            let lands = levels.get(s).map_or(0.0, |l| (l.0 - before.0).abs());
+            if let Some(r) = s.checked_sub(1).and_then(|r| returns.get_mut(r)) {
+                *r = lands < smallest;
+            }
+        }
+        if returns.get(j).copied().unwrap_or(false) {
+            continue;
+        }
+        out.push(Change {
+            run: kept_at.get(*p).copied().unwrap_or(0),
+            before: series::level_of(before.0),
+            after: series::level_of(after.0),
+            before_spread: series::step_change(before.1),
+            after_spread: series::step_change(after.1),
+            change: sign * series::step_change(step),
+            kind: if back.is_some() {
+                Kind::Transient
+            } else {
+                Kind::Persistent
+            },
+        });
+    }
+    out
+}
+
+/// The share of a `step` from `before` that a later level still holds
+/// (logs): 1 all of it, 0 none, below 0 past where it started.
+fn held(before: f64, step: f64, later: f64) -> f64 {
+    if step == 0.0 {
+        0.0
+    } else {
+        (later - before) / step
+    }
 }
 
 /// A segment's level (median) and robust spread (1.4826 x MAD), in logs.

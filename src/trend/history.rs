@@ -100,7 +100,7 @@ fn plan(patterns: &[PathBuf], warnings: &mut Vec<String>) -> Vec<PathBuf> {
 }
 
 /// Reads every history file into series.
-pub fn read(patterns: &[PathBuf], config: &Config) -> Result<History, HistoryError> {
+pub fn read(patterns: &[PathBuf], config: &mut Config) -> Result<History, HistoryError> {
     let mut history = History::default();
     let paths = plan(patterns, &mut history.warnings);
     if paths.is_empty() {
@@ -114,6 +114,9 @@ pub fn read(patterns: &[PathBuf], config: &Config) -> Result<History, HistoryErr
     }
     files::check_total(paths.iter().map(PathBuf::as_path), MAX_TOTAL_BYTES)?;
     let budget = Budget::new(MAX_TOTAL_BYTES);
+    // Harnesses' files (pyperf, Google Benchmark, ...) lined up on one
+    // list of metrics; the config takes their keys where it has the defaults.
+    let mut unify = table::schema::Unify::new(config);
     let mut index: FxHashMap<(String, usize), usize> = FxHashMap::default();
     // The first file left out and the first row without a value: what the
     // error says when nothing is left to judge.
@@ -124,7 +127,8 @@ pub fn read(patterns: &[PathBuf], config: &Config) -> Result<History, HistoryErr
         });
         for (path, result) in batch.iter().zip(tables) {
             match result {
-                Ok(t) => {
+                Ok(mut t) => {
+                    unify.admit(&mut t)?;
                     add(&mut history, &mut index, path, &t);
                     // Looked for only while no row has had a value.
                     if history.series.is_empty() && invalid.is_none() {
@@ -141,6 +145,7 @@ pub fn read(patterns: &[PathBuf], config: &Config) -> Result<History, HistoryErr
             }
         }
     }
+    unify.apply(config);
     if history.runs.is_empty() {
         let first = unread.unwrap_or_default();
         return Err(HistoryError::NoneRead {

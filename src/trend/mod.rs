@@ -106,11 +106,11 @@ pub fn judge<'h>(
 
 /// Reads, judges and writes; returns the exit code.
 pub fn run(inputs: &Inputs) -> Result<u8, TrendError> {
-    let config = match &inputs.config {
+    let mut config = match &inputs.config {
         Some(path) => config::load::load(path)?,
         None => Config::default(),
     };
-    let history = history::read(&inputs.history, &config)?;
+    let history = history::read(&inputs.history, &mut config)?;
     let report = Report {
         rows: judge(&history, &config, inputs.min_change),
         judged: history.series.len(),

@@ -82,8 +82,8 @@ fn place(path: &Path) -> (String, Option<String>) {
 }
 
 /// The commands, each a folder of `src/` and an action.
-const COMMANDS: [&str; 7] = [
-    "resolve", "compare", "select", "lint", "comment", "trend", "bench",
+const COMMANDS: [&str; 8] = [
+    "resolve", "compare", "select", "lint", "comment", "trend", "bench", "convert",
 ];
 
 #[test]
@@ -136,10 +136,12 @@ fn layers_import_only_downwards() {
                 "runner", "validate", "github", "contract", "config", "table", "paired",
             ][..],
         ),
+        ("convert", &["runner", "config", "table"][..]),
         (
             "cli",
             &[
                 "runner", "resolve", "compare", "select", "lint", "comment", "trend", "bench",
+                "convert",
             ][..],
         ),
         ("lib", &[][..]),
@@ -309,6 +311,7 @@ fn the_verdict_does_no_io() {
         "row",
         "samples",
         "suite",
+        "two_sample",
         // What `verdict/mod.rs` gives its files.
         "BASELINE",
         "CURRENT",

@@ -147,3 +147,277 @@ fn a_fifo_at_out_or_as_the_downloaded_result_never_blocks_the_step() {
         run.stdout
     );
 }
+
+/// The processes whose working directory is under `dir`: what a harness
+/// run there left running.
+fn left_in(dir: &Path) -> Vec<String> {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(Result::ok)
+        .filter(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .bytes()
+                .all(|b| b.is_ascii_digit())
+        })
+        .filter(|e| std::fs::read_link(e.path().join("cwd")).is_ok_and(|cwd| cwd.starts_with(dir)))
+        .filter_map(|e| std::fs::read_to_string(e.path().join("cmdline")).ok())
+        .map(|c| c.replace('\0', " "))
+        .collect()
+}
+
+/// A harness whose background member ignores TERM: only KILL stops it.
+const STUBBORN: &str = "(trap '' TERM; exec sleep 300) & echo op,shape,dtype,tflops > {out}; echo gemm,1,bf16,1 >> {out}";
+
+#[test]
+fn a_group_member_that_ignores_term_is_killed_after_a_timeout_and_after_an_exit() {
+    use std::time::{Duration, Instant};
+    let p = Project::new(&quiet("100", "gemm"), &quiet("90", "gemm"));
+    let start = Instant::now();
+    let run = p
+        .bench_with(&p.resolution(&p.base), &format!("{STUBBORN}; sleep 300"))
+        .args(["--side", "current", "--timeout-minutes", "0.02"])
+        .timeout(Duration::from_secs(60))
+        .run();
+    run.assert_code(0);
+    assert_eq!(run.outputs()["current-status"], "timed-out");
+    assert!(start.elapsed() < Duration::from_secs(30));
+    assert_eq!(
+        left_in(p.root.path()),
+        Vec::<String>::new(),
+        "KILL after the grace"
+    );
+
+    let run = p
+        .bench_with(&p.resolution(&p.base), STUBBORN)
+        .args(["--side", "current"])
+        .timeout(Duration::from_secs(60))
+        .run();
+    run.assert_code(0);
+    assert_eq!(run.outputs()["current-status"], "ok");
+    assert_eq!(
+        left_in(p.root.path()),
+        Vec::<String>::new(),
+        "after a normal exit too"
+    );
+}
+
+/// bench on the baseline side of `p`, its harness `command` started (it
+/// writes `started` in the tree first), then sent `signals` one second
+/// apart; returns the exit code, the seconds from the first signal to the
+/// exit, and the step outputs.
+fn cancelled(p: &Project, command: &str, signals: &[i32]) -> (i32, f64, String) {
+    use std::time::{Duration, Instant};
+    let res = p.root.path().join("resolution.json");
+    std::fs::write(&res, p.resolution(&p.base)).unwrap();
+    let output = p.root.path().join("github_output");
+    std::fs::write(&output, "").unwrap();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_baseline-resolver"))
+        .current_dir(p.root.path())
+        .env("GITHUB_ACTIONS", "true")
+        .env("GITHUB_OUTPUT", &output)
+        .env("GITHUB_WORKSPACE", &p.checkout)
+        .env("RUNNER_TEMP", p.root.path())
+        .args(["bench", "--side", "baseline", "--resolution"])
+        .arg(&res)
+        .args([
+            "--command",
+            &format!("touch {}/started; {command}", p.root.path().display()),
+        ])
+        .arg("--worktree-dir")
+        .arg(p.worktree_dir())
+        .arg("--out-dir")
+        .arg(p.root.path().join("results"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = p.root.path().join("started");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !started.exists() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(started.exists(), "the harness started");
+    std::thread::sleep(Duration::from_millis(300));
+    let pid = i32::try_from(child.id()).unwrap();
+    let first = Instant::now();
+    for (i, signal) in signals.iter().enumerate() {
+        if i > 0 {
+            std::thread::sleep(Duration::from_secs(1));
+        }
+        assert_eq!(unsafe { libc::kill(pid, *signal) }, 0);
+    }
+    let deadline = Instant::now() + Duration::from_secs(40);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("bench did not exit after {signals:?}");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let took = first.elapsed().as_secs_f64();
+    std::fs::remove_file(&started).unwrap();
+    (
+        status.code().unwrap_or(-1),
+        took,
+        std::fs::read_to_string(&output).unwrap(),
+    )
+}
+
+#[test]
+fn a_cancelled_step_stops_the_harness_removes_the_worktree_and_exits_with_the_signal() {
+    let p = Project::new(&quiet("100", "gemm"), &quiet("90", "gemm"));
+    for (signals, code) in [
+        (vec![libc::SIGTERM], 143),
+        (vec![libc::SIGHUP], 129),
+        (vec![libc::SIGINT], 130),
+    ] {
+        let (got, took, outputs) =
+            cancelled(&p, "echo op > {out}; sleep 300 & sleep 300", &signals);
+        assert_eq!(got, code, "{signals:?}");
+        assert!(took < 5.0, "{signals:?}: {took} s");
+        assert!(
+            outputs.contains("baseline-status"),
+            "what it has is written"
+        );
+        assert!(
+            !p.worktree_dir().exists(),
+            "{signals:?}: the worktree is removed"
+        );
+        assert_eq!(p.worktrees(), 1, "and unregistered");
+        assert_eq!(left_in(p.root.path()), Vec::<String>::new(), "{signals:?}");
+    }
+    // The runner's cancellation: SIGINT, then SIGTERM while a member that
+    // ignores TERM is still there: KILL at once, not after the grace.
+    let (got, took, _) = cancelled(
+        &p,
+        &format!("{STUBBORN}; sleep 300"),
+        &[libc::SIGINT, libc::SIGTERM],
+    );
+    assert_eq!(got, 130);
+    assert!(took < 5.0, "{took} s");
+    assert!(!p.worktree_dir().exists());
+    assert_eq!(left_in(p.root.path()), Vec::<String>::new());
+}
+
+/// `lint --fix` on a workflow that is a symlink out of the repository, or
+/// under a directory that is one: the target is never written; a file it
+/// may fix is replaced whole (no temporary file left beside it).
+#[test]
+fn lint_fix_never_writes_through_a_symlink_or_outside_the_repository() {
+    let top = tempfile::tempdir().unwrap();
+    let repo = top.path().join("repo");
+    let elsewhere = top.path().join("elsewhere");
+    std::fs::create_dir_all(repo.join(".github/workflows")).unwrap();
+    std::fs::create_dir_all(elsewhere.join("wf")).unwrap();
+    let body = crate::lint::FIX_BEFORE;
+    let victim = elsewhere.join("victim.yml");
+    std::fs::write(&victim, body).unwrap();
+    std::os::unix::fs::symlink(
+        "../../../elsewhere/victim.yml",
+        repo.join(".github/workflows/ci.yml"),
+    )
+    .unwrap();
+    std::fs::write(elsewhere.join("wf/other.yml"), body).unwrap();
+    std::os::unix::fs::symlink(elsewhere.join("wf"), repo.join("linked")).unwrap();
+    let run = crate::support::harness::Bin::new()
+        .in_dir(&repo)
+        .args([
+            "lint",
+            ".github/workflows/ci.yml",
+            "linked/other.yml",
+            "--fix",
+        ])
+        .run();
+    assert!(
+        run.stdout
+            .contains("ci.yml: not fixed: it is a symbolic link")
+            && run.stdout.contains("other.yml: not fixed:")
+            && run.stdout.contains("outside"),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), body);
+    assert_eq!(
+        std::fs::read_to_string(elsewhere.join("wf/other.yml")).unwrap(),
+        body
+    );
+    std::fs::write(repo.join(".github/workflows/real.yml"), body).unwrap();
+    let run = crate::support::harness::Bin::new()
+        .in_dir(&repo)
+        .args(["lint", ".github/workflows/real.yml", "--fix"])
+        .run();
+    assert!(run.stdout.contains("fixed 4 findings"), "{}", run.stdout);
+    assert_ne!(
+        std::fs::read_to_string(repo.join(".github/workflows/real.yml")).unwrap(),
+        body
+    );
+    let names: Vec<_> = std::fs::read_dir(repo.join(".github/workflows"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names.len(), 2, "{names:?}");
+}
+
+/// A checked-out or planted symlink where bench writes: an out dir that
+/// leads outside, a dangling link at `{out}`, a downloaded result behind a
+/// link out.
+#[test]
+fn a_symlink_never_leads_benchs_writes_reads_or_removals_outside() {
+    let p = Project::new(&quiet("100", "gemm"), &quiet("90", "gemm"));
+    let elsewhere = tempfile::tempdir().unwrap();
+    let victim = elsewhere.path().join("current.csv");
+    std::fs::write(&victim, "keep").unwrap();
+    let results = p.root.path().join("results");
+    std::os::unix::fs::symlink(elsewhere.path(), &results).unwrap();
+    let run = p.bench(&p.resolution(&p.base)).run();
+    run.assert_code(1);
+    assert!(
+        run.stderr.contains("outside") && run.stderr.contains("symbolic link"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(
+        std::fs::read_to_string(&victim).unwrap(),
+        "keep",
+        "not removed"
+    );
+    assert!(!elsewhere.path().join("baseline.csv").exists());
+    assert_eq!(p.worktrees(), 1);
+
+    // A dangling link at {out}: the link goes, its target is never made.
+    std::fs::remove_file(&results).unwrap();
+    std::fs::create_dir(&results).unwrap();
+    let target = elsewhere.path().join("made.csv");
+    std::os::unix::fs::symlink(&target, results.join("baseline.csv")).unwrap();
+    let run = p.bench(&p.resolution(&p.base)).run();
+    run.assert_code(0);
+    assert!(!target.exists(), "the dangling link's target was created");
+    let meta = std::fs::symlink_metadata(results.join("baseline.csv")).unwrap();
+    assert!(meta.file_type().is_file());
+    assert_eq!(run.outputs()["baseline-rows"], "1");
+
+    // A downloaded result behind a link out is not read: the baseline runs.
+    let bin = p.bench(&p.resolution(&p.base));
+    std::fs::write(
+        elsewhere.path().join("main.csv"),
+        "op,shape,dtype,tflops\ngemm,1,bf16,1\n",
+    )
+    .unwrap();
+    let link = bin.dir().join("main");
+    std::os::unix::fs::symlink(elsewhere.path(), &link).unwrap();
+    let run = bin
+        .arg("--baseline-result")
+        .arg(link.join("main.csv"))
+        .run();
+    run.assert_code(0);
+    assert_eq!(run.outputs()["baseline-source"], "ran");
+    assert!(
+        run.stdout.contains("outside the places bench may read"),
+        "{}",
+        run.stdout
+    );
+}

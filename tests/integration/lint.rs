@@ -449,7 +449,7 @@ fn a_refused_file_is_said_and_every_other_file_still_linted() {
 
 /// A workflow with the four findings `--fix` mends (job-always,
 /// cancel-main, label-cancel, tag-sort), and the same workflow mended.
-const FIX_BEFORE: &str = r#"name: bench   # a comment kept
+pub const FIX_BEFORE: &str = r#"name: bench   # a comment kept
 on:
   push:
     branches: [main]
@@ -519,7 +519,10 @@ fn fix_mends_the_mechanical_rules_and_nothing_else() {
     for r in ["job-always", "cancel-main", "label-cancel", "tag-sort"] {
         assert!(rules.contains(r), "{r}: {v}");
     }
-    let run = lint(&[file.to_str().unwrap(), "--fix", "--dry-run"]);
+    let run = Bin::new()
+        .in_dir(keep.path())
+        .args(["lint", "bench.yml", "--fix", "--dry-run"])
+        .run();
     assert_eq!(
         std::fs::read_to_string(&file).unwrap(),
         FIX_BEFORE,
@@ -536,7 +539,10 @@ fn fix_mends_the_mechanical_rules_and_nothing_else() {
         "{}",
         run.stdout
     );
-    let run = lint(&[file.to_str().unwrap(), "--fix"]);
+    let run = Bin::new()
+        .in_dir(keep.path())
+        .args(["lint", "bench.yml", "--fix"])
+        .run();
     assert!(
         run.stdout.contains("lint --fix: fixed 4 findings"),
         "{}",

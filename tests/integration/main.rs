@@ -26,6 +26,7 @@ mod config_docs;
 mod defaults;
 mod failures;
 mod fixtures;
+mod formats;
 mod git_fallback;
 mod https;
 mod launcher;

@@ -290,3 +290,186 @@ fn every_example_names_a_workflow_that_ships_and_uploads_what_it_looks_up() {
     }
     assert!(checked >= 4, "{checked}");
 }
+
+/// A repository shaped like the seed's: the harness of
+/// `tests/fixtures/flydsl` at `scripts/run_benchmark.sh`, a base commit
+/// and a head commit whose benchmarks measure `base` and `head` TFLOPS.
+/// Returns it and the base commit.
+pub fn flydsl_repo(base: &str, head: &str) -> (tempfile::TempDir, String) {
+    use crate::support::gitrepo::{commit_all, git};
+    let dir = tempfile::tempdir().unwrap();
+    let work = dir.path();
+    std::fs::create_dir(work.join("scripts")).unwrap();
+    let harness =
+        crate::support::harness::repo_root().join("tests/fixtures/flydsl/run_benchmark.sh");
+    crate::support::harness::write_executable(
+        &work.join("scripts/run_benchmark.sh"),
+        &std::fs::read_to_string(harness).unwrap(),
+    );
+    git(work, &["init", "-q", "-b", "main"]);
+    std::fs::write(work.join("value"), base).unwrap();
+    let base_sha = commit_all(work, "base");
+    std::fs::write(work.join("value"), head).unwrap();
+    commit_all(work, "head");
+    (dir, base_sha)
+}
+
+/// A shell block run as written in `dir`, with this build of
+/// `baseline-resolver` first on PATH.
+pub fn shell(dir: &std::path::Path, script: &str) -> std::process::Output {
+    let bin = std::path::Path::new(env!("CARGO_BIN_EXE_baseline-resolver"));
+    let path = format!(
+        "{}:{}",
+        bin.parent().unwrap().display(),
+        std::env::var("PATH").unwrap()
+    );
+    std::process::Command::new("bash")
+        .args(["--noprofile", "--norc", "-eo", "pipefail", "-c", script])
+        .current_dir(dir)
+        .env("PATH", path)
+        .env_remove("GITHUB_ACTIONS")
+        .env_remove("GITHUB_OUTPUT")
+        .env_remove("GITHUB_STEP_SUMMARY")
+        .env_remove("GITHUB_WORKSPACE")
+        .output()
+        .unwrap()
+}
+
+/// Break 6: `bench --help`'s examples that run `./run_benchmark.sh`, run as
+/// written against the seed-shaped harness (whose `--only` takes the next
+/// word, whatever it is), for a whole-suite run and for a selection: every
+/// side runs its benchmarks.
+#[test]
+fn the_bench_help_examples_run_the_seeds_harness_on_the_whole_suite_and_a_selection() {
+    let help = Bin::new().args(["bench", "--help"]).run();
+    let examples = help
+        .stdout
+        .split("Examples:\n")
+        .nth(1)
+        .unwrap()
+        .split("\nHow it runs:")
+        .next()
+        .unwrap()
+        .to_owned();
+    let blocks: Vec<String> = examples
+        .split("\n\n")
+        .map(|b| {
+            b.lines()
+                .filter(|l| !l.trim_start().starts_with('#'))
+                .collect::<Vec<_>>()
+                .join("\n")
+        })
+        .filter(|b| b.contains("./run_benchmark.sh"))
+        .collect();
+    assert_eq!(blocks.len(), 2, "{examples}");
+    for (selection, rows) in [
+        (r#"{"selection":"all","groups":[]}"#, 2),
+        (r#"{"selection":"some","groups":["gemm"]}"#, 1),
+    ] {
+        for block in &blocks {
+            let (repo, base) = flydsl_repo("100", "90");
+            let dir = repo.path();
+            std::fs::write(
+                dir.join("resolution.json"),
+                format!(r#"{{"label":"main","base_sha":"{base}","base_available":true}}"#),
+            )
+            .unwrap();
+            std::fs::write(dir.join("selection.json"), selection).unwrap();
+            let script = format!(
+                "cd scripts && cd .. && {} --format json",
+                block.replace("./run_benchmark.sh", "./scripts/run_benchmark.sh")
+            );
+            let run = shell(dir, &script);
+            let stdout = String::from_utf8_lossy(&run.stdout);
+            let stderr = String::from_utf8_lossy(&run.stderr);
+            assert!(run.status.success(), "{block}\n{stdout}\n{stderr}");
+            let json: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap();
+            for side in ["current", "baseline"] {
+                assert_eq!(
+                    (json[side]["status"].as_str(), json[side]["rows"].as_u64()),
+                    (
+                        Some("ok"),
+                        Some(if block.contains("--selection") {
+                            rows
+                        } else {
+                            2
+                        })
+                    ),
+                    "{side} of {block} with {selection}:\n{stderr}"
+                );
+            }
+        }
+    }
+}
+
+/// The block after `<!-- marker -->` in a docs page: its language and text.
+pub fn marked_block(page: &str, marker: &str) -> (String, String) {
+    let text = std::fs::read_to_string(crate::support::harness::repo_root().join(page)).unwrap();
+    let after = text
+        .split(&format!("<!-- {marker} -->\n```"))
+        .nth(1)
+        .unwrap_or_else(|| panic!("{page} has no block marked {marker}"));
+    let (lang, rest) = after.split_once('\n').unwrap();
+    (
+        lang.to_owned(),
+        rest.split("\n```").next().unwrap().to_owned(),
+    )
+}
+
+/// test_allreduce.py's CSV: a row per rank and the aggregate, per shape.
+fn allreduce_csv(aggregate_us: f64) -> String {
+    let mut text = "rank,shape,dtype,world_size,mode,max_error,avg_time_us,min_avg_time_us,max_avg_time_us,device_time_sum_us,kernel_name,num_iters,num_warmup,acc_res\n".to_owned();
+    for (shape, dtype) in [("(2, 7168)", "fp16"), ("(4096, 8192)", "bf16")] {
+        text.push_str(&format!(
+            "aggregate,\"{shape}\",{dtype},8,cudagraph,0.0,{aggregate_us},{aggregate_us},{aggregate_us},1.0,ar,51,5,pass\n"
+        ));
+        for rank in 0..8 {
+            text.push_str(&format!(
+                "{rank},\"{shape}\",{dtype},8,cudagraph,0.0,{aggregate_us},{aggregate_us},{aggregate_us},1.0,ar,51,5,\n"
+            ));
+        }
+    }
+    text
+}
+
+/// Break 3: docs/migrating.md's `migrate:multi` compare step reads the
+/// allreduce CSV with the config the page gives it, and gates the
+/// aggregate rows as compare_allreduce_benchmark.py did.
+#[test]
+fn the_migration_guides_allreduce_compare_reads_its_csv() {
+    let (_, block) = marked_block("docs/migrating.md", "migrate:multi");
+    let steps: Vec<serde_yaml_ng::Value> = serde_yaml_ng::from_str(&block).unwrap();
+    let config = steps[1]["with"]["config"].as_str().unwrap();
+    let (lang, toml) = marked_block("docs/migrating.md", &format!("migrate:file {config}"));
+    assert_eq!(lang, "toml");
+    let work = tempfile::tempdir().unwrap();
+    let dir = work.path();
+    std::fs::create_dir_all(dir.join(config).parent().unwrap()).unwrap();
+    std::fs::write(dir.join(config), toml).unwrap();
+    for (name, us) in [("current.csv", 130.0), ("main.csv", 100.0)] {
+        std::fs::write(dir.join(name), allreduce_csv(us)).unwrap();
+    }
+    let compare = |code: i32| {
+        Bin::new()
+            .args(["compare", "--config"])
+            .arg(dir.join(config))
+            .args(["--current", &dir.join("current.csv").display().to_string()])
+            .args([
+                "--baseline",
+                &format!("main={}", dir.join("main.csv").display()),
+            ])
+            .json_code(code)
+            .1
+    };
+    let json = compare(4);
+    let counts = &json["baselines"][0]["counts"];
+    assert_eq!(json["verdict"], "regression", "{json}");
+    assert_eq!(
+        (counts["regressed"].as_u64(), counts["ignored"].as_u64()),
+        (Some(2), Some(16))
+    );
+    // 100 to 105 us is 5%: no change.
+    std::fs::write(dir.join("current.csv"), allreduce_csv(105.0)).unwrap();
+    let json = compare(0);
+    assert_eq!(json["verdict"], "pass", "{json}");
+}

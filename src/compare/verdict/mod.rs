@@ -21,6 +21,7 @@ mod paired;
 mod row;
 mod samples;
 pub mod suite;
+mod two_sample;
 
 use super::join::Join;
 use super::noise::{self, Band, NoBand, Noise};
@@ -139,6 +140,9 @@ pub struct Comparison<'t> {
     worst: Option<usize>,
     /// With `--paired`: every paired row decided.
     paired: Option<crate::paired::Judged>,
+    /// Unpaired, with several runs on each side: the suite's prior for the
+    /// spread of a row's runs (see [`two_sample`]).
+    spread_prior: Option<crate::series::prior::Prior>,
 }
 
 /// What a comparison is made of.
@@ -189,6 +193,7 @@ pub fn compare<'t>(sides: Sides<'t>, config: &'t Config, thresholds: Thresholds)
         classes: Vec::new(),
         worst: None,
         paired: None,
+        spread_prior: None,
         join,
         config,
         thresholds,
@@ -224,28 +229,38 @@ pub fn compare<'t>(sides: Sides<'t>, config: &'t Config, thresholds: Thresholds)
         })
         .count();
     comparison.row_rate = noise::row_rate(thresholds.false_alarms, both);
-    comparison.level_rate = (2.0 * comparison.row_rate).min(1.0);
-    // Every row classified once, the rows shared among the cores.
-    let parts = parallel::ranges(comparison.join.len(), |range| comparison.tally(range));
-    let mut worst: Option<(f64, usize)> = None;
-    let mut classes = Vec::with_capacity(comparison.join.len());
-    let mut changes = Vec::new();
-    for part in parts {
-        classes.extend(part.classes);
-        changes.extend(part.changes);
-        for (total, n) in comparison.counts.iter_mut().zip(part.counts) {
-            *total = total.saturating_add(n);
-        }
-        if let Some((change, slot)) = part.worst
-            && worst.is_none_or(|(w, _)| change < w)
-        {
-            worst = Some((change, slot));
-        }
+    if comparison.paired.is_none() {
+        comparison.spread_prior = two_sample::prior(&comparison);
     }
-    comparison.worst = worst.map(|(_, slot)| slot);
-    comparison.classes = classes;
-    comparison.shift = suite::shift(&changes, &comparison.suite_steps);
+    comparison.level_rate = (2.0 * comparison.row_rate).min(1.0);
+    comparison.classify_all();
     comparison
+}
+
+impl Comparison<'_> {
+    /// Every row classified once, the rows shared among the cores: the
+    /// counts, each row's class, the worst row and the suite's shift.
+    fn classify_all(&mut self) {
+        let parts = parallel::ranges(self.join.len(), |range| self.tally(range));
+        let mut worst: Option<(f64, usize)> = None;
+        let mut classes = Vec::with_capacity(self.join.len());
+        let mut changes = Vec::new();
+        for part in parts {
+            classes.extend(part.classes);
+            changes.extend(part.changes);
+            for (total, n) in self.counts.iter_mut().zip(part.counts) {
+                *total = total.saturating_add(n);
+            }
+            if let Some((change, slot)) = part.worst
+                && worst.is_none_or(|(w, _)| change < w)
+            {
+                worst = Some((change, slot));
+            }
+        }
+        self.worst = worst.map(|(_, slot)| slot);
+        self.classes = classes;
+        self.shift = suite::shift(&changes, &self.suite_steps);
+    }
 }
 
 /// `f` of each key's cells, in slot order (one buffer for all of them).

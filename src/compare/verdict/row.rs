@@ -4,6 +4,7 @@
 //! its history's level. Pure.
 
 use super::samples::{Bounds, Samples, digits_apart, each_change};
+use super::two_sample;
 use super::{Applied, BASELINE, CURRENT, Comparison, Origin, RowResult, Rows};
 use crate::compare::defaults;
 use crate::compare::noise::{Band, NoBand, Noise};
@@ -231,8 +232,15 @@ impl<'t> Comparison<'t> {
         };
         let repeated = base.samples().len() > 1 || cur.samples().len() > 1;
         let disagree = |limit| self.disagree(base, cur, bounds, direction, limit);
+        let two = two_sample::test(base, cur, direction.sign(), self.spread_prior);
         if (cur.median - base.median).abs() <= policy.floor {
             (Class::Unchanged, None)
+        } else if let Some(t) = two.filter(|_| change < -applied.fail) {
+            if t.p_worse <= self.row_rate {
+                (Class::Regressed, None)
+            } else {
+                (Class::Noisy, Some(self.not_shown(&t, "worse")))
+            }
         } else if bounds.least_worse < -applied.fail {
             (Class::Regressed, None)
         } else if change < -applied.fail {
@@ -254,6 +262,12 @@ impl<'t> Comparison<'t> {
                 }
                 _ => (Class::Warned, None),
             }
+        } else if let Some(t) = two.filter(|_| change > applied.fail.max(better)) {
+            if t.p_better <= self.row_rate {
+                (Class::Improved, None)
+            } else {
+                (Class::Noisy, Some(self.not_shown(&t, "better")))
+            }
         } else if bounds.least_better > applied.fail.max(better) {
             (Class::Improved, None)
         } else if change > applied.fail.max(better) && repeated {
@@ -261,6 +275,20 @@ impl<'t> Comparison<'t> {
         } else {
             (Class::Unchanged, None)
         }
+    }
+
+    /// Why several runs a side, beyond a threshold by their medians, are
+    /// `noisy`: the runs do not show it at the row's share of the rate.
+    fn not_shown(&self, t: &two_sample::TwoSample, way: &str) -> String {
+        let p = if way == "worse" {
+            t.p_worse
+        } else {
+            t.p_better
+        };
+        format!(
+            "the runs do not show it: {} of {} and {} of the change, this much {way} by chance p = {p:.2e}, over the row's share {:.2e} of the false-alarm rate",
+            t.runs.0, self.label, t.runs.1, self.row_rate
+        )
     }
 
     /// Why repeated runs that disagree are `noisy`: each run's change, the

@@ -17,6 +17,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use hashbrown::HashTable;
 use thiserror::Error;
 
+use super::formats::{self, Format};
 use super::{Status, Table, push_key};
 use crate::config::Metric;
 use crate::runner::read::{self, FileError};
@@ -57,6 +58,25 @@ pub enum TableError {
         line: u64,
         message: String,
     },
+    /// A harness's file that its reader refuses: where (a JSON path, a
+    /// line) and why.
+    #[error("{path}: {format} results, {at}: {message}")]
+    Format {
+        path: PathBuf,
+        format: &'static str,
+        at: String,
+        message: String,
+    },
+    #[error("{path}: not a results file of any known format (tried {tried}): {why}")]
+    UnknownFormat {
+        path: PathBuf,
+        tried: String,
+        why: String,
+    },
+    /// Files whose keys or metrics cannot be lined up with each other or
+    /// with the config's.
+    #[error("{path}: {message}")]
+    Schema { path: PathBuf, message: String },
 }
 
 /// Bytes every input file of one comparison may hold together.
@@ -71,6 +91,18 @@ impl Budget {
             left: AtomicU64::new(limit),
             limit,
         }
+    }
+
+    /// Takes a file's `bytes` from the budget, or names the file that
+    /// spent it.
+    pub(crate) fn spend(&self, path: &Path, bytes: usize) -> Result<(), TableError> {
+        if self.take(u64::try_from(bytes).unwrap_or(u64::MAX)) {
+            return Ok(());
+        }
+        Err(TableError::OverBudget {
+            path: path.to_owned(),
+            limit: self.limit,
+        })
     }
 
     /// Takes `bytes` from the budget, or says it is spent.
@@ -90,6 +122,21 @@ pub fn read(
     metrics: &[Metric],
     budget: &Budget,
 ) -> Result<Table, TableError> {
+    read_as(path, keys, metrics, budget, None)
+}
+
+/// [`read`], the format named (`--results-format`) rather than found from
+/// the content. A directory is criterion's tree.
+pub fn read_as(
+    path: &Path,
+    keys: &[String],
+    metrics: &[Metric],
+    budget: &Budget,
+    named: Option<Format>,
+) -> Result<Table, TableError> {
+    if path.is_dir() {
+        return formats::criterion::read(path, budget);
+    }
     let bytes = read::bounded("results file", path, MAX_FILE_BYTES)?;
     if !budget.take(u64::try_from(bytes.len()).unwrap_or(u64::MAX)) {
         return Err(TableError::OverBudget {
@@ -97,7 +144,13 @@ pub fn read(
             limit: budget.limit,
         });
     }
-    parse(path, &bytes, keys, metrics)
+    // Detection's `Csv` is a JSON document no reader knows (refused,
+    // naming what was tried); text that is no harness's is the CSV.
+    match named.map_or_else(|| formats::detect(&bytes), Some) {
+        None => parse(path, &bytes, keys, metrics),
+        Some(Format::Csv) if named.is_some() => parse(path, &bytes, keys, metrics),
+        Some(format) => formats::parse(path, &bytes, format),
+    }
 }
 
 /// Parses results; `path` only names the source in errors.
@@ -119,7 +172,7 @@ pub fn parse(
     builder.finish()
 }
 
-fn hex(digest: &[u8]) -> String {
+pub(crate) fn hex(digest: &[u8]) -> String {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
     let mut out = String::with_capacity(digest.len().saturating_mul(2));
     for b in digest {

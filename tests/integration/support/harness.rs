@@ -100,6 +100,12 @@ impl Bin {
         self
     }
 
+    /// Runs in `dir` instead of the scratch directory (a repository's root).
+    pub fn in_dir(mut self, dir: &Path) -> Self {
+        self.cmd.current_dir(dir);
+        self
+    }
+
     pub fn env_remove(mut self, key: &str) -> Self {
         self.cmd.env_remove(key);
         self

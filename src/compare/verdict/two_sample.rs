@@ -1,0 +1,112 @@
+//! Several runs of each side that are not paired rounds (main's uploaded
+//! artifacts, runs on several machines): a two-sample test on the logs of
+//! the runs, whose power grows with every run, instead of asking every
+//! run of the change to be worse than every run of the baseline (a rule
+//! that catches less with every run added: one run of ten that lands
+//! well clears the row).
+//!
+//! Welch's statistic with each side's variance moderated by the suite's
+//! (the same empirical Bayes prior as the paired verdict: with two or three
+//! runs a side, a row's own spread is barely known, and the rows of a suite
+//! measured together have spreads of a family). A row regresses when its
+//! median is worse than the fail threshold and the runs show it at the
+//! row's share of `--false-alarms`. Pure.
+
+use super::samples::Samples;
+use super::{BASELINE, CURRENT, Comparison};
+use crate::series::prior::Prior;
+use crate::series::student;
+
+/// Both sides' runs of a row: the difference of their mean logs (signed,
+/// negative worse) and the chances of so much worse, or so much better,
+/// if nothing changed.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TwoSample {
+    pub difference: f64,
+    pub p_worse: f64,
+    pub p_better: f64,
+    pub runs: (usize, usize),
+}
+
+/// The mean and variance of the logs of a side's runs, and its degrees of
+/// freedom (runs less one).
+#[allow(
+    clippy::cast_precision_loss,
+    reason = "a side has at most a thousand runs"
+)]
+fn log_moments(values: &[f64]) -> Option<(f64, f64, f64)> {
+    let logs: Vec<f64> = values
+        .iter()
+        .filter(|v| **v > 0.0 && v.is_finite())
+        .map(|v| v.ln())
+        .collect();
+    if logs.len() < 2 {
+        return None;
+    }
+    let n = logs.len() as f64;
+    let mean = logs.iter().sum::<f64>() / n;
+    let var = logs.iter().map(|l| (l - mean).powi(2)).sum::<f64>() / (n - 1.0);
+    Some((mean, var, n - 1.0))
+}
+
+/// The pooled variance of a row's two sides and its degrees of freedom.
+fn pooled(base: &[f64], cur: &[f64]) -> Option<(f64, f64)> {
+    let (_, vb, db) = log_moments(base)?;
+    let (_, vc, dc) = log_moments(cur)?;
+    let dof = db + dc;
+    Some(((db * vb + dc * vc) / dof, dof))
+}
+
+/// The suite's prior for spreads, from every row with two or more runs on
+/// each side (each side read on the baseline's metric).
+pub fn prior(comparison: &Comparison<'_>) -> Option<Prior> {
+    Prior::fit((0..comparison.join.len()).filter_map(|slot| {
+        let metric = comparison
+            .join
+            .rows(slot, BASELINE)
+            .find_map(|r| r.measure())?
+            .0;
+        let side = |group| -> Vec<f64> {
+            comparison
+                .join
+                .rows(slot, group)
+                .filter_map(|r| r.value(metric))
+                .collect()
+        };
+        pooled(&side(BASELINE), &side(CURRENT))
+    }))
+}
+
+/// The test for a row with two or more runs on each side; `None` otherwise.
+#[allow(
+    clippy::cast_precision_loss,
+    reason = "a side has at most a thousand runs"
+)]
+pub fn test(base: &Samples, cur: &Samples, sign: f64, prior: Option<Prior>) -> Option<TwoSample> {
+    let (b, c) = (base.samples(), cur.samples());
+    let (mb, _, _) = log_moments(b)?;
+    let (mc, _, _) = log_moments(c)?;
+    let (var, dof) = pooled(b, c)?;
+    let (var, dof) = match prior {
+        Some(p) => p.moderate(var, dof),
+        None => (var, dof),
+    };
+    let se = (var * (1.0 / b.len() as f64 + 1.0 / c.len() as f64)).sqrt();
+    let difference = (mc - mb) * sign;
+    let (p_worse, p_better) = if se > 0.0 && se.is_finite() {
+        let t = difference / se;
+        (student::upper_tail(-t, dof), student::upper_tail(t, dof))
+    } else if difference < 0.0 {
+        (0.0, 1.0)
+    } else if difference > 0.0 {
+        (1.0, 0.0)
+    } else {
+        (1.0, 1.0)
+    };
+    Some(TwoSample {
+        difference,
+        p_worse,
+        p_better,
+        runs: (b.len(), c.len()),
+    })
+}

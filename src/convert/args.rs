@@ -1,0 +1,55 @@
+//! The `convert` command line as typed, and its help text.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+pub const ABOUT: &str = "Write a harness's results (Google Benchmark, pytest-benchmark, criterion, asv, pyperf, hyperfine, go test, cargo bench) as the CSV: one row per benchmark, the median of its repetitions.";
+
+const EXIT_CODES: &str = "\
+Exit codes:
+  0  converted
+  1  bad input: the file cannot be read, is over 64 MiB, is no known format (the formats
+     tried are named), or its reader refuses it (the file and where: a JSON path or a line);
+     the output cannot be written
+  2  usage: unknown flag, no file, an unknown --results-format";
+
+const EXAMPLES: &str = "\
+Examples:
+  # Google Benchmark's JSON as the CSV, on stdout:
+  baseline-resolver convert bench.json
+
+  # criterion's tree, into a file:
+  baseline-resolver convert target/criterion --output results.csv
+
+  # The format named rather than found from the content:
+  baseline-resolver convert out.txt --results-format go-test
+
+What it writes:
+  A header `benchmark,params,<metrics>,status,samples`, then one row per benchmark: its
+  name and parameters, each metric's value (the median of the repetitions the harness
+  recorded; empty where it has none), `ok` or `failed`, and how many repetitions the
+  headline metric had. compare and trend read the harness's files directly; this is for
+  dashboards that want one shape. Read it back with a config of
+  keys = [\"benchmark\", \"params\"] and the metrics the header names (docs/formats.md).";
+
+pub fn after_long_help() -> String {
+    format!("{EXAMPLES}\n\n{EXIT_CODES}")
+}
+
+#[derive(Debug, Clone, Default, Args)]
+pub struct ConvertArgs {
+    /// The results file (criterion: its target/criterion directory).
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+
+    /// The format, where the content does not say it: csv, google-benchmark,
+    /// pytest-benchmark, asv, criterion, pyperf, hyperfine, go-test, cargo-bench.
+    /// [default: found from the content]
+    #[arg(long, value_name = "NAME")]
+    pub results_format: Option<String>,
+
+    /// Write the CSV here rather than to stdout.
+    #[arg(long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+}

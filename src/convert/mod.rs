@@ -1,0 +1,121 @@
+//! `convert`: a harness's results file, read by its reader
+//! (`table::formats`), written as the CSV, for dashboards and scripts
+//! that want one shape. compare and trend do not need it: they read the
+//! harness's files themselves.
+
+pub mod args;
+
+use std::fmt::Write as _;
+
+use thiserror::Error;
+
+use crate::config::Config;
+use crate::runner::{self, Env, exit, shown, write::WriteError};
+use crate::table::formats::Format;
+use crate::table::read::{Budget, read_as};
+use crate::table::{Status, Table, TableError};
+use args::ConvertArgs;
+
+#[derive(Debug, Error)]
+pub enum ConvertError {
+    #[error("--results-format: {given:?} is not a format; the formats are {names}")]
+    Usage { given: String, names: String },
+    #[error(transparent)]
+    Table(#[from] TableError),
+    #[error("{path}: cannot write: {source}")]
+    Output {
+        path: std::path::PathBuf,
+        source: std::io::Error,
+    },
+    #[error(transparent)]
+    Write(#[from] WriteError),
+}
+
+pub fn main(args: &ConvertArgs, env: Env<'_>) -> u8 {
+    match run(args) {
+        Ok(()) => exit::OK,
+        Err(err) => {
+            runner::report_error("baseline-resolver convert", &err.to_string(), env);
+            match err {
+                ConvertError::Usage { .. } => exit::USAGE,
+                _ => exit::BAD_INPUT,
+            }
+        }
+    }
+}
+
+fn run(args: &ConvertArgs) -> Result<(), ConvertError> {
+    let named = match &args.results_format {
+        Some(name) => Some(Format::from_name(name).ok_or_else(|| ConvertError::Usage {
+            given: shown(name),
+            names: Format::names(),
+        })?),
+        None => None,
+    };
+    let config = Config::default();
+    let budget = Budget::new(crate::table::files::MAX_TOTAL_BYTES);
+    let table = read_as(&args.file, &config.keys, &config.metrics, &budget, named)?;
+    let (keys, metrics): (Vec<String>, Vec<String>) = match &table.schema {
+        Some(s) => (
+            s.keys.clone(),
+            s.metrics.iter().map(|m| m.column.clone()).collect(),
+        ),
+        None => (
+            config.keys,
+            config.metrics.iter().map(|m| m.column.clone()).collect(),
+        ),
+    };
+    let csv = render(&table, &keys, &metrics);
+    match &args.output {
+        Some(path) => std::fs::write(path, csv).map_err(|source| ConvertError::Output {
+            path: path.clone(),
+            source,
+        }),
+        None => {
+            runner::write::stdout(|out| {
+                use runner::log::LogSink as _;
+                csv.lines().try_for_each(|l| out.line(l))
+            })?;
+            Ok(())
+        }
+    }
+}
+
+/// The table as CSV: keys, metrics, status and the headline's number of
+/// repetitions; cells quoted where they must be.
+pub fn render(table: &Table, keys: &[String], metrics: &[String]) -> String {
+    let mut out = String::new();
+    let header = keys.iter().chain(metrics).map(|c| cell(c));
+    let header: Vec<String> = header.collect();
+    let _ = writeln!(out, "{},status,samples", header.join(","));
+    for row in table.rows() {
+        let mut cells: Vec<String> = row.key().fields().map(|c| cell(&c)).collect();
+        cells.resize(keys.len(), String::new());
+        for m in 0..metrics.len() {
+            cells.push(
+                row.value(m)
+                    .filter(|_| row.valid())
+                    .map_or_else(String::new, |v| v.to_string()),
+            );
+        }
+        let status = match (row.status(), row.valid()) {
+            (Status::Ok, true) => "ok",
+            (Status::Skip, _) => "skip",
+            _ => "failed",
+        };
+        let samples = row
+            .measure()
+            .map_or(0, |(m, _)| row.samples(m).len().max(1));
+        let _ = writeln!(out, "{},{status},{samples}", cells.join(","));
+    }
+    out
+}
+
+/// A CSV cell: quoted when it holds a comma, a quote or a line break.
+fn cell(text: &str) -> String {
+    if text.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text.to_owned()
+    }
+}

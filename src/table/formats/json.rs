@@ -1,0 +1,177 @@
+//! What the JSON formats share: telling them apart by their top-level
+//! fields, Python's `NaN` and `Infinity` (which Python's json writes and
+//! JSON has not), and errors that say where in the document they are.
+
+use std::borrow::Cow;
+use std::fmt;
+use std::path::Path;
+
+use serde::de::{
+    self, Deserialize, DeserializeOwned, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor,
+};
+
+use super::Format;
+use crate::table::TableError;
+
+/// The JSON formats detection tries, for the message when none fits.
+pub const TRIED: &str = "google-benchmark (context, benchmarks), pytest-benchmark (machine_info, benchmarks), pyperf (version, benchmarks with runs), hyperfine (results with times), asv (commit_hash, results)";
+
+/// Which kind a JSON value is, its content skipped.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    #[default]
+    Absent,
+    Object,
+    Array,
+    Other,
+}
+
+impl<'de> Deserialize<'de> for Kind {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Kind, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Kind;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("any value")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Kind, A::Error> {
+                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                Ok(Kind::Object)
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Kind, A::Error> {
+                while seq.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(Kind::Array)
+            }
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Kind, E> {
+                Ok(Kind::Other)
+            }
+            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Kind, E> {
+                Ok(Kind::Other)
+            }
+            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Kind, E> {
+                Ok(Kind::Other)
+            }
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Kind, E> {
+                Ok(Kind::Other)
+            }
+            fn visit_str<E: de::Error>(self, _: &str) -> Result<Kind, E> {
+                Ok(Kind::Other)
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Kind, E> {
+                Ok(Kind::Other)
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// The top-level fields detection looks at.
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(default)]
+struct Probe {
+    context: Kind,
+    machine_info: Kind,
+    benchmarks: Kind,
+    results: Kind,
+    version: Kind,
+    metadata: Kind,
+    commit_hash: Kind,
+}
+
+/// The JSON format of `bytes`, by its top-level fields;
+/// [`Format::Csv`] (refused by the caller, naming what was tried) when it
+/// is none of them or not JSON.
+pub fn detect(bytes: &[u8]) -> Format {
+    let text = python_json(bytes);
+    let Ok(probe) = serde_json::from_slice::<Probe>(&text) else {
+        return Format::Csv;
+    };
+    let has = |k: Kind| k != Kind::Absent;
+    match probe.benchmarks {
+        Kind::Array if has(probe.context) => Format::GoogleBenchmark,
+        Kind::Array if has(probe.machine_info) => Format::PytestBenchmark,
+        Kind::Array if has(probe.version) || has(probe.metadata) => Format::Pyperf,
+        _ if probe.results == Kind::Array => Format::Hyperfine,
+        _ if probe.results == Kind::Object && has(probe.commit_hash) => Format::Asv,
+        _ => Format::Csv,
+    }
+}
+
+/// Why `bytes` is no JSON format detection knows: the parser's error
+/// (with its line and column) when it is not JSON at all.
+pub fn why_unknown(bytes: &[u8]) -> String {
+    match serde_json::from_slice::<Probe>(&python_json(bytes)) {
+        Err(e) => format!("not JSON: {e}"),
+        Ok(_) => "a JSON document whose fields are none of theirs".to_owned(),
+    }
+}
+
+/// `bytes` with Python's `NaN`, `Infinity` and `-Infinity` outside strings
+/// made `null` (a value that is not there), so that the file parses; the
+/// bytes themselves when there are none (the usual case, no copy).
+pub fn python_json(bytes: &[u8]) -> Cow<'_, [u8]> {
+    let finder = |n: &[u8]| memchr::memmem::find(bytes, n).is_some();
+    if !finder(b"NaN") && !finder(b"Infinity") {
+        return Cow::Borrowed(bytes);
+    }
+    let mut out = Vec::with_capacity(bytes.len());
+    let (mut in_string, mut escaped, mut i) = (false, false, 0usize);
+    while let Some(&b) = bytes.get(i) {
+        if in_string {
+            out.push(b);
+            match (escaped, b) {
+                (true, _) => escaped = false,
+                (false, b'\\') => escaped = true,
+                (false, b'"') => in_string = false,
+                _ => {}
+            }
+            i = i.saturating_add(1);
+            continue;
+        }
+        let rest = bytes.get(i..).unwrap_or_default();
+        let token = [&b"-Infinity"[..], b"Infinity", b"NaN"]
+            .into_iter()
+            .find(|t| rest.starts_with(t));
+        if let Some(t) = token {
+            out.extend_from_slice(b"null");
+            i = i.saturating_add(t.len());
+            continue;
+        }
+        in_string = b == b'"';
+        out.push(b);
+        i = i.saturating_add(1);
+    }
+    Cow::Owned(out)
+}
+
+/// `bytes` as `T`, an error naming the JSON path and line where it failed.
+pub fn parse<T: DeserializeOwned>(
+    path: &Path,
+    format: Format,
+    bytes: &[u8],
+) -> Result<T, TableError> {
+    let text = python_json(bytes);
+    let mut de = serde_json::Deserializer::from_slice(&text);
+    let value = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+        let inner = e.inner();
+        let at = format!(
+            "at {} (line {} column {})",
+            e.path(),
+            inner.line(),
+            inner.column()
+        );
+        TableError::Format {
+            path: path.to_owned(),
+            format: format.name(),
+            at,
+            message: inner.to_string(),
+        }
+    })?;
+    de.end().map_err(|e| TableError::Format {
+        path: path.to_owned(),
+        format: format.name(),
+        at: format!("line {} column {}", e.line(), e.column()),
+        message: e.to_string(),
+    })?;
+    Ok(value)
+}

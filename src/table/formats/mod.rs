@@ -1,0 +1,198 @@
+//! The results that benchmark harnesses already write, read as they are:
+//! one reader per format, each mapping the format's own notions to rows.
+//! Every format's rows have the same two key columns ([`KEYS`]):
+//! `benchmark` (the benchmark's name) and `params` (its parameters, empty
+//! when it has none); its metrics are the format's (a time in nanoseconds,
+//! lower is better; a rate, higher is better; a format's own declared
+//! direction); every repetition the harness recorded is a sample of its
+//! row, and the row's value is their median. docs/formats.md says, format
+//! by format, what becomes a key, a metric and a sample.
+//!
+//! A format is found from the content ([`detect`]) or named
+//! (`--results-format`). The CSV stays what it was: text that is no
+//! harness's is read as the CSV the config describes.
+//!
+//! Every reader is bounded: the file's size (the CSV's limit), JSON
+//! nesting (128 levels, serde_json's limit), at most [`MAX_SAMPLES`]
+//! numbers per file, and a number that is not finite is refused with
+//! where it is.
+
+pub mod asv;
+pub mod collect;
+pub mod criterion;
+pub mod gbench;
+pub mod gotest;
+pub mod hyperfine;
+pub mod json;
+pub mod libtest;
+pub mod pyperf;
+pub mod pytest;
+
+use std::path::Path;
+
+use super::{Table, TableError};
+use crate::config::{Direction, Metric};
+
+/// The key columns of every harness format's rows.
+pub const KEYS: [&str; 2] = ["benchmark", "params"];
+
+/// The most numbers (samples of every row and metric) one file may hold.
+pub const MAX_SAMPLES: usize = 4_000_000;
+
+/// A results format, as `--results-format` names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// The CSV a `bench.toml` describes.
+    Csv,
+    GoogleBenchmark,
+    PytestBenchmark,
+    Criterion,
+    Pyperf,
+    Hyperfine,
+    GoTest,
+    CargoBench,
+    Asv,
+}
+
+impl Format {
+    /// Every format, in the order detection tries them.
+    pub const ALL: [Format; 9] = [
+        Format::GoogleBenchmark,
+        Format::PytestBenchmark,
+        Format::Asv,
+        Format::Pyperf,
+        Format::Hyperfine,
+        Format::Criterion,
+        Format::GoTest,
+        Format::CargoBench,
+        Format::Csv,
+    ];
+
+    /// The name `--results-format` takes and messages show.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Csv => "csv",
+            Format::GoogleBenchmark => "google-benchmark",
+            Format::PytestBenchmark => "pytest-benchmark",
+            Format::Criterion => "criterion",
+            Format::Pyperf => "pyperf",
+            Format::Hyperfine => "hyperfine",
+            Format::GoTest => "go-test",
+            Format::CargoBench => "cargo-bench",
+            Format::Asv => "asv",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Format> {
+        Format::ALL.into_iter().find(|f| f.name() == name)
+    }
+
+    /// Every name, for `--help` and messages.
+    pub fn names() -> String {
+        Format::ALL.map(Format::name).join(", ")
+    }
+}
+
+/// The format of a file's content, when it is a harness's: JSON by its
+/// top-level fields, text by its lines. `None` is text that is none of
+/// them (read as the CSV, as before); a JSON document no reader knows is
+/// [`Format::Csv`]'s refusal in [`parse`], which names what was tried.
+pub fn detect(bytes: &[u8]) -> Option<Format> {
+    let bytes = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes);
+    let first = bytes.iter().find(|b| !b.is_ascii_whitespace())?;
+    if matches!(first, b'{' | b'[') {
+        return Some(json::detect(bytes));
+    }
+    if gotest::looks_like(bytes) {
+        return Some(Format::GoTest);
+    }
+    if libtest::looks_like(bytes) {
+        return Some(Format::CargoBench);
+    }
+    None
+}
+
+/// Reads `bytes` as `format`; `path` names the file in errors.
+pub fn parse(path: &Path, bytes: &[u8], format: Format) -> Result<Table, TableError> {
+    let body = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes);
+    let mut table = match format {
+        Format::GoogleBenchmark => gbench::parse(path, body),
+        Format::PytestBenchmark => pytest::parse(path, body),
+        Format::Pyperf => pyperf::parse(path, body),
+        Format::Hyperfine => hyperfine::parse(path, body),
+        Format::GoTest => gotest::parse(path, body),
+        Format::CargoBench => libtest::parse(path, body),
+        Format::Asv => asv::parse(path, body),
+        Format::Criterion => Err(TableError::Format {
+            path: path.to_owned(),
+            format: format.name(),
+            at: "the path".to_owned(),
+            message: "criterion's results are a directory (target/criterion), not a file"
+                .to_owned(),
+        }),
+        Format::Csv => Err(TableError::UnknownFormat {
+            path: path.to_owned(),
+            tried: json::TRIED.to_owned(),
+            why: json::why_unknown(body),
+        }),
+    }?;
+    table.sha256 = super::read::hex(&openssl::sha::sha256(bytes));
+    table.bytes = u64::try_from(bytes.len()).unwrap_or(u64::MAX);
+    Ok(table)
+}
+
+/// A metric of a time, lower is better, in nanoseconds: the finest unit
+/// harnesses write, so that no time shows as zero in the dashboard's
+/// three decimals, and every format's times are in one unit.
+pub fn time(column: &str) -> Metric {
+    Metric {
+        column: column.to_owned(),
+        unit: "ns".to_owned(),
+        direction: Direction::Lower,
+    }
+}
+
+/// A metric whose direction its unit says: a rate (`/s`, `per second`)
+/// is higher-is-better, anything else lower.
+pub fn by_unit(column: &str, unit: &str) -> Metric {
+    Metric {
+        column: column.to_owned(),
+        unit: unit.to_owned(),
+        direction: direction_of(unit),
+    }
+}
+
+/// Higher is better for a rate, lower for anything else (a time, a size,
+/// a count).
+pub fn direction_of(unit: &str) -> Direction {
+    let u = unit.to_ascii_lowercase();
+    let rate = u.ends_with("/s")
+        || u.ends_with("/sec")
+        || u.ends_with("/second")
+        || u.contains("per second")
+        || u.contains("per sec")
+        || u.ends_with("ps") && !u.ends_with("steps")
+        || u == "hz"
+        || u.ends_with("/ms")
+        || u.ends_with("/us")
+        || u.ends_with("/ns");
+    if rate {
+        Direction::Higher
+    } else {
+        Direction::Lower
+    }
+}
+
+/// Nanoseconds per `unit` for the time units harnesses write (`ns`, `us`,
+/// `µs`, `ms`, `s`, and their long names).
+pub fn nanos_per(unit: &str) -> Option<f64> {
+    Some(match unit.trim() {
+        "ns" | "nanosecond" | "nanoseconds" => 1.0,
+        "us" | "µs" | "μs" | "microsecond" | "microseconds" => 1e3,
+        "ms" | "millisecond" | "milliseconds" => 1e6,
+        "s" | "sec" | "second" | "seconds" => 1e9,
+        "min" | "m" => 60e9,
+        "h" => 3600e9,
+        _ => return None,
+    })
+}
