@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-pub const ABOUT: &str = "Run the benchmark suite on the change and on the one resolved baseline, each once: a worktree at the exact base commit, the selected groups, partial results kept, a timeout per side.";
+pub const ABOUT: &str = "Run the benchmark suite on the change and on the one resolved baseline in paired rounds (each once a round, in a seeded random order; rows still in doubt run again): a worktree at the exact base commit, the selected groups, partial results kept, a time budget per side.";
 
 const EXIT_CODES: &str = "\
 Exit codes:
@@ -22,8 +22,13 @@ Exit codes:
 
 const EXAMPLES: &str = "\
 Examples:
-  # Both sides on a pull request: the change here, main's base commit in a worktree:
-  baseline-resolver bench --resolution resolution.json \\
+  # Paired rounds (the default, 3 to 20): each round runs both sides, a file per round and side,
+  # and the groups of rows still undecided run again; then compare --paired on the files:
+  baseline-resolver bench --resolution resolution.json --config baseline-resolver.toml \\
+    --command './run_benchmark.sh --output_csv {out} {groups}' --seed 42
+
+  # Both sides on a pull request, once each: the change here, main's base commit in a worktree:
+  baseline-resolver bench --resolution resolution.json --rounds 1 \\
     --command './run_benchmark.sh --output_csv {out} {groups}' --groups-format flag:--only
 
   # Only the groups select chose, each tree's harness asked what it knows ({groups} carries
@@ -41,20 +46,26 @@ Examples:
     --out-dir src/results --command 'docker exec bench bash -c \"cd {tree} && ./run.sh --csv {out}\"'
 
 How it runs:
-  --command runs through `bash -c` in the tree being measured, once per side: the checkout
-  (current), then a detached git worktree at the resolution's base_sha (baseline; with --tag,
+  --command runs through `bash -c` in the tree being measured, once per side a round: the
+  checkout (current), and a detached git worktree at the resolution's base_sha (baseline; with --tag,
   its tag_sha), fetched at depth 1 when the clone lacks it, and removed afterwards, also after
   a failure or a timeout. Never another commit: a baseline that cannot be checked out is
   unavailable, with a warning. Placeholders: {out} the CSV this side writes (absolute),
   {groups} the selected groups in --groups-format (empty for the whole suite), {tree} the
   tree's directory, {side} current or baseline, {sha} the commit measured, {label} current,
-  the resolution's label or the tag. Each is a plain
+  the resolution's label or the tag, {round} the round. Each is a plain
   word (letters, digits and ._+:@%/=-), so it may stand unquoted, also inside `bash -c '...'`,
   and none starts with - (a group, label or tag that does is refused before anything runs).
   A side that exits non-zero or outlives --timeout-minutes (its whole process group is
   stopped) keeps the rows it wrote: a warning names the exit status and the rows, the step
   succeeds, and compare judges the rows there are. The command's output is relayed to
-  stderr, line by line, never read as a workflow command.";
+  stderr, line by line, never read as a workflow command.
+  Rounds: the side that runs first in each round is drawn from --seed; round i writes
+  current-i.csv and baseline-i.csv, and rounds.json lists them for compare --paired. After
+  --rounds, the rows are judged as compare --paired judges them (--config, thresholds), and
+  only the [select] groups owning rows still in doubt run again (the whole suite when a row
+  has no group), doubling to --max-rounds; --timeout-minutes is one budget per side for all
+  rounds. --rounds 1, or a baseline that does not run here, is one run per side.";
 
 pub fn after_long_help() -> String {
     format!("{EXAMPLES}\n\n{EXIT_CODES}")

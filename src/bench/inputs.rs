@@ -30,8 +30,8 @@ const VOLUME: Input = Input::new("volume", &["INPUT_VOLUME"]);
 const REPOSITORY: Input = Input::new("repository", &["INPUT_REPOSITORY", "GITHUB_WORKSPACE"]);
 const SERVER_URL: Input = Input::new("", &["GITHUB_SERVER_URL"]);
 const FORMAT: Input = Input::new("format", &[]);
-const ROUNDS: Input = Input::new("rounds", &["INPUT_ROUNDS"]);
-const MAX_ROUNDS: Input = Input::new("max-rounds", &["INPUT_MAX_ROUNDS"]);
+const ROUNDS_INPUT: Input = Input::new("rounds", &["INPUT_ROUNDS"]);
+const MAX_ROUNDS_INPUT: Input = Input::new("max-rounds", &["INPUT_MAX_ROUNDS"]);
 const SEED: Input = Input::new("seed", &["INPUT_SEED"]);
 const FAIL: Input = Input::new("fail-threshold", &["INPUT_FAIL_THRESHOLD"]);
 const WARN: Input = Input::new("warn-threshold", &["INPUT_WARN_THRESHOLD"]);
@@ -79,7 +79,7 @@ pub struct Inputs {
     pub format: Format,
     pub files: RunnerFiles,
     /// How many rounds, how many at most, in which order, judged how.
-    pub rounds: super::rounds::Asked,
+    pub rounds: Asked,
 }
 
 /// Minutes above 0, at most a day (`90`, `0.5`).
@@ -246,10 +246,31 @@ pub fn validate(args: &BenchArgs, env: Env<'_>) -> Result<Inputs, InputError> {
     checked(inputs)
 }
 
+/// `--rounds`' and `--max-rounds`' defaults, and the most either may be:
+/// the paired decision's (compare --paired takes the same), so bench's
+/// looks are the ones compare judges at.
+pub use crate::paired::schedule::{LIMIT as MAX_ROUNDS, MAX_ROUNDS as MAX_ROUNDS_DEFAULT, ROUNDS};
+
+/// What the user asked of the rounds.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Asked {
+    pub rounds: usize,
+    pub max_rounds: usize,
+    /// `--seed`; `None`: drawn at random (and printed).
+    pub seed: Option<u64>,
+    /// Fractions, as compare's thresholds.
+    pub fail: f64,
+    /// `--fail-threshold` was given (a `[[rules]]` threshold yields to it,
+    /// as in compare).
+    pub fail_given: bool,
+    pub warn: f64,
+    pub false_alarms: f64,
+}
+
 /// `--rounds`, `--max-rounds`, `--seed`, the config and thresholds the
 /// looks between rounds are judged by.
-fn asked(r: &Reader<'_>, args: &BenchArgs) -> Result<super::rounds::Asked, InputError> {
-    use super::rounds::{self, MAX_ROUNDS as MOST};
+fn asked(r: &Reader<'_>, args: &BenchArgs) -> Result<Asked, InputError> {
+    const MOST: usize = MAX_ROUNDS;
     let count = |text: &str| match text.trim().parse::<usize>() {
         Ok(n) if (1..=MOST).contains(&n) => Ok(n),
         _ => Err(format!(
@@ -267,21 +288,21 @@ fn asked(r: &Reader<'_>, args: &BenchArgs) -> Result<super::rounds::Asked, Input
         }
     };
     let rounds = r
-        .parse(&ROUNDS, args.rounds.as_deref(), count)?
-        .unwrap_or(rounds::ROUNDS);
-    let max = r.parse(&MAX_ROUNDS, args.max_rounds.as_deref(), count)?;
+        .parse(&ROUNDS_INPUT, args.rounds.as_deref(), count)?
+        .unwrap_or(ROUNDS);
+    let max = r.parse(&MAX_ROUNDS_INPUT, args.max_rounds.as_deref(), count)?;
     let max_rounds = match max {
         Some(m) if m < rounds => {
             return Err(InputError {
-                origin: MAX_ROUNDS.both(),
+                origin: MAX_ROUNDS_INPUT.both(),
                 message: format!("--max-rounds {m} is below --rounds {rounds}"),
             });
         }
         Some(m) => m,
-        None => rounds::MAX_ROUNDS_DEFAULT.max(rounds),
+        None => MAX_ROUNDS_DEFAULT.max(rounds),
     };
     let fail = r.parse(&FAIL, args.fail_threshold.as_deref(), pct(0.0, 1000.0))?;
-    Ok(rounds::Asked {
+    Ok(Asked {
         rounds,
         max_rounds,
         seed: r.parse(&SEED, args.seed.as_deref(), |t| {

@@ -224,6 +224,7 @@ pub fn sides(
         rounds: done,
         manifest,
         names,
+        label: plan.label.clone(),
     };
     if !matches!(done.rounds.stop, Stop::Decided) {
         current_run.notice(format!("paired rounds: {}", done.stopped()));

@@ -23,6 +23,8 @@ pub struct Done {
     /// The groups counted in "rounds each group got": the selection's, or
     /// the config's `[select]` groups; empty: the whole suite.
     pub names: Vec<String>,
+    /// The baseline's label (compare's gate label).
+    pub label: String,
 }
 
 impl Done {
@@ -91,7 +93,8 @@ pub fn write(out_dir: &Path, label: &str, rounds: &Rounds) -> Result<PathBuf, Be
 }
 
 /// The step outputs the rounds add: each side's files (one a line, in
-/// round order), the manifest, how many rounds, the seed.
+/// round order), the baseline's again as compare's `baseline` input takes
+/// them (`main=FILE` lines), the manifest, how many rounds, the seed.
 pub fn outputs(done: &Done) -> Vec<(String, String)> {
     vec![
         (
@@ -101,6 +104,14 @@ pub fn outputs(done: &Done) -> Vec<(String, String)> {
         (
             "baseline-files".to_owned(),
             done.files(Side::Baseline).join("\n"),
+        ),
+        (
+            "compare-baseline".to_owned(),
+            done.files(Side::Baseline)
+                .iter()
+                .map(|f| format!("{}={f}", done.label))
+                .collect::<Vec<_>>()
+                .join("\n"),
         ),
         (
             "manifest".to_owned(),
@@ -114,12 +125,18 @@ pub fn outputs(done: &Done) -> Vec<(String, String)> {
 /// The same outputs without rounds (`--rounds 1`, or a side that did not
 /// run): each side's one file when there is one, one round when both ran,
 /// no manifest, no seed.
-pub fn single(current: Option<&Path>, baseline: Option<&Path>) -> Vec<(String, String)> {
+pub fn single(
+    current: Option<&Path>,
+    baseline: Option<&Path>,
+    label: &str,
+) -> Vec<(String, String)> {
     let file = |p: Option<&Path>| p.map(|p| shown(&p.to_string_lossy())).unwrap_or_default();
     let pairs = usize::from(current.is_some() && baseline.is_some());
+    let labelled = baseline.map_or_else(String::new, |_| format!("{label}={}", file(baseline)));
     vec![
         ("current-files".to_owned(), file(current)),
         ("baseline-files".to_owned(), file(baseline)),
+        ("compare-baseline".to_owned(), labelled),
         ("manifest".to_owned(), String::new()),
         ("rounds".to_owned(), pairs.to_string()),
         ("seed".to_owned(), String::new()),

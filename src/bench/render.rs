@@ -94,6 +94,7 @@ pub fn step_outputs(outcome: &Outcome) -> Vec<(String, String)> {
         None => out.extend(super::manifest::single(
             outcome.current.path.as_deref(),
             outcome.baseline.path.as_deref(),
+            &outcome.baseline.label,
         )),
     }
     out

@@ -29,22 +29,6 @@ use crate::config::Select;
 /// looks are the ones compare judges at.
 pub use crate::paired::schedule::{LIMIT as MAX_ROUNDS, MAX_ROUNDS as MAX_ROUNDS_DEFAULT, ROUNDS};
 
-/// What the user asked of the rounds.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Asked {
-    pub rounds: usize,
-    pub max_rounds: usize,
-    /// `--seed`; `None`: drawn at random (and printed).
-    pub seed: Option<u64>,
-    /// Fractions, as compare's thresholds.
-    pub fail: f64,
-    /// `--fail-threshold` was given (a `[[rules]]` threshold yields to it,
-    /// as in compare).
-    pub fail_given: bool,
-    pub warn: f64,
-    pub false_alarms: f64,
-}
-
 /// splitmix64 (Steele, Lea and Flood, OOPSLA 2014): a whole 64-bit state
 /// per step, so one seed and round give the same bit on every platform and
 /// version; written here because the order must never change under a
@@ -207,53 +191,22 @@ pub fn drive(
     planned: Option<&[String]>,
 ) -> Result<Rounds, BenchError> {
     let mut pairs: Vec<Pair> = Vec::new();
-    let mut used = [Duration::ZERO; 2];
+    let mut budget = Budget {
+        timeout,
+        used: [Duration::ZERO; 2],
+    };
     let mut groups: Option<Vec<String>> = planned.map(<[String]>::to_vec);
     let mut stop = Stop::Decided;
     'looks: for (n, &look) in looks.iter().enumerate() {
         while pairs.len() < look {
             let round = pairs.len().saturating_add(1);
-            let order = match first(seed, round) {
-                Side::Current => [Side::Current, Side::Baseline],
-                Side::Baseline => [Side::Baseline, Side::Current],
-            };
-            let mut ran: Vec<Measured> = Vec::with_capacity(2);
-            let mut spent = None;
-            for side in order {
-                let slot = usize::from(side == Side::Baseline);
-                let left = timeout.saturating_sub(used.get(slot).copied().unwrap_or_default());
-                if left.is_zero() {
-                    spent = Some(side);
-                    break;
-                }
-                let done = world.measure(side, round, groups.as_deref(), left)?;
-                if let Some(u) = used.get_mut(slot) {
-                    *u = u.saturating_add(done.duration);
-                }
-                if done.ended == super::process::Ended::TimedOut {
-                    spent.get_or_insert(side);
-                }
-                ran.push(done);
-            }
-            if let [a, b] = ran.as_slice() {
-                let (current, baseline) = match order[0] {
-                    Side::Current => (a.clone(), b.clone()),
-                    Side::Baseline => (b.clone(), a.clone()),
-                };
-                pairs.push(Pair {
-                    round,
-                    first: order[0],
-                    groups: groups.clone(),
-                    current,
-                    baseline,
-                });
-            }
+            let (pair, spent) = one_round(world, seed, round, groups.as_ref(), &mut budget)?;
+            pairs.extend(pair);
             if let Some(side) = spent {
                 stop = Stop::Budget(side);
                 break 'looks;
             }
         }
-        let last = n.saturating_add(1) == looks.len();
         let undecided = match world.undecided(&pairs) {
             Ok(rows) => rows,
             Err(why) => {
@@ -265,7 +218,7 @@ pub fn drive(
             stop = Stop::Decided;
             break;
         }
-        if last {
+        if n.saturating_add(1) == looks.len() {
             stop = Stop::Cap {
                 undecided: undecided.len(),
             };
@@ -285,6 +238,66 @@ pub fn drive(
         stop,
         looks: looks.to_vec(),
     })
+}
+
+/// Each side's `--timeout-minutes`, and what its rounds used of it.
+struct Budget {
+    timeout: Duration,
+    /// Current, baseline.
+    used: [Duration; 2],
+}
+
+/// One round: both sides, the one the seed draws first; the pair when
+/// both ran, and the side whose time ran out, if one did (that round is
+/// the last).
+fn one_round(
+    world: &mut dyn World,
+    seed: u64,
+    round: usize,
+    groups: Option<&Vec<String>>,
+    budget: &mut Budget,
+) -> Result<(Option<Pair>, Option<Side>), BenchError> {
+    let lead = first(seed, round);
+    let order = match lead {
+        Side::Current => [Side::Current, Side::Baseline],
+        Side::Baseline => [Side::Baseline, Side::Current],
+    };
+    let mut ran: Vec<Measured> = Vec::with_capacity(2);
+    let mut spent = None;
+    for side in order {
+        let slot = usize::from(side == Side::Baseline);
+        let used = budget.used.get(slot).copied().unwrap_or_default();
+        let left = budget.timeout.saturating_sub(used);
+        if left.is_zero() {
+            spent = Some(side);
+            break;
+        }
+        let done = world.measure(side, round, groups.map(Vec::as_slice), left)?;
+        if let Some(u) = budget.used.get_mut(slot) {
+            *u = u.saturating_add(done.duration);
+        }
+        if done.ended == super::process::Ended::TimedOut {
+            spent.get_or_insert(side);
+        }
+        ran.push(done);
+    }
+    let pair = match ran.as_slice() {
+        [a, b] => {
+            let (current, baseline) = match lead {
+                Side::Current => (a.clone(), b.clone()),
+                Side::Baseline => (b.clone(), a.clone()),
+            };
+            Some(Pair {
+                round,
+                first: lead,
+                groups: groups.cloned(),
+                current,
+                baseline,
+            })
+        }
+        _ => None,
+    };
+    Ok((pair, spent))
 }
 
 #[cfg(test)]

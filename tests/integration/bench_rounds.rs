@@ -15,8 +15,8 @@ use crate::support::harness::{Bin, Run, write_executable};
 
 /// `bench.sh OUT [GROUPS]`: one row per group (`groups` lists them when
 /// none are given), each `op=<group>` with the value `value` says; a group
-/// named `noisy*` gets a value drawn anew each run, from a tenth to five
-/// times it (the same draws every time the test runs). `mode` `fail` exits 3 after the first row; `sleep` sleeps a second
+/// named `noisy*` gets a value drawn for each file (seeded by its name, so
+/// a run is repeatable), from a half to twice it. `mode` `fail` exits 3 after the first row; `sleep` sleeps a second
 /// before writing. Every run appends `side round tree` to `$RUNS_LOG`.
 const HARNESS: &str = r#"#!/usr/bin/env bash
 set -u
@@ -24,13 +24,11 @@ out=$1; groups=${2:-}
 [ "$groups" = --list ] && { echo "listed $PWD" >> "$RUNS_LOG.list"; cat groups; exit 0; }
 [ -n "$groups" ] || groups=$(cat groups)
 [ "$(cat mode)" = sleep ] && sleep 1
-# The noise is drawn from a sequence the runs share, so a test's rounds are
-# the same every time.
-n=$(cat "$RUNS_LOG.n" 2>/dev/null || echo 0); echo $((n + 1)) > "$RUNS_LOG.n"; RANDOM=$n
 echo "op,shape,dtype,tflops" > "$out"
 for g in ${groups//,/ }; do
   v=$(cat value)
-  case "$g" in noisy*) v=$(( v / 10 + RANDOM % (v * 5) )) ;; esac
+  RANDOM=$(basename "$out" | cksum | cut -d' ' -f1)
+  case "$g" in noisy*) v=$(( v / 2 + RANDOM % (v * 3 / 2) )) ;; esac
   echo "$g,1,f,$v" >> "$out"
   [ "$(cat mode)" = fail ] && exit 3
 done
@@ -272,7 +270,12 @@ fn only_the_groups_of_rows_still_in_doubt_run_again_up_to_the_cap() {
     let rounds = &json["rounds"];
     assert_eq!(rounds["looks"], serde_json::json!([3, 6, 12]));
     assert_eq!(rounds["ran"], 12, "{rounds}");
-    assert_eq!(rounds["stop"], "cap", "{rounds}");
+    // Decided at the last look, or still in doubt at the cap: either way
+    // the noisy row got every round and the quiet one only the first look.
+    assert!(
+        ["decided", "cap"].contains(&rounds["stop"].as_str().unwrap()),
+        "{rounds}"
+    );
     let by_group: Vec<(String, u64)> = rounds["by_group"]
         .as_array()
         .unwrap()
@@ -501,4 +504,34 @@ fn compare_reads_benchs_manifest_and_judges_the_same_rounds() {
         .run();
     assert_eq!(bad.code, 1);
     assert!(bad.stderr.contains("is not bench's"), "{}", bad.stderr);
+}
+
+#[test]
+fn compare_paired_on_benchs_outputs_fails_a_real_slowdown_and_passes_no_change() {
+    // The change's harness writes 70 where the base wrote 100 (tflops:
+    // higher is better, so 30% worse), the same in every round.
+    let slower = Repo::new(("100", "ok"), ("70", "ok"), "gemm softmax");
+    let same = Repo::new(("100", "ok"), ("100", "ok"), "gemm softmax");
+    for (repo, code, class) in [(&slower, 4, "regressed"), (&same, 0, "unchanged")] {
+        let run = repo
+            .bench()
+            .args(["--rounds", "3", "--seed", "4"])
+            .on_runner()
+            .run();
+        run.assert_code(0);
+        let out = run.outputs();
+        let mut compare = Bin::new().args(["compare", "--paired", "--format", "json"]);
+        for file in out["current-files"].lines() {
+            compare = compare.args(["--current", file]);
+        }
+        for labelled in out["compare-baseline"].lines() {
+            compare = compare.args(["--baseline", labelled]);
+        }
+        let verdict = compare.run();
+        verdict.assert_code(code);
+        let json = json_of(&verdict);
+        let rows = &json["baselines"][0]["rows"];
+        assert_eq!(rows[0]["class"], class, "{rows}");
+        assert_eq!(rows[0]["rounds"], 3, "{rows}");
+    }
 }
