@@ -198,6 +198,23 @@ def symlinks(c, work):
           f"dangling: exit {code2}, its target {'CREATED' if made else 'not created'}")
 
 
+def open_list(c, work):
+    """21: a list command whose helper leaves the group and keeps stdout
+    open: the selection must run as it is, not be dropped whole."""
+    repo, sha, _ = project(work, "openlist", 'echo op,shape,dtype,tflops > "$1"; for g in ${2//,/ }; do '
+                           'echo $g,1,bf16,1 >> "$1"; done\n')
+    env = {"GITHUB_WORKSPACE": str(repo), "RUNNER_TEMP": str(work)}
+    code, out, _, took, _ = c.run(["bench", "--side", "current", "--format", "json", "--selection",
+                                   json.dumps({"selection": "some", "groups": ["gemm", "softmax"]}),
+                                   "--list-command", "setsid sleep 8 & echo gemm",
+                                   "--command", "bash run.sh {out} {groups}", "--out-dir", str(work / "ol-out")],
+                                  env, timeout=60)
+    j = json.loads(out or "{}").get("current", {})
+    c.say(21, "a list command whose helper keeps its stdout open",
+          code == 0 and j.get("status") == "ok" and j.get("rows") == 2,
+          f"exit {code} after {took:.1f} s, {j.get('status')}, {j.get('rows')} rows")
+
+
 def subprocess_in(c, cwd, args, extra_env=None):
     """c.run, in `cwd` (a repository's root, as a workflow step runs)."""
     env = dict(c.env, **(extra_env or {}))
@@ -212,3 +229,4 @@ def attacks(c, api_url, work):
     stubborn_group(c, work)
     cancellation(c, work)
     symlinks(c, work)
+    open_list(c, work)

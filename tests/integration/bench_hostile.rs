@@ -421,3 +421,35 @@ fn a_symlink_never_leads_benchs_writes_reads_or_removals_outside() {
         run.stdout
     );
 }
+
+/// A list command whose helper leaves the group and keeps stdout open:
+/// the list is incomplete, which is a warning, and the selected groups run
+/// as they are (never all dropped as if the harness knew none).
+#[test]
+fn an_incomplete_list_is_a_warning_and_the_selection_runs_as_it_is() {
+    let p = Project::new(&quiet("100", "gemm softmax"), &quiet("90", "gemm softmax"));
+    let run = p
+        .bench(&p.resolution(&p.base))
+        .args([
+            "--side",
+            "current",
+            "--selection",
+            r#"{"selection":"some","groups":["gemm","softmax"]}"#,
+            "--list-command",
+            "setsid sleep 8 & echo gemm",
+        ])
+        .timeout(std::time::Duration::from_secs(60))
+        .run();
+    run.assert_code(0);
+    let out = run.outputs();
+    assert_eq!(out["current-status"], "ok");
+    assert_eq!(out["current-rows"], "2", "{}", run.stdout);
+    assert!(
+        run.stdout.contains("its list is incomplete")
+            && run
+                .stdout
+                .contains("the selected groups are run as they are"),
+        "{}",
+        run.stdout
+    );
+}
