@@ -215,6 +215,26 @@ def open_list(c, work):
           f"exit {code} after {took:.1f} s, {j.get('status')}, {j.get('rows')} rows")
 
 
+def sarif_names(c, work):
+    """22: workflow files whose names would move or hide a code-scanning
+    alert once read as URIs."""
+    from urllib.parse import unquote, urljoin, urlparse
+    repo = work / "sarifrepo"
+    (repo / "wf").mkdir(parents=True)
+    names = ["%2e%2e%2fci.yml", "a#b.yml", "c?d.yml", "with space.yml", "naïve.yml"]
+    for name in names:
+        (repo / "wf" / name).write_text(FIXABLE)
+    code, out, _, _, _ = subprocess_in(c, repo, ["lint", "wf", "--format", "sarif"])
+    base = "https://github.com/o/r/blob/main/"
+    seen = set()
+    for r in json.loads(out or "{}").get("runs", [{}])[0].get("results", []):
+        u = urlparse(urljoin(base, r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]))
+        seen.add(unquote(u.path[len("/o/r/blob/main/"):]) + ("#" if u.fragment else "") + ("?" if u.query else ""))
+    c.say(22, "workflow names with %, #, ?, spaces and non-ASCII in SARIF",
+          code == 4 and seen == {f"wf/{n}" for n in names},
+          f"exit {code}, {len(seen & {f'wf/{n}' for n in names})} of {len(names)} names resolve to their file")
+
+
 def subprocess_in(c, cwd, args, extra_env=None):
     """c.run, in `cwd` (a repository's root, as a workflow step runs)."""
     env = dict(c.env, **(extra_env or {}))
@@ -230,3 +250,4 @@ def attacks(c, api_url, work):
     cancellation(c, work)
     symlinks(c, work)
     open_list(c, work)
+    sarif_names(c, work)
