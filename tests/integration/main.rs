@@ -35,6 +35,7 @@ mod online;
 mod outputs;
 mod properties;
 mod proxy;
+mod resolve_hostile_tags;
 mod rules;
 mod secrets;
 mod select;
