@@ -124,7 +124,10 @@ fn layers_import_only_downwards() {
                 "runner", "validate", "config", "series", "table", "parallel", "contract",
             ][..],
         ),
-        ("bench", &["runner", "validate", "github", "contract"][..]),
+        (
+            "bench",
+            &["runner", "validate", "github", "contract", "config"][..],
+        ),
         (
             "cli",
             &[
