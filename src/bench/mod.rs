@@ -20,6 +20,7 @@ pub mod process;
 pub mod render;
 pub mod side;
 pub mod signals;
+pub mod values;
 pub mod worktree;
 
 use thiserror::Error;
@@ -52,7 +53,7 @@ pub enum BenchError {
     #[error(transparent)]
     Selection(#[from] SelectionError),
     #[error(transparent)]
-    Refused(#[from] plan::Refused),
+    Refused(#[from] values::Refused),
     #[error(transparent)]
     Config(#[from] crate::config::ConfigError),
     #[error("{0}")]
@@ -88,7 +89,7 @@ pub fn main(args: &BenchArgs, env: Env<'_>) -> u8 {
     }
 }
 
-/// select's answer, its group names checked ([`plan::check_groups`],
+/// select's answer, its group names checked ([`values::check_groups`],
 /// against `--config`'s groups when given): they go into the command.
 fn selection(inputs: &Inputs) -> Result<Option<Chosen>, BenchError> {
     let Some(value) = &inputs.selection else {
@@ -96,7 +97,7 @@ fn selection(inputs: &Inputs) -> Result<Option<Chosen>, BenchError> {
     };
     let chosen = Chosen::load(value)?;
     let declared = inputs.config.as_deref().map(declared).transpose()?;
-    plan::check_groups(&chosen.groups, declared.as_deref())?;
+    values::check_groups(&chosen.groups, declared.as_deref())?;
     Ok(Some(chosen))
 }
 
@@ -155,7 +156,7 @@ pub fn run(inputs: &Inputs) -> Result<u8, BenchError> {
         .transpose()?;
     let chosen = selection(inputs)?;
     if inputs.sides.has(Side::Baseline) {
-        plan::label(resolution.as_ref(), inputs.tag)?;
+        values::label(resolution.as_ref(), inputs.tag)?;
     }
     let (reuse, reuse_note) = reusable(inputs);
     let plan = plan::plan(&Facts {
