@@ -6,7 +6,8 @@
 
 use std::path::PathBuf;
 
-use super::values;
+pub use super::values::plain_word;
+use super::values::{self, Refused, value_word};
 use crate::contract::resolution::Provenance;
 use crate::contract::selection::Chosen;
 use crate::validate::{RepoName, Sha};
@@ -232,16 +233,6 @@ impl GroupsFormat {
     }
 }
 
-/// Letters, digits and `._+:@%/=-`: a word bash reads as itself, quoted or
-/// not, also inside a `bash -c '...'` the template nests (no quote, space,
-/// `$`, backquote, glob or separator). Every value put into a command is one.
-pub fn plain_word(text: &str) -> bool {
-    !text.is_empty()
-        && text
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"._+:@%/=-".contains(&b))
-}
-
 /// What the placeholders of a template stand for on one side.
 #[derive(Debug, Clone, Copy)]
 pub struct Fill<'a> {
@@ -255,6 +246,30 @@ pub struct Fill<'a> {
 
 /// The placeholders this command knows; any other `{...}` is the shell's.
 pub const PLACEHOLDERS: [&str; 6] = ["{out}", "{groups}", "{tree}", "{side}", "{sha}", "{label}"];
+
+impl Fill<'_> {
+    /// Every value but `{groups}` (checked group by group, and a
+    /// `flag:--only` form starts with `-` on purpose) is a
+    /// [`value_word`] or empty: the last check before a command runs,
+    /// whatever path the value came by.
+    pub fn check(&self) -> Result<(), Refused> {
+        [
+            ("{out}", self.out),
+            ("{tree}", self.tree),
+            ("{side}", self.side),
+            ("{sha}", self.sha),
+            ("{label}", self.label),
+        ]
+        .into_iter()
+        .find(|(_, value)| !value.is_empty() && !value_word(value))
+        .map_or(Ok(()), |(name, value)| {
+            Err(Refused {
+                what: format!("the value of {name}"),
+                value: value.to_owned(),
+            })
+        })
+    }
+}
 
 /// The template with its placeholders filled, in one pass (a value that
 /// holds `{tree}` is not filled again).

@@ -4,7 +4,6 @@
 //! a plain word that cannot be read as an option, or the whole step is
 //! refused with the value named (issue 46).
 
-use super::plan::{Fill, plain_word};
 use crate::contract::resolution::Provenance;
 
 /// A value bench puts into a command (a group, the label or tag, a SHA):
@@ -15,6 +14,16 @@ use crate::contract::resolution::Provenance;
 /// request can steer, so this holds for every value, whatever its source.
 pub fn value_word(text: &str) -> bool {
     plain_word(text) && !text.starts_with('-')
+}
+
+/// Letters, digits and `._+:@%/=-`: a word bash reads as itself, quoted or
+/// not, also inside a `bash -c '...'` the template nests (no quote, space,
+/// `$`, backquote, glob or separator). Every value put into a command is one.
+pub fn plain_word(text: &str) -> bool {
+    !text.is_empty()
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"._+:@%/=-".contains(&b))
 }
 
 /// Why a value cannot go into the command: what it is and the value.
@@ -83,33 +92,10 @@ pub fn label(resolution: Option<&Provenance>, tag: bool) -> Result<String, Refus
     Ok(if plain_word(text) { text } else { "baseline" }.to_owned())
 }
 
-impl Fill<'_> {
-    /// Every value but `{groups}` (checked group by group, and a
-    /// `flag:--only` form starts with `-` on purpose) is a
-    /// [`value_word`] or empty: the last check before a command runs,
-    /// whatever path the value came by.
-    pub fn check(&self) -> Result<(), Refused> {
-        [
-            ("{out}", self.out),
-            ("{tree}", self.tree),
-            ("{side}", self.side),
-            ("{sha}", self.sha),
-            ("{label}", self.label),
-        ]
-        .into_iter()
-        .find(|(_, value)| !value.is_empty() && !value_word(value))
-        .map_or(Ok(()), |(name, value)| {
-            Err(Refused {
-                what: format!("the value of {name}"),
-                value: value.to_owned(),
-            })
-        })
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bench::plan::Fill;
 
     #[test]
     fn no_substituted_value_can_be_an_option() {
