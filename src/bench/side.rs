@@ -488,7 +488,7 @@ fn groups_for(
     let prefix = format!("[{} list] ", run.side.name());
     let timeout = inputs.timeout.min(Duration::from_secs(600));
     match process::run(&script, tree, timeout, &prefix, true) {
-        Ok(done) if done.ended == Ended::Exit(0) => {
+        Ok(done) if done.ended == Ended::Exit(0) && done.complete => {
             let (kept, dropped) = plan::known(&selected, &done.kept);
             if !dropped.is_empty() {
                 run.warn(format!(
@@ -502,6 +502,11 @@ fn groups_for(
         }
         other => {
             let how = match other {
+                Ok(done) if done.ended == Ended::Exit(0) => format!(
+                    "exited, but its list is incomplete (its output did not end within {} s, or passed {} bytes)",
+                    process::DRAIN.as_secs(),
+                    process::MAX_LISTED
+                ),
                 Ok(done) => ended_text(done.ended),
                 Err(e) => format!("could not start: {e}"),
             };

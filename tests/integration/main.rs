@@ -39,6 +39,7 @@ mod outputs;
 mod pipeline;
 mod properties;
 mod proxy;
+mod resolve_hostile_tags;
 mod rules;
 mod secrets;
 mod select;
