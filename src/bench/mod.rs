@@ -16,6 +16,7 @@ pub mod args;
 pub mod inputs;
 pub mod plan;
 pub mod process;
+pub mod record;
 pub mod render;
 pub mod side;
 pub mod worktree;

@@ -178,6 +178,9 @@ pub fn carry_out(
             BenchError::Place(format!("cannot remove the earlier {}: {e}", out.display()))
         })?;
     }
+    if inputs.sides.has(side) {
+        super::record::clear(&out);
+    }
     let mut run = SideRun::new(side, Status::Ok, &out);
     label.clone_into(&mut run.label);
     match action {
@@ -391,6 +394,10 @@ fn measure(
     run.rows = Some(rows(&out).unwrap_or(0));
     run.path = Some(out);
     judge(run, done.ended);
+    let record = super::record::write(&run.out, run.status.name(), run.exit, run.rows.unwrap_or(0));
+    if let Err(warning) = record {
+        run.warn(warning);
+    }
     Ok(())
 }
 

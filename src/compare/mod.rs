@@ -12,6 +12,7 @@
 //! outputs, a job summary, JSON).
 
 pub mod args;
+pub mod coverage;
 pub mod defaults;
 pub mod files;
 pub mod inputs;
@@ -248,7 +249,22 @@ pub fn compare<'t>(inputs: &Inputs, loaded: &'t Loaded) -> Report<'t> {
             unselected: &loaded.unselected,
             unavailable,
         };
-        let comparison = verdict::compare(sides, &loaded.config, inputs.thresholds);
+        let partial = verdict::Partial {
+            stopped: baseline.stopped.clone(),
+            min_coverage: inputs.min_coverage,
+        };
+        let comparison =
+            verdict::compare_partial(sides, &loaded.config, inputs.thresholds, partial);
+        if let Some(warning) = is_gate
+            .then(|| {
+                crate::compare::coverage::Coverage::of(&comparison)
+                    .warning(label, inputs.min_coverage)
+            })
+            .flatten()
+            .filter(|_| comparison.verdict() == Verdict::Inconclusive)
+        {
+            warnings.push(warning);
+        }
         if let Some(why) = &comparison.unavailable {
             warnings.push(format!("baseline {label} unavailable: {why}"));
         }

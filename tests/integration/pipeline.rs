@@ -296,6 +296,15 @@ fn every_example_names_a_workflow_that_ships_and_uploads_what_it_looks_up() {
 /// and a head commit whose benchmarks measure `base` and `head` TFLOPS.
 /// Returns it and the base commit.
 pub fn flydsl_repo(base: &str, head: &str) -> (tempfile::TempDir, String) {
+    flydsl_repo_with(&[("value", base)], &[("value", head)])
+}
+
+/// The same with more files in each commit (`ops`: the suite, one op a
+/// word; `crash-after`; `fail`).
+pub fn flydsl_repo_with(
+    base: &[(&str, &str)],
+    head: &[(&str, &str)],
+) -> (tempfile::TempDir, String) {
     use crate::support::gitrepo::{commit_all, git};
     let dir = tempfile::tempdir().unwrap();
     let work = dir.path();
@@ -307,9 +316,17 @@ pub fn flydsl_repo(base: &str, head: &str) -> (tempfile::TempDir, String) {
         &std::fs::read_to_string(harness).unwrap(),
     );
     git(work, &["init", "-q", "-b", "main"]);
-    std::fs::write(work.join("value"), base).unwrap();
+    let write = |files: &[(&str, &str)]| {
+        for name in ["crash-after", "fail"] {
+            let _ = std::fs::remove_file(work.join(name));
+        }
+        for (name, text) in files {
+            std::fs::write(work.join(name), text).unwrap();
+        }
+    };
+    write(base);
     let base_sha = commit_all(work, "base");
-    std::fs::write(work.join("value"), head).unwrap();
+    write(head);
     commit_all(work, "head");
     (dir, base_sha)
 }
@@ -472,4 +489,82 @@ fn the_migration_guides_allreduce_compare_reads_its_csv() {
     std::fs::write(dir.join("current.csv"), allreduce_csv(105.0)).unwrap();
     let json = compare(0);
     assert_eq!(json["verdict"], "pass", "{json}");
+}
+
+/// Break 7: a baseline whose run died after 3 of 9 rows never reads as a
+/// pass: the 6 rows it never reached are `absent` (not `new`), the gate
+/// covered a third of the suite, under `--min-coverage` 50: inconclusive
+/// with a warning, in the text, the outputs and the JSON; `--strict`
+/// fails it.
+#[test]
+fn a_baseline_that_died_after_a_third_of_the_suite_is_not_a_pass() {
+    let ops = "softmax softmax_bwd layernorm rmsnorm flash_attn mla gemm moe topk";
+    let (repo, base) = flydsl_repo_with(
+        &[("value", "100"), ("ops", ops), ("crash-after", "3")],
+        &[("value", "100"), ("ops", ops), ("README", "x")],
+    );
+    let dir = repo.path();
+    let resolution = format!(r#"{{"label":"main","base_sha":"{base}","base_available":true}}"#);
+    let bench = Bin::new()
+        .on_runner()
+        .env("GITHUB_WORKSPACE", dir)
+        .env("RUNNER_TEMP", dir)
+        .args(["bench", "--resolution", &resolution])
+        .args(["--command", "./scripts/run_benchmark.sh --output_csv {out}"])
+        .arg("--out-dir")
+        .arg(dir.join("results"))
+        .run();
+    bench.assert_code(0);
+    let out = bench.outputs();
+    assert_eq!(
+        (
+            out["baseline-status"].as_str(),
+            out["baseline-rows"].as_str()
+        ),
+        ("failed", "3")
+    );
+    let compare = |strict: bool| {
+        let bin = Bin::new()
+            .on_runner()
+            .args(["compare", "--current", &out["current"]])
+            .args(["--baseline", &format!("main={}", out["baseline"])]);
+        if strict { bin.arg("--strict") } else { bin }.run()
+    };
+    let run = compare(false);
+    run.assert_code(0);
+    let outputs = run.outputs();
+    assert_eq!(outputs["verdict"], "inconclusive", "{}", run.stdout);
+    assert_eq!(
+        outputs["new"], "0",
+        "the rows the baseline never reached are not new"
+    );
+    assert_eq!(outputs["coverage"], "33.3");
+    assert!(run.stdout.contains(
+        "  coverage: 3 of 9 rows compared (33.3%); not compared: 6 absent from the baseline (its run failed with exit status 139)"
+    ), "{}", run.stdout);
+    assert!(run.stdout.contains("::warning"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("only 33.3% of the suite was compared against main (3 of 9 rows, under --min-coverage 50%)"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.summary.contains("coverage: 3 of 9 rows compared"),
+        "{}",
+        run.summary
+    );
+    let json: serde_json::Value = serde_json::from_str(&outputs["json"]).unwrap();
+    let coverage = &json["baselines"][0]["coverage"];
+    assert_eq!(
+        (
+            coverage["compared"].as_u64(),
+            coverage["suite"].as_u64(),
+            coverage["absent"].as_u64()
+        ),
+        (Some(3), Some(9), Some(6)),
+        "{json}"
+    );
+    assert_eq!(coverage["pct"], 33.3);
+    assert_eq!(json["baselines"][0]["counts"]["absent"], 6);
+    assert_eq!(compare(true).code, 3, "--strict fails an inconclusive gate");
 }
