@@ -14,6 +14,7 @@
 
 pub mod args;
 pub mod inputs;
+pub mod log;
 pub mod plan;
 pub mod process;
 pub mod record;

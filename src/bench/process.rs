@@ -13,6 +13,7 @@ use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
 
+use super::log::RawLog;
 use crate::runner::log::LogText;
 use crate::runner::write;
 
@@ -54,6 +55,19 @@ pub fn run(
     prefix: &str,
     keep: bool,
 ) -> std::io::Result<Finished> {
+    run_logged(script, dir, timeout, prefix, keep, None)
+}
+
+/// [`run`], each relayed line also written to `log` as it was printed
+/// (without the prefix).
+pub fn run_logged(
+    script: &str,
+    dir: &Path,
+    timeout: Duration,
+    prefix: &str,
+    keep: bool,
+    log: Option<RawLog>,
+) -> std::io::Result<Finished> {
     let start = Instant::now();
     let mut child = Command::new("bash")
         .args(["--noprofile", "--norc", "-c", script])
@@ -68,19 +82,21 @@ pub fn run(
         child.stdout.take().map(|out| {
             let tx = done_tx.clone();
             let prefix = prefix.to_owned();
+            let log = log.clone();
             thread::spawn(move || {
                 let _ = tx.send(if keep {
                     collect(out)
                 } else {
-                    relay(out, &prefix)
+                    relay(out, &prefix, log.as_ref())
                 });
             })
         }),
         child.stderr.take().map(|err| {
             let tx = done_tx.clone();
             let prefix = prefix.to_owned();
+            let log = log.clone();
             thread::spawn(move || {
-                let _ = tx.send(relay(err, &prefix));
+                let _ = tx.send(relay(err, &prefix, log.as_ref()));
             })
         }),
     ];
@@ -97,6 +113,9 @@ pub fn run(
             Ok(_) => {}
             Err(_) => break,
         }
+    }
+    if let Some(log) = &log {
+        log.flush();
     }
     Ok(Finished {
         ended,
@@ -188,9 +207,13 @@ fn lines(mut from: impl Read, mut line: impl FnMut(&[u8])) {
     }
 }
 
-/// Each line of `from` on our stderr, after `prefix`, never a command.
-fn relay(from: impl Read, prefix: &str) -> String {
+/// Each line of `from` on our stderr, after `prefix`, never a command;
+/// and as it was printed in `log`, when there is one.
+fn relay(from: impl Read, prefix: &str, log: Option<&RawLog>) -> String {
     lines(from, |bytes| {
+        if let Some(log) = log {
+            log.line(bytes);
+        }
         let text = String::from_utf8_lossy(bytes);
         let mut out = LogText::new();
         out.push_line(&format!("{prefix}{}", text.trim_end_matches('\r')));

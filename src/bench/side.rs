@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use super::BenchError;
 use super::inputs::Inputs;
+use super::log::RawLog;
 use super::plan::{self, Action, Fill, Side, Tree};
 use super::process::{self, Ended};
 use super::worktree::{self, Worktree};
@@ -70,6 +71,8 @@ pub struct SideRun {
     pub dropped: Vec<String>,
     /// Whether the commit was fetched (the clone lacked it).
     pub fetched: bool,
+    /// The harness's output as it printed it (`current.log`), when it ran.
+    pub log: Option<PathBuf>,
     pub notes: Vec<Note>,
 }
 
@@ -88,6 +91,7 @@ impl SideRun {
             groups: None,
             dropped: Vec::new(),
             fetched: false,
+            log: None,
             notes: Vec::new(),
         }
     }
@@ -180,6 +184,7 @@ pub fn carry_out(
     }
     if inputs.sides.has(side) {
         super::record::clear(&out);
+        let _ = std::fs::remove_file(super::log::path_for(&out));
     }
     let mut run = SideRun::new(side, Status::Ok, &out);
     label.clone_into(&mut run.label);
@@ -387,7 +392,21 @@ fn measure(
     let listed = inputs.groups_format.write(groups.as_deref());
     let script = script(&inputs.command, run, &out, &listed, tree, inputs);
     let prefix = format!("[{}] ", run.side.name());
-    let done = process::run(&script, tree, inputs.timeout, &prefix, false)
+    let log_path = super::log::path_for(&out);
+    let log = match RawLog::create(&log_path) {
+        Ok(log) => {
+            run.log = Some(log_path);
+            Some(log)
+        }
+        Err(e) => {
+            run.warn(format!(
+                "cannot write the harness's log {}: {e}",
+                shown(&log_path.to_string_lossy())
+            ));
+            None
+        }
+    };
+    let done = process::run_logged(&script, tree, inputs.timeout, &prefix, false, log)
         .map_err(|e| BenchError::Place(format!("cannot start bash: {e}")))?;
     run.groups = groups;
     run.duration = Some(done.duration);

@@ -33,6 +33,7 @@ mod noise;
 mod online;
 mod outputs;
 mod pipeline;
+mod pipeline_runs;
 mod properties;
 mod proxy;
 mod rules;
