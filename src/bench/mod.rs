@@ -19,6 +19,7 @@ pub mod plan;
 pub mod process;
 pub mod record;
 pub mod render;
+pub mod setup;
 pub mod side;
 pub mod worktree;
 

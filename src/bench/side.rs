@@ -377,6 +377,22 @@ fn measure(
     groups: Option<&[String]>,
     inputs: &Inputs,
 ) -> Result<(), BenchError> {
+    if let Some(template) = &inputs.setup_command {
+        let setup = script(template, run, Path::new(""), "", tree, inputs);
+        let how = match super::setup::run(&setup, tree, inputs.timeout, run.side.name()) {
+            Ok(Ended::Exit(0)) => None,
+            Ok(ended) => Some(ended_text(ended)),
+            Err(e) => Some(format!("could not start: {e}")),
+        };
+        if let Some(how) = how {
+            run.status = Status::Failed;
+            run.warn(format!(
+                "the {} side's setup command {how}: its harness was not run",
+                run.side.name()
+            ));
+            return Ok(());
+        }
+    }
     let groups = groups_for(run, tree, groups, inputs);
     if groups.as_ref().is_some_and(Vec::is_empty) {
         run.status = Status::Skipped;

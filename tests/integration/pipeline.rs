@@ -490,3 +490,54 @@ fn the_migration_guides_allreduce_compare_reads_its_csv() {
     let json = compare(0);
     assert_eq!(json["verdict"], "pass", "{json}");
 }
+
+/// `--setup-command` runs once per side in its tree, before the harness,
+/// with `{side}`, `{tree}`, `{sha}` and `{label}`; a setup that fails
+/// fails its side with a warning and its harness never runs.
+#[test]
+fn the_setup_command_runs_once_per_side_before_its_harness() {
+    let (repo, base) = flydsl_repo("100", "90");
+    let dir = repo.path();
+    let resolution = format!(r#"{{"label":"main","base_sha":"{base}","base_available":true}}"#);
+    let setup = "echo {side} {label} {sha} >> setup.txt; echo set up {side} in {tree}; [ {side} = current ]";
+    let run = Bin::new()
+        .on_runner()
+        .env("GITHUB_WORKSPACE", dir)
+        .env("RUNNER_TEMP", dir)
+        .args(["bench", "--resolution", &resolution])
+        .args([
+            "--command",
+            "cat setup.txt > {out}.setup; ./scripts/run_benchmark.sh --output_csv {out}",
+        ])
+        .args(["--setup-command", setup])
+        .arg("--out-dir")
+        .arg(dir.join("results"))
+        .run();
+    run.assert_code(0);
+    let out = run.outputs();
+    assert_eq!(
+        (out["current-status"].as_str(), out["current-rows"].as_str()),
+        ("ok", "2")
+    );
+    let head = crate::support::gitrepo::git(dir, &["rev-parse", "HEAD"]);
+    assert_eq!(
+        std::fs::read_to_string(dir.join("results/current.csv.setup")).unwrap(),
+        format!("current current {}\n", head.trim()),
+        "the setup ran once, before the harness, in the checkout"
+    );
+    assert!(run.stderr.contains(&format!(
+        "[current setup] set up current in {}",
+        dir.display()
+    )));
+    assert!(run.stderr.contains("[baseline setup] set up baseline in"));
+    assert_eq!(out["baseline-status"], "failed");
+    assert_eq!(out["baseline-rows"], "");
+    assert!(
+        run.stdout.contains(
+            "the baseline side's setup command exited with status 1: its harness was not run"
+        ),
+        "{}",
+        run.stdout
+    );
+    assert!(!dir.join("results/baseline.csv").exists());
+}
