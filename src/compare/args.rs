@@ -151,6 +151,11 @@ pub struct CompareArgs {
     #[arg(long, value_name = "FILE")]
     pub history: Vec<PathBuf>,
 
+    /// Also write the JSON report (what --format json prints, every row) to FILE: the
+    /// file a later job's gate or comment reads, uploaded as an artifact. [env: INPUT_REPORT]
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<PathBuf>,
+
     /// Output form: github (step outputs, summary, annotations), json (one object on
     /// stdout) or text. [default: github when GITHUB_ACTIONS=true, else text]
     #[arg(long, value_name = "FORMAT")]

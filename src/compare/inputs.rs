@@ -24,6 +24,7 @@ const CONFIG: Input = Input::new("config", &["INPUT_CONFIG"]);
 const STRICT: Input = Input::new("strict", &["INPUT_STRICT"]);
 const NO_GATE: Input = Input::new("no-gate", &["INPUT_NO_GATE"]);
 const MIN_COVERAGE: Input = Input::new("min-coverage", &["INPUT_MIN_COVERAGE"]);
+const REPORT: Input = Input::new("report", &["INPUT_REPORT"]);
 const RESOLUTION: Input = Input::new("resolution", &["INPUT_RESOLUTION"]);
 const HISTORY: Input = Input::new("history", &["INPUT_HISTORY"]);
 const SELECTION: Input = Input::new("selection", &["INPUT_SELECTION"]);
@@ -73,6 +74,8 @@ pub struct Inputs {
     /// The share of the suite (percent) a pass needs compared; below it
     /// the gate is inconclusive.
     pub min_coverage: f64,
+    /// Where the JSON report is also written (`--report`).
+    pub report: Option<PathBuf>,
     /// A path, or the JSON itself.
     pub resolution: Option<String>,
     /// `select`'s answer: a path, or the JSON itself.
@@ -142,6 +145,11 @@ pub fn validate(args: &CompareArgs, env: Env<'_>) -> Result<Inputs, InputError> 
         strict: r.switch(&STRICT, args.strict, false)?,
         report_only: r.switch(&NO_GATE, args.no_gate, false)?,
         min_coverage: min_coverage(&r, args)?,
+        report: {
+            let flag = args.report.as_ref().map(|p| p.to_string_lossy());
+            r.value(&REPORT, flag.as_deref())
+                .map(|v| PathBuf::from(v.text))
+        },
         resolution: r
             .value(&RESOLUTION, args.resolution.as_deref())
             .map(|v| v.text),

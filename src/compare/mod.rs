@@ -144,8 +144,25 @@ pub fn load(inputs: &Inputs) -> Result<Loaded, CompareError> {
 
 /// Compares and writes the report; returns the exit code.
 pub fn run(inputs: &Inputs) -> Result<u8, CompareError> {
+    // An earlier run's report (a self-hosted runner keeps its workspace)
+    // must never be uploaded as this run's when this one fails.
+    if let Some(path) = inputs.report.as_ref().filter(|p| p.is_file()) {
+        std::fs::remove_file(path).map_err(|source| WriteError::File {
+            what: "the earlier report",
+            path: path.clone(),
+            source,
+        })?;
+    }
     let loaded = load(inputs)?;
     let report = compare(inputs, &loaded);
+    if let Some(path) = &inputs.report {
+        let text = render::json::json(&report, None);
+        std::fs::write(path, text).map_err(|source| WriteError::File {
+            what: "the report",
+            path: path.clone(),
+            source,
+        })?;
+    }
     match inputs.format {
         Format::Json => runner::write::stdout(|log| log.json(&render::json::json(&report, None)))?,
         Format::Text => runner::write::stdout(|log| render::text::write(&report, log))?,

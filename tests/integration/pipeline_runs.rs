@@ -171,3 +171,61 @@ fn the_dashboard_reads_the_harnesss_table_from_the_guides_log_step() {
         "softmax                4096x4096                          bf16                -        100"
     );
 }
+
+/// `compare --report FILE` writes the JSON report `--format json` prints
+/// (the examples upload it instead of `printf`-ing the `json` output),
+/// alongside the runner's outputs; a failed run leaves no earlier report.
+#[test]
+fn compare_writes_its_report_to_a_file_and_never_leaves_a_stale_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    let file = |name: &str, value: &str| {
+        let path = dir.join(name);
+        std::fs::write(
+            &path,
+            format!("op,shape,dtype,tflops\ngemm,4096,bf16,{value}\n"),
+        )
+        .unwrap();
+        path.display().to_string()
+    };
+    let (current, main) = (file("current.csv", "80"), file("main.csv", "100"));
+    let report = dir.join("report.json");
+    let run = Bin::new()
+        .on_runner()
+        .args([
+            "compare",
+            "--current",
+            &current,
+            "--baseline",
+            &format!("main={main}"),
+        ])
+        .arg("--report")
+        .arg(&report)
+        .run();
+    assert_eq!(run.code, 4, "{}", run.stderr);
+    assert_eq!(run.outputs()["verdict"], "regression");
+    let written: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    let (_, printed) = Bin::new()
+        .args([
+            "compare",
+            "--current",
+            &current,
+            "--baseline",
+            &format!("main={main}"),
+        ])
+        .json_code(4);
+    assert_eq!(written, printed);
+    let failed = Bin::new()
+        .args([
+            "compare",
+            "--current",
+            &dir.join("nothing.csv").display().to_string(),
+        ])
+        .args(["--baseline", &format!("main={main}")])
+        .arg("--report")
+        .arg(&report)
+        .run();
+    assert_eq!(failed.code, 1);
+    assert!(!report.exists(), "the earlier report is gone");
+}
