@@ -13,6 +13,7 @@ use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
 
+use super::log::RawLog;
 use super::signals;
 use crate::runner::log::LogText;
 use crate::runner::write;
@@ -64,6 +65,19 @@ pub fn run(
     prefix: &str,
     keep: bool,
 ) -> std::io::Result<Finished> {
+    run_logged(script, dir, timeout, prefix, keep, None)
+}
+
+/// [`run`], each relayed line also written to `log` as it was printed
+/// (without the prefix).
+pub fn run_logged(
+    script: &str,
+    dir: &Path,
+    timeout: Duration,
+    prefix: &str,
+    keep: bool,
+    log: Option<RawLog>,
+) -> std::io::Result<Finished> {
     let start = Instant::now();
     let mut child = Command::new("bash")
         .args(["--noprofile", "--norc", "-c", script])
@@ -79,11 +93,12 @@ pub fn run(
         child.stdout.take().map(|out| {
             let tx = done_tx.clone();
             let prefix = prefix.to_owned();
+            let log = log.clone();
             thread::spawn(move || {
                 let (text, whole) = if keep {
                     collect(out)
                 } else {
-                    (relay(out, &prefix), true)
+                    (relay(out, &prefix, log.as_ref()), true)
                 };
                 let _ = tx.send((true, text, whole));
             })
@@ -91,8 +106,9 @@ pub fn run(
         child.stderr.take().map(|err| {
             let tx = done_tx.clone();
             let prefix = prefix.to_owned();
+            let log = log.clone();
             thread::spawn(move || {
-                let _ = tx.send((false, relay(err, &prefix), true));
+                let _ = tx.send((false, relay(err, &prefix, log.as_ref()), true));
             })
         }),
     ];
@@ -108,6 +124,9 @@ pub fn run(
             Ok(_) => {}
             Err(_) => break,
         }
+    }
+    if let Some(log) = &log {
+        log.flush();
     }
     Ok(Finished {
         ended,
@@ -212,9 +231,13 @@ fn lines(mut from: impl Read, mut line: impl FnMut(&[u8])) {
     }
 }
 
-/// Each line of `from` on our stderr, after `prefix`, never a command.
-fn relay(from: impl Read, prefix: &str) -> String {
+/// Each line of `from` on our stderr, after `prefix`, never a command;
+/// and as it was printed in `log`, when there is one.
+fn relay(from: impl Read, prefix: &str, log: Option<&RawLog>) -> String {
     lines(from, |bytes| {
+        if let Some(log) = log {
+            log.line(bytes);
+        }
         let text = String::from_utf8_lossy(bytes);
         let mut out = LogText::new();
         out.push_line(&format!("{prefix}{}", text.trim_end_matches('\r')));

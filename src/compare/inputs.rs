@@ -24,6 +24,8 @@ const FALSE_ALARMS: Input = Input::new("false-alarms", &["INPUT_FALSE_ALARMS"]);
 const CONFIG: Input = Input::new("config", &["INPUT_CONFIG"]);
 const STRICT: Input = Input::new("strict", &["INPUT_STRICT"]);
 const NO_GATE: Input = Input::new("no-gate", &["INPUT_NO_GATE"]);
+const MIN_COVERAGE: Input = Input::new("min-coverage", &["INPUT_MIN_COVERAGE"]);
+const REPORT: Input = Input::new("report", &["INPUT_REPORT"]);
 const RESOLUTION: Input = Input::new("resolution", &["INPUT_RESOLUTION"]);
 const HISTORY: Input = Input::new("history", &["INPUT_HISTORY"]);
 const SELECTION: Input = Input::new("selection", &["INPUT_SELECTION"]);
@@ -63,6 +65,8 @@ enum Problem {
         current: usize,
         baseline: usize,
     },
+    #[error("expected a percentage from 0 to 100, got {0:?}")]
+    Coverage(String),
 }
 
 /// One baseline label and its sample files, in the order given.
@@ -86,6 +90,11 @@ pub struct Inputs {
     pub config: Option<PathBuf>,
     pub strict: bool,
     pub report_only: bool,
+    /// The share of the suite (percent) a pass needs compared; below it
+    /// the gate is inconclusive.
+    pub min_coverage: f64,
+    /// Where the JSON report is also written (`--report`).
+    pub report: Option<PathBuf>,
     /// A path, or the JSON itself.
     pub resolution: Option<String>,
     /// `select`'s answer: a path, or the JSON itself.
@@ -161,6 +170,12 @@ pub fn validate(args: &CompareArgs, env: Env<'_>) -> Result<Inputs, InputError> 
             .map(|v| PathBuf::from(v.text)),
         strict: r.switch(&STRICT, args.strict, false)?,
         report_only: r.switch(&NO_GATE, args.no_gate, false)?,
+        min_coverage: min_coverage(&r, args)?,
+        report: {
+            let flag = args.report.as_ref().map(|p| p.to_string_lossy());
+            r.value(&REPORT, flag.as_deref())
+                .map(|v| PathBuf::from(v.text))
+        },
         resolution: r
             .value(&RESOLUTION, args.resolution.as_deref())
             .map(|v| v.text),
@@ -296,6 +311,17 @@ fn baselines(
         return Err(usage(&BASELINE, Problem::NoBaseline));
     }
     Ok(out)
+}
+
+/// `--min-coverage`: a percentage from 0 to 100, 50 by default.
+fn min_coverage(r: &Reader<'_>, args: &CompareArgs) -> Result<f64, InputError> {
+    let Some(value) = r.value(&MIN_COVERAGE, args.min_coverage.as_deref()) else {
+        return Ok(super::coverage::DEFAULT_MIN_COVERAGE);
+    };
+    match percent(&value.text) {
+        Ok(p) if p <= 100.0 => Ok(p),
+        _ => Err(value.invalid(Problem::Coverage(shown(&value.text)))),
+    }
 }
 
 /// A percentage as written (`10`, `10%`), from 0 to 1000.

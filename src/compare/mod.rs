@@ -12,6 +12,7 @@
 //! outputs, a job summary, JSON).
 
 pub mod args;
+pub mod coverage;
 pub mod defaults;
 pub mod files;
 pub mod inputs;
@@ -150,8 +151,25 @@ pub fn load(inputs: &Inputs) -> Result<Loaded, CompareError> {
 
 /// Compares and writes the report; returns the exit code.
 pub fn run(inputs: &Inputs) -> Result<u8, CompareError> {
+    // An earlier run's report (a self-hosted runner keeps its workspace)
+    // must never be uploaded as this run's when this one fails.
+    if let Some(path) = inputs.report.as_ref().filter(|p| p.is_file()) {
+        std::fs::remove_file(path).map_err(|source| WriteError::File {
+            what: "the earlier report",
+            path: path.clone(),
+            source,
+        })?;
+    }
     let loaded = load(inputs)?;
     let report = compare(inputs, &loaded);
+    if let Some(path) = &inputs.report {
+        let text = render::json::json(&report, None);
+        std::fs::write(path, text).map_err(|source| WriteError::File {
+            what: "the report",
+            path: path.clone(),
+            source,
+        })?;
+    }
     match inputs.format {
         Format::Json => runner::write::stdout(|log| log.json(&render::json::json(&report, None)))?,
         Format::Text => runner::write::stdout(|log| render::text::write(&report, log))?,
@@ -287,7 +305,22 @@ pub fn compare<'t>(inputs: &Inputs, loaded: &'t Loaded) -> Report<'t> {
                     schedule,
                 }),
         };
-        let comparison = verdict::compare(sides, &loaded.config, inputs.thresholds);
+        let partial = verdict::Partial {
+            stopped: baseline.stopped.clone(),
+            min_coverage: inputs.min_coverage,
+        };
+        let comparison =
+            verdict::compare_partial(sides, &loaded.config, inputs.thresholds, partial);
+        if let Some(warning) = is_gate
+            .then(|| {
+                crate::compare::coverage::Coverage::of(&comparison)
+                    .warning(label, inputs.min_coverage)
+            })
+            .flatten()
+            .filter(|_| comparison.verdict() == Verdict::Inconclusive)
+        {
+            warnings.push(warning);
+        }
         if let Some(why) = &comparison.unavailable {
             warnings.push(format!("baseline {label} unavailable: {why}"));
         }

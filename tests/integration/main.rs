@@ -37,6 +37,7 @@ mod noise;
 mod online;
 mod outputs;
 mod pipeline;
+mod pipeline_runs;
 mod properties;
 mod proxy;
 mod resolve_hostile_tags;
