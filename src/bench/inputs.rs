@@ -214,13 +214,7 @@ pub fn validate(args: &BenchArgs, env: Env<'_>) -> Result<Inputs, InputError> {
         baseline_result: r
             .value(&BASELINE_RESULT, path_of(&args.baseline_result).as_deref())
             .map(|v| cwd.join(v.text)),
-        groups_format: r
-            .parse(
-                &GROUPS_FORMAT,
-                args.groups_format.as_deref(),
-                GroupsFormat::parse,
-            )?
-            .unwrap_or(GroupsFormat::Comma),
+        groups_format: groups_format(&r, args)?,
         timeout: r
             .parse(&TIMEOUT, args.timeout_minutes.as_deref(), minutes)?
             .unwrap_or(Duration::from_secs(TIMEOUT_MINUTES.saturating_mul(60))),
@@ -252,6 +246,16 @@ pub fn validate(args: &BenchArgs, env: Env<'_>) -> Result<Inputs, InputError> {
         rounds: asked(&r, args)?,
     };
     checked(inputs)
+}
+
+/// `--groups-format`: how `{groups}` is written (commas by default).
+fn groups_format(r: &Reader<'_>, args: &BenchArgs) -> Result<GroupsFormat, InputError> {
+    Ok(r.parse(
+        &GROUPS_FORMAT,
+        args.groups_format.as_deref(),
+        GroupsFormat::parse,
+    )?
+    .unwrap_or(GroupsFormat::Comma))
 }
 
 /// `--rounds`' and `--max-rounds`' defaults, and the most either may be:

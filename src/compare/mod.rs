@@ -255,6 +255,38 @@ fn suite_shift(comparison: &verdict::Comparison<'_>) -> Option<String> {
     ))
 }
 
+/// What a comparison warns of: too little of the suite compared (the
+/// gate), an unavailable baseline, an unusable history, a whole-suite
+/// shift, paired rows still in doubt.
+fn comparison_warnings(
+    comparison: &verdict::Comparison<'_>,
+    is_gate: bool,
+    min_coverage: f64,
+) -> Vec<String> {
+    let label = comparison.label.as_str();
+    let mut warnings = Vec::new();
+    if let Some(warning) = is_gate
+        .then(|| crate::compare::coverage::Coverage::of(comparison).warning(label, min_coverage))
+        .flatten()
+        .filter(|_| comparison.verdict() == Verdict::Inconclusive)
+    {
+        warnings.push(warning);
+    }
+    if let Some(why) = &comparison.unavailable {
+        warnings.push(format!("baseline {label} unavailable: {why}"));
+    }
+    if let Some(warning) = unusable_history(comparison) {
+        warnings.push(warning);
+    }
+    if let Some(warning) = suite_shift(comparison) {
+        warnings.push(warning);
+    }
+    if let Some(warning) = undecided(comparison) {
+        warnings.push(warning);
+    }
+    warnings
+}
+
 /// The report over what was loaded. The resolution is evidence: when it
 /// says its label has no baseline, or neither its label nor its release
 /// tag is one of the baselines, that comparison (or the gate) is
@@ -311,28 +343,11 @@ pub fn compare<'t>(inputs: &Inputs, loaded: &'t Loaded) -> Report<'t> {
         };
         let comparison =
             verdict::compare_partial(sides, &loaded.config, inputs.thresholds, partial);
-        if let Some(warning) = is_gate
-            .then(|| {
-                crate::compare::coverage::Coverage::of(&comparison)
-                    .warning(label, inputs.min_coverage)
-            })
-            .flatten()
-            .filter(|_| comparison.verdict() == Verdict::Inconclusive)
-        {
-            warnings.push(warning);
-        }
-        if let Some(why) = &comparison.unavailable {
-            warnings.push(format!("baseline {label} unavailable: {why}"));
-        }
-        if let Some(warning) = unusable_history(&comparison) {
-            warnings.push(warning);
-        }
-        if let Some(warning) = suite_shift(&comparison) {
-            warnings.push(warning);
-        }
-        if let Some(warning) = undecided(&comparison) {
-            warnings.push(warning);
-        }
+        warnings.extend(comparison_warnings(
+            &comparison,
+            is_gate,
+            inputs.min_coverage,
+        ));
         if is_gate {
             gate = Some(comparison);
         } else {
