@@ -273,10 +273,7 @@ pub fn compare<'t>(inputs: &Inputs, loaded: &'t Loaded) -> Report<'t> {
         let comparison =
             verdict::compare_partial(sides, &loaded.config, inputs.thresholds, partial);
         if let Some(warning) = is_gate
-            .then(|| {
-                crate::compare::coverage::Coverage::of(&comparison)
-                    .warning(label, inputs.min_coverage)
-            })
+            .then(|| coverage::warning(&comparison, inputs.min_coverage))
             .flatten()
             .filter(|_| comparison.verdict() == Verdict::Inconclusive)
         {

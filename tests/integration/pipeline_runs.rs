@@ -81,7 +81,7 @@ fn a_baseline_that_died_after_a_third_of_the_suite_is_not_a_pass() {
     assert_eq!(coverage["pct"], 33.3);
     assert_eq!(json["baselines"][0]["counts"]["absent"], 6);
     assert_eq!(compare(true).code, 3, "--strict fails an inconclusive gate");
-    // The pull-request comment says it too.
+    // The pull-request comment says it too (inert Markdown: `\(` shows as `(`).
     let report = dir.join("report.json");
     std::fs::write(&report, &outputs["json"]).unwrap();
     let comment = Bin::new()
@@ -91,7 +91,7 @@ fn a_baseline_that_died_after_a_third_of_the_suite_is_not_a_pass() {
     assert_eq!(comment.code, 0, "{}", comment.stderr);
     assert!(
         comment.stdout.contains(
-            "Coverage: 3 of 9 rows compared (33.3%); not compared: 6 absent from the baseline (its run failed with exit status 139)"
+            r"Coverage: 3 of 9 rows compared \(33.3%\); not compared: 6 absent from the baseline \(its run failed with exit status 139\)"
         ),
         "{}",
         comment.stdout
