@@ -75,23 +75,6 @@ pub struct Report {
     pub warnings_total: usize,
 }
 
-/// A baseline's `coverage`, as compare writes it: counts, the share, and
-/// why the baseline's run stopped (text, cut).
-#[derive(Debug, Default, Deserialize)]
-#[serde(default)]
-pub struct Coverage {
-    pub compared: u64,
-    pub suite: u64,
-    pub pct: Option<f64>,
-    pub absent: u64,
-    pub new: u64,
-    pub invalid: u64,
-    pub lost: u64,
-    pub not_selected: u64,
-    pub ignored: u64,
-    pub stopped: Option<Cut<TEXT>>,
-}
-
 #[derive(Debug, Default)]
 pub struct Baseline {
     pub label: String,
@@ -102,7 +85,7 @@ pub struct Baseline {
     /// compare's class names (and `compared`) with their counts.
     pub counts: BTreeMap<&'static str, u64>,
     /// How much of the suite was compared, and why the rest was not.
-    pub coverage: Option<Coverage>,
+    pub coverage: Option<crate::contract::coverage::Coverage>,
     /// The rows in report order, as long as the shared budget lasts.
     pub rows: Vec<Row>,
     /// Every row the report lists for this baseline.

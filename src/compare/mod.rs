@@ -266,7 +266,7 @@ fn comparison_warnings(
     let label = comparison.label.as_str();
     let mut warnings = Vec::new();
     if let Some(warning) = is_gate
-        .then(|| crate::compare::coverage::Coverage::of(comparison).warning(label, min_coverage))
+        .then(|| coverage::warning(comparison, min_coverage))
         .flatten()
         .filter(|_| comparison.verdict() == Verdict::Inconclusive)
     {

@@ -103,7 +103,7 @@ fn a_missing_harness_is_said_to_have_written_no_rows() {
 }
 
 /// Results files with one `op,shape,dtype,tflops` row each (`gemm`).
-fn one_row(dir: &std::path::Path, name: &str, value: &str) -> String {
+pub fn one_row(dir: &std::path::Path, name: &str, value: &str) -> String {
     let path = dir.join(name);
     std::fs::write(
         &path,
@@ -331,6 +331,27 @@ pub fn flydsl_repo_with(
     write(head);
     commit_all(work, "head");
     (dir, base_sha)
+}
+
+/// `bench` on a runner in a [`flydsl_repo`] checkout `dir` (the base
+/// commit `base`), results in `dir/results`, the harness with
+/// `--output_csv {out}`; `extra` flags after.
+pub fn bench_flydsl(
+    dir: &std::path::Path,
+    base: &str,
+    extra: &[&str],
+) -> crate::support::harness::Run {
+    let resolution = format!(r#"{{"label":"main","base_sha":"{base}","base_available":true}}"#);
+    Bin::new()
+        .on_runner()
+        .env("GITHUB_WORKSPACE", dir)
+        .env("RUNNER_TEMP", dir)
+        .args(["bench", "--resolution", &resolution])
+        .args(["--command", "./scripts/run_benchmark.sh --output_csv {out}"])
+        .arg("--out-dir")
+        .arg(dir.join("results"))
+        .args(extra)
+        .run()
 }
 
 /// A shell block run as written in `dir`, with this build of

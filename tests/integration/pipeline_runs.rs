@@ -2,7 +2,7 @@
 //! output become downstream (compare's coverage, the dashboard's table),
 //! on the seed-shaped harness of `tests/fixtures/flydsl`.
 
-use crate::pipeline::{flydsl_repo, flydsl_repo_with, marked_block};
+use crate::pipeline::{bench_flydsl, flydsl_repo, flydsl_repo_with, marked_block, one_row};
 use crate::support::harness::Bin;
 
 /// Break 7: a baseline whose run died after 3 of 9 rows never reads as a
@@ -18,16 +18,7 @@ fn a_baseline_that_died_after_a_third_of_the_suite_is_not_a_pass() {
         &[("value", "100"), ("ops", ops), ("README", "x")],
     );
     let dir = repo.path();
-    let resolution = format!(r#"{{"label":"main","base_sha":"{base}","base_available":true}}"#);
-    let bench = Bin::new()
-        .on_runner()
-        .env("GITHUB_WORKSPACE", dir)
-        .env("RUNNER_TEMP", dir)
-        .args(["bench", "--resolution", &resolution])
-        .args(["--command", "./scripts/run_benchmark.sh --output_csv {out}"])
-        .arg("--out-dir")
-        .arg(dir.join("results"))
-        .run();
+    let bench = bench_flydsl(dir, &base, &[]);
     bench.assert_code(0);
     let out = bench.outputs();
     assert_eq!(
@@ -81,7 +72,7 @@ fn a_baseline_that_died_after_a_third_of_the_suite_is_not_a_pass() {
     assert_eq!(coverage["pct"], 33.3);
     assert_eq!(json["baselines"][0]["counts"]["absent"], 6);
     assert_eq!(compare(true).code, 3, "--strict fails an inconclusive gate");
-    // The pull-request comment says it too.
+    // The pull-request comment says it too (inert Markdown: `\(` shows as `(`).
     let report = dir.join("report.json");
     std::fs::write(&report, &outputs["json"]).unwrap();
     let comment = Bin::new()
@@ -91,7 +82,7 @@ fn a_baseline_that_died_after_a_third_of_the_suite_is_not_a_pass() {
     assert_eq!(comment.code, 0, "{}", comment.stderr);
     assert!(
         comment.stdout.contains(
-            "Coverage: 3 of 9 rows compared (33.3%); not compared: 6 absent from the baseline (its run failed with exit status 139)"
+            r"Coverage: 3 of 9 rows compared \(33.3%\); not compared: 6 absent from the baseline \(its run failed with exit status 139\)"
         ),
         "{}",
         comment.stdout
@@ -107,16 +98,7 @@ fn a_baseline_that_died_after_a_third_of_the_suite_is_not_a_pass() {
 fn the_dashboard_reads_the_harnesss_table_from_the_guides_log_step() {
     let (repo, base) = flydsl_repo("100", "90");
     let dir = repo.path();
-    let resolution = format!(r#"{{"label":"main","base_sha":"{base}","base_available":true}}"#);
-    let bench = Bin::new()
-        .on_runner()
-        .env("GITHUB_WORKSPACE", dir)
-        .env("RUNNER_TEMP", dir)
-        .args(["bench", "--resolution", &resolution])
-        .args(["--command", "./scripts/run_benchmark.sh --output_csv {out}"])
-        .arg("--out-dir")
-        .arg(dir.join("results"))
-        .run();
+    let bench = bench_flydsl(dir, &base, &[]);
     bench.assert_code(0);
     let out = bench.outputs();
     assert_eq!(
@@ -179,15 +161,7 @@ fn the_dashboard_reads_the_harnesss_table_from_the_guides_log_step() {
 fn compare_writes_its_report_to_a_file_and_never_leaves_a_stale_one() {
     let dir = tempfile::tempdir().unwrap();
     let dir = dir.path();
-    let file = |name: &str, value: &str| {
-        let path = dir.join(name);
-        std::fs::write(
-            &path,
-            format!("op,shape,dtype,tflops\ngemm,4096,bf16,{value}\n"),
-        )
-        .unwrap();
-        path.display().to_string()
-    };
+    let file = |name: &str, value: &str| one_row(dir, name, value);
     let (current, main) = (file("current.csv", "80"), file("main.csv", "100"));
     let report = dir.join("report.json");
     let run = Bin::new()

@@ -203,7 +203,7 @@ struct JsonComparison<'a> {
     verdict: &'static str,
     counts: BTreeMap<&'static str, usize>,
     /// How much of the suite was compared, and why the rest was not.
-    coverage: crate::compare::coverage::CoverageJson,
+    coverage: crate::compare::coverage::Coverage,
     worst: Option<JsonWorst>,
     /// Most rows moved together (a machine or build environment?).
     suite_shift: Option<JsonShift>,
@@ -266,7 +266,7 @@ fn json_comparison<'a>(
         unavailable_reason: c.unavailable.as_deref(),
         verdict: c.verdict().as_str(),
         counts,
-        coverage: crate::compare::coverage::CoverageJson::of(c),
+        coverage: crate::compare::coverage::of(c),
         worst: c.worst().map(|r| JsonWorst {
             key: r.key.describe(&report.config.keys),
             change_pct: r.change.map(|x| x * 100.0),

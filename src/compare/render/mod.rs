@@ -449,7 +449,7 @@ pub fn step_outputs(report: &Report<'_>) -> Vec<(&'static str, String)> {
         ("not-selected", count(Class::NotSelected)),
         (
             "coverage",
-            gate.map(|g| crate::compare::coverage::Coverage::of(g).output())
+            gate.map(crate::compare::coverage::output)
                 .unwrap_or_default(),
         ),
         (

@@ -88,7 +88,10 @@ pub fn summary(report: &Report<'_>) -> String {
             "\n#### Against `{}`\n\n{}\n\n{}\n",
             c.label,
             md(&counts_line(c)),
-            md(&crate::compare::coverage::Coverage::of(c).text())
+            md(&format!(
+                "coverage: {}",
+                crate::compare::coverage::of(c).text()
+            ))
         );
         if let Some(line) = history_line(report, c) {
             let _ = writeln!(out, "{}\n", md(&line));

@@ -23,8 +23,8 @@ pub fn write(report: &Report<'_>, out: &mut dyn LogSink) -> io::Result<()> {
         dashboard::block(report, c, out)?;
         out.line(&counts_line(c))?;
         out.line(&format!(
-            "  {}",
-            crate::compare::coverage::Coverage::of(c).text()
+            "  coverage: {}",
+            crate::compare::coverage::of(c).text()
         ))?;
         if let Some(line) = history_line(report, c) {
             out.line(&line)?;
