@@ -169,6 +169,16 @@ fn count(mut file: std::fs::File) -> Option<u64> {
     })
 }
 
+/// A side that bench was told to stop before it started.
+fn not_started(run: &mut SideRun, signal: i32) {
+    run.status = Status::Skipped;
+    run.warn(format!(
+        "{} not run: bench received {} (the step was cancelled)",
+        run.side.name(),
+        signals::name(signal)
+    ));
+}
+
 /// The directory `path` checked to lie inside the places bench may touch
 /// ([`files::inside`]), before anything is written, read or removed there
 /// (again after each run: a harness can swap a directory for a link).
@@ -212,12 +222,7 @@ pub fn carry_out(
     let mut run = SideRun::new(side, Status::Ok, &out);
     label.clone_into(&mut run.label);
     if let Some(signal) = signals::caught() {
-        run.status = Status::Skipped;
-        run.warn(format!(
-            "{} not run: bench received {} (the step was cancelled)",
-            side.name(),
-            signals::name(signal)
-        ));
+        not_started(&mut run, signal);
         return Ok(run);
     }
     match action {
@@ -420,6 +425,11 @@ fn measure(
     inputs: &Inputs,
 ) -> Result<(), BenchError> {
     let groups = groups_for(run, tree, groups, inputs)?;
+    if let Some(signal) = signals::caught() {
+        // Cancelled while the list command ran: the command is not started.
+        not_started(run, signal);
+        return Ok(());
+    }
     if groups.as_ref().is_some_and(Vec::is_empty) {
         run.status = Status::Skipped;
         run.notice(format!(
