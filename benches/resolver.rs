@@ -341,6 +341,10 @@ async fn whole(report: &mut String, payload: &Path) {
         for (label, extra) in [
             (format!("fork PR + {tag} lookup"), vec![]),
             (
+                format!("fork PR + {tag} lookup + 1 artifact lookup"),
+                vec!["--artifact-name", "bench-mi355-{sha}"],
+            ),
+            (
                 format!("fork PR + {tag} lookup + 3 artifact lookups"),
                 vec![
                     "--artifact-name",

@@ -173,6 +173,16 @@ fn count(mut file: std::fs::File) -> Option<u64> {
     })
 }
 
+/// A side that bench was told to stop before it started.
+fn not_started(run: &mut SideRun, signal: i32) {
+    run.status = Status::Skipped;
+    run.warn(format!(
+        "{} not run: bench received {} (the step was cancelled)",
+        run.side.name(),
+        signals::name(signal)
+    ));
+}
+
 /// The directory `path` checked to lie inside the places bench may touch
 /// ([`files::inside`]), before anything is written, read or removed there
 /// (again after each run: a harness can swap a directory for a link).
@@ -270,12 +280,7 @@ pub fn open(
     let mut run = SideRun::new(side, Status::Ok, &out);
     label.clone_into(&mut run.label);
     if let Some(signal) = signals::caught() {
-        run.status = Status::Skipped;
-        run.warn(format!(
-            "{} not run: bench received {} (the step was cancelled)",
-            side.name(),
-            signals::name(signal)
-        ));
+        not_started(&mut run, signal);
     }
     let mut opened = Opened {
         run,
@@ -327,6 +332,12 @@ pub fn open(
     }
     if let Some(tree) = opened.tree.clone() {
         opened.groups = groups_for(&mut opened.run, &tree, groups, inputs)?;
+        if let Some(signal) = signals::caught() {
+            // Cancelled while the list command ran: the command is not started.
+            not_started(&mut opened.run, signal);
+            opened.tree = None;
+            return Ok(opened);
+        }
         if opened.groups.as_ref().is_some_and(Vec::is_empty) {
             opened.run.status = Status::Skipped;
             opened.run.notice(format!(
