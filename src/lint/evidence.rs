@@ -1,23 +1,30 @@
-//! Which jobs run benchmarks, on strong evidence only: the baseline rules
-//! (`cancel-main`, `cache-discipline`, `unpinned-clone`, `long-timeout`,
-//! `silent-baseline`, `discard-partial`, `label-cancel`) are about the
-//! cost of benchmarks and stay quiet elsewhere. Measured on 282 real
-//! workflows, most findings of those rules outside benchmark jobs pointed
-//! at no cost (an ordinary CI workflow's `cancel-in-progress`, a docs
-//! repository cloned to push to).
+//! Which jobs run benchmarks, and which occupy expensive runners.
 //!
-//! A job runs benchmarks when one of its commands (not an `echo`) is a
-//! known benchmark command (`cargo bench`, `asv run|continuous`, `pytest
-//! --benchmark-*`, `go test -bench`, `hyperfine`, a `run_benchmark*`
-//! script, a `--benchmark_*` flag), it uses a benchmark action, it uploads
-//! benchmark results or compares them, or the repository's config says so
-//! (`[lint]`: `benchmark-jobs` globs of job ids, `benchmark-workflows` globs
-//! of file names). A word such as "bench" in a name or a message is not
-//! evidence. Pure.
+//! The benchmark rules (`silent-baseline`, `discard-partial`,
+//! `unpinned-clone`, `long-timeout`, `moving-fallback`, `tag-sort`, ...)
+//! are about the cost of benchmarks and stay quiet elsewhere: measured on
+//! 282 real workflows, most of their findings outside benchmark jobs
+//! pointed at no cost (a docs repository cloned to push to). A job runs
+//! benchmarks when one of its commands (not an `echo`) is a known harness
+//! (`cargo bench`, `asv run|continuous`, `pytest --benchmark-*`, `go test
+//! -bench`, `hyperfine`, `pyperf`, nvbench, a `--benchmark_*` flag, a
+//! program or script whose file is named for benchmarking such as
+//! `run_benchmark.sh` or `bench_serving.py`), it uses a benchmark action,
+//! it uploads or compares benchmark results, the job or its workflow is
+//! named for benchmarking or performance and runs a program (not only
+//! `echo`, `git`, `pip install`), or the repository's config says so
+//! (`[lint]`: `benchmark-jobs`, `benchmark-workflows`). A word such as
+//! "bench" in an `echo` is not evidence.
+//!
+//! The rules about holding a runner (`job-always`, `cancel-main`,
+//! `label-cancel`, `cache-discipline`) also apply to every job on an
+//! expensive runner ([`Job::costly_runner`]), benchmark or not: the seed's
+//! GPU test jobs cost as much as its benchmarks. Pure.
 
 use super::shell::{Command, file_name};
 use super::workflow::{Job, Step, Workflow};
 use crate::config::Lint;
+use crate::lint::yaml::Node;
 
 /// Which jobs of a workflow run benchmarks, by position; `any` when one does;
 /// `kept` when the results outlive the run (a later run or a dashboard
@@ -27,11 +34,24 @@ pub struct Benchmarks {
     pub jobs: Vec<bool>,
     pub any: bool,
     pub kept: bool,
+    /// Which jobs are seen on an expensive runner ([`Job::costly_runner`]).
+    pub costly: Vec<bool>,
 }
 
 impl Benchmarks {
     pub fn job(&self, index: usize) -> bool {
         self.jobs.get(index).copied().unwrap_or(false)
+    }
+
+    /// Whether job `index` is seen on an expensive runner.
+    pub fn costly(&self, index: usize) -> bool {
+        self.costly.get(index).copied().unwrap_or(false)
+    }
+
+    /// Whether job `index` runs benchmarks or holds an expensive runner:
+    /// the scope of the rules about holding runners.
+    pub fn holds(&self, index: usize) -> bool {
+        self.job(index) || self.costly(index)
     }
 }
 
@@ -41,6 +61,11 @@ impl Benchmarks {
 pub fn benchmarks(w: &Workflow<'_>, file: &str, lint: Option<&Lint>, consumed: bool) -> Benchmarks {
     let name = file.rsplit(['/', '\\']).next().unwrap_or(file);
     let whole = lint.is_some_and(|l| l.benchmark_workflows.iter().any(|g| g.matches(name)));
+    let workflow_named = named_for_benchmarks(name)
+        || w.root
+            .get("name")
+            .and_then(Node::str)
+            .is_some_and(named_for_benchmarks);
     let jobs: Vec<bool> = w
         .jobs
         .iter()
@@ -48,8 +73,10 @@ pub fn benchmarks(w: &Workflow<'_>, file: &str, lint: Option<&Lint>, consumed: b
             whole
                 || lint.is_some_and(|l| l.benchmark_jobs.iter().any(|g| g.matches(&job.id.text)))
                 || runs_benchmarks(job)
+                || ((workflow_named || named_for_benchmarks(&job.title())) && runs_a_program(job))
         })
         .collect();
+    let costly = w.jobs.iter().map(Job::costly_runner).collect();
     let any = jobs.iter().any(|b| *b);
     let kept = any
         && (consumed
@@ -58,7 +85,12 @@ pub fn benchmarks(w: &Workflow<'_>, file: &str, lint: Option<&Lint>, consumed: b
                 .iter()
                 .zip(&jobs)
                 .any(|(job, bench)| *bench && keeps_results(job)));
-    Benchmarks { jobs, any, kept }
+    Benchmarks {
+        jobs,
+        any,
+        kept,
+        costly,
+    }
 }
 
 /// Actions that keep a history of results (a dashboard, a baseline store).
@@ -126,9 +158,108 @@ pub fn step_runs_benchmarks(step: &Step<'_>) -> bool {
             return named("name") || named("path");
         }
     }
-    step.script
-        .as_ref()
-        .is_some_and(|s| s.commands.iter().any(benchmark_command))
+    // A step named for benchmarking ("Run benchmark tests") that runs a
+    // program is evidence, as a job so named is.
+    step.text("name").is_some_and(named_for_benchmarks) && step_runs_a_program(step)
+        || step
+            .script
+            .as_ref()
+            .is_some_and(|s| s.commands.iter().any(benchmark_command))
+}
+
+/// Whether a name (a job's id and name, a workflow's name or file name)
+/// is about benchmarking or performance: a word starting with `bench` or
+/// `perf` (`benchmarks`, `perf-nightly`, `Performance`), not a word that
+/// only contains it (`testbench`).
+pub fn named_for_benchmarks(name: &str) -> bool {
+    name.to_lowercase()
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .any(|w| w.starts_with("bench") || (w.starts_with("perf") && !w.starts_with("perfetto")))
+}
+
+/// Commands that prepare or report, not the program a job is for.
+const PLUMBING: &[&str] = &[
+    "cd",
+    "pushd",
+    "popd",
+    "export",
+    "set",
+    "unset",
+    "source",
+    ".",
+    "mkdir",
+    "ls",
+    "rm",
+    "cp",
+    "mv",
+    "ln",
+    "pwd",
+    "sleep",
+    "exit",
+    "env",
+    "chmod",
+    "chown",
+    "touch",
+    "git",
+    "gh",
+    "curl",
+    "wget",
+    "pip",
+    "pip3",
+    "apt",
+    "apt-get",
+    "yum",
+    "dnf",
+    "brew",
+    "sudo",
+    "nvidia-smi",
+    "rocm-smi",
+    "df",
+    "du",
+    "uname",
+    "whoami",
+    "date",
+    "tar",
+    "unzip",
+    "sed",
+    "grep",
+    "awk",
+    "jq",
+    "head",
+    "tail",
+    "wc",
+    "find",
+    "which",
+    "rustup",
+    "conda",
+    "uv",
+    "return",
+    "shift",
+];
+
+/// A word that sets a variable for the command (`CUDA_VISIBLE_DEVICES=0`),
+/// not the program it runs.
+fn assignment(word: &str) -> bool {
+    word.split_once('=').is_some_and(|(name, _)| {
+        !name.is_empty()
+            && !name.starts_with(|c: char| c.is_ascii_digit())
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    })
+}
+
+/// Whether a job runs a program of its own: a script with a command that
+/// neither says something (`echo`) nor only prepares (`git`, `pip`, `cd`).
+fn runs_a_program(job: &Job<'_>) -> bool {
+    job.steps.iter().any(step_runs_a_program)
+}
+
+fn step_runs_a_program(step: &Step<'_>) -> bool {
+    step.script.as_ref().is_some_and(|script| {
+        script
+            .commands
+            .iter()
+            .any(|c| invoked(c).is_some_and(|(n, _)| !SAYS.contains(&n) && !PLUMBING.contains(&n)))
+    })
 }
 
 /// Commands that only say something: their words are a message.
@@ -140,7 +271,12 @@ const SAYS: &[&str] = &[
 /// program on: `python -m asv continuous` runs `asv` as `asv continuous`
 /// does.
 fn invoked(c: &Command) -> Option<(&str, Vec<&str>)> {
-    let mut words: Vec<&str> = c.words.iter().map(|w| w.text.as_str()).collect();
+    let mut words: Vec<&str> = c
+        .words
+        .iter()
+        .map(|w| w.text.as_str())
+        .skip_while(|w| assignment(w))
+        .collect();
     let python = words
         .first()
         .is_some_and(|w| file_name(w).starts_with("python"));
@@ -158,6 +294,22 @@ pub fn measures_both_sides(c: &Command) -> bool {
     invoked(c).is_some_and(|(base, words)| base == "asv" && words.get(1) == Some(&"continuous"))
 }
 
+/// A regression or comparison script given both sides
+/// (`regression_runner.py --old=old/runner --new=build/runner`): a
+/// performance comparison of two builds.
+fn compares_two_builds(words: &[&str]) -> bool {
+    let named = words.iter().skip(1).take(3).any(|w| {
+        let f = file_name(w).to_lowercase();
+        !w.starts_with('-') && (f.contains("regress") || f.contains("compar"))
+    });
+    let sides = |prefixes: &[&str]| {
+        words
+            .iter()
+            .any(|w| prefixes.iter().any(|p| w.starts_with(p)))
+    };
+    named && sides(&["--old", "--base"]) && sides(&["--new", "--head", "--current"])
+}
+
 /// Whether `c` runs a benchmark, or compares benchmark results.
 pub fn benchmark_command(c: &Command) -> bool {
     let Some((base, words)) = invoked(c) else {
@@ -167,12 +319,39 @@ pub fn benchmark_command(c: &Command) -> bool {
         return false;
     }
     let has = |w: &str| words.contains(&w);
+    // A program or script (`python benchmarks/bench_serving.py`, `python
+    // -m sglang.bench_serving`, `./build/bench_gemm`, `nvbench_compare.py`)
+    // named for benchmarking; a word of a flag or a message is not.
     let file_like = |w: &str| {
+        let f = file_name(w).to_lowercase();
+        // `test_cuda_bench.sh` tests a benchmark library: a test.
+        !w.starts_with('-')
+            && !f.starts_with("test")
+            && (f.starts_with("run_benchmark")
+                || f.starts_with("run-benchmark")
+                || f.starts_with("bench")
+                || f.contains("_bench")
+                || f.contains(".bench")
+                || f.contains("-bench")
+                || f.contains("benchmark"))
+    };
+    let program = |w: &str| {
+        let f = file_name(w).to_lowercase();
+        f.contains("python")
+            || ["bash", "sh", "julia", "node", "torchrun", "uv", "./"].contains(&f.as_str())
+    };
+    // The seed's names, wherever they stand (`timeout 3600 bash
+    // scripts/run_benchmark.sh`).
+    let seed_like = |w: &str| {
         let f = file_name(w).to_lowercase();
         f.starts_with("run_benchmark")
             || f.starts_with("run-benchmark")
             || ((f.contains("compare") || f.contains("cmp")) && f.contains("bench"))
     };
+    let runs_file = program(base) || words.first().is_some_and(|w| w.contains('/'));
+    let harness = ["pyperf", "pyperformance", "nvbench", "criterion"]
+        .iter()
+        .any(|h| base.starts_with(h));
     (base == "cargo" && (words.get(1) == Some(&"bench") || words.get(1) == Some(&"criterion")))
         || (base == "asv" && matches!(words.get(1), Some(&("run" | "continuous" | "compare"))))
         || (base == "go"
@@ -186,7 +365,13 @@ pub fn benchmark_command(c: &Command) -> bool {
         || words
             .iter()
             .any(|w| w.starts_with("--benchmark-") || w.starts_with("--benchmark_"))
-        || words.iter().any(|w| file_like(w))
+        || harness
+        || (base == "vllm" && words.get(1) == Some(&"bench"))
+        || (runs_file && compares_two_builds(&words))
+        || has("--codspeed")
+        || words.iter().any(|w| seed_like(w))
+        || file_like(base)
+        || (runs_file && words.iter().skip(1).take(3).any(|w| file_like(w)))
         || (base.starts_with("baseline-resolver") && has("compare"))
 }
 

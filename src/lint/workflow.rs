@@ -259,13 +259,48 @@ impl<'a> Job<'a> {
     }
 
     /// Whether it occupies a runner nobody else frees or that costs by the
-    /// minute beyond GitHub's own: a self-hosted or custom label, or an
+    /// minute beyond GitHub's own: a self-hosted, custom or GPU label, or an
     /// expression that cannot be read. Provider-hosted labels (Depot,
     /// Namespace, ...) and GitHub's own are not.
     pub fn expensive_runner(&self) -> bool {
-        self.runner_labels()
+        self.costly_runner()
+            || self
+                .runner_labels()
+                .iter()
+                .any(|l| l.contains("${{") && !provider_hosted(l))
+    }
+
+    /// Whether it is seen to occupy an expensive runner, whatever it runs:
+    /// a self-hosted or custom label, any label naming a GPU (also a
+    /// provider's, `runs-on=ID/runner=gpu`), one
+    /// of GitHub's larger runners (`ubuntu-latest-16-cores`, a `gpu`
+    /// label), or a container given devices (`--gpus`, `--device`). An
+    /// expression that cannot be read is not seen: it stays the benchmark
+    /// rules' affair ([`Job::expensive_runner`]).
+    pub fn costly_runner(&self) -> bool {
+        let larger = |l: &str| ["core", "gpu", "large"].iter().any(|k| l.contains(k));
+        let devices = self
+            .get("container")
+            .and_then(|c| c.get("options"))
+            .and_then(Node::str)
+            .is_some_and(|o| o.contains("--gpus") || o.contains("--device"));
+        let labels: Vec<String> = self
+            .runner_labels()
             .iter()
-            .any(|l| l.contains("${{") || !(github_hosted(l) || provider_hosted(l)))
+            .map(|l| l.to_ascii_lowercase())
+            .collect();
+        // A provider's job labels (RunsOn's `runs-on=ID`, `family=...`,
+        // `image=...`) describe a machine it bills by the minute.
+        let provider = labels.iter().any(|l| provider_hosted(l));
+        devices
+            || labels.iter().any(|l| l.contains("gpu"))
+            || labels.iter().any(|l| {
+                !l.contains("${{")
+                    && ((github_hosted(l) && larger(l))
+                        || !(github_hosted(l)
+                            || provider_hosted(l)
+                            || (provider && l.contains('='))))
+            })
     }
 
     /// Whether `runs-on` names `self-hosted` (a runner the project pays

@@ -325,7 +325,9 @@ fn checkout_dependency(job: &Job<'_>, step: &Step<'_>, hits: &mut Vec<Hit>) {
     let Some(repo) = step.with("repository").and_then(Node::scalar) else {
         return;
     };
-    if own_repository(&repo.text) || repo.text.contains("${{") {
+    // `${{ env.X }}` read as X's value; any other expression is not told.
+    let name = step.with_text("repository").unwrap_or_default();
+    if own_repository(&name) || name.contains("${{") {
         return;
     }
     match step.with("ref") {

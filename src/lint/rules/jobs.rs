@@ -8,21 +8,24 @@ use crate::lint::workflow::{Job, Workflow, minutes};
 use crate::lint::yaml::Node;
 
 pub fn check(w: &Workflow<'_>, bench: &Benchmarks, hits: &mut Vec<Hit>) {
+    // A workflow that holds expensive runners or keeps benchmark results:
+    // a cancelled run of its default branch loses what it cost.
+    let holds = (0..w.jobs.len()).any(|i| bench.costly(i));
     for (i, job) in w.jobs.iter().enumerate() {
-        if bench.job(i) || job.self_hosted() {
-            job_always(job, hits);
+        job_always(job, bench.job(i), bench.costly(i), hits);
+        if bench.holds(i) {
+            cache_discipline(w, job, hits);
+            if let Some(c) = job.get("concurrency") {
+                let keeps = bench.costly(i) || (bench.job(i) && bench.kept);
+                concurrency(w, keeps, c, Some(job), hits);
+            }
         }
-        if !bench.job(i) {
-            continue;
-        }
-        long_timeout(job, hits);
-        cache_discipline(w, job, hits);
-        if let Some(c) = job.get("concurrency") {
-            concurrency(w, bench, c, Some(job), hits);
+        if bench.job(i) {
+            long_timeout(job, hits);
         }
     }
-    if let (Some(c), true) = (w.root.get("concurrency"), bench.any) {
-        concurrency(w, bench, c, None, hits);
+    if let (Some(c), true) = (w.root.get("concurrency"), bench.any || holds) {
+        concurrency(w, holds || bench.kept, c, None, hits);
     }
 }
 
@@ -55,11 +58,12 @@ fn reports_only(job: &Job<'_>) -> bool {
         })
 }
 
-/// `job-always`: a job-level `always()` on a benchmark or self-hosted job
-/// that holds an expensive runner (self-hosted, a custom label) or is
-/// allowed long (an explicit `timeout-minutes` over 30: a GitHub-hosted job
-/// with none is not a 360-minute job), unless it only reports.
-fn job_always(job: &Job<'_>, hits: &mut Vec<Hit>) {
+/// `job-always`: a job-level `always()` on a job seen on an expensive
+/// runner (`costly`), or on a benchmark job that may hold one (a runner
+/// expression) or is allowed long (an explicit `timeout-minutes` over 30:
+/// a GitHub-hosted job with none is not a 360-minute job), unless it only
+/// reports.
+fn job_always(job: &Job<'_>, benchmarks: bool, costly: bool, hits: &mut Vec<Hit>) {
     let Some(cond) = job.get("if").and_then(Node::scalar) else {
         return;
     };
@@ -68,7 +72,7 @@ fn job_always(job: &Job<'_>, hits: &mut Vec<Hit>) {
         return;
     }
     let long = job.get("timeout-minutes").is_some() && job.timeout().is_some_and(|t| t > 30.0);
-    if !(job.expensive_runner() || long) || reports_only(job) {
+    if !(costly || (benchmarks && (job.expensive_runner() || long))) || reports_only(job) {
         return;
     }
     let at = cond.text.to_ascii_lowercase().find("always").unwrap_or(0);
@@ -86,7 +90,7 @@ fn long_timeout(job: &Job<'_>, hits: &mut Vec<Hit>) {
         None if job.expensive_runner() => {
             let mut h = hit("long-timeout", job.id.at, job, None);
             h.detail = Some(
-                "a self-hosted benchmark job with no timeout-minutes: GitHub's default is 360 minutes"
+                "a benchmark job on a self-hosted or larger runner with no timeout-minutes: GitHub's default is 360 minutes"
                     .to_owned(),
             );
             hits.push(h);
@@ -104,12 +108,13 @@ fn long_timeout(job: &Job<'_>, hits: &mut Vec<Hit>) {
 }
 
 /// A concurrency group keyed by the ref, that cancels: `cancel-main` when
-/// the default branch's runs share it and keep their results (a later run
-/// or a dashboard reads them), `label-cancel` when a pull request's
-/// `labeled` event starts a run in it.
+/// the default branch's runs share it and what they cost is lost with
+/// them (`keeps`: expensive runners, or benchmark results a later run or
+/// a dashboard reads), `label-cancel` when a pull request's `labeled`
+/// event starts a run in it.
 fn concurrency(
     w: &Workflow<'_>,
-    bench: &Benchmarks,
+    keeps: bool,
     c: &Node,
     job: Option<&Job<'_>>,
     hits: &mut Vec<Hit>,
@@ -141,12 +146,11 @@ fn concurrency(
         }
         hits.push(h);
     };
-    let main_runs = w.pushes_to_default()
-        || ["schedule", "workflow_dispatch", "issue_comment"]
-            .iter()
-            .any(|e| w.on(e));
+    // A manual dispatch alone is not main's stream of runs: a second
+    // dispatch superseding the first is what its author asked for.
+    let main_runs = w.pushes_to_default() || ["schedule", "issue_comment"].iter().any(|e| w.on(e));
     let by_ref = group.contains("github.ref") || group.contains("head_ref");
-    if always_cancels && main_runs && by_ref && bench.kept {
+    if always_cancels && main_runs && by_ref && keeps {
         push("cancel-main", hits);
     }
     let labels_cancel = always_cancels
