@@ -42,9 +42,9 @@ How it judges:
   starts at, the levels before and after (medians, with their spread) and its change,
   signed so that negative is worse; it is persistent when its level held 5 runs (a
   second step that undid it later is its own change, the fix), transient when it came
-  back within 5 runs (one change, its return not listed apart). A steady creep with no single step (a
-  straight line fits better than any steps, its slope is significant and it adds up to
-  --min-change) is a drift, with its total size. A persistent regression that starts
+  back within 5 runs (one change, its return not listed apart). A steady creep with no
+  single step (a straight line fits better than any steps, its slope is significant and
+  it adds up to --min-change) is a drift, with its total size. A persistent regression that starts
   within the last --recent runs is new: a warning names its commit.";
 
 pub fn after_long_help() -> String {
