@@ -35,13 +35,16 @@ How it judges:
   series is its headline metric in every run that has it (rows may appear and vanish).
   Single-run outliers are listed apart, never a change. The rest is split at its change
   points by binary segmentation with a two-sample t test (as Apache Otava; deterministic,
-  segments at least 2 runs, the same segmentation compare's noise bands use); a change
+  segments at least 2 runs, the segmentation compare's noise bands use, searched more
+  thoroughly: when a stretch has no large enough split, its halves, quarters, ... are
+  searched, so a step near the start or one a second step undid is found); a change
   smaller than --min-change is not reported. Each change point has the run and commit it
   starts at, the levels before and after (medians, with their spread) and its change,
-  signed so that negative is worse; it is persistent when the last run still holds at
-  least half of it, transient when it came back. A steady creep with no single step (a
-  straight line fits better than any steps, its slope is significant and it adds up to
-  --min-change) is a drift, with its total size. A persistent regression that starts
+  signed so that negative is worse; it is persistent when its level held 5 runs (a
+  second step that undid it later is its own change, the fix), transient when it came
+  back within 5 runs (one change, its return not listed apart). A steady creep with no
+  single step (a straight line fits better than any steps, its slope is significant and
+  it adds up to --min-change) is a drift, with its total size. A persistent regression that starts
   within the last --recent runs is new: a warning names its commit.";
 
 pub fn after_long_help() -> String {

@@ -48,9 +48,9 @@ pub const MIN_RUNS: usize = 4;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
-    /// The level changed and stayed changed to the last run.
+    /// The level changed and held [`HOLD`] runs (or to the last run).
     Persistent,
-    /// The level changed and came back.
+    /// The level changed and came back within [`HOLD`] runs.
     Transient,
     /// No single step: a slope over the whole window.
     Drift,
