@@ -5,6 +5,8 @@
 
 #[path = "sections/compare.rs"]
 mod compare_section;
+#[path = "sections/formats.rs"]
+mod formats_section;
 #[path = "sections/git.rs"]
 mod git_section;
 #[path = "sections/lint.rs"]
@@ -519,6 +521,9 @@ async fn main() {
     }
     if run(10) {
         lint_section::linting(&mut report);
+    }
+    if run(11) {
+        formats_section::formats(&mut report);
     }
     if only.is_some() {
         println!("{report}");

@@ -29,7 +29,8 @@ What it writes:
   A header `benchmark,params,<metrics>,status,samples`, then one row per benchmark: its
   name and parameters, each metric's value (the median of the repetitions the harness
   recorded; empty where it has none), `ok` or `failed`, and how many repetitions the
-  headline metric had. compare and trend read the harness's files directly; this is for
+  headline metric had. One line on stderr says the format found, the rows (and how many
+  are valid) and the samples. compare and trend read the harness's files directly; this is for
   dashboards that want one shape. Read it back with a config of
   keys = [\"benchmark\", \"params\"] and the metrics the header names (docs/formats.md).";
 

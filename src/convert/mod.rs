@@ -66,6 +66,19 @@ fn run(args: &ConvertArgs) -> Result<(), ConvertError> {
         ),
     };
     let csv = render(&table, &keys, &metrics);
+    let format = table.schema.as_ref().map_or("csv", |s| s.format.name());
+    let samples: usize = table
+        .rows()
+        .filter_map(|r| r.measure().map(|(m, _)| r.samples(m).len().max(1)))
+        .sum();
+    let mut said = runner::log::LogText::new();
+    said.push_line(&format!(
+        "convert: {}: {format}, {} rows ({} valid), {samples} samples",
+        shown(&args.file.display().to_string()),
+        table.len(),
+        table.valid_rows()
+    ));
+    runner::write::stderr(&said);
     match &args.output {
         Some(path) => std::fs::write(path, csv).map_err(|source| ConvertError::Output {
             path: path.clone(),

@@ -54,6 +54,12 @@ impl Collect {
         }
     }
 
+    /// A text format's bytes as text, or where they stop being UTF-8.
+    pub fn text<'b>(&self, bytes: &'b [u8]) -> Result<&'b str, TableError> {
+        std::str::from_utf8(bytes)
+            .map_err(|e| self.error(format!("byte {}", e.valid_up_to()), "not UTF-8 text"))
+    }
+
     /// The position of the metric named `column`, added (with its unit and
     /// direction) the first time it is seen.
     pub fn metric(

@@ -18,11 +18,6 @@ use super::{Format, by_unit, json, nanos_per, time};
 use crate::table::{Table, TableError};
 
 #[derive(Deserialize)]
-struct File {
-    benchmarks: Vec<Entry>,
-}
-
-#[derive(Deserialize)]
 struct Entry {
     name: String,
     run_name: Option<String>,
@@ -42,7 +37,7 @@ const AGGREGATE_SUFFIXES: [&str; 6] = ["_mean", "_median", "_stddev", "_cv", "_B
 
 pub fn parse(path: &Path, bytes: &[u8]) -> Result<Table, TableError> {
     let format = Format::GoogleBenchmark;
-    let file: File = json::parse(path, format, bytes)?;
+    let file: json::Benchmarks<Entry> = json::parse(path, format, bytes)?;
     let metrics = vec![
         time("real_time"),
         time("cpu_time"),

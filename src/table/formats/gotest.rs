@@ -49,10 +49,7 @@ fn split_name(name: &str) -> (&str, &str) {
 pub fn parse(path: &Path, bytes: &[u8]) -> Result<Table, TableError> {
     let format = Format::GoTest;
     let mut rows = Collect::new(path, format, vec![time("time")]);
-    let text = match std::str::from_utf8(bytes) {
-        Ok(t) => t,
-        Err(e) => return Err(rows.error(format!("byte {}", e.valid_up_to()), "not UTF-8 text")),
-    };
+    let text = rows.text(bytes)?;
     let mut pkg = String::new();
     let mut qualified = String::new();
     for (n, line) in text.lines().enumerate() {

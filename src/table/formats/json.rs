@@ -65,6 +65,13 @@ impl<'de> Deserialize<'de> for Kind {
     }
 }
 
+/// A file whose results are its `benchmarks` list (Google Benchmark,
+/// pytest-benchmark).
+#[derive(Debug, serde::Deserialize)]
+pub struct Benchmarks<E> {
+    pub benchmarks: Vec<E>,
+}
+
 /// The top-level fields detection looks at.
 #[derive(Debug, Default, serde::Deserialize)]
 #[serde(default)]

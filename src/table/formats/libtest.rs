@@ -52,10 +52,7 @@ pub fn looks_like(bytes: &[u8]) -> bool {
 pub fn parse(path: &Path, bytes: &[u8]) -> Result<Table, TableError> {
     let format = Format::CargoBench;
     let mut rows = Collect::new(path, format, vec![time("time")]);
-    let text = match std::str::from_utf8(bytes) {
-        Ok(t) => t,
-        Err(e) => return Err(rows.error(format!("byte {}", e.valid_up_to()), "not UTF-8 text")),
-    };
+    let text = rows.text(bytes)?;
     for (n, line) in text.lines().enumerate() {
         let Some((name, found)) = result(line) else {
             continue;

@@ -196,3 +196,6 @@ pub fn nanos_per(unit: &str) -> Option<f64> {
         _ => return None,
     })
 }
+
+#[cfg(test)]
+mod tests;

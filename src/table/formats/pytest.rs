@@ -16,11 +16,6 @@ use super::{Format, json, time};
 use crate::table::{Table, TableError};
 
 #[derive(Deserialize)]
-struct File {
-    benchmarks: Vec<Entry>,
-}
-
-#[derive(Deserialize)]
 struct Entry {
     name: String,
     fullname: Option<String>,
@@ -36,7 +31,7 @@ struct Stats {
 
 pub fn parse(path: &Path, bytes: &[u8]) -> Result<Table, TableError> {
     let format = Format::PytestBenchmark;
-    let file: File = json::parse(path, format, bytes)?;
+    let file: json::Benchmarks<Entry> = json::parse(path, format, bytes)?;
     let mut rows = Collect::new(path, format, vec![time("time")]);
     for (i, entry) in file.benchmarks.iter().enumerate() {
         let full = entry.fullname.as_deref().unwrap_or(&entry.name);
