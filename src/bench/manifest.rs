@@ -52,6 +52,7 @@ impl Done {
                 side.name()
             ),
             Stop::Unjudged(why) => format!("the rounds could not be judged ({})", shown(why)),
+            Stop::Cancelled => "the step was cancelled; no more rounds were started".to_owned(),
         }
     }
 
@@ -61,6 +62,7 @@ impl Done {
             Stop::Cap { .. } => "cap",
             Stop::Budget(_) => "time-budget",
             Stop::Unjudged(_) => "unjudged",
+            Stop::Cancelled => "cancelled",
         }
     }
 }

@@ -130,6 +130,8 @@ pub enum Stop {
     /// The rounds could not be judged (a file compare would refuse too):
     /// said as a warning, no more rounds.
     Unjudged(String),
+    /// The step was cancelled (bench received a signal): no more rounds.
+    Cancelled,
 }
 
 /// What the rounds did.
@@ -202,6 +204,10 @@ pub fn drive(
             let round = pairs.len().saturating_add(1);
             let (pair, spent) = one_round(world, seed, round, groups.as_ref(), &mut budget)?;
             pairs.extend(pair);
+            if super::signals::caught().is_some() {
+                stop = Stop::Cancelled;
+                break 'looks;
+            }
             if let Some(side) = spent {
                 stop = Stop::Budget(side);
                 break 'looks;
@@ -265,6 +271,9 @@ fn one_round(
     let mut ran: Vec<Measured> = Vec::with_capacity(2);
     let mut spent = None;
     for side in order {
+        if super::signals::caught().is_some() {
+            break;
+        }
         let slot = usize::from(side == Side::Baseline);
         let used = budget.used.get(slot).copied().unwrap_or_default();
         let left = budget.timeout.saturating_sub(used);

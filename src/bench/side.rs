@@ -273,10 +273,6 @@ pub fn open(
     if inputs.sides.has(side) {
         remove_earlier(&out)?;
     }
-    if inputs.sides.has(side) {
-        super::record::clear(&out);
-        let _ = std::fs::remove_file(super::log::path_for(&out));
-    }
     let mut run = SideRun::new(side, Status::Ok, &out);
     label.clone_into(&mut run.label);
     if let Some(signal) = signals::caught() {
@@ -372,6 +368,7 @@ fn setup(run: &mut SideRun, tree: &Path, inputs: &Inputs) -> Result<bool, BenchE
 }
 
 /// A results file an earlier run left where this run writes goes first.
+/// Its run record and raw log go with it.
 pub fn remove_earlier(out: &Path) -> Result<(), BenchError> {
     files::remove(out).map_err(|e| {
         BenchError::Place(format!(
@@ -379,6 +376,8 @@ pub fn remove_earlier(out: &Path) -> Result<(), BenchError> {
             shown(&out.to_string_lossy())
         ))
     })?;
+    super::record::clear(out);
+    let _ = std::fs::remove_file(super::log::path_for(out));
     Ok(())
 }
 
@@ -431,12 +430,24 @@ impl Opened {
                 self.run.side.name()
             ));
         }
-        Ok(Measured {
+        let measured = Measured {
             ended: done.ended,
             duration: done.duration,
             rows: rows(out).unwrap_or(0),
             path: out.to_owned(),
-        })
+        };
+        // The run's own record beside its file: compare reads a baseline
+        // that stopped short as partial, its missing rows absent, not new.
+        let (status, exit) = match done.ended {
+            Ended::Exit(0) => (Status::Ok, Some(0)),
+            Ended::Exit(code) => (Status::Failed, Some(code)),
+            Ended::TimedOut => (Status::TimedOut, None),
+            Ended::Cancelled(_) => (Status::Failed, None),
+        };
+        if let Err(warning) = super::record::write(out, status.name(), exit, measured.rows) {
+            self.run.warn(warning);
+        }
+        Ok(measured)
     }
 
     /// The side as it ended; its worktree removed (a failure to is a

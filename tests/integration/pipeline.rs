@@ -401,7 +401,7 @@ fn the_bench_help_examples_run_the_seeds_harness_on_the_whole_suite_and_a_select
         })
         .filter(|b| b.contains("./run_benchmark.sh"))
         .collect();
-    assert_eq!(blocks.len(), 2, "{examples}");
+    assert_eq!(blocks.len(), 3, "{examples}");
     for (selection, rows) in [
         (r#"{"selection":"all","groups":[]}"#, 2),
         (r#"{"selection":"some","groups":["gemm"]}"#, 1),
@@ -415,6 +415,8 @@ fn the_bench_help_examples_run_the_seeds_harness_on_the_whole_suite_and_a_select
             )
             .unwrap();
             std::fs::write(dir.join("selection.json"), selection).unwrap();
+            // The paired example's config: the defaults (the seed's keys and metrics).
+            std::fs::write(dir.join("baseline-resolver.toml"), "").unwrap();
             let script = format!(
                 "cd scripts && cd .. && {} --format json",
                 block.replace("./run_benchmark.sh", "./scripts/run_benchmark.sh")

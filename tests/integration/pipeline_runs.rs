@@ -103,11 +103,12 @@ fn the_dashboard_reads_the_harnesss_table_from_the_guides_log_step() {
     let out = bench.outputs();
     assert_eq!(
         out["current-log"],
-        dir.join("results/current.log").display().to_string()
+        // Three rounds by default: round 1's log, as the `current` output is round 1's file.
+        dir.join("results/current-1.log").display().to_string()
     );
     assert_eq!(
         out["baseline-log"],
-        dir.join("results/baseline.log").display().to_string()
+        dir.join("results/baseline-1.log").display().to_string()
     );
     let parser = crate::support::harness::repo_root().join("tests/fixtures/flydsl/parse_bench.sh");
     let parse = |log: &str| {
