@@ -198,6 +198,43 @@ def symlinks(c, work):
           f"dangling: exit {code2}, its target {'CREATED' if made else 'not created'}")
 
 
+def open_list(c, work):
+    """21: a list command whose helper leaves the group and keeps stdout
+    open: the selection must run as it is, not be dropped whole."""
+    repo, sha, _ = project(work, "openlist", 'echo op,shape,dtype,tflops > "$1"; for g in ${2//,/ }; do '
+                           'echo $g,1,bf16,1 >> "$1"; done\n')
+    env = {"GITHUB_WORKSPACE": str(repo), "RUNNER_TEMP": str(work)}
+    code, out, _, took, _ = c.run(["bench", "--side", "current", "--format", "json", "--selection",
+                                   json.dumps({"selection": "some", "groups": ["gemm", "softmax"]}),
+                                   "--list-command", "setsid sleep 8 & echo gemm",
+                                   "--command", "bash run.sh {out} {groups}", "--out-dir", str(work / "ol-out")],
+                                  env, timeout=60)
+    j = json.loads(out or "{}").get("current", {})
+    c.say(21, "a list command whose helper keeps its stdout open",
+          code == 0 and j.get("status") == "ok" and j.get("rows") == 2,
+          f"exit {code} after {took:.1f} s, {j.get('status')}, {j.get('rows')} rows")
+
+
+def sarif_names(c, work):
+    """22: workflow files whose names would move or hide a code-scanning
+    alert once read as URIs."""
+    from urllib.parse import unquote, urljoin, urlparse
+    repo = work / "sarifrepo"
+    (repo / "wf").mkdir(parents=True)
+    names = ["%2e%2e%2fci.yml", "a#b.yml", "c?d.yml", "with space.yml", "naïve.yml"]
+    for name in names:
+        (repo / "wf" / name).write_text(FIXABLE)
+    code, out, _, _, _ = subprocess_in(c, repo, ["lint", "wf", "--format", "sarif"])
+    base = "https://github.com/o/r/blob/main/"
+    seen = set()
+    for r in json.loads(out or "{}").get("runs", [{}])[0].get("results", []):
+        u = urlparse(urljoin(base, r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]))
+        seen.add(unquote(u.path[len("/o/r/blob/main/"):]) + ("#" if u.fragment else "") + ("?" if u.query else ""))
+    c.say(22, "workflow names with %, #, ?, spaces and non-ASCII in SARIF",
+          code == 4 and seen == {f"wf/{n}" for n in names},
+          f"exit {code}, {len(seen & {f'wf/{n}' for n in names})} of {len(names)} names resolve to their file")
+
+
 def subprocess_in(c, cwd, args, extra_env=None):
     """c.run, in `cwd` (a repository's root, as a workflow step runs)."""
     env = dict(c.env, **(extra_env or {}))
@@ -206,9 +243,59 @@ def subprocess_in(c, cwd, args, extra_env=None):
     return p.returncode, p.stdout, p.stderr, time.monotonic() - started, None
 
 
-def attacks(c, api_url, work):
+def issue_comments(c, api_url, work, api):
+    """23: comment --issue on a tracking issue where a stranger's comment
+    carries the marker, and on one whose comment pages loop."""
+    report = work / "issue-report.json"
+    report.write_text(json.dumps({"verdict": "pass", "baselines": [{"label": "main", "gate": True,
+                                                                    "available": True, "rows": []}]}))
+    env = {"GITHUB_API_URL": api_url, "GITHUB_TOKEN": "ghs_hostile", "GITHUB_REPOSITORY": "ROCm/FlyDSL"}
+    api.requests.clear()
+    code, out, _, _, _ = c.run(["comment", "--issue", "803", "--marker", "trend", "--format", "json",
+                                "--report", str(report)], env)
+    j = json.loads(out or "{}")
+    edits = [r for r in api.requests if r.startswith("PATCH ")]
+    api.requests.clear()
+    code2, out2, _, _, _ = c.run(["comment", "--issue", "801", "--format", "json", "--report", str(report)], env)
+    j2 = json.loads(out2 or "{}")
+    writes = [r for r in api.requests if not r.startswith("GET ")]
+    c.say(23, "comment --issue: a stranger's comment with the marker, and looping pages",
+          code == 0 and j.get("action") == "created" and not edits and code2 == 0
+          and j2.get("action") == "failed" and not writes,
+          f"marker: {j.get('action')}, {len(edits)} edits; loop: {j2.get('action')}, {len(writes)} writes")
+
+
+def hostile_tags(c, api_url, work, api):
+    """24: resolve with a {tag_sha} artifact name over a tag listing with
+    names and commits a stranger pushed."""
+    event = work / "tags-event.json"
+    event.write_text(json.dumps({"pull_request": {
+        "base": {"ref": "main", "sha": "fa4f8ae2d93c1a7e5b06f2c8e4d1b3a9c7e05f16",
+                 "repo": {"id": 700001, "full_name": "ROCm/FlyDSL", "default_branch": "main"}},
+        "head": {"ref": "x", "sha": "3c9d2e7a1f5b8c4d6e0a2b9f7c1d3e5a8b6f4c20",
+                 "repo": {"full_name": "jhinpan/FlyDSL-lab"}}}}))
+    out_file = work / "tags-output"
+    api.requests.clear()
+    code, out, err, _, _ = c.run(["--event", str(event), "--event-name", "pull_request",
+                                  "--artifact-name", "bench-release-{tag_sha}"],
+                                 {"GITHUB_API_URL": api_url, "GITHUB_ACTIONS": "true",
+                                  "GITHUB_OUTPUT": str(out_file), "GITHUB_STEP_SUMMARY": str(work / "tags-s")})
+    lines = [l for l in (out + err).splitlines() if l.startswith("::") and ("pwned" in l or l.startswith("::warning::x"))]
+    outputs = out_file.read_text() if out_file.exists() else ""
+    smuggled = [r for r in api.requests if "upload-pack" in r]
+    c.say(24, "hostile tag names and a tag commit that is not a SHA, with a {tag_sha} artifact",
+          code == 0 and not lines and not smuggled and "v0.3.1" in outputs and "pwned" not in outputs,
+          f"exit {code}, {len(lines)} lines read as commands, {len(smuggled)} requests carrying a smuggled value, "
+          f"tag {'v0.3.1' if 'v0.3.1' in outputs else 'NOT v0.3.1'}")
+
+
+def attacks(c, api_url, work, api):
     option_injection(c, work)
     fifos(c, work)
     stubborn_group(c, work)
     cancellation(c, work)
     symlinks(c, work)
+    open_list(c, work)
+    sarif_names(c, work)
+    issue_comments(c, api_url, work, api)
+    hostile_tags(c, api_url, work, api)

@@ -105,6 +105,13 @@ pub struct BenchArgs {
     #[arg(long, value_name = "TEMPLATE")]
     pub list_command: Option<String>,
 
+    /// Runs once per side, in its tree, before its list command and harness (same
+    /// placeholders: {side}, {tree}, {sha}, {label}): what one side needs first, such as
+    /// the base commit's wheel ({side} says which). When it fails or times out the side
+    /// is failed, with a warning, and its harness is not run. [env: INPUT_SETUP_COMMAND]
+    #[arg(long, value_name = "TEMPLATE")]
+    pub setup_command: Option<String>,
+
     /// How {groups} is written: `comma` (a,b), `space` (a b) or `flag:NAME`
     /// (NAME a NAME b). [default: comma] [env: INPUT_GROUPS_FORMAT]
     #[arg(long, value_name = "FORM")]

@@ -19,6 +19,7 @@ const SELECTION: Input = Input::new("selection", &["INPUT_SELECTION"]);
 const CONFIG: Input = Input::new("config", &["INPUT_CONFIG"]);
 const BASELINE_RESULT: Input = Input::new("baseline-result", &["INPUT_BASELINE_RESULT"]);
 const LIST_COMMAND: Input = Input::new("list-command", &["INPUT_LIST_COMMAND"]);
+const SETUP_COMMAND: Input = Input::new("setup-command", &["INPUT_SETUP_COMMAND"]);
 const GROUPS_FORMAT: Input = Input::new("groups-format", &["INPUT_GROUPS_FORMAT"]);
 const TIMEOUT: Input = Input::new("timeout-minutes", &["INPUT_TIMEOUT_MINUTES"]);
 const SIDE: Input = Input::new("side", &["INPUT_SIDE"]);
@@ -47,6 +48,10 @@ pub const OUT_DIR_DEFAULT: &str = "bench-results";
 pub struct Inputs {
     pub command: String,
     pub list_command: Option<String>,
+    /// Run once per side in its tree before its harness (`{side}`,
+    /// `{tree}`, `{sha}`, `{label}`): the base wheel installed on the
+    /// baseline's side, say.
+    pub setup_command: Option<String>,
     /// The JSON itself or a file of it, read by the command.
     pub resolution: Option<String>,
     pub selection: Option<String>,
@@ -194,6 +199,9 @@ pub fn validate(args: &BenchArgs, env: Env<'_>) -> Result<Inputs, InputError> {
         list_command: r
             .value(&LIST_COMMAND, args.list_command.as_deref())
             .map(|v| v.text),
+        setup_command: r
+            .value(&SETUP_COMMAND, args.setup_command.as_deref())
+            .map(|v| v.text),
         resolution: r
             .value(&RESOLUTION, args.resolution.as_deref())
             .map(|v| v.text),
@@ -206,13 +214,7 @@ pub fn validate(args: &BenchArgs, env: Env<'_>) -> Result<Inputs, InputError> {
         baseline_result: r
             .value(&BASELINE_RESULT, path_of(&args.baseline_result).as_deref())
             .map(|v| cwd.join(v.text)),
-        groups_format: r
-            .parse(
-                &GROUPS_FORMAT,
-                args.groups_format.as_deref(),
-                GroupsFormat::parse,
-            )?
-            .unwrap_or(GroupsFormat::Comma),
+        groups_format: groups_format(&r, args)?,
         timeout: r
             .parse(&TIMEOUT, args.timeout_minutes.as_deref(), minutes)?
             .unwrap_or(Duration::from_secs(TIMEOUT_MINUTES.saturating_mul(60))),
@@ -244,6 +246,16 @@ pub fn validate(args: &BenchArgs, env: Env<'_>) -> Result<Inputs, InputError> {
         rounds: asked(&r, args)?,
     };
     checked(inputs)
+}
+
+/// `--groups-format`: how `{groups}` is written (commas by default).
+fn groups_format(r: &Reader<'_>, args: &BenchArgs) -> Result<GroupsFormat, InputError> {
+    Ok(r.parse(
+        &GROUPS_FORMAT,
+        args.groups_format.as_deref(),
+        GroupsFormat::parse,
+    )?
+    .unwrap_or(GroupsFormat::Comma))
 }
 
 /// `--rounds`' and `--max-rounds`' defaults, and the most either may be:

@@ -36,7 +36,7 @@ impl Done {
                 Side::Current => &p.current.path,
                 Side::Baseline => &p.baseline.path,
             })
-            .map(|p| shown(&p.to_string_lossy()))
+            .map(|p| p.to_string_lossy().into_owned())
             .collect()
     }
 
@@ -72,6 +72,8 @@ pub fn write(out_dir: &Path, label: &str, rounds: &Rounds) -> Result<PathBuf, Be
         schema: ROUNDS_SCHEMA,
         label: label.to_owned(),
         seed: rounds.seed,
+        first_look: rounds.asked.0,
+        max_rounds: rounds.asked.1,
         rounds: rounds
             .pairs
             .iter()
@@ -113,7 +115,7 @@ pub fn outputs(done: &Done) -> Vec<(String, String)> {
         ),
         (
             "manifest".to_owned(),
-            shown(&done.manifest.to_string_lossy()),
+            done.manifest.to_string_lossy().into_owned(),
         ),
         ("rounds".to_owned(), done.rounds.pairs.len().to_string()),
         ("seed".to_owned(), done.rounds.seed.to_string()),

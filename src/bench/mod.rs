@@ -16,13 +16,17 @@ pub mod args;
 pub mod files;
 pub mod inputs;
 pub mod live;
+pub mod log;
 pub mod manifest;
 pub mod plan;
 pub mod process;
+pub mod record;
 pub mod render;
 pub mod rounds;
+pub mod setup;
 pub mod side;
 pub mod signals;
+pub mod values;
 pub mod worktree;
 
 use thiserror::Error;
@@ -55,7 +59,7 @@ pub enum BenchError {
     #[error(transparent)]
     Selection(#[from] SelectionError),
     #[error(transparent)]
-    Refused(#[from] plan::Refused),
+    Refused(#[from] values::Refused),
     #[error(transparent)]
     Config(#[from] crate::config::ConfigError),
     #[error("{0}")]
@@ -91,7 +95,7 @@ pub fn main(args: &BenchArgs, env: Env<'_>) -> u8 {
     }
 }
 
-/// select's answer, its group names checked ([`plan::check_groups`],
+/// select's answer, its group names checked ([`values::check_groups`],
 /// against `--config`'s groups when given): they go into the command.
 fn selection(inputs: &Inputs) -> Result<Option<Chosen>, BenchError> {
     let Some(value) = &inputs.selection else {
@@ -99,7 +103,7 @@ fn selection(inputs: &Inputs) -> Result<Option<Chosen>, BenchError> {
     };
     let chosen = Chosen::load(value)?;
     let declared = inputs.config.as_deref().map(declared).transpose()?;
-    plan::check_groups(&chosen.groups, declared.as_deref())?;
+    values::check_groups(&chosen.groups, declared.as_deref())?;
     Ok(Some(chosen))
 }
 
@@ -158,7 +162,7 @@ pub fn run(inputs: &Inputs) -> Result<u8, BenchError> {
         .transpose()?;
     let chosen = selection(inputs)?;
     if inputs.sides.has(Side::Baseline) {
-        plan::label(resolution.as_ref(), inputs.tag)?;
+        values::label(resolution.as_ref(), inputs.tag)?;
     }
     let (reuse, reuse_note) = reusable(inputs);
     let plan = plan::plan(&Facts {

@@ -13,6 +13,7 @@ use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
 
+use super::log::RawLog;
 use super::signals;
 use crate::runner::log::LogText;
 use crate::runner::write;
@@ -27,7 +28,7 @@ pub const MAX_LISTED: usize = 1024 * 1024;
 const GRACE: Duration = Duration::from_secs(10);
 /// After the command ends, how long its output may still drain (a process
 /// that left the group and kept the pipe open is not waited for).
-const DRAIN: Duration = Duration::from_secs(5);
+pub const DRAIN: Duration = Duration::from_secs(5);
 const POLL: Duration = Duration::from_millis(50);
 
 /// How a run ended.
@@ -47,6 +48,11 @@ pub struct Finished {
     pub duration: Duration,
     /// What it printed on stdout, when asked to keep it (at most [`MAX_LISTED`]).
     pub kept: String,
+    /// Whether `kept` is all of it: stdout reached its end within the
+    /// drain (a process that left the group can hold it open) and nothing
+    /// past [`MAX_LISTED`] was dropped. A list that is not complete must
+    /// not be taken for the harness's whole list.
+    pub complete: bool,
 }
 
 /// `bash -c script` in `dir`, stopped after `timeout`; stdout is relayed
@@ -59,6 +65,19 @@ pub fn run(
     prefix: &str,
     keep: bool,
 ) -> std::io::Result<Finished> {
+    run_logged(script, dir, timeout, prefix, keep, None)
+}
+
+/// [`run`], each relayed line also written to `log` as it was printed
+/// (without the prefix).
+pub fn run_logged(
+    script: &str,
+    dir: &Path,
+    timeout: Duration,
+    prefix: &str,
+    keep: bool,
+    log: Option<RawLog>,
+) -> std::io::Result<Finished> {
     let start = Instant::now();
     let mut child = Command::new("bash")
         .args(["--noprofile", "--norc", "-c", script])
@@ -68,44 +87,52 @@ pub fn run(
         .stderr(Stdio::piped())
         .process_group(0)
         .spawn()?;
-    let (done_tx, done_rx) = mpsc::channel::<String>();
+    // (from stdout, what it kept, whether that is all of it)
+    let (done_tx, done_rx) = mpsc::channel::<(bool, String, bool)>();
     let pipes = [
         child.stdout.take().map(|out| {
             let tx = done_tx.clone();
             let prefix = prefix.to_owned();
+            let log = log.clone();
             thread::spawn(move || {
-                let _ = tx.send(if keep {
+                let (text, whole) = if keep {
                     collect(out)
                 } else {
-                    relay(out, &prefix)
-                });
+                    (relay(out, &prefix, log.as_ref()), true)
+                };
+                let _ = tx.send((true, text, whole));
             })
         }),
         child.stderr.take().map(|err| {
             let tx = done_tx.clone();
             let prefix = prefix.to_owned();
+            let log = log.clone();
             thread::spawn(move || {
-                let _ = tx.send(relay(err, &prefix));
+                let _ = tx.send((false, relay(err, &prefix, log.as_ref()), true));
             })
         }),
     ];
     drop(done_tx);
     // Whatever the command left behind in its group goes too.
     let ended = wait(&mut child, start, timeout)?;
-    let mut kept = String::new();
+    let (mut kept, mut complete) = (String::new(), false);
     let until = Instant::now().checked_add(DRAIN);
     for _ in pipes.iter().flatten() {
         let left = until.map_or(DRAIN, |u| u.saturating_duration_since(Instant::now()));
         match done_rx.recv_timeout(left) {
-            Ok(text) if keep && kept.is_empty() => kept = text,
+            Ok((true, text, whole)) => (kept, complete) = (text, whole),
             Ok(_) => {}
             Err(_) => break,
         }
+    }
+    if let Some(log) = &log {
+        log.flush();
     }
     Ok(Finished {
         ended,
         duration: start.elapsed(),
         kept,
+        complete,
     })
 }
 
@@ -204,9 +231,13 @@ fn lines(mut from: impl Read, mut line: impl FnMut(&[u8])) {
     }
 }
 
-/// Each line of `from` on our stderr, after `prefix`, never a command.
-fn relay(from: impl Read, prefix: &str) -> String {
+/// Each line of `from` on our stderr, after `prefix`, never a command;
+/// and as it was printed in `log`, when there is one.
+fn relay(from: impl Read, prefix: &str, log: Option<&RawLog>) -> String {
     lines(from, |bytes| {
+        if let Some(log) = log {
+            log.line(bytes);
+        }
         let text = String::from_utf8_lossy(bytes);
         let mut out = LogText::new();
         out.push_line(&format!("{prefix}{}", text.trim_end_matches('\r')));
@@ -215,16 +246,19 @@ fn relay(from: impl Read, prefix: &str) -> String {
     String::new()
 }
 
-/// Up to [`MAX_LISTED`] bytes of `from`'s lines, the rest drained.
-fn collect(from: ChildStdout) -> String {
-    let mut kept = String::new();
+/// Up to [`MAX_LISTED`] bytes of `from`'s lines, the rest drained; and
+/// whether nothing was dropped.
+fn collect(from: ChildStdout) -> (String, bool) {
+    let (mut kept, mut whole) = (String::new(), true);
     lines(from, |bytes| {
         if kept.len().saturating_add(bytes.len()) < MAX_LISTED {
             kept.push_str(&String::from_utf8_lossy(bytes));
             kept.push('\n');
+        } else {
+            whole = false;
         }
     });
-    kept
+    (kept, whole)
 }
 
 #[cfg(test)]

@@ -60,6 +60,15 @@ fn path_text(run: &SideRun) -> String {
     shown(&path_full(run))
 }
 
+/// The harness's raw log, whole (a later step reads it); empty when the
+/// side did not run.
+fn log_path(run: &SideRun) -> String {
+    run.log
+        .as_ref()
+        .map(|p| p.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
 fn seconds(run: &SideRun) -> String {
     run.duration
         .map(|d| format!("{:.1}", d.as_secs_f64()))
@@ -79,6 +88,7 @@ pub fn step_outputs(outcome: &Outcome) -> Vec<(String, String)> {
     for run in outcome.sides() {
         let side = run.side.name();
         out.push((format!("{side}-status"), run.status.name().to_owned()));
+        out.push((format!("{side}-log"), log_path(run)));
         out.push((
             format!("{side}-exit-code"),
             run.exit.map(|c| c.to_string()).unwrap_or_default(),
@@ -112,6 +122,7 @@ struct SideJson {
     groups: Option<Vec<String>>,
     dropped_groups: Vec<String>,
     fetched: bool,
+    log: Option<String>,
     notes: Vec<String>,
 }
 
@@ -130,6 +141,7 @@ fn side_json(run: &SideRun) -> SideJson {
         groups: run.groups.as_deref().map(cut),
         dropped_groups: cut(&run.dropped),
         fetched: run.fetched,
+        log: run.log.as_ref().map(|_| log_path(run)),
         notes: run.notes.iter().map(|n| n.text.clone()).collect(),
     }
 }

@@ -11,6 +11,7 @@ use std::time::Duration;
 use super::BenchError;
 use super::files;
 use super::inputs::Inputs;
+use super::log::RawLog;
 use super::plan::{self, Action, Fill, Side, Tree};
 use super::process::{self, Ended};
 use super::signals;
@@ -72,6 +73,8 @@ pub struct SideRun {
     pub dropped: Vec<String>,
     /// Whether the commit was fetched (the clone lacked it).
     pub fetched: bool,
+    /// The harness's output as it printed it (`current.log`), when it ran.
+    pub log: Option<PathBuf>,
     pub notes: Vec<Note>,
 }
 
@@ -90,6 +93,7 @@ impl SideRun {
             groups: None,
             dropped: Vec::new(),
             fetched: false,
+            log: None,
             notes: Vec::new(),
         }
     }
@@ -259,6 +263,10 @@ pub fn open(
     if inputs.sides.has(side) {
         remove_earlier(&out)?;
     }
+    if inputs.sides.has(side) {
+        super::record::clear(&out);
+        let _ = std::fs::remove_file(super::log::path_for(&out));
+    }
     let mut run = SideRun::new(side, Status::Ok, &out);
     label.clone_into(&mut run.label);
     if let Some(signal) = signals::caught() {
@@ -312,6 +320,11 @@ pub fn open(
             }
         }
     }
+    if let Some(tree) = opened.tree.clone()
+        && !setup(&mut opened.run, &tree, inputs)?
+    {
+        opened.tree = None;
+    }
     if let Some(tree) = opened.tree.clone() {
         opened.groups = groups_for(&mut opened.run, &tree, groups, inputs)?;
         if opened.groups.as_ref().is_some_and(Vec::is_empty) {
@@ -324,6 +337,27 @@ pub fn open(
         }
     }
     Ok(opened)
+}
+
+/// `--setup-command`, once per side in its tree before its list command
+/// and harness (every round uses what it set up); `false` when it failed,
+/// and then the side's harness is not run.
+fn setup(run: &mut SideRun, tree: &Path, inputs: &Inputs) -> Result<bool, BenchError> {
+    let Some(template) = &inputs.setup_command else {
+        return Ok(true);
+    };
+    let setup = script(template, run, Path::new(""), "", tree, inputs)?;
+    let how = match super::setup::run(&setup, tree, inputs.timeout, run.side.name()) {
+        Ok(Ended::Exit(0)) => return Ok(true),
+        Ok(ended) => ended_text(ended),
+        Err(e) => format!("could not start: {e}"),
+    };
+    run.status = Status::Failed;
+    run.warn(format!(
+        "the {} side's setup command {how}: its harness was not run",
+        run.side.name()
+    ));
+    Ok(false)
 }
 
 /// A results file an earlier run left where this run writes goes first.
@@ -361,7 +395,21 @@ impl Opened {
         let script = script(&inputs.command, &self.run, out, &listed, &tree, inputs)?
             .replace("{round}", &round.to_string());
         let prefix = format!("[{}] ", self.run.side.name());
-        let done = process::run(&script, &tree, timeout, &prefix, false)
+        let log_path = super::log::path_for(out);
+        let log = match RawLog::create(&log_path) {
+            Ok(log) => {
+                self.run.log.get_or_insert(log_path);
+                Some(log)
+            }
+            Err(e) => {
+                self.run.warn(format!(
+                    "cannot write the harness's log {}: {e}",
+                    shown(&log_path.to_string_lossy())
+                ));
+                None
+            }
+        };
+        let done = process::run_logged(&script, &tree, timeout, &prefix, false, log)
             .map_err(|e| BenchError::Place(format!("cannot start bash: {e}")))?;
         within(&inputs.out_dir, inputs)?;
         if let Err(what) = files::open_regular(out) {
@@ -488,7 +536,7 @@ fn groups_for(
     let prefix = format!("[{} list] ", run.side.name());
     let timeout = inputs.timeout.min(Duration::from_secs(600));
     match process::run(&script, tree, timeout, &prefix, true) {
-        Ok(done) if done.ended == Ended::Exit(0) => {
+        Ok(done) if done.ended == Ended::Exit(0) && done.complete => {
             let (kept, dropped) = plan::known(&selected, &done.kept);
             if !dropped.is_empty() {
                 run.warn(format!(
@@ -502,6 +550,11 @@ fn groups_for(
         }
         other => {
             let how = match other {
+                Ok(done) if done.ended == Ended::Exit(0) => format!(
+                    "exited, but its list is incomplete (its output did not end within {} s, or passed {} bytes)",
+                    process::DRAIN.as_secs(),
+                    process::MAX_LISTED
+                ),
                 Ok(done) => ended_text(done.ended),
                 Err(e) => format!("could not start: {e}"),
             };

@@ -159,9 +159,49 @@ fn counts(b: &Baseline) -> String {
         .map(|(k, v)| format!("{v} {k}"))
         .collect();
     format!(
-        "{}: {compared} compared ({})\n\n",
+        "{}: {compared} compared ({})\n\n{}",
         inert(&b.label, 60),
-        parts.join(", ")
+        parts.join(", "),
+        b.coverage.as_ref().map(coverage).unwrap_or_default()
+    )
+}
+
+/// `Coverage: 3 of 9 rows compared (33.3%); not compared: 6 absent from
+/// the baseline (its run failed with exit status 139)`, from compare's
+/// `coverage` (numbers, and the stopped reason as inert text).
+fn coverage(c: &super::report::Coverage) -> String {
+    let pct = c
+        .pct
+        .filter(|p| p.is_finite())
+        .map(|p| format!(" ({p:.1}%)"))
+        .unwrap_or_default();
+    let mut why = Vec::new();
+    if c.absent > 0 {
+        let stopped = c
+            .stopped
+            .as_deref()
+            .map_or_else(|| "its run stopped".to_owned(), |s| inert(s, 120));
+        why.push(format!("{} absent from the baseline ({stopped})", c.absent));
+    }
+    for (n, what) in [
+        (c.new, "new"),
+        (c.invalid, "invalid"),
+        (c.lost, "lost"),
+        (c.not_selected, "not selected"),
+        (c.ignored, "ignored"),
+    ] {
+        if n > 0 {
+            why.push(format!("{n} {what}"));
+        }
+    }
+    let rest = if why.is_empty() {
+        String::new()
+    } else {
+        format!("; not compared: {}", why.join(", "))
+    };
+    format!(
+        "Coverage: {} of {} rows compared{pct}{rest}\n\n",
+        c.compared, c.suite
     )
 }
 

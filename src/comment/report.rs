@@ -75,6 +75,23 @@ pub struct Report {
     pub warnings_total: usize,
 }
 
+/// A baseline's `coverage`, as compare writes it: counts, the share, and
+/// why the baseline's run stopped (text, cut).
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct Coverage {
+    pub compared: u64,
+    pub suite: u64,
+    pub pct: Option<f64>,
+    pub absent: u64,
+    pub new: u64,
+    pub invalid: u64,
+    pub lost: u64,
+    pub not_selected: u64,
+    pub ignored: u64,
+    pub stopped: Option<Cut<TEXT>>,
+}
+
 #[derive(Debug, Default)]
 pub struct Baseline {
     pub label: String,
@@ -84,6 +101,8 @@ pub struct Baseline {
     pub verdict: Option<String>,
     /// compare's class names (and `compared`) with their counts.
     pub counts: BTreeMap<&'static str, u64>,
+    /// How much of the suite was compared, and why the rest was not.
+    pub coverage: Option<Coverage>,
     /// The rows in report order, as long as the shared budget lasts.
     pub rows: Vec<Row>,
     /// Every row the report lists for this baseline.
@@ -226,6 +245,7 @@ impl<'de> Visitor<'de> for BaselineSeed<'_> {
                 }
                 "verdict" => b.verdict = map.next_value::<Option<Cut<CLASS>>>()?.map(|c| c.0),
                 "counts" => b.counts = map.next_value::<Counts>()?.0,
+                "coverage" => b.coverage = map.next_value()?,
                 "rows" => map.next_value_seed(RowsSeed {
                     budget: self.budget,
                     baseline: &mut b,

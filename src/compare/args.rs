@@ -19,8 +19,9 @@ Exit codes:
      error (file and line)
   2  usage: unknown flag, or an invalid flag / INPUT_* value; over 1000 input files; a
      --fail-threshold of 100 or more while a metric is higher-is-better
-  3  --strict and the gate is inconclusive: its baseline unavailable, or no row compared;
-     or, with --paired, rows still undecided
+  3  --strict and the gate is inconclusive: its baseline unavailable, no row compared, or
+     less of the suite compared than --min-coverage; or, with --paired, rows still
+     undecided
   4  rows regressed or lost against the gate baseline";
 
 const EXAMPLES: &str = "\
@@ -70,6 +71,8 @@ Rows and classes:
   lost            valid in the baseline, its metric invalid or absent in current (fails)
   skipped         lost, but current says status=skip (a warning)
   new             only current has it
+  absent          only current has it, and the baseline's run failed or timed out (its
+                  record beside the file says so): never measured there, not new
   not-comparable  the baseline could not measure it (listed with the reason)
   ignored         a config rule says ignore
   not-selected    only benchmark groups --selection did not run produce it (not compared,
@@ -137,6 +140,13 @@ pub struct CompareArgs {
     #[arg(long)]
     pub strict: bool,
 
+    /// The share of the suite (percent of the rows neither ignored nor unselected) that
+    /// must be compared for a pass; below it the gate is inconclusive with a warning (a
+    /// baseline whose run died after a third of the suite never passes on that third).
+    /// [default: 50] [env: INPUT_MIN_COVERAGE]
+    #[arg(long, value_name = "PCT")]
+    pub min_coverage: Option<String>,
+
     /// Report only: exit 0 whatever the verdict (bad input and usage errors still exit 1
     /// and 2), and say REPORT-ONLY in every output. [env: INPUT_NO_GATE]
     #[arg(long)]
@@ -169,6 +179,12 @@ pub struct CompareArgs {
     #[arg(long)]
     pub paired: bool,
 
+    /// bench's rounds manifest (its manifest output): the change's and the baseline's files
+    /// in round order, the baseline's label as the gate, and bench's look schedule. Implies
+    /// --paired; instead of --current and the gate's --baseline files. [env: INPUT_MANIFEST]
+    #[arg(long, value_name = "FILE")]
+    pub manifest: Option<PathBuf>,
+
     /// With --paired: the rounds of the first look; a row still in doubt is looked at
     /// again at twice as many, up to --max-rounds. The same as bench's. [default: 3]
     /// [env: INPUT_ROUNDS]
@@ -179,6 +195,10 @@ pub struct CompareArgs {
     /// [default: 20] [env: INPUT_MAX_ROUNDS]
     #[arg(long, value_name = "N")]
     pub max_rounds: Option<String>,
+    /// Also write the JSON report (what --format json prints, every row) to FILE: the
+    /// file a later job's gate or comment reads, uploaded as an artifact. [env: INPUT_REPORT]
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<PathBuf>,
 
     /// Output form: github (step outputs, summary, annotations), json (one object on
     /// stdout) or text. [default: github when GITHUB_ACTIONS=true, else text]

@@ -17,6 +17,7 @@ use super::defaults;
 use super::inputs::Inputs;
 use super::report::InputFile;
 use crate::config::Config;
+use crate::contract::run::RunRecord;
 use crate::parallel;
 use crate::runner::read::FileError;
 use crate::runner::{InputError, shown};
@@ -30,6 +31,9 @@ pub struct BaselineRead {
     pub tables: Vec<Table>,
     /// Why no sample could be read (absent, unreadable, empty).
     pub unavailable: Option<String>,
+    /// Why the run that wrote a sample stopped short (failed, timed out),
+    /// from bench's record beside the file (`contract::run`).
+    pub stopped: Option<String>,
 }
 
 /// Everything read.
@@ -145,6 +149,10 @@ fn sort(
             label: b.label.clone(),
             tables: Vec::new(),
             unavailable: None,
+            stopped: b
+                .files
+                .iter()
+                .find_map(|f| RunRecord::beside(f).and_then(|r| r.stopped())),
         })
         .collect();
     let mut missing: Vec<Vec<String>> = vec![Vec::new(); inputs.baselines.len()];

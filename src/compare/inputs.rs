@@ -24,10 +24,13 @@ const FALSE_ALARMS: Input = Input::new("false-alarms", &["INPUT_FALSE_ALARMS"]);
 const CONFIG: Input = Input::new("config", &["INPUT_CONFIG"]);
 const STRICT: Input = Input::new("strict", &["INPUT_STRICT"]);
 const NO_GATE: Input = Input::new("no-gate", &["INPUT_NO_GATE"]);
+const MIN_COVERAGE: Input = Input::new("min-coverage", &["INPUT_MIN_COVERAGE"]);
+const REPORT: Input = Input::new("report", &["INPUT_REPORT"]);
 const RESOLUTION: Input = Input::new("resolution", &["INPUT_RESOLUTION"]);
 const HISTORY: Input = Input::new("history", &["INPUT_HISTORY"]);
 const SELECTION: Input = Input::new("selection", &["INPUT_SELECTION"]);
 const PAIRED: Input = Input::new("paired", &["INPUT_PAIRED"]);
+const MANIFEST: Input = Input::new("manifest", &["INPUT_MANIFEST"]);
 const ROUNDS: Input = Input::new("rounds", &["INPUT_ROUNDS"]);
 const MAX_ROUNDS: Input = Input::new("max-rounds", &["INPUT_MAX_ROUNDS"]);
 const FORMAT: Input = Input::new("format", &[]);
@@ -48,6 +51,10 @@ enum Problem {
     FailPercent(String),
     #[error("expected a percentage above 0 and at most 50, got {0:?}")]
     Rate(String),
+    #[error(
+        "--manifest names the rounds of both sides: give it, or --current and --baseline files, not both"
+    )]
+    ManifestAndCurrent,
     #[error("expected a number of rounds from 1 to {max}, got {0:?}", max = schedule::LIMIT)]
     Rounds(String),
     #[error(
@@ -58,6 +65,8 @@ enum Problem {
         current: usize,
         baseline: usize,
     },
+    #[error("expected a percentage from 0 to 100, got {0:?}")]
+    Coverage(String),
 }
 
 /// One baseline label and its sample files, in the order given.
@@ -81,6 +90,11 @@ pub struct Inputs {
     pub config: Option<PathBuf>,
     pub strict: bool,
     pub report_only: bool,
+    /// The share of the suite (percent) a pass needs compared; below it
+    /// the gate is inconclusive.
+    pub min_coverage: f64,
+    /// Where the JSON report is also written (`--report`).
+    pub report: Option<PathBuf>,
     /// A path, or the JSON itself.
     pub resolution: Option<String>,
     /// `select`'s answer: a path, or the JSON itself.
@@ -88,6 +102,12 @@ pub struct Inputs {
     /// `--paired`: the gate's files are rounds, each paired with the
     /// current file of the same position, looked at on this schedule.
     pub paired: Option<Schedule>,
+    /// `--manifest`: bench's rounds, read by [`with_manifest`]; the
+    /// `--rounds`/`--max-rounds` given (they override the manifest's), and
+    /// whether `--gate` was.
+    pub manifest: Option<PathBuf>,
+    pub schedule_given: (Option<usize>, Option<usize>),
+    pub gate_given: bool,
     pub format: Format,
     pub files: RunnerFiles,
 }
@@ -104,34 +124,31 @@ pub fn validate(args: &CompareArgs, env: Env<'_>) -> Result<Inputs, InputError> 
         .into_iter()
         .map(|v| PathBuf::from(v.text))
         .collect();
-    if current.is_empty() {
-        return Err(usage(&CURRENT, Problem::NoCurrent));
+    let manifest_flag = args.manifest.as_ref().map(|p| p.to_string_lossy());
+    let manifest = r
+        .value(&MANIFEST, manifest_flag.as_deref())
+        .map(|v| PathBuf::from(v.text));
+    match (current.is_empty(), manifest.is_some()) {
+        (true, false) => return Err(usage(&CURRENT, Problem::NoCurrent)),
+        (false, true) => return Err(usage(&MANIFEST, Problem::ManifestAndCurrent)),
+        _ => {}
     }
-    let baselines = baselines(&r, args)?;
-    let labels = || {
-        baselines
-            .iter()
-            .map(|b| b.label.to_string())
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    let gate = match r.value(&GATE, args.gate.as_deref()) {
-        Some(v) => match baselines.iter().find(|b| b.label.as_str() == v.text) {
-            Some(b) => b.label.clone(),
-            None => return Err(v.invalid(Problem::UnknownGate(shown(&v.text), labels()))),
-        },
-        None => baselines
-            .first()
-            .map(|b| b.label.clone())
-            .ok_or_else(|| usage(&BASELINE, Problem::NoBaseline))?,
-    };
+    let baselines = baselines(&r, args, manifest.is_some())?;
+    let (gate, gate_given) = gate(&r, args, &baselines, manifest.is_some())?;
     let config = args.config.as_ref().map(|p| p.to_string_lossy());
     let fail = r.value(&FAIL, args.fail_threshold.as_deref());
     let fail_origin = fail
         .as_ref()
         .map_or_else(|| FAIL.both(), |v| v.origin.clone());
     let thresholds = thresholds(&r, args, fail)?;
-    let paired = paired_schedule(&r, args, &current, &baselines, &gate)?;
+    let schedule_given = (
+        r.parse(&ROUNDS, args.rounds.as_deref(), round_count)?,
+        r.parse(&MAX_ROUNDS, args.max_rounds.as_deref(), round_count)?,
+    );
+    let paired = match manifest {
+        Some(_) => None,
+        None => paired_schedule(&r, args, &current, &baselines, &gate, schedule_given)?,
+    };
     let history_flags: Vec<String> = args
         .history
         .iter()
@@ -153,6 +170,12 @@ pub fn validate(args: &CompareArgs, env: Env<'_>) -> Result<Inputs, InputError> 
             .map(|v| PathBuf::from(v.text)),
         strict: r.switch(&STRICT, args.strict, false)?,
         report_only: r.switch(&NO_GATE, args.no_gate, false)?,
+        min_coverage: min_coverage(&r, args)?,
+        report: {
+            let flag = args.report.as_ref().map(|p| p.to_string_lossy());
+            r.value(&REPORT, flag.as_deref())
+                .map(|v| PathBuf::from(v.text))
+        },
         resolution: r
             .value(&RESOLUTION, args.resolution.as_deref())
             .map(|v| v.text),
@@ -160,12 +183,52 @@ pub fn validate(args: &CompareArgs, env: Env<'_>) -> Result<Inputs, InputError> 
             .value(&SELECTION, args.selection.as_deref())
             .map(|v| v.text),
         paired,
+        manifest,
+        schedule_given,
+        gate_given,
         format: Format::choose(
             r.value(&FORMAT, args.format.as_deref()),
             crate::runner::on_runner(env),
         )?,
         files: RunnerFiles::from_env(&r),
     })
+}
+
+/// The gate label: `--gate` (a baseline's label, or with `--manifest` the
+/// label the manifest will bring), else the first baseline's; and whether
+/// `--gate` was given.
+fn gate(
+    r: &Reader<'_>,
+    args: &CompareArgs,
+    baselines: &[BaselineFiles],
+    manifest: bool,
+) -> Result<(Label, bool), InputError> {
+    let labels = || {
+        baselines
+            .iter()
+            .map(|b| b.label.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let gate_value = r.value(&GATE, args.gate.as_deref());
+    let gate_given = gate_value.is_some();
+    let gate = match gate_value {
+        Some(v) => match baselines.iter().find(|b| b.label.as_str() == v.text) {
+            Some(b) => b.label.clone(),
+            // The manifest's label is known once it is read.
+            None if manifest => Label::parse(&v.text).map_err(|e| v.invalid(e))?,
+            None => return Err(v.invalid(Problem::UnknownGate(shown(&v.text), labels()))),
+        },
+        None => match baselines.first() {
+            Some(b) => b.label.clone(),
+            None if manifest => Label::parse("main").map_err(|e| InputError {
+                origin: GATE.both(),
+                message: e.to_string(),
+            })?,
+            None => return Err(usage(&BASELINE, Problem::NoBaseline)),
+        },
+    };
+    Ok((gate, gate_given))
 }
 
 /// `--paired` and its look schedule (`--rounds`, `--max-rounds`); the
@@ -176,9 +239,8 @@ fn paired_schedule(
     current: &[PathBuf],
     baselines: &[BaselineFiles],
     gate: &Label,
+    (rounds, max_rounds): (Option<usize>, Option<usize>),
 ) -> Result<Option<Schedule>, InputError> {
-    let rounds = r.parse(&ROUNDS, args.rounds.as_deref(), round_count)?;
-    let max_rounds = r.parse(&MAX_ROUNDS, args.max_rounds.as_deref(), round_count)?;
     if !r.switch(&PAIRED, args.paired, false)? {
         return Ok(None);
     }
@@ -221,7 +283,11 @@ fn usage(input: &Input, problem: Problem) -> InputError {
 /// `LABEL=` with no file (an earlier step that was skipped or failed left
 /// its output empty) keeps the label with no file: that baseline is
 /// unavailable with a warning, and the others are still compared.
-fn baselines(r: &Reader<'_>, args: &CompareArgs) -> Result<Vec<BaselineFiles>, InputError> {
+fn baselines(
+    r: &Reader<'_>,
+    args: &CompareArgs,
+    manifest: bool,
+) -> Result<Vec<BaselineFiles>, InputError> {
     let mut out: Vec<BaselineFiles> = Vec::new();
     for value in r.values(&BASELINE, &args.baseline) {
         let (label, file) = value
@@ -241,10 +307,21 @@ fn baselines(r: &Reader<'_>, args: &CompareArgs) -> Result<Vec<BaselineFiles>, I
             }),
         }
     }
-    if out.is_empty() {
+    if out.is_empty() && !manifest {
         return Err(usage(&BASELINE, Problem::NoBaseline));
     }
     Ok(out)
+}
+
+/// `--min-coverage`: a percentage from 0 to 100, 50 by default.
+fn min_coverage(r: &Reader<'_>, args: &CompareArgs) -> Result<f64, InputError> {
+    let Some(value) = r.value(&MIN_COVERAGE, args.min_coverage.as_deref()) else {
+        return Ok(super::coverage::DEFAULT_MIN_COVERAGE);
+    };
+    match percent(&value.text) {
+        Ok(p) if p <= 100.0 => Ok(p),
+        _ => Err(value.invalid(Problem::Coverage(shown(&value.text)))),
+    }
 }
 
 /// A percentage as written (`10`, `10%`), from 0 to 1000.

@@ -12,10 +12,12 @@
 //! outputs, a job summary, JSON).
 
 pub mod args;
+pub mod coverage;
 pub mod defaults;
 pub mod files;
 pub mod inputs;
 pub mod join;
+pub mod manifest;
 pub mod noise;
 pub mod render;
 pub mod report;
@@ -59,6 +61,8 @@ pub enum CompareError {
     Provenance(#[from] ProvenanceError),
     #[error(transparent)]
     Selection(#[from] SelectionError),
+    #[error(transparent)]
+    Manifest(#[from] crate::contract::rounds::ManifestError),
     #[error("cannot encode the step outputs: {0}")]
     Encode(#[from] EncodeError),
     #[error(transparent)]
@@ -79,6 +83,7 @@ impl CompareError {
 pub fn main(args: &CompareArgs, env: Env<'_>) -> u8 {
     match inputs::validate(args, env)
         .map_err(CompareError::from)
+        .and_then(|inputs| Ok(manifest::with_manifest(inputs)?))
         .and_then(|inputs| run(&inputs))
     {
         Ok(code) => code,
@@ -146,8 +151,25 @@ pub fn load(inputs: &Inputs) -> Result<Loaded, CompareError> {
 
 /// Compares and writes the report; returns the exit code.
 pub fn run(inputs: &Inputs) -> Result<u8, CompareError> {
+    // An earlier run's report (a self-hosted runner keeps its workspace)
+    // must never be uploaded as this run's when this one fails.
+    if let Some(path) = inputs.report.as_ref().filter(|p| p.is_file()) {
+        std::fs::remove_file(path).map_err(|source| WriteError::File {
+            what: "the earlier report",
+            path: path.clone(),
+            source,
+        })?;
+    }
     let loaded = load(inputs)?;
     let report = compare(inputs, &loaded);
+    if let Some(path) = &inputs.report {
+        let text = render::json::json(&report, None);
+        std::fs::write(path, text).map_err(|source| WriteError::File {
+            what: "the report",
+            path: path.clone(),
+            source,
+        })?;
+    }
     match inputs.format {
         Format::Json => runner::write::stdout(|log| log.json(&render::json::json(&report, None)))?,
         Format::Text => runner::write::stdout(|log| render::text::write(&report, log))?,
@@ -233,6 +255,38 @@ fn suite_shift(comparison: &verdict::Comparison<'_>) -> Option<String> {
     ))
 }
 
+/// What a comparison warns of: too little of the suite compared (the
+/// gate), an unavailable baseline, an unusable history, a whole-suite
+/// shift, paired rows still in doubt.
+fn comparison_warnings(
+    comparison: &verdict::Comparison<'_>,
+    is_gate: bool,
+    min_coverage: f64,
+) -> Vec<String> {
+    let label = comparison.label.as_str();
+    let mut warnings = Vec::new();
+    if let Some(warning) = is_gate
+        .then(|| crate::compare::coverage::Coverage::of(comparison).warning(label, min_coverage))
+        .flatten()
+        .filter(|_| comparison.verdict() == Verdict::Inconclusive)
+    {
+        warnings.push(warning);
+    }
+    if let Some(why) = &comparison.unavailable {
+        warnings.push(format!("baseline {label} unavailable: {why}"));
+    }
+    if let Some(warning) = unusable_history(comparison) {
+        warnings.push(warning);
+    }
+    if let Some(warning) = suite_shift(comparison) {
+        warnings.push(warning);
+    }
+    if let Some(warning) = undecided(comparison) {
+        warnings.push(warning);
+    }
+    warnings
+}
+
 /// The report over what was loaded. The resolution is evidence: when it
 /// says its label has no baseline, or neither its label nor its release
 /// tag is one of the baselines, that comparison (or the gate) is
@@ -283,19 +337,17 @@ pub fn compare<'t>(inputs: &Inputs, loaded: &'t Loaded) -> Report<'t> {
                     schedule,
                 }),
         };
-        let comparison = verdict::compare(sides, &loaded.config, inputs.thresholds);
-        if let Some(why) = &comparison.unavailable {
-            warnings.push(format!("baseline {label} unavailable: {why}"));
-        }
-        if let Some(warning) = unusable_history(&comparison) {
-            warnings.push(warning);
-        }
-        if let Some(warning) = suite_shift(&comparison) {
-            warnings.push(warning);
-        }
-        if let Some(warning) = undecided(&comparison) {
-            warnings.push(warning);
-        }
+        let partial = verdict::Partial {
+            stopped: baseline.stopped.clone(),
+            min_coverage: inputs.min_coverage,
+        };
+        let comparison =
+            verdict::compare_partial(sides, &loaded.config, inputs.thresholds, partial);
+        warnings.extend(comparison_warnings(
+            &comparison,
+            is_gate,
+            inputs.min_coverage,
+        ));
         if is_gate {
             gate = Some(comparison);
         } else {

@@ -11,13 +11,16 @@ pub enum Class {
     Lost,
     Skipped,
     New,
+    /// In the current results, not in a baseline whose run stopped (failed
+    /// or timed out): never measured on the baseline, so not `new`.
+    Absent,
     NotComparable,
     Ignored,
     NotSelected,
 }
 
 /// How many classes there are.
-pub const CLASSES: usize = 11;
+pub const CLASSES: usize = 12;
 
 impl Class {
     /// Every class, in the order outputs count them.
@@ -30,6 +33,7 @@ impl Class {
         Class::Lost,
         Class::Skipped,
         Class::New,
+        Class::Absent,
         Class::NotComparable,
         Class::Ignored,
         Class::NotSelected,
@@ -46,6 +50,7 @@ impl Class {
             Class::Lost => "lost",
             Class::Skipped => "skipped",
             Class::New => "new",
+            Class::Absent => "absent",
             Class::NotComparable => "not-comparable",
             Class::Ignored => "ignored",
             Class::NotSelected => "not-selected",
@@ -78,7 +83,7 @@ impl Class {
     ];
 
     /// Every class but `unchanged`: what a short listing shows.
-    pub const NOTABLE: [Class; 10] = [
+    pub const NOTABLE: [Class; 11] = [
         Class::Regressed,
         Class::Warned,
         Class::Improved,
@@ -86,6 +91,7 @@ impl Class {
         Class::Lost,
         Class::Skipped,
         Class::New,
+        Class::Absent,
         Class::NotComparable,
         Class::Ignored,
         Class::NotSelected,

@@ -8,6 +8,7 @@
 //! | [`selection`]: the groups that ran (`select --format json`, schema [`SELECTION_SCHEMA`]) | select | compare |
 //! | the report (`compare --format json`, schema [`REPORT_SCHEMA`]), its [`class`]es and verdicts | compare | comment |
 //! | [`trend`]'s report (`trend --format json`, schema [`TREND_SCHEMA`]) | trend | comment |
+//! | [`run`]: how a side's run ended (`<csv>.run.json`, schema [`run::RUN_SCHEMA`]) | bench | compare |
 //!
 //! Every one of them crosses a job boundary as an artifact or an output,
 //! and a fork's run may have written it: a reader bounds its size and shows
@@ -17,6 +18,7 @@
 pub mod class;
 pub mod resolution;
 pub mod rounds;
+pub mod run;
 pub mod selection;
 pub mod trend;
 

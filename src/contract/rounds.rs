@@ -61,6 +61,10 @@ pub struct Manifest {
     pub label: String,
     /// The seed the order within each round was drawn from.
     pub seed: u64,
+    /// The look schedule bench followed (`--rounds`, `--max-rounds`), so
+    /// that compare decides at the same looks and gives the same verdict.
+    pub first_look: usize,
+    pub max_rounds: usize,
     pub rounds: Vec<Round>,
 }
 
@@ -127,6 +131,8 @@ mod tests {
             schema: ROUNDS_SCHEMA,
             label: "main".into(),
             seed: 7,
+            first_look: 3,
+            max_rounds: 20,
             rounds: rounds
                 .iter()
                 .map(|&n| Round {

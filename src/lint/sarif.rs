@@ -2,14 +2,37 @@
 //! one run, the twelve rules as the driver's rules (id, short and full
 //! description, help, default level), one result per finding with its
 //! region. Paths are kept as given (relative to the repository's root when
-//! linted from there, which is what code scanning resolves them against).
+//! linted from there, which is what code scanning resolves them against),
+//! written as URI references: each segment percent-encoded (RFC 3986), so
+//! a stranger's file name (`%2e%2e%2fci.yml`, `a#b.yml`, `x?y.yml`) names
+//! that file and no other, and is not cut at a `#` or `?`.
 
+use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 use serde_json::{Value, json};
 
 use super::Outcome;
 use super::finding::RULES;
 
 pub const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
+
+/// What a segment keeps as it is: RFC 3986's unreserved characters. All
+/// else (`%`, `#`, `?`, `:`, spaces, every byte of a non-ASCII character)
+/// is percent-encoded.
+const SEGMENT: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_')
+    .remove(b'~');
+
+/// A path as a relative (or, when it is absolute, rooted) URI reference:
+/// `./` dropped, each `/`-separated segment encoded on its own.
+pub fn uri(path: &str) -> String {
+    path.trim_start_matches("./")
+        .split('/')
+        .map(|segment| utf8_percent_encode(segment, SEGMENT).to_string())
+        .collect::<Vec<_>>()
+        .join("/")
+}
 
 pub fn sarif(outcome: &Outcome) -> String {
     let rules: Vec<Value> = RULES
@@ -37,7 +60,7 @@ pub fn sarif(outcome: &Outcome) -> String {
                 "message": { "text": format!("{} Fix: {}", f.message, f.rule.fix) },
                 "locations": [{
                     "physicalLocation": {
-                        "artifactLocation": { "uri": f.file.trim_start_matches("./") },
+                        "artifactLocation": { "uri": uri(&f.file) },
                         "region": { "startLine": f.at.line, "startColumn": f.at.column },
                     }
                 }],
@@ -50,7 +73,7 @@ pub fn sarif(outcome: &Outcome) -> String {
         .refused
         .iter()
         .map(|r| {
-            let uri = r.file.trim_start_matches("./");
+            let uri = uri(&r.file);
             let location = match r.at {
                 Some(at) => json!({ "physicalLocation": {
                     "artifactLocation": { "uri": uri },
@@ -82,4 +105,22 @@ pub fn sarif(outcome: &Outcome) -> String {
         }],
     })
     .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::uri;
+
+    #[test]
+    fn each_segment_is_percent_encoded() {
+        assert_eq!(
+            uri("./.github/workflows/ci.yml"),
+            ".github/workflows/ci.yml"
+        );
+        assert_eq!(uri("wf/%2e%2e%2fci.yml"), "wf/%252e%252e%252fci.yml");
+        assert_eq!(uri("a#b.yml"), "a%23b.yml");
+        assert_eq!(uri("x?y z.yml"), "x%3Fy%20z.yml");
+        assert_eq!(uri("ü/é.yml"), "%C3%BC/%C3%A9.yml");
+        assert_eq!(uri("/abs/c:d.yml"), "/abs/c%3Ad.yml");
+    }
 }

@@ -28,12 +28,14 @@ impl Judged {
         self.index.get(joined).copied()
     }
 
-    /// The keys of the rows still in doubt that more rounds could decide.
+    /// The keys of the rows still in doubt (`noisy`), at the cap too
+    /// (where no more rounds are asked: `Decision::rerun` says which more
+    /// rounds could decide).
     pub fn undecided(&self) -> impl Iterator<Item = Key<'_>> + '_ {
         self.keys
             .iter()
             .zip(&self.decisions)
-            .filter(|(_, d)| d.rerun)
+            .filter(|(_, d)| d.class == crate::contract::class::Class::Noisy)
             .map(|(k, _)| Key::of(k))
     }
 

@@ -470,9 +470,9 @@ fn the_trend_judgement_does_no_io() {
 fn the_bench_plan_does_no_io() {
     let src = repo_root().join("src/bench");
     assert_pure(
-        &[src.join("plan.rs")],
+        &[src.join("plan.rs"), src.join("values.rs")],
         "bench",
-        &["plan"],
+        &["plan", "values"],
         true,
         "bench's plan",
     );

@@ -210,6 +210,7 @@ fn the_migration_guides_container_command_keeps_a_failing_harnesss_rows() {
             &root.path().join(arg("out-dir")).display().to_string(),
         ])
         .args(["--command", &arg("command")])
+        .args(["--setup-command", &arg("setup-command")])
         .run();
     assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
     let j: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();
@@ -223,12 +224,12 @@ fn the_migration_guides_container_command_keeps_a_failing_harnesss_rows() {
     }
     assert!(
         run.stderr
-            .contains("[baseline] installed the base wheel in"),
+            .contains("[baseline setup] installed the base wheel in"),
         "{}",
         run.stderr
     );
     assert!(
-        !run.stderr.contains("[current] installed"),
+        !run.stderr.contains("[current setup] installed"),
         "only the baseline installs the base wheel"
     );
 }
@@ -252,7 +253,7 @@ fn flydsl_checkout(root: &std::path::Path) -> (std::path::PathBuf, String) {
     ];
     crate::support::harness::write_executable(
         &checkout.join(".github/scripts/install-base-wheel.sh"),
-        "#!/bin/bash\necho installed the base wheel in \"$PWD\"\n",
+        "#!/bin/bash\n[ \"$1\" = baseline ] || exit 0\necho installed the base wheel in \"$PWD\"\n",
     );
     for (path, text) in files {
         std::fs::write(checkout.join(path), text).unwrap();

@@ -373,7 +373,10 @@ fn a_symlink_never_leads_benchs_writes_reads_or_removals_outside() {
     std::fs::write(&victim, "keep").unwrap();
     let results = p.root.path().join("results");
     std::os::unix::fs::symlink(elsewhere.path(), &results).unwrap();
-    let run = p.bench(&p.resolution(&p.base)).run();
+    let run = p
+        .bench(&p.resolution(&p.base))
+        .args(["--rounds", "1"])
+        .run();
     run.assert_code(1);
     assert!(
         run.stderr.contains("outside") && run.stderr.contains("symbolic link"),
@@ -393,7 +396,10 @@ fn a_symlink_never_leads_benchs_writes_reads_or_removals_outside() {
     std::fs::create_dir(&results).unwrap();
     let target = elsewhere.path().join("made.csv");
     std::os::unix::fs::symlink(&target, results.join("baseline.csv")).unwrap();
-    let run = p.bench(&p.resolution(&p.base)).run();
+    let run = p
+        .bench(&p.resolution(&p.base))
+        .args(["--rounds", "1"])
+        .run();
     run.assert_code(0);
     assert!(!target.exists(), "the dangling link's target was created");
     let meta = std::fs::symlink_metadata(results.join("baseline.csv")).unwrap();
@@ -401,7 +407,7 @@ fn a_symlink_never_leads_benchs_writes_reads_or_removals_outside() {
     assert_eq!(run.outputs()["baseline-rows"], "1");
 
     // A downloaded result behind a link out is not read: the baseline runs.
-    let bin = p.bench(&p.resolution(&p.base));
+    let bin = p.bench(&p.resolution(&p.base)).args(["--rounds", "1"]);
     std::fs::write(
         elsewhere.path().join("main.csv"),
         "op,shape,dtype,tflops\ngemm,1,bf16,1\n",
@@ -420,4 +426,83 @@ fn a_symlink_never_leads_benchs_writes_reads_or_removals_outside() {
         "{}",
         run.stdout
     );
+}
+
+/// A list command whose helper leaves the group and keeps stdout open:
+/// the list is incomplete, which is a warning, and the selected groups run
+/// as they are (never all dropped as if the harness knew none).
+#[test]
+fn an_incomplete_list_is_a_warning_and_the_selection_runs_as_it_is() {
+    let p = Project::new(&quiet("100", "gemm softmax"), &quiet("90", "gemm softmax"));
+    let run = p
+        .bench(&p.resolution(&p.base))
+        .args([
+            "--side",
+            "current",
+            "--selection",
+            r#"{"selection":"some","groups":["gemm","softmax"]}"#,
+            "--list-command",
+            "setsid sleep 8 & echo gemm",
+        ])
+        .timeout(std::time::Duration::from_secs(60))
+        .run();
+    run.assert_code(0);
+    let out = run.outputs();
+    assert_eq!(out["current-status"], "ok");
+    assert_eq!(out["current-rows"], "2", "{}", run.stdout);
+    assert!(
+        run.stdout.contains("its list is incomplete")
+            && run
+                .stdout
+                .contains("the selected groups are run as they are"),
+        "{}",
+        run.stdout
+    );
+}
+
+/// SARIF locations are URI references: a stranger's file name, resolved
+/// as code scanning resolves it, names that file, never another, and is
+/// not cut at `#` or `?`.
+#[test]
+fn sarif_uris_name_the_file_whatever_its_name() {
+    let keep = tempfile::tempdir().unwrap();
+    let dir = keep.path().join("wf");
+    std::fs::create_dir(&dir).unwrap();
+    let names = [
+        "%2e%2e%2fci.yml",
+        "a#b.yml",
+        "c?d.yml",
+        "with space.yml",
+        "naïve-ü.yml",
+        "100%.yml",
+    ];
+    for name in names {
+        std::fs::write(dir.join(name), crate::lint::FIX_BEFORE).unwrap();
+    }
+    let run = crate::support::harness::Bin::new()
+        .in_dir(keep.path())
+        .args(["lint", "wf", "--format", "sarif"])
+        .run();
+    run.assert_code(4);
+    let v: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();
+    let base = url::Url::parse("https://github.com/o/r/blob/main/").unwrap();
+    let mut seen = std::collections::BTreeSet::new();
+    for result in v["runs"][0]["results"].as_array().unwrap() {
+        let uri = result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+            .as_str()
+            .unwrap();
+        let joined = base.join(uri).unwrap();
+        assert!(
+            joined.fragment().is_none() && joined.query().is_none(),
+            "{uri}"
+        );
+        let path = joined.path().strip_prefix("/o/r/blob/main/").unwrap();
+        let decoded = percent_encoding::percent_decode_str(path)
+            .decode_utf8()
+            .unwrap();
+        seen.insert(decoded.into_owned());
+    }
+    let expected: std::collections::BTreeSet<String> =
+        names.iter().map(|n| format!("wf/{n}")).collect();
+    assert_eq!(seen, expected);
 }

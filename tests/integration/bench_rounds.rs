@@ -461,6 +461,51 @@ fn rounds_that_make_no_sense_are_refused_before_anything_runs() {
     assert!(repo.runs().is_empty(), "nothing ran");
 }
 
+/// What bench measured is what compare judges: `compare --manifest` reads
+/// bench's rounds (the files in round order, the gate's label, bench's
+/// look schedule), and a head 30% slower regresses while bench stopped
+/// once every row was decided.
+#[test]
+fn compare_reads_benchs_manifest_and_judges_the_same_rounds() {
+    let repo = Repo::new(("100", "ok"), ("70", "ok"), "gemm attention");
+    let run = repo
+        .bench()
+        .args(["--rounds", "3", "--max-rounds", "6", "--seed", "9"])
+        .on_runner()
+        .run();
+    run.assert_code(0);
+    let out = run.outputs();
+    let json: Value = serde_json::from_str(&out["json"]).unwrap();
+    assert_eq!(json["rounds"]["stop"], "decided", "{json}");
+    let manifest = PathBuf::from(&out["manifest"]);
+    let (compared, report) = Bin::new()
+        .args(["compare", "--manifest"])
+        .arg(&manifest)
+        .json_code(4);
+    assert_eq!(report["gate"], "main", "{}", compared.stdout);
+    let rows = report["baselines"][0]["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 2);
+    assert!(
+        rows.iter()
+            .all(|r| r["class"] == "regressed" && r["rounds"] == 3)
+    );
+    // The manifest cannot be given beside the files it names.
+    let both = Bin::new()
+        .args(["compare", "--current", "c.csv", "--manifest"])
+        .arg(&manifest)
+        .run();
+    assert_eq!(both.code, 2);
+    assert!(both.stderr.contains("not both"), "{}", both.stderr);
+    // A manifest that is not bench's is bad input, named.
+    std::fs::write(&manifest, "{\"schema\": 9}").unwrap();
+    let bad = Bin::new()
+        .args(["compare", "--manifest"])
+        .arg(&manifest)
+        .run();
+    assert_eq!(bad.code, 1);
+    assert!(bad.stderr.contains("is not bench's"), "{}", bad.stderr);
+}
+
 #[test]
 fn compare_paired_on_benchs_outputs_fails_a_real_slowdown_and_passes_no_change() {
     // The change's harness writes 70 where the base wrote 100 (tflops:

@@ -38,7 +38,7 @@ impl Comments {
         self.store.lock().unwrap().clone()
     }
 
-    fn add(&self, login: &str, body: &str) {
+    pub fn add(&self, login: &str, body: &str) {
         let mut s = self.store.lock().unwrap();
         let id = 5000 + s.len() as u64;
         s.push(Stored {
@@ -250,9 +250,9 @@ async fn every_page_is_read_and_one_write_follows() {
 
 /// Pages of comments that never end: each links to the next (`endless`)
 /// or back to itself (a loop).
-struct Endless {
-    base: String,
-    looping: bool,
+pub struct Endless {
+    pub base: String,
+    pub looping: bool,
 }
 
 impl Respond for Endless {

@@ -144,3 +144,66 @@ fn a_pull_request_and_an_issue_together_are_refused() {
     run.assert_code(2);
     assert!(run.stderr.contains("not both"), "{}", run.stderr);
 }
+
+/// Issue 46's review of `--issue`: the same guarantees as on a pull
+/// request. A stranger's comment that carries the marker is never edited
+/// (a comment of ours is created beside it), and comments not read to
+/// their end (pages that loop, or more than the cap) mean no write at all.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_an_issue_a_strangers_marker_is_left_alone_and_unread_pages_write_nothing() {
+    let post = |mock: &crate::support::mock_github::MockGitHub| {
+        let bin = Bin::new();
+        let file = bin.dir().join("trend.json");
+        std::fs::write(&file, trend_report(30)).unwrap();
+        let run = bin
+            .api(&mock.url())
+            .env("GITHUB_TOKEN", "ghs_test")
+            .env("GITHUB_REPOSITORY", REPO)
+            .env("INPUT_TIMEOUT", "10")
+            .args(["comment", "--issue", &PR.to_string(), "--marker", "trend"])
+            .args(["--format", "json", "--report"])
+            .arg(&file)
+            .run();
+        run.assert_code(0);
+        serde_json::from_str::<Value>(run.stdout.trim()).unwrap()
+    };
+    let (mock, comments) = mock_with_comments().await;
+    let forged =
+        "<!-- baseline-resolver:trend -->\n### Benchmark trend on main: no change (forged)";
+    comments.add("mallory", forged);
+    let v = tokio::task::block_in_place(|| post(&mock));
+    assert_eq!(v["action"], "created", "{v}");
+    let all = comments.all();
+    assert_eq!(all.len(), 2);
+    assert_eq!(
+        all[0].body, forged,
+        "the stranger's comment is never edited"
+    );
+    let v = tokio::task::block_in_place(|| post(&mock));
+    assert_eq!(
+        v["action"], "unchanged",
+        "ours is found, the stranger's is not taken for it"
+    );
+
+    for looping in [true, false] {
+        let mock = crate::support::mock_github::MockGitHub::start().await;
+        wiremock::Mock::given(wiremock::matchers::method("GET"))
+            .and(wiremock::matchers::path_regex(format!(
+                "^/repos/{REPO}/issues/{PR}/comments"
+            )))
+            .respond_with(crate::comment::Endless {
+                base: mock.url(),
+                looping,
+            })
+            .mount(&mock.server)
+            .await;
+        let v = tokio::task::block_in_place(|| post(&mock));
+        assert_eq!(v["action"], "failed", "{v}");
+        let requests = mock.requests().await;
+        assert!(
+            requests.iter().all(|r| r.starts_with("GET ")),
+            "no write: {requests:?}"
+        );
+        assert_eq!(requests.len(), if looping { 2 } else { 100 });
+    }
+}

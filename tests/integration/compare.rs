@@ -175,15 +175,19 @@ fn the_seed_case_compares_the_64_valid_rows_and_fails_on_the_regression() {
     );
     assert_eq!(
         lines[67],
+        "  coverage: 64 of 66 rows compared (97.0%); not compared: 1 new, 1 invalid (not-comparable or skipped)"
+    );
+    assert_eq!(
+        lines[68],
         "  not-comparable: op=mla_decode,shape=1280x8192,dtype=fp16 (baseline: status is \"missing\")"
     );
-    assert_eq!(lines[68], "  new: op=new_kernel,shape=1x1,dtype=bf16");
+    assert_eq!(lines[69], "  new: op=new_kernel,shape=1x1,dtype=bf16");
     assert!(
-        lines[69].starts_with("rerun: quant (a re-run could change"),
+        lines[70].starts_with("rerun: quant (a re-run could change"),
         "one run per side: the regression is worth confirming: {}",
-        lines[69]
+        lines[70]
     );
-    assert_eq!(lines.len(), 70);
+    assert_eq!(lines.len(), 71);
     let rowlike = lines.iter().filter(|l| l.contains("ratio=")).count();
     assert_eq!(rowlike, 64, "no other line looks like a row");
 }

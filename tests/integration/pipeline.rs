@@ -21,6 +21,8 @@ fn bench(p: &Project, resolution: &str, out_dir: &std::path::Path, command: &str
         .env("GITHUB_WORKSPACE", &p.checkout)
         .env("RUNNER_TEMP", p.root.path())
         .args(["bench", "--resolution", resolution, "--command", command])
+        // One run per side: the file layout the migration guide's steps use.
+        .args(["--rounds", "1"])
         .arg("--out-dir")
         .arg(out_dir)
 }
@@ -30,7 +32,7 @@ fn bench(p: &Project, resolution: &str, out_dir: &std::path::Path, command: &str
 #[test]
 fn a_baseline_only_step_keeps_the_current_csv_an_earlier_step_wrote() {
     let p = Project::new(&quiet("100", "gemm"), &quiet("90", "gemm"));
-    let first = p.bench(&with_tag(&p)).run();
+    let first = p.bench(&with_tag(&p)).args(["--rounds", "1"]).run();
     first.assert_code(0);
     let current = first.outputs()["current"].clone();
     assert!(std::path::Path::new(&current).is_file());
@@ -296,6 +298,15 @@ fn every_example_names_a_workflow_that_ships_and_uploads_what_it_looks_up() {
 /// and a head commit whose benchmarks measure `base` and `head` TFLOPS.
 /// Returns it and the base commit.
 pub fn flydsl_repo(base: &str, head: &str) -> (tempfile::TempDir, String) {
+    flydsl_repo_with(&[("value", base)], &[("value", head)])
+}
+
+/// The same with more files in each commit (`ops`: the suite, one op a
+/// word; `crash-after`; `fail`).
+pub fn flydsl_repo_with(
+    base: &[(&str, &str)],
+    head: &[(&str, &str)],
+) -> (tempfile::TempDir, String) {
     use crate::support::gitrepo::{commit_all, git};
     let dir = tempfile::tempdir().unwrap();
     let work = dir.path();
@@ -307,9 +318,17 @@ pub fn flydsl_repo(base: &str, head: &str) -> (tempfile::TempDir, String) {
         &std::fs::read_to_string(harness).unwrap(),
     );
     git(work, &["init", "-q", "-b", "main"]);
-    std::fs::write(work.join("value"), base).unwrap();
+    let write = |files: &[(&str, &str)]| {
+        for name in ["crash-after", "fail"] {
+            let _ = std::fs::remove_file(work.join(name));
+        }
+        for (name, text) in files {
+            std::fs::write(work.join(name), text).unwrap();
+        }
+    };
+    write(base);
     let base_sha = commit_all(work, "base");
-    std::fs::write(work.join("value"), head).unwrap();
+    write(head);
     commit_all(work, "head");
     (dir, base_sha)
 }
@@ -472,4 +491,55 @@ fn the_migration_guides_allreduce_compare_reads_its_csv() {
     std::fs::write(dir.join("current.csv"), allreduce_csv(105.0)).unwrap();
     let json = compare(0);
     assert_eq!(json["verdict"], "pass", "{json}");
+}
+
+/// `--setup-command` runs once per side in its tree, before the harness,
+/// with `{side}`, `{tree}`, `{sha}` and `{label}`; a setup that fails
+/// fails its side with a warning and its harness never runs.
+#[test]
+fn the_setup_command_runs_once_per_side_before_its_harness() {
+    let (repo, base) = flydsl_repo("100", "90");
+    let dir = repo.path();
+    let resolution = format!(r#"{{"label":"main","base_sha":"{base}","base_available":true}}"#);
+    let setup = "echo {side} {label} {sha} >> setup.txt; echo set up {side} in {tree}; [ {side} = current ]";
+    let run = Bin::new()
+        .on_runner()
+        .env("GITHUB_WORKSPACE", dir)
+        .env("RUNNER_TEMP", dir)
+        .args(["bench", "--resolution", &resolution])
+        .args([
+            "--command",
+            "cat setup.txt > {out}.setup; ./scripts/run_benchmark.sh --output_csv {out}",
+        ])
+        .args(["--setup-command", setup])
+        .arg("--out-dir")
+        .arg(dir.join("results"))
+        .run();
+    run.assert_code(0);
+    let out = run.outputs();
+    assert_eq!(
+        (out["current-status"].as_str(), out["current-rows"].as_str()),
+        ("ok", "2")
+    );
+    let head = crate::support::gitrepo::git(dir, &["rev-parse", "HEAD"]);
+    assert_eq!(
+        std::fs::read_to_string(dir.join("results/current.csv.setup")).unwrap(),
+        format!("current current {}\n", head.trim()),
+        "the setup ran once, before the harness, in the checkout"
+    );
+    assert!(run.stderr.contains(&format!(
+        "[current setup] set up current in {}",
+        dir.display()
+    )));
+    assert!(run.stderr.contains("[baseline setup] set up baseline in"));
+    assert_eq!(out["baseline-status"], "failed");
+    assert_eq!(out["baseline-rows"], "");
+    assert!(
+        run.stdout.contains(
+            "the baseline side's setup command exited with status 1: its harness was not run"
+        ),
+        "{}",
+        run.stdout
+    );
+    assert!(!dir.join("results/baseline.csv").exists());
 }

@@ -202,6 +202,8 @@ struct JsonComparison<'a> {
     unavailable_reason: Option<&'a str>,
     verdict: &'static str,
     counts: BTreeMap<&'static str, usize>,
+    /// How much of the suite was compared, and why the rest was not.
+    coverage: crate::compare::coverage::CoverageJson,
     worst: Option<JsonWorst>,
     /// Most rows moved together (a machine or build environment?).
     suite_shift: Option<JsonShift>,
@@ -264,6 +266,7 @@ fn json_comparison<'a>(
         unavailable_reason: c.unavailable.as_deref(),
         verdict: c.verdict().as_str(),
         counts,
+        coverage: crate::compare::coverage::CoverageJson::of(c),
         worst: c.worst().map(|r| JsonWorst {
             key: r.key.describe(&report.config.keys),
             change_pct: r.change.map(|x| x * 100.0),

@@ -335,10 +335,13 @@ pub fn counts_line(c: &Comparison<'_>) -> String {
         .filter(|k| k.compared())
         .map(|k| format!("{} {}", c.count(*k), k.name()))
         .collect();
-    // `not-selected` only exists with a selection: no noise without one.
+    // `not-selected` only exists with a selection, `absent` only beside a
+    // baseline run that stopped: no noise without them.
     let rest: Vec<String> = Class::ALL
         .iter()
-        .filter(|k| !k.compared() && (**k != Class::NotSelected || c.count(**k) > 0))
+        .filter(|k| {
+            !k.compared() && (!matches!(k, Class::NotSelected | Class::Absent) || c.count(**k) > 0)
+        })
         .map(|k| format!("{} {}", c.count(*k), k.name()))
         .collect();
     format!(
@@ -444,6 +447,11 @@ pub fn step_outputs(report: &Report<'_>) -> Vec<(&'static str, String)> {
         ("new", count(Class::New)),
         ("noisy", count(Class::Noisy)),
         ("not-selected", count(Class::NotSelected)),
+        (
+            "coverage",
+            gate.map(|g| crate::compare::coverage::Coverage::of(g).output())
+                .unwrap_or_default(),
+        ),
         (
             "worst-key",
             worst

@@ -85,9 +85,10 @@ pub fn summary(report: &Report<'_>) -> String {
     for c in report.comparisons().filter(|c| c.unavailable.is_none()) {
         let _ = writeln!(
             out,
-            "\n#### Against `{}`\n\n{}\n",
+            "\n#### Against `{}`\n\n{}\n\n{}\n",
             c.label,
-            md(&counts_line(c))
+            md(&counts_line(c)),
+            md(&crate::compare::coverage::Coverage::of(c).text())
         );
         if let Some(line) = history_line(report, c) {
             let _ = writeln!(out, "{}\n", md(&line));
@@ -96,6 +97,7 @@ pub fn summary(report: &Report<'_>) -> String {
             ("Regressed and lost", &[Class::Regressed, Class::Lost][..]),
             ("Noisy", &[Class::Noisy][..]),
             ("New", &[Class::New][..]),
+            ("Absent from the baseline", &[Class::Absent][..]),
             (
                 "Not comparable",
                 &[Class::NotComparable, Class::Skipped][..],

@@ -22,6 +22,10 @@ pub fn write(report: &Report<'_>, out: &mut dyn LogSink) -> io::Result<()> {
         }
         dashboard::block(report, c, out)?;
         out.line(&counts_line(c))?;
+        out.line(&format!(
+            "  {}",
+            crate::compare::coverage::Coverage::of(c).text()
+        ))?;
         if let Some(line) = history_line(report, c) {
             out.line(&line)?;
         }
@@ -29,6 +33,7 @@ pub fn write(report: &Report<'_>, out: &mut dyn LogSink) -> io::Result<()> {
             Class::Lost,
             Class::Skipped,
             Class::New,
+            Class::Absent,
             Class::NotComparable,
         ]) {
             let key = row.key.describe(&report.config.keys);

@@ -143,6 +143,20 @@ pub struct Comparison<'t> {
     /// Unpaired, with several runs on each side: the suite's prior for the
     /// spread of a row's runs (see [`two_sample`]).
     spread_prior: Option<crate::series::prior::Prior>,
+    /// Why the baseline's run stopped short, when its record says so.
+    stopped: Option<String>,
+    /// The share of the suite (percent) below which a pass is inconclusive.
+    min_coverage: f64,
+}
+
+/// What a comparison knows beyond its tables: whether the baseline's run
+/// stopped short (bench's record, `contract::run`) and the least coverage
+/// a pass needs. The default (nothing stopped, no minimum) is the
+/// comparison of the tables alone.
+#[derive(Debug, Clone, Default)]
+pub struct Partial {
+    pub stopped: Option<String>,
+    pub min_coverage: f64,
 }
 
 /// What a comparison is made of.
@@ -172,6 +186,18 @@ fn no_valid_row(baseline: &[Table]) -> String {
 
 /// Compares the current tables with the samples of one baseline label.
 pub fn compare<'t>(sides: Sides<'t>, config: &'t Config, thresholds: Thresholds) -> Comparison<'t> {
+    compare_partial(sides, config, thresholds, Partial::default())
+}
+
+/// [`compare`], knowing whether the baseline's run stopped short (its
+/// missing rows are `absent`, not `new`) and the least coverage a pass
+/// needs.
+pub fn compare_partial<'t>(
+    sides: Sides<'t>,
+    config: &'t Config,
+    thresholds: Thresholds,
+    partial: Partial,
+) -> Comparison<'t> {
     let unavailable = sides.unavailable.or_else(|| {
         (sides.baseline.iter().all(|t| t.valid_rows() == 0)).then(|| no_valid_row(sides.baseline))
     });
@@ -197,6 +223,8 @@ pub fn compare<'t>(sides: Sides<'t>, config: &'t Config, thresholds: Thresholds)
         join,
         config,
         thresholds,
+        stopped: partial.stopped,
+        min_coverage: partial.min_coverage,
     };
     comparison.paired = sides
         .paired
@@ -412,13 +440,15 @@ impl<'t> Comparison<'t> {
 
     /// Unavailable: inconclusive; a regressed or lost row: regression (a
     /// lost row counts even when nothing else could be compared); nothing
-    /// compared: inconclusive; else pass.
+    /// compared, or less of the suite than `--min-coverage`: inconclusive
+    /// (a partial comparison never reads as a pass); else pass.
     pub fn verdict(&self) -> Verdict {
         if self.unavailable.is_some() {
             Verdict::Inconclusive
         } else if self.count(Class::Regressed) > 0 || self.count(Class::Lost) > 0 {
             Verdict::Regression
-        } else if self.compared() == 0 {
+        } else if self.compared() == 0 || self.coverage_pct().is_some_and(|p| p < self.min_coverage)
+        {
             Verdict::Inconclusive
         } else {
             Verdict::Pass
@@ -434,6 +464,33 @@ impl<'t> Comparison<'t> {
     /// With `--paired`: every paired row's rounds and decision.
     pub fn paired(&self) -> Option<&crate::paired::Judged> {
         self.paired.as_ref()
+    }
+
+    /// The rows that should have been compared: every row but those the
+    /// config ignores or the selection did not run.
+    pub fn suite(&self) -> usize {
+        let total: usize = Class::ALL.iter().map(|k| self.count(*k)).sum();
+        total
+            .saturating_sub(self.count(Class::Ignored))
+            .saturating_sub(self.count(Class::NotSelected))
+    }
+
+    /// The share of [`Comparison::suite`] compared, in percent (`None`
+    /// for an empty suite); `compare::coverage` says why the rest was not.
+    pub fn coverage_pct(&self) -> Option<f64> {
+        let suite = self.suite();
+        #[expect(clippy::cast_precision_loss, reason = "row counts far below 2^52")]
+        (suite > 0).then(|| self.compared() as f64 * 100.0 / suite as f64)
+    }
+
+    /// The least coverage (percent) a pass needs.
+    pub fn min_coverage(&self) -> f64 {
+        self.min_coverage
+    }
+
+    /// Why the baseline's run stopped short, when it did.
+    pub fn stopped(&self) -> Option<&str> {
+        self.stopped.as_deref()
     }
 
     /// Whether a history was given.

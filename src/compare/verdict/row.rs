@@ -63,6 +63,14 @@ impl<'t> Comparison<'t> {
         let cur = || cur_rows.iter().copied();
         if base_rows.is_empty() {
             match cur().find_map(|r| r.measure()) {
+                Some((metric, _)) if self.stopped().is_some() => {
+                    out.class = Class::Absent;
+                    out.metric = Some(metric);
+                    out.reason = Some(format!(
+                        "not in the baseline, and {}: never measured there",
+                        self.stopped().unwrap_or_default()
+                    ));
+                }
                 Some((metric, _)) => {
                     out.class = Class::New;
                     out.metric = Some(metric);

@@ -1,0 +1,89 @@
+//! Issue 46's review of `resolve` with `{tag_sha}` artifact names and a
+//! stranger's tag names: a tag is pushed by whoever may push one, and the
+//! listing is the API's word. A name that is not a version is never the
+//! release; a tag whose commit is not a full SHA is never looked up or
+//! put into an artifact name; no byte of a name becomes a workflow
+//! command or a second output.
+
+use serde_json::json;
+use wiremock::Mock;
+use wiremock::matchers::{method, path, query_param};
+
+use crate::artifacts::fork_pr;
+use crate::online::{REPO, TAG_COMMIT, online};
+use crate::support::mock_github::{MockGitHub, ok_json};
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hostile_tag_names_and_commits_stay_data_with_tag_sha_artifacts() {
+    let mock = MockGitHub::start().await;
+    mock.tags(
+        REPO,
+        &[
+            ("v0.3.1".to_owned(), TAG_COMMIT.to_owned(), "commit"),
+            (
+                "v9.0.0\n::error::pwned".to_owned(),
+                TAG_COMMIT.to_owned(),
+                "commit",
+            ),
+            (
+                "--upload-pack=touch x".to_owned(),
+                TAG_COMMIT.to_owned(),
+                "commit",
+            ),
+            (
+                "v8.0.0%0A::warning::x".to_owned(),
+                TAG_COMMIT.to_owned(),
+                "commit",
+            ),
+            (
+                "v7.0.0".to_owned(),
+                "--upload-pack=touch y".to_owned(),
+                "commit",
+            ),
+        ],
+    )
+    .await;
+    Mock::given(method("GET"))
+        .and(path(format!("/repos/{REPO}/actions/artifacts")))
+        .respond_with(ok_json(json!({"total_count": 0, "artifacts": []})))
+        .mount(&mock.server)
+        .await;
+    Mock::given(method("GET"))
+        .and(path(format!("/repos/{REPO}/actions/runs")))
+        .and(query_param("head_sha", TAG_COMMIT))
+        .respond_with(ok_json(json!({"total_count": 0, "workflow_runs": []})))
+        .mount(&mock.server)
+        .await;
+    let run = online(&mock, &fork_pr(), "pull_request")
+        .on_runner()
+        .args(["--artifact-name", "bench-release-{tag_sha}"])
+        .run_async()
+        .await;
+    let commands: Vec<&str> = run
+        .stdout
+        .lines()
+        .chain(run.stderr.lines())
+        .filter(|l| l.contains("pwned") || l.starts_with("::warning::x"))
+        .filter(|l| l.starts_with("::"))
+        .collect();
+    assert!(commands.is_empty(), "{commands:?}");
+    let outputs = run.outputs();
+    let tag = outputs.get("tag").cloned().unwrap_or_default();
+    assert_eq!(
+        tag, "v0.3.1",
+        "the newest tag that is a version with a full SHA"
+    );
+    let requests = mock.requests().await;
+    assert!(
+        requests.iter().all(|r| !r.contains("upload-pack")),
+        "{requests:?}"
+    );
+    assert_eq!(outputs["tag-sha"], TAG_COMMIT);
+    assert!(
+        run.stdout.contains(&format!(
+            "bench-release-{TAG_COMMIT} of {REPO}@{TAG_COMMIT}"
+        )),
+        "the {{tag_sha}} name is looked up for that tag's commit: {}",
+        run.stdout
+    );
+}
