@@ -380,7 +380,7 @@ fn the_bench_help_examples_run_the_seeds_harness_on_the_whole_suite_and_a_select
         })
         .filter(|b| b.contains("./run_benchmark.sh"))
         .collect();
-    assert_eq!(blocks.len(), 2, "{examples}");
+    assert_eq!(blocks.len(), 3, "{examples}");
     for (selection, rows) in [
         (r#"{"selection":"all","groups":[]}"#, 2),
         (r#"{"selection":"some","groups":["gemm"]}"#, 1),
