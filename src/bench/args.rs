@@ -24,8 +24,8 @@ const EXAMPLES: &str = "\
 Examples:
   # Paired rounds (the default, 3 to 20): each round runs both sides, a file per round and side,
   # and the groups of rows still undecided run again; then compare --paired on the files:
-  baseline-resolver bench --resolution resolution.json --config baseline-resolver.toml \\
-    --command './run_benchmark.sh --output_csv {out} {groups}' --seed 42
+  baseline-resolver bench --resolution resolution.json --seed 42 \\
+    --command './run_benchmark.sh --output_csv {out} {groups}' --groups-format flag:--only
 
   # Both sides on a pull request, once each: the change here, main's base commit in a worktree:
   baseline-resolver bench --resolution resolution.json --rounds 1 \\
