@@ -236,3 +236,55 @@ fn a_time_ten_percent_longer_reads_as_ten_percent_worse() {
     let change = row["change_pct"].as_f64().unwrap();
     assert!((change + 30.0).abs() < 0.5, "{change}");
 }
+
+/// docs/compare.md's paired block runs as written, on three rounds a side
+/// (the binary on PATH, as a user's shell finds it).
+#[test]
+fn the_pages_paired_block_runs_as_written() {
+    let page =
+        std::fs::read_to_string(crate::support::harness::repo_root().join("docs/compare.md"))
+            .unwrap();
+    let block = page
+        .split("```sh\n")
+        .skip(1)
+        .map(|b| b.split("```").next().unwrap())
+        .find(|b| b.contains("compare --paired"))
+        .expect("docs/compare.md has a paired sh block")
+        .to_owned();
+    let dir = tempfile::tempdir().unwrap();
+    rounds(
+        dir.path(),
+        3,
+        0.05,
+        0.01,
+        8,
+        |i| if i == 2 { 0.3 } else { 0.0 },
+    );
+    // The page numbers rounds from 1: the last file moves first.
+    for round in (0..3).rev() {
+        for side in ["current", "baseline"] {
+            std::fs::rename(
+                dir.path().join(format!("{side}-r{round}.csv")),
+                dir.path().join(format!("{side}-r{}.csv", round + 1)),
+            )
+            .unwrap();
+        }
+    }
+    let bin = assert_cmd::cargo::cargo_bin("baseline-resolver");
+    let path = format!(
+        "{}:{}",
+        bin.parent().unwrap().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let out = std::process::Command::new("bash")
+        .args(["-c", &block])
+        .current_dir(dir.path())
+        .env("PATH", path)
+        .env_remove("GITHUB_ACTIONS")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(4), "{block}\n{stdout}\n{stderr}");
+    assert!(stdout.contains("1 regressed"), "{stdout}");
+}
