@@ -18,6 +18,7 @@ pub mod inputs;
 pub mod live;
 pub mod log;
 pub mod manifest;
+pub mod outcome;
 pub mod plan;
 pub mod process;
 pub mod record;
