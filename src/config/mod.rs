@@ -96,6 +96,17 @@ pub enum FailThreshold {
     Auto,
 }
 
+impl FailThreshold {
+    /// The fraction a row is judged by when no history teaches one: the
+    /// fixed threshold, or for `auto` the default.
+    pub fn configured(self) -> f64 {
+        match self {
+            FailThreshold::Fixed(f) => f,
+            FailThreshold::Auto => defaults::FAIL_THRESHOLD,
+        }
+    }
+}
+
 /// The thresholds a run was given (`--fail-threshold`, `--warn-threshold`),
 /// as fractions, and whether each was given or is the default.
 #[derive(Debug, Clone, Copy, PartialEq)]

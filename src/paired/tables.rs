@@ -7,7 +7,7 @@
 use rustc_hash::FxHashMap;
 
 use super::{Decision, RowRounds, Settings, decide};
-use crate::config::{Config, Direction, FailThreshold, Thresholds, defaults};
+use crate::config::{Config, Direction, Thresholds};
 use crate::table::{Key, Table};
 
 /// Every paired row of a run of rounds, decided.
@@ -15,7 +15,6 @@ use crate::table::{Key, Table};
 pub struct Judged {
     /// Each row's key, as its table's joined key text.
     pub keys: Vec<String>,
-    pub rounds: Vec<RowRounds>,
     pub decisions: Vec<Decision>,
     /// Each row's metric (index into the config's metrics) and direction.
     pub metrics: Vec<(usize, Direction)>,
@@ -131,7 +130,6 @@ pub fn judge(
     let decisions = decide(&rounds, settings);
     Judged {
         keys,
-        rounds,
         decisions,
         metrics,
         index,
@@ -157,10 +155,7 @@ fn row_settings(
         .direction
         .or_else(|| config.metrics.get(metric).map(|m| m.direction))
         .unwrap_or(Direction::Higher);
-    let fail = match policy.fail {
-        FailThreshold::Fixed(f) => f,
-        FailThreshold::Auto => defaults::FAIL_THRESHOLD,
-    };
+    let fail = policy.fail.configured();
     let level = (row.base_sum / row.worse.len().max(1) as f64).exp();
     let floor = if policy.floor > 0.0 && level > 0.0 {
         policy.floor / level

@@ -3,7 +3,6 @@
 //! interval and reason. Pure.
 
 use super::{Applied, Comparison, Origin, RowResult};
-use crate::config::{FailThreshold, defaults};
 use crate::contract::class::Class;
 use crate::paired::{Decision, Judged};
 
@@ -21,10 +20,7 @@ pub struct PairedRow {
 impl<'t> Comparison<'t> {
     /// Classifies a measured row from its paired rounds.
     pub(super) fn paired_row(&self, out: &mut RowResult<'t>, judged: &Judged) {
-        let fail = match out.policy.fail {
-            FailThreshold::Fixed(f) => f,
-            FailThreshold::Auto => defaults::FAIL_THRESHOLD,
-        };
+        let fail = out.policy.fail.configured();
         out.applied = Some(Applied {
             fail,
             origin: Origin::Configured(out.policy.fail_source),

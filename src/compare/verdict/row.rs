@@ -399,10 +399,7 @@ impl<'t> Comparison<'t> {
         band: Option<Result<Band, NoBand>>,
         direction: Direction,
     ) -> Applied {
-        let configured = match policy.fail {
-            FailThreshold::Fixed(f) => f,
-            FailThreshold::Auto => defaults::FAIL_THRESHOLD,
-        };
+        let configured = policy.fail.configured();
         match band {
             Some(Ok(band)) => {
                 let worse = match direction {
