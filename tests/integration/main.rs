@@ -9,6 +9,7 @@ mod artifacts_bounds;
 mod bad_corpus;
 mod bad_input;
 mod bench;
+mod bench_container;
 mod bench_examples;
 mod bench_hostile;
 mod bench_rounds;

@@ -9,6 +9,7 @@ pub mod git_https;
 pub mod gitrepo;
 pub mod harness;
 pub mod mock_github;
+pub mod seed;
 pub mod simulation;
 pub mod tls;
 pub mod workflow_commands;
