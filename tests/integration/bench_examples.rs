@@ -32,23 +32,56 @@ fn step<'a>(steps: &'a [Value], action: &str) -> &'a Value {
         .unwrap_or_else(|| panic!("no {action} step"))
 }
 
-/// `with:` evaluated: `${{ name }}` from `known`; any other expression
-/// fails the test (the example must stay this simple).
+/// The contexts `known` names (`needs.resolve.outputs.json` and the like),
+/// for the runner's expressions ([`crate::support::expr`]); a context it
+/// does not name fails the test (the example must stay this simple).
+struct Known<'a>(&'a BTreeMap<&'a str, String>);
+
+impl crate::support::expr::Host for Known<'_> {
+    fn context(&self, name: &str) -> serde_json::Value {
+        let mut root = serde_json::json!({});
+        let mut any = false;
+        for (key, value) in self.0 {
+            let Some(rest) = key.strip_prefix(name).and_then(|r| r.strip_prefix('.')) else {
+                continue;
+            };
+            any = true;
+            let mut at = &mut root;
+            let parts: Vec<&str> = rest.split('.').collect();
+            for part in &parts[..parts.len() - 1] {
+                at = at
+                    .as_object_mut()
+                    .unwrap()
+                    .entry(part.to_string())
+                    .or_insert_with(|| serde_json::json!({}));
+            }
+            at[parts[parts.len() - 1]] = serde_json::Value::String(value.clone());
+        }
+        assert!(
+            any,
+            "the example reads the context {name}, which the test does not set"
+        );
+        root
+    }
+
+    fn failed(&self) -> bool {
+        false
+    }
+
+    fn hash_files(&self, _: &[String]) -> String {
+        String::new()
+    }
+}
+
+/// `with:` evaluated as the runner does, from `known`.
 fn with(step: &Value, known: &BTreeMap<&str, String>) -> Vec<(String, String)> {
     let mut out = Vec::new();
     for (key, value) in step["with"].as_mapping().unwrap() {
-        let mut text = value
+        let text = value
             .as_str()
             .map(str::to_owned)
             .unwrap_or_else(|| serde_yaml_ng::to_string(value).unwrap().trim().to_owned());
-        while let Some(start) = text.find("${{") {
-            let end = text[start..].find("}}").unwrap() + start;
-            let expr = text[start + 3..end].trim().to_owned();
-            let value = known
-                .get(expr.as_str())
-                .unwrap_or_else(|| panic!("unknown expression {expr}"));
-            text.replace_range(start..end + 2, value);
-        }
+        let text = crate::support::expr::interpolate(&text, &Known(known)).unwrap();
         out.push((key.as_str().unwrap().to_owned(), text));
     }
     out
@@ -265,15 +298,17 @@ fn flydsl_checkout(root: &std::path::Path) -> (std::path::PathBuf, String) {
     (checkout, base)
 }
 
-/// A `docker` on PATH (in `root/bin`) that runs `docker run ... IMAGE bash
-/// -c SCRIPT` as `bash -c SCRIPT` with `/flydsl-test` mapped to `checkout`.
+/// The seed fixture's `docker` ([`crate::support::seed::docker_shim`]) on
+/// PATH (in `root/bin`): `docker exec ... NAME bash -c SCRIPT` with
+/// `/flydsl-test` the workspace's `flydsl-test`, which is `checkout`.
 fn docker_shim(root: &std::path::Path, checkout: &std::path::Path) -> std::path::PathBuf {
+    assert_eq!(checkout, root.join("flydsl-test"));
     let bin_dir = root.join("bin");
-    std::fs::create_dir(&bin_dir).unwrap();
-    let shim = format!(
-        "#!/bin/bash\nshift; while [[ $1 == -* ]]; do [[ $1 == -e ]] && shift; shift; done; shift\n[ \"$1\" = bash ] && [ \"$2\" = -c ] || exit 99\nscript=${{3//\\/flydsl-test/{}}}\nexec bash -c \"$script\"\n",
-        checkout.display()
+    let container = root.join("container-bin");
+    std::fs::create_dir_all(&container).unwrap();
+    crate::support::seed::executable(
+        &bin_dir.join("docker"),
+        &crate::support::seed::docker_shim(&container),
     );
-    crate::support::harness::write_executable(&bin_dir.join("docker"), &shim);
     bin_dir
 }

@@ -25,6 +25,7 @@ mod compare_paired;
 mod compare_safety;
 mod config_docs;
 mod defaults;
+mod docs_blocks;
 mod failures;
 mod fixtures;
 mod formats;

@@ -456,16 +456,12 @@ fn the_bench_help_examples_run_the_seeds_harness_on_the_whole_suite_and_a_select
 
 /// The block after `<!-- marker -->` in a docs page: its language and text.
 pub fn marked_block(page: &str, marker: &str) -> (String, String) {
-    let text = std::fs::read_to_string(crate::support::harness::repo_root().join(page)).unwrap();
-    let after = text
-        .split(&format!("<!-- {marker} -->\n```"))
-        .nth(1)
+    let root = crate::support::harness::repo_root();
+    let block = crate::support::blocks::of_page(&root, page)
+        .into_iter()
+        .find(|b| b.markers.iter().any(|m| m == marker))
         .unwrap_or_else(|| panic!("{page} has no block marked {marker}"));
-    let (lang, rest) = after.split_once('\n').unwrap();
-    (
-        lang.to_owned(),
-        rest.split("\n```").next().unwrap().to_owned(),
-    )
+    (block.lang, block.text.trim_end_matches('\n').to_owned())
 }
 
 /// test_allreduce.py's CSV: a row per rank and the aggregate, per shape.

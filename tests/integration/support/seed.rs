@@ -16,7 +16,7 @@ use serde_json::{Value, json};
 use tempfile::TempDir;
 
 use super::gitrepo::{commit_all, git};
-use super::harness::{own_fixtures, write_executable};
+use super::harness::{repo_root, write_executable};
 
 pub const BASE_REPO: &str = "ROCm/FlyDSL";
 pub const OPS: &str = "softmax gemm layernorm";
@@ -99,7 +99,7 @@ pub fn executable(path: &Path, text: &str) {
 fn write_tree(work: &Path, readme: &str) {
     std::fs::create_dir_all(work.join("scripts")).unwrap();
     std::fs::create_dir_all(work.join(".github/scripts")).unwrap();
-    let flydsl = own_fixtures().join("flydsl");
+    let flydsl = repo_root().join("tests/fixtures/flydsl");
     let harness = std::fs::read_to_string(flydsl.join("run_benchmark.sh")).unwrap();
     write_executable(&work.join("scripts/run_benchmark.sh"), &harness);
     write_executable(
@@ -184,10 +184,9 @@ impl Seed {
     /// A pull request from a fork: the head is the fork's, the base the
     /// base repository's, at this project's commits.
     pub fn fork_pull_request(&self) -> Value {
-        let text = std::fs::read_to_string(
-            super::harness::repo_root().join("examples/events/fork-pull-request.json"),
-        )
-        .unwrap();
+        let text =
+            std::fs::read_to_string(repo_root().join("examples/events/fork-pull-request.json"))
+                .unwrap();
         let mut event: Value = serde_json::from_str(&text).unwrap();
         event["pull_request"]["head"]["sha"] = json!(self.head);
         event["pull_request"]["base"]["sha"] = json!(self.base);
