@@ -139,12 +139,12 @@ fn the_fork_safe_examples_bench_and_compare_steps_gate_a_real_regression() {
     assert_eq!(bench.outputs["baseline-source"], "ran");
     assert_eq!(bench.outputs["baseline-rows"], "2");
     assert_eq!(p.worktrees(), 1, "the worktree is gone");
-    for name in ["current", "baseline"] {
+    for name in ["current-files", "compare-baseline"] {
         known.insert(
-            if name == "current" {
-                "steps.bench.outputs.current"
+            if name == "current-files" {
+                "steps.bench.outputs.current-files"
             } else {
-                "steps.bench.outputs.baseline"
+                "steps.bench.outputs.compare-baseline"
             },
             bench.outputs[name].clone(),
         );
@@ -178,6 +178,21 @@ fn the_focused_examples_bench_step_runs_the_groups_each_tree_knows() {
             groups: "gemm softmax softmax_bwd",
         },
     );
+    // The example's bench.toml: its [select] groups, which bench checks
+    // the selection against and re-runs undecided rows by.
+    let groups: String = ["gemm", "softmax", "softmax_bwd"]
+        .iter()
+        .map(|g| {
+            format!(
+                "[[select.groups]]\nname = \"{g}\"\npaths = [\"{g}/**\"]\nrows = [\"op={g}\"]\n\n"
+            )
+        })
+        .collect();
+    std::fs::write(
+        p.checkout.join("bench.toml"),
+        format!("keys = [\"op\", \"shape\", \"dtype\"]\n\n[[metrics]]\ncolumn = \"tflops\"\nunit = \"TFLOPS\"\n\n[select]\nall = [\"bench.sh\"]\n\n{groups}"),
+    )
+    .unwrap();
     let dir = action_dir();
     let steps = job_steps("focused-benchmarks.yml", "benchmark");
     let known = BTreeMap::from([

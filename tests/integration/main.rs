@@ -26,6 +26,7 @@ mod compare_safety;
 mod config_docs;
 mod defaults;
 mod docs_blocks;
+mod examples_run;
 mod failures;
 mod fixtures;
 mod formats;
