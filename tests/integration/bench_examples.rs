@@ -223,6 +223,73 @@ fn the_focused_examples_bench_step_runs_the_groups_each_tree_knows() {
     );
 }
 
+/// examples/workflows/release-baseline.yml's bench step, the release's
+/// results not downloaded: the release's tree gets the released package
+/// from its setup command, once, before its harness; the change's side
+/// installs nothing; the harness command installs nothing either.
+#[test]
+fn the_release_examples_setup_installs_the_released_package_once() {
+    let p = Project::new(
+        &crate::bench::quiet("100", "gemm"),
+        &crate::bench::quiet("90", "gemm"),
+    );
+    let steps = job_steps("release-baseline.yml", "benchmark-vs-release");
+    let bench_step = step(&steps, "bench");
+    let command = bench_step["with"]["command"].as_str().unwrap();
+    assert!(
+        !command.contains("pip") && !command.contains("{side}"),
+        "{command}"
+    );
+    // pip as the runner's python3 -m pip: it notes what it was asked.
+    let bin = p.root.path().join("pip-bin");
+    let asked = p.root.path().join("pip-asked");
+    crate::support::seed::executable(
+        &bin.join("python3"),
+        &format!(
+            "#!/bin/bash\n[ \"$1 $2\" = '-m pip' ] && echo \"$PWD ${{*:3}}\" >> {}\n",
+            asked.display()
+        ),
+    );
+    let resolution = format!(
+        r#"{{"label":"main","base_sha":"{0}","base_available":true,"tag":"v0.3.1","tag_sha":"{0}","tag_available":true}}"#,
+        p.base
+    );
+    let known = BTreeMap::from([
+        ("steps.baseline.outputs.json", resolution),
+        ("github.event_name", "pull_request".to_owned()),
+    ]);
+    let inputs = with(bench_step, &known);
+    let pairs: Vec<(&str, &str)> = inputs
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    let event = p.root.path().join("event.json");
+    std::fs::write(&event, "{}").unwrap();
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap());
+    let run = run_step_of(
+        "bench/action.yml",
+        action_dir().path(),
+        &event,
+        "pull_request",
+        &pairs,
+        &[
+            ("GITHUB_WORKSPACE", &p.checkout.display().to_string()),
+            ("RUNNER_TEMP", &p.root.path().display().to_string()),
+            ("PATH", &path),
+        ],
+    );
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    assert_eq!(run.outputs["baseline-status"], "ok", "{}", run.stdout);
+    let asked = std::fs::read_to_string(&asked).unwrap_or_default();
+    let lines: Vec<&str> = asked.lines().collect();
+    assert_eq!(lines.len(), 1, "once, on the release's side: {asked}");
+    assert!(
+        lines[0].ends_with("install --quiet yourpkg==v0.3.1")
+            && !lines[0].starts_with(&p.checkout.display().to_string()),
+        "in the release's tree, not the checkout: {asked}"
+    );
+}
+
 /// docs/migrating.md's `bench` command for the seed's containerised
 /// harness, run with `docker` played by a shim that runs the script on the
 /// host with `/flydsl-test` at the volume's host path: the harness fails
