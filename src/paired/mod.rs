@@ -12,6 +12,10 @@
 //! positive is worse, and a row's change is their mean.
 //!
 //! How a row is decided, at each look of the [`schedule`]:
+//! - each round's effect on every row (one side of the round slowed as a
+//!   whole) is taken out ([`effects`]), and a round lying far from the
+//!   row's others (a burst that hit part of one side's run) is set aside
+//!   for that row (`OUTLIER`);
 //! - its spread is its rounds' variance moderated by the suite's (limma's
 //!   empirical Bayes prior, [`crate::series::prior`], fitted to every row's
 //!   first look): with three rounds a row's own spread is barely known, and
@@ -44,6 +48,7 @@ pub use tables::{Judged, judge};
 use crate::contract::class::Class;
 use crate::series::prior::Prior;
 use crate::series::student;
+use crate::series::{median_of, robust};
 use effects::Effects;
 
 /// The chance, at each look, that a row whose true change sits exactly at
@@ -172,11 +177,54 @@ impl Stats {
     }
 }
 
+/// A round is set aside for a row when it lies further than this many
+/// robust spreads (1.4826 times the median absolute deviation) from the
+/// row's median: the outlier rule of Hampel (1974), at a bound wide
+/// enough that normal noise almost never reaches it (six spreads: once in
+/// five hundred million rounds). On real rounds, bursts that hit part of
+/// one side's run (the last few benchmarks of a side, slowed by a third)
+/// are what it sets aside; a round's effect on every row is taken out
+/// before (`effects`).
+const OUTLIER: f64 = 6.0;
+
 /// A row's statistics over its rounds before `look`, each round's effect
-/// taken out.
-fn row_stats(row: &RowRounds, effects: &Effects, look: usize, prior: Option<Prior>) -> Stats {
-    let values: Vec<f64> = effects.adjusted(row, look).map(|(_, v)| v).collect();
-    stats(&values, effects.inflation(row, look), prior)
+/// taken out and its outlying rounds set aside. `scale` is the suite's
+/// typical robust spread: a row whose few rounds happen to agree closely
+/// is not left with a bound so narrow that ordinary noise crosses it.
+fn row_stats(
+    row: &RowRounds,
+    effects: &Effects,
+    look: usize,
+    prior: Option<Prior>,
+    scale: f64,
+) -> Stats {
+    let mut values: Vec<f64> = effects.adjusted(row, look).map(|(_, v)| v).collect();
+    let rounds = values.len();
+    if let Some((centre, own)) = robust(&values).filter(|_| values.len() >= 3) {
+        let limit = OUTLIER * own.max(scale);
+        if limit > 0.0 {
+            values.retain(|v| (v - centre).abs() <= limit);
+        }
+    }
+    Stats {
+        n: rounds,
+        ..stats(&values, effects.inflation(row, look), prior)
+    }
+}
+
+/// The suite's typical robust spread at a look: the median over rows (of
+/// three or more rounds) of each row's robust spread.
+fn suite_scale(rows: &[RowRounds], effects: &Effects, look: usize) -> f64 {
+    let mut scales: Vec<f64> = rows
+        .iter()
+        .filter_map(|r| {
+            let values: Vec<f64> = effects.adjusted(r, look).map(|(_, v)| v).collect();
+            robust(&values)
+                .filter(|_| values.len() >= 3)
+                .map(|(_, spread)| spread)
+        })
+        .collect();
+    median_of(&mut scales).unwrap_or(0.0)
 }
 
 /// The first look's rounds of every row (at least two), fitted into the
@@ -223,6 +271,7 @@ pub fn decide(rows: &[RowRounds], settings: &Settings) -> Vec<Decision> {
         if look != first {
             effects = Effects::estimate(rows, look);
         }
+        let scale = suite_scale(rows, &effects, look);
         // The rows in doubt that have rounds beyond the last look's.
         let mut active: Vec<(usize, Stats)> = rows
             .iter()
@@ -231,7 +280,7 @@ pub fn decide(rows: &[RowRounds], settings: &Settings) -> Vec<Decision> {
                 out.get(*i).is_some_and(Option::is_none)
                     && r.round.iter().any(|round| (previous..look).contains(round))
             })
-            .map(|(i, r)| (i, row_stats(r, &effects, look, prior)))
+            .map(|(i, r)| (i, row_stats(r, &effects, look, prior, scale)))
             .collect();
         found = holm(&mut active, &mut worse_found, found, tested, share);
         for (i, s) in &active {
@@ -245,11 +294,12 @@ pub fn decide(rows: &[RowRounds], settings: &Settings) -> Vec<Decision> {
     }
     // The last look is the cap: its effects are the ones left in `effects`.
     let cap = looks.last().copied().unwrap_or(1);
+    let scale = suite_scale(rows, &effects, cap);
     rows.iter()
         .zip(out)
         .map(|(row, decided)| {
             decided.unwrap_or_else(|| {
-                let s = row_stats(row, &effects, cap, prior);
+                let s = row_stats(row, &effects, cap, prior, scale);
                 Decision {
                     class: Class::Noisy,
                     estimate: s.mean,
