@@ -278,29 +278,15 @@ impl<'a> Job<'a> {
     /// expression that cannot be read is not seen: it stays the benchmark
     /// rules' affair ([`Job::expensive_runner`]).
     pub fn costly_runner(&self) -> bool {
-        let larger = |l: &str| ["core", "gpu", "large"].iter().any(|k| l.contains(k));
-        let devices = self
-            .get("container")
+        costly_labels(&self.runner_labels(), self.devices())
+    }
+
+    /// Whether its container is given devices (`--gpus`, `--device`).
+    pub fn devices(&self) -> bool {
+        self.get("container")
             .and_then(|c| c.get("options"))
             .and_then(Node::str)
-            .is_some_and(|o| o.contains("--gpus") || o.contains("--device"));
-        let labels: Vec<String> = self
-            .runner_labels()
-            .iter()
-            .map(|l| l.to_ascii_lowercase())
-            .collect();
-        // A provider's job labels (RunsOn's `runs-on=ID`, `family=...`,
-        // `image=...`) describe a machine it bills by the minute.
-        let provider = labels.iter().any(|l| provider_hosted(l));
-        devices
-            || labels.iter().any(|l| l.contains("gpu"))
-            || labels.iter().any(|l| {
-                !l.contains("${{")
-                    && ((github_hosted(l) && larger(l))
-                        || !(github_hosted(l)
-                            || provider_hosted(l)
-                            || (provider && l.contains('='))))
-            })
+            .is_some_and(|o| o.contains("--gpus") || o.contains("--device"))
     }
 
     /// Whether `runs-on` names `self-hosted` (a runner the project pays
@@ -358,4 +344,22 @@ impl<'a> Step<'a> {
         }
         t.to_lowercase()
     }
+}
+
+/// Whether runner `labels` (and a container given `devices`) are an
+/// expensive runner: [`Job::costly_runner`]'s judgement, also for the
+/// labels a called workflow's jobs ask for.
+pub fn costly_labels(labels: &[String], devices: bool) -> bool {
+    let larger = |l: &str| ["core", "gpu", "large"].iter().any(|k| l.contains(k));
+    let labels: Vec<String> = labels.iter().map(|l| l.to_ascii_lowercase()).collect();
+    // A provider's job labels (RunsOn's `runs-on=ID`, `family=...`,
+    // `image=...`) describe a machine it bills by the minute.
+    let provider = labels.iter().any(|l| provider_hosted(l));
+    devices
+        || labels.iter().any(|l| l.contains("gpu"))
+        || labels.iter().any(|l| {
+            !l.contains("${{")
+                && ((github_hosted(l) && larger(l))
+                    || !(github_hosted(l) || provider_hosted(l) || (provider && l.contains('='))))
+        })
 }
