@@ -165,6 +165,53 @@ impl Workflow<'_> {
     }
 }
 
+/// Hours GitHub lets a job run (360 minutes): a schedule that fires again
+/// within them can meet its own earlier run.
+const JOB_HOURS: u32 = 6;
+
+impl Workflow<'_> {
+    /// Whether a `schedule:` cron fires again within [`JOB_HOURS`] (several
+    /// minutes of an hour, or its hour field `*`, `*/4`, a range, or a list
+    /// with a gap under 6 hours): its
+    /// runs can overlap, so a cancelling group makes them cancel each other.
+    pub fn frequent_schedule(&self) -> bool {
+        let crons = self
+            .root
+            .get("on")
+            .and_then(|on| on.get("schedule"))
+            .map(Node::items)
+            .unwrap_or_default();
+        crons
+            .iter()
+            .filter_map(|c| c.get("cron").and_then(Node::str))
+            .any(|cron| {
+                let mut fields = cron.split_whitespace();
+                // Several minutes of an hour (`*/30`, `0,30`) fire within it.
+                let minutes = fields
+                    .next()
+                    .is_some_and(|m| m.contains(['*', ',', '-', '/']));
+                minutes || fields.next().is_some_and(frequent_hours)
+            })
+    }
+}
+
+/// Whether a cron's hour field fires twice within [`JOB_HOURS`].
+fn frequent_hours(hours: &str) -> bool {
+    if hours == "*" || hours.contains('-') {
+        return true;
+    }
+    if let Some(step) = hours.strip_prefix("*/") {
+        return step.parse::<u32>().is_ok_and(|n| n < JOB_HOURS);
+    }
+    let mut at: Vec<u32> = hours.split(',').filter_map(|h| h.parse().ok()).collect();
+    at.sort_unstable();
+    at.dedup();
+    let wrap = at.first().map(|f| f.saturating_add(24));
+    at.iter()
+        .zip(at.iter().skip(1).copied().chain(wrap))
+        .any(|(a, b)| at.len() > 1 && b.saturating_sub(*a) < JOB_HOURS)
+}
+
 /// GitHub's branch filter glob, enough for a branch name without `/`.
 fn branch_glob(pattern: &str, branch: &str) -> bool {
     !pattern.starts_with('!') && crate::glob::glob_match(&pattern.replace("**", "*"), branch)

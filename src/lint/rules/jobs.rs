@@ -165,7 +165,9 @@ fn concurrency(
     };
     // A manual dispatch alone is not main's stream of runs: a second
     // dispatch superseding the first is what its author asked for.
-    let main_runs = w.pushes_to_default() || ["schedule", "issue_comment"].iter().any(|e| w.on(e));
+    // A schedule is a stream of runs that cancel each other only when it
+    // fires again before a run can end (a nightly never meets itself).
+    let main_runs = w.pushes_to_default() || w.on("issue_comment") || w.frequent_schedule();
     let by_ref = group.contains("github.ref") || group.contains("head_ref");
     if always_cancels && main_runs && by_ref && keeps && !unique {
         push("cancel-main", hits);
