@@ -182,11 +182,22 @@ pub fn step_runs_benchmarks(step: &Step<'_>) -> bool {
     }
     // A step named for benchmarking ("Run benchmark tests") that runs a
     // program is evidence, as a job so named is.
-    step.text("name").is_some_and(named_for_benchmarks) && step_runs_a_program(step)
+    step.text("name")
+        .is_some_and(|n| named_for_benchmarks(n) && !prepares_benchmarks(n))
+        && step_runs_a_program(step)
         || step
             .script
             .as_ref()
             .is_some_and(|s| s.commands.iter().any(benchmark_command))
+}
+
+/// Whether a step's name says it builds or checks the benchmarks rather
+/// than running them ("build benchmarks", "Check benchmarks": a test job
+/// keeping the suite working; read on scikit-image and torchao).
+fn prepares_benchmarks(name: &str) -> bool {
+    name.to_lowercase()
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .any(|w| ["build", "check", "compile", "lint"].contains(&w))
 }
 
 /// Whether a name (a job's id and name, a workflow's name or file name)
@@ -260,6 +271,9 @@ const PLUMBING: &[&str] = &[
     "find",
     "which",
     "rustup",
+    // A compiler cache's statistics ("Ccache performance": `ccache -s`).
+    "ccache",
+    "sccache",
     "conda",
     "uv",
     "return",

@@ -402,11 +402,21 @@ pub fn costly_labels(labels: &[String], devices: bool) -> bool {
     // A provider's job labels (RunsOn's `runs-on=ID`, `family=...`,
     // `image=...`) describe a machine it bills by the minute.
     let provider = labels.iter().any(|l| provider_hosted(l));
+    // A runner that says it is a CPU machine (`linux-amd64-cpu4`, a `cpu`
+    // label) is an ordinary build machine: read on cccl's and flashinfer's
+    // CPU runners, where a superseded run loses nothing costly.
+    let cpu = labels.iter().any(|l| {
+        l.split(|c: char| !c.is_ascii_alphanumeric())
+            .any(|w| w.starts_with("cpu"))
+    });
     devices
         || labels.iter().any(|l| l.contains("gpu"))
-        || labels.iter().any(|l| {
-            !l.contains("${{")
-                && ((github_hosted(l) && larger(l))
-                    || !(github_hosted(l) || provider_hosted(l) || (provider && l.contains('='))))
-        })
+        || !cpu
+            && labels.iter().any(|l| {
+                !l.contains("${{")
+                    && ((github_hosted(l) && larger(l))
+                        || !(github_hosted(l)
+                            || provider_hosted(l)
+                            || (provider && l.contains('='))))
+            })
 }
