@@ -65,11 +65,27 @@ fn expand<'t>(vars: &Vars, text: &'t str) -> Cow<'t, str> {
         }
     }
     out.push_str(rest);
-    if changed {
-        Cow::Owned(out)
-    } else {
-        Cow::Borrowed(text)
+    if !changed {
+        return Cow::Borrowed(text);
     }
+    // `${{ 'paradedb/benchmarker' }}` (a variable holding text) is that
+    // text, as the action receives it.
+    match literal(&out) {
+        Some(text) => Cow::Owned(text),
+        None => Cow::Owned(out),
+    }
+}
+
+/// The text of a value that is one quoted string in an expression
+/// (`${{ 'a' }}`, `${{ ('a') }}`), its `''` read as `'`.
+fn literal(value: &str) -> Option<String> {
+    let inner = value.trim().strip_prefix("${{")?.strip_suffix("}}")?.trim();
+    let inner = inner
+        .strip_prefix('(')
+        .and_then(|i| i.strip_suffix(')'))
+        .map_or(inner, str::trim);
+    let quoted = inner.strip_prefix('\'')?.strip_suffix('\'')?;
+    (!quoted.replace("''", "").contains('\'')).then(|| quoted.replace("''", "'"))
 }
 
 /// One `${{ ... }}` with each `env.NAME` replaced.
@@ -152,5 +168,8 @@ mod tests {
             "${{ github.env.MODE }} ${{ env.UNSET }}"
         );
         assert_eq!(job.vars().get("MODE"), Some("slow"));
+        // A variable holding text is that text where it is the whole value.
+        assert_eq!(job.expand("${{ env.MODE }}"), "slow");
+        assert_eq!(job.expand("${{ env.MODE }}-x"), "${{ 'slow' }}-x");
     }
 }

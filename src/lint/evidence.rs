@@ -21,6 +21,9 @@
 //! expensive runner ([`Job::costly_runner`]), benchmark or not: the seed's
 //! GPU test jobs cost as much as its benchmarks. Pure.
 
+use std::path::Path;
+
+use super::calls::{Callees, costly_call};
 use super::shell::{Command, file_name};
 use super::workflow::{Job, Step, Workflow};
 use crate::config::Lint;
@@ -55,10 +58,24 @@ impl Benchmarks {
     }
 }
 
-/// The benchmark jobs of `w` (its file name `file`), with `lint`'s globs;
-/// `consumed` when another workflow of the repository runs on this one's
-/// runs (`on: workflow_run`), which keeps what they print.
-pub fn benchmarks(w: &Workflow<'_>, file: &str, lint: Option<&Lint>, consumed: bool) -> Benchmarks {
+/// What lint knows of a workflow's repository: the config's `[lint]`
+/// table, whether another workflow runs on this one's runs (`on:
+/// workflow_run`, which keeps what they print), and the reusable
+/// workflows its jobs call, read beside it.
+#[derive(Debug, Clone, Copy)]
+pub struct Context<'r> {
+    pub lint: Option<&'r Lint>,
+    pub consumed: bool,
+    pub callees: &'r Callees,
+}
+
+/// The benchmark jobs of `w` (its file at `file`) in `context`.
+pub fn benchmarks(w: &Workflow<'_>, file: &str, context: Context<'_>) -> Benchmarks {
+    let Context {
+        lint,
+        consumed,
+        callees,
+    } = context;
     let name = file.rsplit(['/', '\\']).next().unwrap_or(file);
     let whole = lint.is_some_and(|l| l.benchmark_workflows.iter().any(|g| g.matches(name)));
     let workflow_named = named_for_benchmarks(name)
@@ -73,10 +90,15 @@ pub fn benchmarks(w: &Workflow<'_>, file: &str, lint: Option<&Lint>, consumed: b
             whole
                 || lint.is_some_and(|l| l.benchmark_jobs.iter().any(|g| g.matches(&job.id.text)))
                 || runs_benchmarks(job)
-                || ((workflow_named || named_for_benchmarks(&job.title())) && runs_a_program(job))
+                || ((workflow_named || named_for_benchmarks(&job.title()) || runner_named(job))
+                    && runs_a_program(job))
         })
         .collect();
-    let costly = w.jobs.iter().map(Job::costly_runner).collect();
+    let costly = w
+        .jobs
+        .iter()
+        .map(|j| j.costly_runner() || costly_call(j, Path::new(file), callees))
+        .collect();
     let any = jobs.iter().any(|b| *b);
     let kept = any
         && (consumed
@@ -160,11 +182,22 @@ pub fn step_runs_benchmarks(step: &Step<'_>) -> bool {
     }
     // A step named for benchmarking ("Run benchmark tests") that runs a
     // program is evidence, as a job so named is.
-    step.text("name").is_some_and(named_for_benchmarks) && step_runs_a_program(step)
+    step.text("name")
+        .is_some_and(|n| named_for_benchmarks(n) && !prepares_benchmarks(n))
+        && step_runs_a_program(step)
         || step
             .script
             .as_ref()
             .is_some_and(|s| s.commands.iter().any(benchmark_command))
+}
+
+/// Whether a step's name says it builds or checks the benchmarks rather
+/// than running them ("build benchmarks", "Check benchmarks": a test job
+/// keeping the suite working; read on scikit-image and torchao).
+fn prepares_benchmarks(name: &str) -> bool {
+    name.to_lowercase()
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .any(|w| ["build", "check", "compile", "lint"].contains(&w))
 }
 
 /// Whether a name (a job's id and name, a workflow's name or file name)
@@ -175,6 +208,13 @@ pub fn named_for_benchmarks(name: &str) -> bool {
     name.to_lowercase()
         .split(|c: char| !c.is_ascii_alphanumeric())
         .any(|w| w.starts_with("bench") || (w.starts_with("perf") && !w.starts_with("perfetto")))
+}
+
+/// Whether the job's runner is named for benchmarking or performance (a
+/// label such as `benchmarks` or `perf-regression-8-cores`, also quoted in
+/// an expression): a machine kept for measuring.
+fn runner_named(job: &Job<'_>) -> bool {
+    job.runner_labels().iter().any(|l| named_for_benchmarks(l))
 }
 
 /// Commands that prepare or report, not the program a job is for.
@@ -231,6 +271,9 @@ const PLUMBING: &[&str] = &[
     "find",
     "which",
     "rustup",
+    // A compiler cache's statistics ("Ccache performance": `ccache -s`).
+    "ccache",
+    "sccache",
     "conda",
     "uv",
     "return",
@@ -298,7 +341,9 @@ pub fn measures_both_sides(c: &Command) -> bool {
 /// (`regression_runner.py --old=old/runner --new=build/runner`): a
 /// performance comparison of two builds.
 fn compares_two_builds(words: &[&str]) -> bool {
-    let named = words.iter().skip(1).take(3).any(|w| {
+    // The script stands within the launcher's first words (`uv run
+    // --no-project python scripts/query-regression-run.py`).
+    let named = words.iter().skip(1).take(5).any(|w| {
         let f = file_name(w).to_lowercase();
         !w.starts_with('-') && (f.contains("regress") || f.contains("compar"))
     });
@@ -307,7 +352,7 @@ fn compares_two_builds(words: &[&str]) -> bool {
             .iter()
             .any(|w| prefixes.iter().any(|p| w.starts_with(p)))
     };
-    named && sides(&["--old", "--base"]) && sides(&["--new", "--head", "--current"])
+    named && sides(&["--old", "--base"]) && sides(&["--new", "--head", "--current", "--candidate"])
 }
 
 /// Whether `c` runs a benchmark, or compares benchmark results.
@@ -397,6 +442,7 @@ mod tests {
             "bash scripts/run_benchmark.sh --only softmax",
             "./build/bench --benchmark_format=json",
             "python3 scripts/compare_benchmark.py a.csv b.csv",
+            "uv run --no-project python s/query-regression-run.py --base-src a --candidate-src b",
             "docker exec box bash -c 'cd /w && bash scripts/run_benchmark.sh'",
         ] {
             assert!(runs(yes), "{yes}");

@@ -9,6 +9,7 @@
 //! ignore comments; [`render`] and [`sarif`] write the [`finding`]s.
 
 pub mod args;
+pub mod calls;
 pub mod env;
 pub mod evidence;
 pub mod finding;
@@ -324,6 +325,8 @@ fn writable(path: &std::path::Path) -> Result<(), String> {
 pub struct Repo<'a> {
     pub lint: Option<&'a Lint>,
     pub consumed: Vec<String>,
+    /// The reusable workflows of the repository the files call.
+    pub callees: calls::Callees,
 }
 
 /// The workflow names the files' `workflow_run` triggers name; a file that
@@ -352,6 +355,50 @@ fn consumed(paths: &[std::path::PathBuf]) -> Vec<String> {
     names
 }
 
+/// The reusable workflows of their own repository the files' jobs call
+/// (`uses: ./.github/workflows/x.yml`), read beside them: at most
+/// [`calls::MAX_CALLEES`] files, each a regular file (not a FIFO, which
+/// would never end) of at most [`FILE_LIMIT`]. One that is missing or not
+/// YAML is no evidence (it is refused when it is linted itself).
+fn callees(paths: &[std::path::PathBuf]) -> calls::Callees {
+    let mut out = calls::Callees::new();
+    for path in paths {
+        let Ok(text) = read::bounded_text("workflow", path, FILE_LIMIT) else {
+            continue;
+        };
+        let Ok(root) = yaml::parse(&text) else {
+            continue;
+        };
+        let dir = calls::workflows_dir(path);
+        for (_, job) in root
+            .get("jobs")
+            .map(yaml::Node::entries)
+            .unwrap_or_default()
+        {
+            let Some(name) = job
+                .get("uses")
+                .and_then(yaml::Node::str)
+                .and_then(calls::local_file)
+            else {
+                continue;
+            };
+            let called = dir.join(name);
+            if out.len() >= calls::MAX_CALLEES || out.contains_key(&called) {
+                continue;
+            }
+            let regular = std::fs::metadata(&called).is_ok_and(|m| m.is_file());
+            let parsed = regular
+                .then(|| read::bounded_text("workflow", &called, FILE_LIMIT).ok())
+                .flatten()
+                .and_then(|t| yaml::parse(&t).ok());
+            if let Some(node) = parsed {
+                out.insert(called, node);
+            }
+        }
+    }
+    out
+}
+
 /// Every file linted; one that cannot be (unreadable, not YAML, past a
 /// limit) is a [`Refusal`] and the others are still linted.
 pub fn lint_files(paths: &[std::path::PathBuf], lint: Option<&Lint>) -> Result<Outcome, LintError> {
@@ -359,6 +406,7 @@ pub fn lint_files(paths: &[std::path::PathBuf], lint: Option<&Lint>) -> Result<O
     let repo = Repo {
         lint,
         consumed: consumed(paths),
+        callees: callees(paths),
     };
     for path in paths {
         let linted = read::bounded_text("workflow", path, FILE_LIMIT)
@@ -383,10 +431,19 @@ pub fn lint_text(
     repo: &Repo<'_>,
 ) -> Result<(Vec<Finding>, usize), LintError> {
     let name = path.display().to_string();
-    let root = yaml::parse(text).map_err(|source| LintError::Yaml {
-        path: name.clone(),
-        source,
-    })?;
+    let root = match yaml::parse(text) {
+        Ok(root) => root,
+        // Only comments (a workflow disabled by commenting it out, as
+        // DeepSpeed's retired V100 job is): GitHub runs nothing, so there
+        // is nothing to find, and nothing is wrong with the file.
+        Err(yaml::YamlError::Empty) => return Ok((Vec::new(), 0)),
+        Err(source) => {
+            return Err(LintError::Yaml {
+                path: name.clone(),
+                source,
+            });
+        }
+    };
     let flow = workflow::read(&root).map_err(|e| LintError::Script {
         path: name.clone(),
         line: e.at.line,
@@ -397,7 +454,12 @@ pub fn lint_text(
     let mut suppressed = 0usize;
     let title = root.get("name").and_then(yaml::Node::str).unwrap_or(&name);
     let read_later = repo.consumed.iter().any(|c| c == title);
-    let bench = evidence::benchmarks(&flow, &name, repo.lint, read_later);
+    let context = evidence::Context {
+        lint: repo.lint,
+        consumed: read_later,
+        callees: &repo.callees,
+    };
+    let bench = evidence::benchmarks(&flow, &name, context);
     for hit in rules::check(&flow, &bench) {
         let Some(rule) = rule(hit.rule) else {
             continue;

@@ -165,6 +165,53 @@ impl Workflow<'_> {
     }
 }
 
+/// Hours GitHub lets a job run (360 minutes): a schedule that fires again
+/// within them can meet its own earlier run.
+const JOB_HOURS: u32 = 6;
+
+impl Workflow<'_> {
+    /// Whether a `schedule:` cron fires again within [`JOB_HOURS`] (several
+    /// minutes of an hour, or its hour field `*`, `*/4`, a range, or a list
+    /// with a gap under 6 hours): its
+    /// runs can overlap, so a cancelling group makes them cancel each other.
+    pub fn frequent_schedule(&self) -> bool {
+        let crons = self
+            .root
+            .get("on")
+            .and_then(|on| on.get("schedule"))
+            .map(Node::items)
+            .unwrap_or_default();
+        crons
+            .iter()
+            .filter_map(|c| c.get("cron").and_then(Node::str))
+            .any(|cron| {
+                let mut fields = cron.split_whitespace();
+                // Several minutes of an hour (`*/30`, `0,30`) fire within it.
+                let minutes = fields
+                    .next()
+                    .is_some_and(|m| m.contains(['*', ',', '-', '/']));
+                minutes || fields.next().is_some_and(frequent_hours)
+            })
+    }
+}
+
+/// Whether a cron's hour field fires twice within [`JOB_HOURS`].
+fn frequent_hours(hours: &str) -> bool {
+    if hours == "*" || hours.contains('-') {
+        return true;
+    }
+    if let Some(step) = hours.strip_prefix("*/") {
+        return step.parse::<u32>().is_ok_and(|n| n < JOB_HOURS);
+    }
+    let mut at: Vec<u32> = hours.split(',').filter_map(|h| h.parse().ok()).collect();
+    at.sort_unstable();
+    at.dedup();
+    let wrap = at.first().map(|f| f.saturating_add(24));
+    at.iter()
+        .zip(at.iter().skip(1).copied().chain(wrap))
+        .any(|(a, b)| at.len() > 1 && b.saturating_sub(*a) < JOB_HOURS)
+}
+
 /// GitHub's branch filter glob, enough for a branch name without `/`.
 fn branch_glob(pattern: &str, branch: &str) -> bool {
     !pattern.starts_with('!') && crate::glob::glob_match(&pattern.replace("**", "*"), branch)
@@ -278,29 +325,15 @@ impl<'a> Job<'a> {
     /// expression that cannot be read is not seen: it stays the benchmark
     /// rules' affair ([`Job::expensive_runner`]).
     pub fn costly_runner(&self) -> bool {
-        let larger = |l: &str| ["core", "gpu", "large"].iter().any(|k| l.contains(k));
-        let devices = self
-            .get("container")
+        costly_labels(&self.runner_labels(), self.devices())
+    }
+
+    /// Whether its container is given devices (`--gpus`, `--device`).
+    pub fn devices(&self) -> bool {
+        self.get("container")
             .and_then(|c| c.get("options"))
             .and_then(Node::str)
-            .is_some_and(|o| o.contains("--gpus") || o.contains("--device"));
-        let labels: Vec<String> = self
-            .runner_labels()
-            .iter()
-            .map(|l| l.to_ascii_lowercase())
-            .collect();
-        // A provider's job labels (RunsOn's `runs-on=ID`, `family=...`,
-        // `image=...`) describe a machine it bills by the minute.
-        let provider = labels.iter().any(|l| provider_hosted(l));
-        devices
-            || labels.iter().any(|l| l.contains("gpu"))
-            || labels.iter().any(|l| {
-                !l.contains("${{")
-                    && ((github_hosted(l) && larger(l))
-                        || !(github_hosted(l)
-                            || provider_hosted(l)
-                            || (provider && l.contains('='))))
-            })
+            .is_some_and(|o| o.contains("--gpus") || o.contains("--device"))
     }
 
     /// Whether `runs-on` names `self-hosted` (a runner the project pays
@@ -358,4 +391,32 @@ impl<'a> Step<'a> {
         }
         t.to_lowercase()
     }
+}
+
+/// Whether runner `labels` (and a container given `devices`) are an
+/// expensive runner: [`Job::costly_runner`]'s judgement, also for the
+/// labels a called workflow's jobs ask for.
+pub fn costly_labels(labels: &[String], devices: bool) -> bool {
+    let larger = |l: &str| ["core", "gpu", "large"].iter().any(|k| l.contains(k));
+    let labels: Vec<String> = labels.iter().map(|l| l.to_ascii_lowercase()).collect();
+    // A provider's job labels (RunsOn's `runs-on=ID`, `family=...`,
+    // `image=...`) describe a machine it bills by the minute.
+    let provider = labels.iter().any(|l| provider_hosted(l));
+    // A runner that says it is a CPU machine (`linux-amd64-cpu4`, a `cpu`
+    // label) is an ordinary build machine: read on cccl's and flashinfer's
+    // CPU runners, where a superseded run loses nothing costly.
+    let cpu = labels.iter().any(|l| {
+        l.split(|c: char| !c.is_ascii_alphanumeric())
+            .any(|w| w.starts_with("cpu"))
+    });
+    devices
+        || labels.iter().any(|l| l.contains("gpu"))
+        || !cpu
+            && labels.iter().any(|l| {
+                !l.contains("${{")
+                    && ((github_hosted(l) && larger(l))
+                        || !(github_hosted(l)
+                            || provider_hosted(l)
+                            || (provider && l.contains('='))))
+            })
 }

@@ -34,6 +34,7 @@ mod git_fallback;
 mod https;
 mod launcher;
 mod lint;
+mod lint_calls;
 mod lint_never_panics;
 mod memory;
 mod noise;

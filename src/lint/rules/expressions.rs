@@ -122,6 +122,11 @@ fn commit_like(operand: &str) -> bool {
 
 fn branch_like(operand: &str) -> bool {
     let o = operand.trim();
+    // An input (`inputs.base_ref`) is what the dispatcher or caller chose,
+    // a SHA as well as a branch: a choice, not a fallback.
+    if o.starts_with("inputs.") || o.starts_with("github.event.inputs.") {
+        return false;
+    }
     if let Some(lit) = o
         .strip_prefix('\'')
         .and_then(|r| r.strip_suffix('\''))

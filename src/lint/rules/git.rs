@@ -330,8 +330,10 @@ fn checkout_dependency(job: &Job<'_>, step: &Step<'_>, hits: &mut Vec<Hit>) {
     if own_repository(&name) || name.contains("${{") {
         return;
     }
+    // The ref read through `env:` too (`ref: ${{ env.HARNESS_REF }}`).
+    let written = step.with_text("ref");
     match step.with("ref") {
-        Some(r) if r.str().is_none_or(pinned_ref) => {}
+        Some(_) if written.as_deref().is_none_or(pinned_ref) => {}
         Some(r) => hits.push(hit("unpinned-clone", r.at, job, Some(step))),
         None => hits.push(hit("unpinned-clone", repo.at, job, Some(step))),
     }

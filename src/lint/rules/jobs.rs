@@ -68,7 +68,10 @@ fn job_always(job: &Job<'_>, benchmarks: bool, costly: bool, hits: &mut Vec<Hit>
         return;
     };
     let flat = squeezed(&cond.text);
-    if !flat.contains("always()") || flat.contains("!cancelled()") || job.get("uses").is_some() {
+    // A call of a reusable workflow counts when its runner is seen
+    // (`costly`: the called file's jobs, or what the call passes).
+    let call = job.get("uses").is_some();
+    if !flat.contains("always()") || flat.contains("!cancelled()") || (call && !costly) {
         return;
     }
     let long = job.get("timeout-minutes").is_some() && job.timeout().is_some_and(|t| t > 30.0);
@@ -136,7 +139,21 @@ fn concurrency(
     let unique = ["github.sha", "run_id", "run_number", "run_attempt"]
         .iter()
         .any(|u| group.contains(u));
-    if !per_pull || unique {
+    // `github.ref == 'refs/heads/main' && github.run_number || github.ref`:
+    // the default branch's runs each get their own group, a pull
+    // request's still share its ref's.
+    let main_own = unique
+        && group.contains("&&")
+        && group.contains("||")
+        && [
+            "refs/heads/",
+            "'push'",
+            "!= 'pull_request'",
+            "default_branch",
+        ]
+        .iter()
+        .any(|k| group.contains(k));
+    if !per_pull || (unique && !main_own) {
         return;
     }
     let push = |rule: &'static str, hits: &mut Vec<Hit>| {
@@ -148,9 +165,11 @@ fn concurrency(
     };
     // A manual dispatch alone is not main's stream of runs: a second
     // dispatch superseding the first is what its author asked for.
-    let main_runs = w.pushes_to_default() || ["schedule", "issue_comment"].iter().any(|e| w.on(e));
+    // A schedule is a stream of runs that cancel each other only when it
+    // fires again before a run can end (a nightly never meets itself).
+    let main_runs = w.pushes_to_default() || w.on("issue_comment") || w.frequent_schedule();
     let by_ref = group.contains("github.ref") || group.contains("head_ref");
-    if always_cancels && main_runs && by_ref && keeps {
+    if always_cancels && main_runs && by_ref && keeps && !unique {
         push("cancel-main", hits);
     }
     let labels_cancel = always_cancels

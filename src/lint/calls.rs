@@ -1,0 +1,237 @@
+//! Jobs that call a reusable workflow (`uses:` at the job level) hold the
+//! runners the called workflow's jobs ask for, which the calling file does
+//! not show. Measured on a recall set labelled by reading (issue 49), five
+//! of eight missed findings were such calls: GPU test and benchmark jobs
+//! whose `always()` or cancelling group lint could not see as expensive.
+//!
+//! A call into the same repository (`uses: ./.github/workflows/x.yml`) is
+//! judged by the called file, read beside the caller (`lint::callees`
+//! reads it; everything here is pure): its jobs' `runs-on`, with
+//! `${{ inputs.K }}` read as the caller's `with: K` when that is written
+//! out, else the input's `default:`. A call into another repository
+//! (`owner/repo/.github/workflows/x.yml@ref`), or one whose file is not
+//! at hand, is judged only by what the caller passes: a `with:` key
+//! naming a GPU (`gpu-arch-type: cuda`), or naming a runner or machine
+//! whose written value is an expensive label (`runner: linux.g5.4xlarge`,
+//! `machine_type: single-gpu`; the quoted labels of an expression too).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use super::env::Env;
+use super::workflow::{Job, costly_labels};
+use super::yaml::Node;
+
+/// The called workflows read beside their callers: path -> parsed file.
+pub type Callees = BTreeMap<PathBuf, Node>;
+
+/// At most this many called files are read for one lint run (each at most
+/// `FILE_LIMIT`): the workflows are a stranger's.
+pub const MAX_CALLEES: usize = 64;
+
+/// The file a job's `uses:` names in its own repository's
+/// `.github/workflows` (GitHub allows no other place), as a bare file name
+/// (no `/`, no `..`): `None` for another repository's workflow.
+pub fn local_file(uses: &str) -> Option<&str> {
+    let name = uses.trim().strip_prefix("./.github/workflows/")?;
+    let plain = !name.contains(['/', '\\']) && !name.starts_with('.');
+    (plain && (name.ends_with(".yml") || name.ends_with(".yaml"))).then_some(name)
+}
+
+/// Where the workflows a caller at `caller` calls with `./.github/...`
+/// lie: beside it when it is in `.github/workflows`, else the working
+/// directory's (the repository root, where lint runs).
+pub fn workflows_dir(caller: &Path) -> PathBuf {
+    match caller.parent() {
+        Some(dir) if dir.ends_with(".github/workflows") => dir.to_path_buf(),
+        _ => PathBuf::from(".github/workflows"),
+    }
+}
+
+/// Whether `job`, a call of a reusable workflow from the file at
+/// `caller`, is seen to hold an expensive runner.
+pub fn costly_call(job: &Job<'_>, caller: &Path, callees: &Callees) -> bool {
+    let Some(uses) = job.text("uses") else {
+        return false;
+    };
+    let called = local_file(uses).and_then(|f| callees.get(&workflows_dir(caller).join(f)));
+    match called {
+        Some(root) => callee_costly(job, root),
+        None => passes_costly_runner(job),
+    }
+}
+
+/// Whether a job of the called workflow `root` runs on an expensive
+/// runner, its `${{ inputs.K }}` labels read as `caller` passes them.
+fn callee_costly(caller: &Job<'_>, root: &Node) -> bool {
+    let declared = root
+        .get("on")
+        .and_then(|on| on.get("workflow_call"))
+        .and_then(|c| c.get("inputs"));
+    let input = |key: &str| -> Option<String> {
+        let passed = caller
+            .get("with")
+            .and_then(|w| w.get(key))
+            .and_then(Node::str);
+        let default = declared
+            .and_then(|d| d.get(key))
+            .and_then(|i| i.get("default"))
+            .and_then(Node::str);
+        passed
+            .or(default)
+            .filter(|v| !v.contains("${{"))
+            .map(str::to_owned)
+    };
+    let jobs = root.get("jobs").map(Node::entries).unwrap_or_default();
+    jobs.iter().any(|(id, node)| {
+        let job = Job {
+            id,
+            node,
+            steps: Vec::new(),
+            env: Env::default(),
+        };
+        let labels: Vec<String> = job
+            .runner_labels()
+            .into_iter()
+            .map(|l| input_named(&l).and_then(&input).unwrap_or(l))
+            .collect();
+        costly_labels(&labels, job.devices()) || passes_costly_runner(&job)
+    })
+}
+
+/// `K` of a label written `${{ inputs.K }}`.
+fn input_named(label: &str) -> Option<&str> {
+    let inner = label.trim().strip_prefix("${{")?.strip_suffix("}}")?;
+    inner.trim().strip_prefix("inputs.").map(str::trim)
+}
+
+/// Whether a call passes an expensive runner in its `with:`: a key naming
+/// a GPU with a value other than none (`gpu-arch-type: cuda`), or a key
+/// naming a runner or machine whose written labels are expensive.
+fn passes_costly_runner(job: &Job<'_>) -> bool {
+    let with = job.get("with").map(Node::entries).unwrap_or_default();
+    with.iter().any(|(key, value)| {
+        let key = key.text.to_ascii_lowercase();
+        let Some(value) = value.str() else {
+            return false;
+        };
+        if key.contains("gpu") {
+            let v = value.trim().to_ascii_lowercase();
+            return !["", "cpu", "none", "false", "0", "no"].contains(&v.as_str());
+        }
+        let names_runner = ["runner", "runs-on", "runs_on", "machine", "instance"]
+            .iter()
+            .any(|k| key.contains(k));
+        names_runner && costly_labels(&written_labels(value), false)
+    })
+}
+
+/// The labels a value writes out: itself, or the quoted strings of an
+/// expression (`${{ cond && 'a100-runner' || 'a10g-runner' }}`); words
+/// that are not labels (`true`, numbers) left out.
+fn written_labels(value: &str) -> Vec<String> {
+    let labels: Vec<String> = if value.contains("${{") {
+        value
+            .split('\'')
+            .skip(1)
+            .step_by(2)
+            .map(str::to_owned)
+            .collect()
+    } else {
+        vec![value.trim().to_owned()]
+    };
+    labels
+        .into_iter()
+        .filter(|l| {
+            !l.is_empty()
+                && !["true", "false"].contains(&l.as_str())
+                && !l.chars().all(|c| c.is_ascii_digit() || c == '.')
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lint::workflow::read;
+    use crate::lint::yaml::parse;
+
+    fn costly(caller: &str, callee: Option<&str>) -> bool {
+        let root = parse(caller).unwrap();
+        let flow = read(&root).unwrap();
+        let mut callees = Callees::new();
+        if let Some(text) = callee {
+            callees.insert(
+                PathBuf::from("r/.github/workflows/gpu.yml"),
+                parse(text).unwrap(),
+            );
+        }
+        let at = Path::new("r/.github/workflows/ci.yml");
+        costly_call(&flow.jobs[0], at, &callees)
+    }
+
+    #[test]
+    fn a_local_call_is_judged_by_the_called_jobs_runners() {
+        let callee = "on:\n  workflow_call:\n    inputs:\n      runner:\n        type: string\n        default: ubuntu-latest\njobs:\n  t:\n    runs-on: ${{ inputs.runner }}\n    steps:\n      - run: make\n";
+        let call = |with: &str| {
+            format!("on: push\njobs:\n  c:\n    uses: ./.github/workflows/gpu.yml\n{with}")
+        };
+        assert!(costly(
+            &call("    with:\n      runner: linux-mi300-gpu\n"),
+            Some(callee)
+        ));
+        assert!(!costly(&call(""), Some(callee)), "the default is GitHub's");
+        assert!(!costly(
+            &call("    with:\n      runner: ${{ matrix.r }}\n"),
+            Some(callee)
+        ));
+        let fixed = "on: workflow_call\njobs:\n  t:\n    runs-on: [self-hosted, h100]\n";
+        assert!(costly(&call(""), Some(fixed)));
+        // What the caller passes does not count when the called file says
+        // otherwise: the matrix job of a GPU workflow runs on GitHub's.
+        let hosted = "on: workflow_call\njobs:\n  t:\n    runs-on: ubuntu-latest\n";
+        assert!(!costly(
+            &call("    with:\n      gpu-arch: cuda\n"),
+            Some(hosted)
+        ));
+    }
+
+    #[test]
+    fn a_remote_call_is_judged_by_what_the_caller_passes() {
+        let call = |with: &str| {
+            format!(
+                "on: push\njobs:\n  c:\n    uses: org/infra/.github/workflows/job.yml@main\n    with:\n{with}"
+            )
+        };
+        for yes in [
+            "      gpu-arch-type: cuda\n",
+            "      machine_type: single-gpu\n",
+            "      runner: ${{ inputs.big && 'mt-l-a100' || 'mt-l-a10g' }}\n",
+            "      runner: linux.g5.4xlarge.nvidia.gpu\n",
+        ] {
+            assert!(costly(&call(yes), None), "{yes}");
+        }
+        for no in [
+            "      gpu-arch-type: cpu\n",
+            "      runner: ubuntu-latest\n",
+            "      upload-runner-logs: true\n",
+            "      timeout: 90\n",
+        ] {
+            assert!(!costly(&call(no), None), "{no}");
+        }
+    }
+
+    #[test]
+    fn only_a_plain_file_of_the_workflows_folder_is_local() {
+        assert_eq!(local_file("./.github/workflows/x.yml"), Some("x.yml"));
+        for no in [
+            "./.github/workflows/../../etc/x.yml",
+            "./.github/workflows/sub/x.yml",
+            "./.github/workflows/..yml",
+            "org/r/.github/workflows/x.yml@v1",
+            "./.github/workflows/x.txt",
+        ] {
+            assert_eq!(local_file(no), None, "{no}");
+        }
+    }
+}

@@ -1,0 +1,61 @@
+//! `lint` on jobs that call reusable workflows (issue 49): a call holds the
+//! runners the called workflow's jobs ask for. The fixture repository
+//! (`tests/fixtures/lint/calls/`) is linted from its root, as a user runs
+//! `lint` in a checkout; the text output is kept as a snapshot.
+
+use crate::support::harness::{Bin, repo_root};
+
+#[test]
+fn calls_are_judged_by_the_called_file_or_what_they_pass() {
+    let root = repo_root().join("tests/fixtures/lint/calls");
+    let run = Bin::new()
+        .in_dir(&root)
+        .args([
+            "lint",
+            ".github/workflows",
+            "--format",
+            "text",
+            "--fail-on",
+            "note",
+        ])
+        .run();
+    run.assert_code(4);
+    insta::assert_snapshot!("lint_reusable_workflow_calls", run.stdout);
+}
+
+#[test]
+fn a_call_whose_file_is_not_at_hand_is_judged_by_what_it_passes() {
+    // Linted alone, from elsewhere: gpu-tests.yml is not read, so each
+    // call is judged by what it passes (the local GPU runner input counts,
+    // the call that passes nothing does not).
+    let file = repo_root().join("tests/fixtures/lint/calls/.github/workflows/gpu-ci.yml");
+    let tmp = tempfile::tempdir().unwrap();
+    let copy = tmp.path().join("gpu-ci.yml");
+    std::fs::copy(&file, &copy).unwrap();
+    let (run, v) = Bin::new()
+        .in_dir(tmp.path())
+        .args(["lint", "gpu-ci.yml", "--fail-on", "note"])
+        .json_code(4);
+    let lines: Vec<(String, u64)> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["rule"].as_str().unwrap().to_owned(),
+                f["line"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            ("cancel-main".to_owned(), 13),
+            ("label-cancel".to_owned(), 13),
+            ("job-always".to_owned(), 16),
+            ("job-always".to_owned(), 24),
+        ],
+        "{}",
+        run.stdout
+    );
+}
