@@ -16,6 +16,7 @@
 //! a new schema number, which the writer says and a reader can check.
 
 pub mod class;
+pub mod comparison;
 pub mod coverage;
 pub mod resolution;
 pub mod rounds;
