@@ -27,6 +27,7 @@ mod defaults;
 mod failures;
 mod fixtures;
 mod formats;
+mod gate;
 mod git_fallback;
 mod https;
 mod launcher;
