@@ -412,3 +412,60 @@ fn the_action_the_help_and_the_page_agree() {
     declared.sort();
     assert_eq!(written, declared);
 }
+
+/// examples/workflows/dashboard-gate.yml's gate job as a runner runs it:
+/// the artifacts where its download step puts them (`path: reports`, a
+/// directory per artifact named by the benchmark job's `name:` template),
+/// the gate step's `with:` as `INPUT_*` variables.
+#[test]
+fn the_dashboard_examples_gate_job_fails_on_the_regressed_runner() {
+    use crate::support::harness::repo_root;
+    let text =
+        std::fs::read_to_string(repo_root().join("examples/workflows/dashboard-gate.yml")).unwrap();
+    let workflow: serde_yaml_ng::Value = serde_yaml_ng::from_str(&text).unwrap();
+    let steps = workflow["jobs"]["gate"]["steps"].as_sequence().unwrap();
+    let download = &steps[0]["with"];
+    assert_eq!(download["pattern"].as_str(), Some("benchmark-report-*"));
+    let upload = workflow["jobs"]["benchmark"]["steps"]
+        .as_sequence()
+        .unwrap()
+        .iter()
+        .find(|s| {
+            s["uses"]
+                .as_str()
+                .is_some_and(|u| u.starts_with("actions/upload-artifact"))
+        })
+        .unwrap();
+    let name = upload["with"]["name"].as_str().unwrap();
+    let file = upload["with"]["path"].as_str().unwrap();
+    let gate_step = steps
+        .iter()
+        .find(|s| {
+            s["uses"]
+                .as_str()
+                .is_some_and(|u| u.contains("baseline-resolver/gate@"))
+        })
+        .expect("the gate job uses the gate action");
+    let root = download["path"].as_str().unwrap();
+    let bin = Bin::new();
+    for (gpu, make) in [("mi355", regressed as fn(&Path)), ("mi325", passing)] {
+        let dir = name.replace("${{ matrix.gpu }}", gpu);
+        make(&bin.dir().join(root).join(dir).join(file));
+    }
+    let mut bin = bin.arg("gate").on_runner();
+    for (key, value) in crate::action::map(&gate_step["with"]) {
+        let var = format!("INPUT_{}", key.to_uppercase().replace('-', "_"));
+        let value = match value {
+            serde_yaml_ng::Value::String(s) => s,
+            other => serde_yaml_ng::to_string(&other).unwrap().trim().to_owned(),
+        };
+        bin = bin.env(&var, value);
+    }
+    let run = bin.run();
+    run.assert_code(4);
+    assert_eq!(
+        run.outputs()["failed-jobs"],
+        r#"["benchmark-report-mi355"]"#
+    );
+    assert_eq!(run.outputs()["jobs"], "2");
+}
