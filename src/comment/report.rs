@@ -15,16 +15,12 @@
 
 use std::cell::Cell;
 use std::collections::BTreeMap;
-use std::fmt;
-
-use serde::Deserialize;
-use serde::de::{Deserializer, SeqAccess, Visitor};
 
 #[cfg(test)]
 use super::cells::CELL;
 use super::cells::{self, CLASS, LABEL, TEXT};
 use crate::contract::class::Class;
-use crate::contract::comparison::{self, Read};
+use crate::contract::comparison::{self, Keep, Read, Streamed};
 use crate::contract::resolution::Provenance;
 
 pub use crate::contract::comparison::{Key, MAX_REPORT_BYTES, ReportError};
@@ -141,23 +137,9 @@ impl Rows {
     }
 }
 
-impl<'de> Deserialize<'de> for Rows {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Rows, D::Error> {
-        struct Each;
-        impl<'de> Visitor<'de> for Each {
-            type Value = Rows;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("an array of rows")
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Rows, A::Error> {
-                let mut rows = Rows::default();
-                while let Some(row) = seq.next_element::<Row>()? {
-                    rows.add(cells::cut_row(row));
-                }
-                Ok(rows)
-            }
-        }
-        d.deserialize_seq(Each)
+impl Keep for Rows {
+    fn keep(&mut self, row: Row) {
+        self.add(cells::cut_row(row));
     }
 }
 
@@ -174,15 +156,17 @@ impl Report {
     /// From a file (streamed) or from the JSON itself (compare's `json`
     /// output, passed through `with:`, at most 1 MiB as a step output).
     pub fn load(value: &str) -> Result<Report, ReportError> {
-        Report::read(|| comparison::load::<Rows>(value))
+        Report::read(|| comparison::load::<Streamed<Rows>>(value))
     }
 
     /// From JSON text already read; `origin` names it in errors.
     pub fn from_text(text: &str, origin: String) -> Result<Report, ReportError> {
-        Report::read(|| comparison::from_text::<Rows>(text, origin))
+        Report::read(|| comparison::from_text::<Streamed<Rows>>(text, origin))
     }
 
-    fn read(read: impl FnOnce() -> Result<Read<Rows>, ReportError>) -> Result<Report, ReportError> {
+    fn read(
+        read: impl FnOnce() -> Result<Read<Streamed<Rows>>, ReportError>,
+    ) -> Result<Report, ReportError> {
         BUDGET.with(|b| {
             b.rows.set(MAX_ROWS);
             b.failing.set(MAX_ROWS);
@@ -192,7 +176,7 @@ impl Report {
 
     /// What the body shows of a report read: strings cut, at most
     /// [`MAX_BASELINES`] baselines and [`MAX_WARNINGS`] warnings.
-    fn shown(read: Read<Rows>) -> Report {
+    fn shown(read: Read<Streamed<Rows>>) -> Report {
         let baselines_total = read.baselines.len();
         let warnings_total = read.warnings.len();
         Report {
@@ -214,11 +198,11 @@ impl Report {
                     verdict: b.verdict.map(|v| cells::cut(v.into_owned(), CLASS)),
                     counts: b.counts.0,
                     coverage: b.coverage,
-                    rows: b.rows.rows,
-                    total: b.rows.total,
-                    failing: b.rows.failing,
-                    failing_total: b.rows.failing_total,
-                    worse: b.rows.worse,
+                    rows: b.rows.0.rows,
+                    total: b.rows.0.total,
+                    failing: b.rows.0.failing,
+                    failing_total: b.rows.0.failing_total,
+                    worse: b.rows.0.worse,
                 })
                 .collect(),
             baselines_total,

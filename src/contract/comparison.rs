@@ -335,6 +335,37 @@ impl<'de> Deserialize<'de> for Key {
     }
 }
 
+/// What a reader keeps of a baseline's rows, handed one at a time as they
+/// are read (a comment's budget, a gate's worst rows).
+pub trait Keep: Default {
+    fn keep(&mut self, row: Row<'static>);
+}
+
+/// A baseline's rows streamed into `K`: each row is read, handed on and
+/// dropped, so a report of a million rows is never held whole.
+#[derive(Debug, Default)]
+pub struct Streamed<K>(pub K);
+
+impl<'de, K: Keep> Deserialize<'de> for Streamed<K> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Streamed<K>, D::Error> {
+        struct Each<K>(std::marker::PhantomData<K>);
+        impl<'de, K: Keep> Visitor<'de> for Each<K> {
+            type Value = Streamed<K>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an array of rows")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Streamed<K>, A::Error> {
+                let mut kept = K::default();
+                while let Some(row) = seq.next_element::<Row<'static>>()? {
+                    kept.keep(row);
+                }
+                Ok(Streamed(kept))
+            }
+        }
+        d.deserialize_seq(Each(std::marker::PhantomData))
+    }
+}
+
 /// A report read back; `R` streams each baseline's rows.
 pub type Read<R> = Comparison<'static, R>;
 

@@ -4,16 +4,12 @@
 //! the rest counted). A report that cannot be read is kept as that, with
 //! its path and why: its job fails, it is never skipped.
 
-use std::fmt;
 use std::path::{Path, PathBuf};
-
-use serde::Deserialize;
-use serde::de::{Deserializer, SeqAccess, Visitor};
 
 use super::find::Found;
 use super::inputs::NameFrom;
 use crate::contract::class::Class;
-use crate::contract::comparison::{self, Baseline, Read, Row};
+use crate::contract::comparison::{self, Baseline, Keep, Read, Row, Streamed};
 
 /// Failing rows a job's line shows.
 pub const WORST_ROWS: usize = 3;
@@ -23,7 +19,7 @@ pub const WORST_ROWS: usize = 3;
 pub struct Job {
     pub name: String,
     pub path: PathBuf,
-    pub report: Result<Read<Worst>, String>,
+    pub report: Result<Read<Streamed<Worst>>, String>,
 }
 
 /// A baseline's rows as the gate reads them: the regressed and lost rows,
@@ -44,7 +40,7 @@ impl Worst {
         }
     }
 
-    fn keep(&mut self, row: Row<'static>) {
+    fn add(&mut self, row: Row<'static>) {
         self.failing = self.failing.saturating_add(1);
         let rank = Worst::rank(&row);
         let at = self.rows.partition_point(|r| Worst::rank(r) <= rank);
@@ -55,25 +51,11 @@ impl Worst {
     }
 }
 
-impl<'de> Deserialize<'de> for Worst {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Worst, D::Error> {
-        struct Rows;
-        impl<'de> Visitor<'de> for Rows {
-            type Value = Worst;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("an array of rows")
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Worst, A::Error> {
-                let mut worst = Worst::default();
-                while let Some(row) = seq.next_element::<Row<'static>>()? {
-                    if row.is(&[Class::Regressed, Class::Lost]) {
-                        worst.keep(row);
-                    }
-                }
-                Ok(worst)
-            }
+impl Keep for Worst {
+    fn keep(&mut self, row: Row<'static>) {
+        if row.is(&[Class::Regressed, Class::Lost]) {
+            self.add(row);
         }
-        d.deserialize_seq(Rows)
     }
 }
 
@@ -101,7 +83,7 @@ pub fn read(found: &Found, from: NameFrom) -> Job {
             found.path.display()
         ))
     } else {
-        comparison::from_file::<Worst>(&found.path).map_err(|e| e.to_string())
+        comparison::from_file::<Streamed<Worst>>(&found.path).map_err(|e| e.to_string())
     };
     Job {
         name: name(&found.path, from),
@@ -111,6 +93,6 @@ pub fn read(found: &Found, from: NameFrom) -> Job {
 }
 
 /// The gate baseline of a report read.
-pub fn gate(report: &Read<Worst>) -> Option<&Baseline<'static, Worst>> {
+pub fn gate(report: &Read<Streamed<Worst>>) -> Option<&Baseline<'static, Streamed<Worst>>> {
     report.gate_baseline()
 }

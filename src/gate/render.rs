@@ -98,9 +98,9 @@ fn worst(line: &Line<'_>) -> String {
     let Some(base) = line.job.report.as_ref().ok().and_then(gate) else {
         return String::new();
     };
-    if base.rows.failing > 0 {
-        let mut shown: Vec<String> = base.rows.rows.iter().map(row_text).collect();
-        let more = base.rows.failing.saturating_sub(base.rows.rows.len());
+    if base.rows.0.failing > 0 {
+        let mut shown: Vec<String> = base.rows.0.rows.iter().map(row_text).collect();
+        let more = base.rows.0.failing.saturating_sub(base.rows.0.rows.len());
         if more > 0 {
             shown.push(format!("and {more} more"));
         }
@@ -310,7 +310,7 @@ fn json_job<'a>(line: &'a Line<'a>) -> JsonJob<'a> {
         baseline: base.map(|b| b.label.as_ref()),
         regressed: base.map_or(0, |b| b.counts.of(Class::Regressed)),
         lost: base.map_or(0, |b| b.counts.of(Class::Lost)),
-        worst: base.map_or_else(Vec::new, |b| b.rows.rows.iter().map(row_text).collect()),
+        worst: base.map_or_else(Vec::new, |b| b.rows.0.rows.iter().map(row_text).collect()),
         coverage: coverage_of(line),
         rounds: rounds(line),
     }
