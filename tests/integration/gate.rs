@@ -95,6 +95,12 @@ fn one_regressed_job_fails_the_gate_and_the_table_names_it() {
     let run = gate(bin).args(["--format", "text"]).run();
     run.assert_code(4);
     insta::assert_snapshot!("gate_text_one_regressed", run.stdout);
+    let page =
+        std::fs::read_to_string(crate::support::harness::repo_root().join("docs/gate.md")).unwrap();
+    assert!(
+        page.contains(&format!("```\n{}```", run.stdout)),
+        "docs/gate.md shows the table as gate writes it"
+    );
 }
 
 #[test]
