@@ -70,21 +70,23 @@ pub fn job(job: &Job) -> Judged {
             ),
         );
     }
-    let base = gate(report);
-    let failing = base.map_or(0, |b| {
-        b.counts
-            .of(Class::Regressed)
-            .saturating_add(b.counts.of(Class::Lost))
-    });
-    let verdict = report
-        .verdict
-        .as_deref()
-        .or_else(|| base.and_then(|b| b.verdict.as_deref()));
+    let Some(base) = gate(report) else {
+        // compare always writes its gate baseline, available or not.
+        return judged(
+            Verdict::Unreadable,
+            "it has no gate baseline (compare always writes one)",
+        );
+    };
+    let failing = base
+        .counts
+        .of(Class::Regressed)
+        .saturating_add(base.counts.of(Class::Lost));
+    let verdict = report.verdict.as_deref().or(base.verdict.as_deref());
     match verdict {
         Some("regression") => judged(Verdict::Regression, "rows regressed or were lost"),
         _ if failing > 0 => judged(Verdict::Regression, "rows regressed or were lost"),
         Some("inconclusive") => judged(Verdict::Inconclusive, inconclusive_why(job)),
-        Some("pass") => match base.and_then(|b| b.paired).map(|p| p.undecided) {
+        Some("pass") => match base.paired.map(|p| p.undecided) {
             Some(n) if n > 0 => judged(
                 Verdict::Inconclusive,
                 format!(

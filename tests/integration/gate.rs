@@ -212,10 +212,11 @@ fn a_report_that_does_not_parse_fails_its_job_with_its_path() {
 }
 
 #[test]
-fn a_verdict_the_gate_does_not_know_or_a_newer_schema_is_never_a_pass() {
+fn a_verdict_the_gate_does_not_know_a_newer_schema_or_no_gate_baseline_is_never_a_pass() {
     let bin = Bin::new();
     for (name, text) in [
         ("odd", r#"{"schema":2,"verdict":"fine","baselines":[]}"#),
+        ("bare", r#"{"verdict":"pass"}"#),
         ("newer", r#"{"schema":99,"verdict":"pass","baselines":[]}"#),
     ] {
         std::fs::write(bin.dir().join(format!("{name}.json")), text).unwrap();
@@ -229,7 +230,14 @@ fn a_verdict_the_gate_does_not_know_or_a_newer_schema_is_never_a_pass() {
         .iter()
         .map(|j| (j["job"].as_str().unwrap(), j["verdict"].as_str().unwrap()))
         .collect();
-    assert_eq!(jobs, [("newer", "unreadable"), ("odd", "unreadable")]);
+    assert_eq!(
+        jobs,
+        [
+            ("bare", "unreadable"),
+            ("newer", "unreadable"),
+            ("odd", "unreadable")
+        ]
+    );
 }
 
 #[test]
