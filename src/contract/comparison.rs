@@ -257,8 +257,19 @@ impl<'de> Deserialize<'de> for Counts {
 /// A row's key cells in the report's order (a map would sort them). A
 /// cell written as a number or a boolean reads as its text; an array or an
 /// object is not a cell and reads as `…`, never built.
-#[derive(Debug, Default, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Key(pub Vec<(String, String)>);
+
+impl Serialize for Key {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (column, value) in &self.0 {
+            map.serialize_entry(column, value)?;
+        }
+        map.end()
+    }
+}
 
 impl Key {
     /// The cells joined by spaces, as the dashboard shows a key.

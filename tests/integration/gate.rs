@@ -483,3 +483,19 @@ fn the_dashboard_examples_gate_job_fails_on_the_regressed_runner() {
     );
     assert_eq!(run.outputs()["jobs"], "2");
 }
+
+/// Issue 50: compare's report is one type. What compare writes reads back
+/// through `contract::comparison` and writes again the same, field for
+/// field: no field of the report is unknown to its readers.
+#[test]
+fn the_report_compare_writes_reads_back_whole_through_the_contract() {
+    use baseline_resolver::contract::comparison::{self, Row};
+    let run = crate::compare::compare_seed()
+        .args(["--format", "json"])
+        .run();
+    run.assert_code(4);
+    let written: Value = serde_json::from_str(&run.stdout).unwrap();
+    let read =
+        comparison::from_text::<Vec<Row<'static>>>(&run.stdout, "stdout".to_owned()).unwrap();
+    assert_eq!(serde_json::to_value(&read).unwrap(), written);
+}
