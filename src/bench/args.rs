@@ -112,6 +112,13 @@ pub struct BenchArgs {
     #[arg(long, value_name = "TEMPLATE")]
     pub setup_command: Option<String>,
 
+    /// Runs in a side's tree when its command was stopped by --timeout-minutes or a
+    /// cancellation (same placeholders), within 60 seconds even after a cancellation: ends
+    /// what bench's own stop cannot reach, such as a harness inside a container
+    /// (`docker exec NAME pkill -f run_benchmark.sh`). [env: INPUT_STOP_COMMAND]
+    #[arg(long, value_name = "TEMPLATE")]
+    pub stop_command: Option<String>,
+
     /// How {groups} is written: `comma` (a,b), `space` (a b) or `flag:NAME`
     /// (NAME a NAME b). [default: comma] [env: INPUT_GROUPS_FORMAT]
     #[arg(long, value_name = "FORM")]

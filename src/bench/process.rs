@@ -78,6 +78,32 @@ pub fn run_logged(
     keep: bool,
     log: Option<RawLog>,
 ) -> std::io::Result<Finished> {
+    spawn_and_wait(script, dir, timeout, prefix, keep, log, true)
+}
+
+/// [`run`] for what has to run after a cancellation (the stop command that
+/// ends a harness inside a container): a stopping signal bench already
+/// caught does not cut it short; only its own `timeout` does.
+pub fn run_regardless(
+    script: &str,
+    dir: &Path,
+    timeout: Duration,
+    prefix: &str,
+) -> std::io::Result<Ended> {
+    spawn_and_wait(script, dir, timeout, prefix, false, None, false).map(|done| done.ended)
+}
+
+/// Spawns `script` and waits for it; with `heed_signals`, a stopping
+/// signal ends it as a cancellation.
+fn spawn_and_wait(
+    script: &str,
+    dir: &Path,
+    timeout: Duration,
+    prefix: &str,
+    keep: bool,
+    log: Option<RawLog>,
+    heed_signals: bool,
+) -> std::io::Result<Finished> {
     let start = Instant::now();
     let mut child = Command::new("bash")
         .args(["--noprofile", "--norc", "-c", script])
@@ -114,7 +140,7 @@ pub fn run_logged(
     ];
     drop(done_tx);
     // Whatever the command left behind in its group goes too.
-    let ended = wait(&mut child, start, timeout)?;
+    let ended = wait(&mut child, start, timeout, heed_signals)?;
     let (mut kept, mut complete) = (String::new(), false);
     let until = Instant::now().checked_add(DRAIN);
     for _ in pipes.iter().flatten() {
@@ -136,14 +162,20 @@ pub fn run_logged(
     })
 }
 
-/// Waits for the child until `timeout` (or until bench is told to stop,
-/// [`signals`]); then stops its group ([`stop_group`]).
-fn wait(child: &mut Child, start: Instant, timeout: Duration) -> std::io::Result<Ended> {
+/// Waits for the child until `timeout` (or, with `heed_signals`, until
+/// bench is told to stop, [`signals`]); then stops its group
+/// ([`stop_group`]).
+fn wait(
+    child: &mut Child,
+    start: Instant,
+    timeout: Duration,
+    heed_signals: bool,
+) -> std::io::Result<Ended> {
     let ended = loop {
         if let Some(status) = child.try_wait()? {
             break Ended::Exit(code(status));
         }
-        if let Some(signal) = signals::caught() {
+        if let Some(signal) = signals::caught().filter(|_| heed_signals) {
             break Ended::Cancelled(signal);
         }
         if start.elapsed() >= timeout {

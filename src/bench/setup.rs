@@ -1,18 +1,35 @@
-//! A side's setup, once, before its harness: what one side needs first
-//! (the base commit's wheel on the baseline's side, the release's package
-//! with `--tag`), which workflows wrote as `if [ {side} = baseline ]`
-//! inside the harness command. A setup that fails leaves nothing to
-//! measure: the side is failed, and its harness never runs on a tree
-//! that is not ready.
+//! A side's own commands around its harness. The setup, once, before it:
+//! what one side needs first (the base commit's wheel on the baseline's
+//! side, the release's package with `--tag`), which workflows wrote as
+//! `if [ {side} = baseline ]` inside the harness command. A setup that
+//! fails leaves nothing to measure: the side is failed, and its harness
+//! never runs on a tree that is not ready. The stop command, after a
+//! timeout or a cancellation: a harness started through `docker exec`
+//! runs in the container, out of reach of the process group bench stops
+//! (the `docker` client goes, the harness keeps the GPU), so the user
+//! says how to end it there.
 
 use std::path::Path;
 use std::time::Duration;
 
 use super::process::{self, Ended};
 
+/// The longest a stop command may run: it ends a harness, it does not
+/// measure anything, and the step is waiting on it (a cancelled job has
+/// minutes at most before the runner kills everything).
+pub const STOP_TIMEOUT: Duration = Duration::from_secs(60);
+
 /// Runs the expanded setup `script` in `tree`, its lines relayed after
 /// `[current setup] ` (or `[baseline setup] `); how it ended.
 pub fn run(script: &str, tree: &Path, timeout: Duration, side: &str) -> std::io::Result<Ended> {
     let prefix = format!("[{side} setup] ");
-    process::run(script, tree, timeout, &prefix, false).map(|done| done.ended)
+    process::run_logged(script, tree, timeout, &prefix, false, None).map(|done| done.ended)
+}
+
+/// Runs the expanded stop `script` in `tree` (within [`STOP_TIMEOUT`],
+/// even once bench was cancelled), its lines relayed after
+/// `[current stop] `; how it ended.
+pub fn stop(script: &str, tree: &Path, side: &str) -> std::io::Result<Ended> {
+    let prefix = format!("[{side} stop] ");
+    process::run_regardless(script, tree, STOP_TIMEOUT, &prefix)
 }

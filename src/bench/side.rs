@@ -246,7 +246,10 @@ fn setup(run: &mut SideRun, tree: &Path, inputs: &Inputs) -> Result<bool, BenchE
     let setup = script(template, run, Path::new(""), "", tree, inputs)?;
     let how = match super::setup::run(&setup, tree, inputs.timeout, run.side.name()) {
         Ok(Ended::Exit(0)) => return Ok(true),
-        Ok(ended) => ended_text(ended),
+        Ok(ended) => {
+            stop_inside(run, ended, Path::new(""), "", tree, inputs)?;
+            ended_text(ended)
+        }
         Err(e) => format!("could not start: {e}"),
     };
     run.status = Status::Failed;
@@ -255,6 +258,35 @@ fn setup(run: &mut SideRun, tree: &Path, inputs: &Inputs) -> Result<bool, BenchE
         run.side.name()
     ));
     Ok(false)
+}
+
+/// `--stop-command` after a command of this side was stopped (a timeout
+/// or a cancellation): bench stopped the process group it started, but a
+/// harness started through `docker exec` lives in the container, and only
+/// the user's command can end it there. Its failure is a warning.
+fn stop_inside(
+    run: &mut SideRun,
+    ended: Ended,
+    out: &Path,
+    groups: &str,
+    tree: &Path,
+    inputs: &Inputs,
+) -> Result<(), BenchError> {
+    let (Some(template), Ended::TimedOut | Ended::Cancelled(_)) = (&inputs.stop_command, ended)
+    else {
+        return Ok(());
+    };
+    let stop = script(template, run, out, groups, tree, inputs)?;
+    let how = match super::setup::stop(&stop, tree, run.side.name()) {
+        Ok(Ended::Exit(0)) => return Ok(()),
+        Ok(ended) => ended_text(ended),
+        Err(e) => format!("could not start: {e}"),
+    };
+    run.warn(format!(
+        "the {} side's stop command {how}: what it was to stop may still be running",
+        run.side.name()
+    ));
+    Ok(())
 }
 
 /// A results file an earlier run left where this run writes goes first.
@@ -311,6 +343,7 @@ impl Opened {
         };
         let done = process::run_logged(&script, &tree, timeout, &prefix, false, log)
             .map_err(|e| BenchError::Place(format!("cannot start bash: {e}")))?;
+        stop_inside(&mut self.run, done.ended, out, &listed, &tree, inputs)?;
         within(&inputs.out_dir, inputs)?;
         if let Err(what) = files::open_regular(out) {
             let removed = files::remove(out)

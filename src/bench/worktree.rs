@@ -23,6 +23,70 @@ pub enum WorktreeError {
         action: &'static str,
         message: String,
     },
+    #[error(
+        "{dir} is left with {count} entries that could not be deleted (written by another user, such as root inside a container?): {names}"
+    )]
+    Left {
+        dir: String,
+        count: usize,
+        names: String,
+    },
+}
+
+/// How many leftover paths a warning names; the rest are counted.
+const NAMED: usize = 5;
+/// How deep and how many entries the removal by hand walks: a tree a
+/// stranger's harness wrote may be as deep and as wide as it likes.
+const MAX_DEPTH: usize = 64;
+const MAX_ENTRIES: usize = 200_000;
+
+/// What the removal by hand could not delete.
+#[derive(Default)]
+struct Leftovers {
+    seen: usize,
+    count: usize,
+    names: Vec<String>,
+}
+
+impl Leftovers {
+    fn note(&mut self, path: &Path, root: &Path) {
+        self.count = self.count.saturating_add(1);
+        if self.names.len() < NAMED {
+            let name = path.strip_prefix(root).unwrap_or(path);
+            self.names.push(shown(&name.to_string_lossy()));
+        }
+    }
+}
+
+/// Deletes what it can under `dir` (a directory made writable first, so
+/// read-only directories a harness left do not stop it) and notes what
+/// it cannot; never follows a symlink. Bounded by [`MAX_DEPTH`] and
+/// [`MAX_ENTRIES`]: past them, what is left is noted, not walked.
+fn clear(dir: &Path, root: &Path, depth: usize, left: &mut Leftovers) {
+    use std::os::unix::fs::PermissionsExt as _;
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        left.seen = left.seen.saturating_add(1);
+        let path = entry.path();
+        if left.seen > MAX_ENTRIES || depth >= MAX_DEPTH {
+            left.note(&path, root);
+            continue;
+        }
+        let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
+        if is_dir {
+            let _ = std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o700));
+            let before = left.count;
+            clear(&path, root, depth.saturating_add(1), left);
+            // A directory left because of what is in it is not named again.
+            if std::fs::remove_dir(&path).is_err() && left.count == before {
+                left.note(&path, root);
+            }
+        } else if std::fs::remove_file(&path).is_err() {
+            left.note(&path, root);
+        }
+    }
 }
 
 /// `git -C repo args...`, its stdout; a failure names the action and
@@ -112,7 +176,9 @@ impl Worktree {
     }
 
     /// Removes the worktree and its registration; what git cannot remove
-    /// (files the harness made read-only, a mount) is removed by hand.
+    /// (files the harness made read-only, a mount) is removed by hand, and
+    /// what nobody here may delete (files a container wrote as root) is
+    /// named in the error, which the caller turns into a warning.
     pub fn remove(&mut self) -> Result<(), WorktreeError> {
         self.removed = true;
         let dir = self.path.to_string_lossy();
@@ -121,17 +187,31 @@ impl Worktree {
             "worktree remove",
             &["worktree", "remove", "--force", "--force", &dir],
         );
+        let mut left = Leftovers::default();
         if self.path.exists() {
-            let _ = std::fs::remove_dir_all(&self.path);
+            clear(&self.path, &self.path, 0, &mut left);
+            let _ = std::fs::remove_dir(&self.path);
         }
         let _ = git(&self.repo, "worktree prune", &["worktree", "prune"]);
-        if self.path.exists() {
-            return removed.and(Err(WorktreeError::Git {
-                action: "worktree remove",
-                message: format!("{} is still there", shown(&dir)),
-            }));
+        if !self.path.exists() {
+            return Ok(());
         }
-        Ok(())
+        if left.count > 0 {
+            let more = left.count.saturating_sub(left.names.len());
+            let mut names = left.names.join(", ");
+            if more > 0 {
+                names.push_str(&format!(" and {more} more"));
+            }
+            return Err(WorktreeError::Left {
+                dir: shown(&dir),
+                count: left.count,
+                names,
+            });
+        }
+        removed.and(Err(WorktreeError::Git {
+            action: "worktree remove",
+            message: format!("{} is still there", shown(&dir)),
+        }))
     }
 }
 

@@ -80,9 +80,9 @@ Rows and classes:
 
 Paired rounds (--paired):
   Each round ran both sides on the same runner, so what moves the whole machine cancels in
-  the ratio. Per row: the mean of ln(current/baseline) over its rounds, and a 98% interval
+  the ratio. Per row: the mean of ln(current/baseline) over its rounds, and a 90% interval
   from Student's t with the row's spread moderated by the suite's (empirical Bayes, as
-  limma does). regressed: worse beyond the fail threshold and worse than no change at the
+  limma does; the suite may widen a row's spread, never narrow it). regressed: worse beyond the fail threshold and worse than no change at the
   row's share of --false-alarms (Holm's step-down across rows, each look spending its
   share: the chance that any unchanged row fails stays under --false-alarms over every row
   and every look). unchanged / warned / improved: the interval rules out a change beyond

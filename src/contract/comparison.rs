@@ -169,7 +169,7 @@ pub struct Row<'a, K = Key> {
     pub rerun: bool,
     /// The baseline's run was itself off its history's level.
     pub rerun_baseline: bool,
-    /// With --paired: the rounds the decision used, the 98% interval of
+    /// With --paired: the rounds the decision used, the 90% interval of
     /// the change (percent, low to high), and the chance of so much worse
     /// if nothing changed.
     #[serde(skip_serializing_if = "Option::is_none")]

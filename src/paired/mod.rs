@@ -17,7 +17,10 @@
 //!   first look): with three rounds a row's own spread is barely known, and
 //!   the rows of one suite on one machine have spreads of a family. The
 //!   statistic is Smyth's moderated t (2004), with the prior's degrees of
-//!   freedom added to the row's own;
+//!   freedom added to the row's own. The suite may widen a row's spread,
+//!   never narrow it below the row's own: on real rounds a spike that hit
+//!   one side of one round (the machine busy for a moment) is real noise
+//!   of that row, and shrinking it away reads the spike as a change;
 //! - `regressed`: worse beyond its fail threshold, and worse than nothing
 //!   at the row's share of the false-alarm rate. That share is Holm's
 //!   step-down (1979) over the rows not yet found worse, at the look's
@@ -31,6 +34,7 @@
 //! - otherwise the row is in doubt: `noisy` with `rerun`, until the cap,
 //!   where it stays `noisy` and the verdict counts it as undecided.
 
+pub mod effects;
 pub mod schedule;
 pub mod tables;
 
@@ -40,10 +44,16 @@ pub use tables::{Judged, judge};
 use crate::contract::class::Class;
 use crate::series::prior::Prior;
 use crate::series::student;
+use effects::Effects;
 
 /// The chance, at each look, that a row whose true change sits exactly at
-/// its fail threshold is called unchanged (one side of the interval).
-pub const MISS: f64 = 0.01;
+/// its fail threshold is called unchanged (one side of the interval): 5%,
+/// the level of the two one-sided tests of equivalence (Schuirmann 1987,
+/// a 90% interval inside the margin). A row beyond the threshold by more
+/// than its spread is almost never called unchanged, and each level
+/// lower costs rounds on every unchanged row (1% needed 7 rounds a row on
+/// real rounds where 5% needs 5).
+pub const MISS: f64 = 0.05;
 
 /// What a decision needs besides the rounds.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -59,6 +69,10 @@ pub struct Settings {
 pub struct RowRounds {
     /// Per round, in round order: `ln(current / baseline)`, positive worse.
     pub worse: Vec<f64>,
+    /// The round (from 0) of each value of `worse`, ascending: a row a
+    /// round lacks (its group not run again, its benchmark failed) skips
+    /// that round's number.
+    pub round: Vec<usize>,
     /// Worse beyond this fails (`ln(1 + f)` for a time, `-ln(1 - f)` for a
     /// rate, so that "10% worse" means what it means for each).
     pub fail: f64,
@@ -112,11 +126,17 @@ fn mean_var(values: &[f64]) -> (f64, f64) {
 }
 
 #[allow(clippy::cast_precision_loss, reason = "a row has at most LIMIT rounds")]
-fn stats(values: &[f64], prior: Option<Prior>) -> Stats {
+fn stats(values: &[f64], inflation: f64, prior: Option<Prior>) -> Stats {
     let (mean, var) = mean_var(values);
+    let var = var * inflation;
     let own = values.len().saturating_sub(1) as f64;
     let (var, dof) = match prior {
-        Some(p) => p.moderate(var, own),
+        // The suite may widen a row's spread, never narrow it below what
+        // the row's own rounds show: a row with one wild round keeps it.
+        Some(p) => {
+            let (moderated, dof) = p.moderate(var, own);
+            (moderated.max(var), dof)
+        }
         None => (var, own),
     };
     Stats {
@@ -152,13 +172,25 @@ impl Stats {
     }
 }
 
+/// A row's statistics over its rounds before `look`, each round's effect
+/// taken out.
+fn row_stats(row: &RowRounds, effects: &Effects, look: usize, prior: Option<Prior>) -> Stats {
+    let values: Vec<f64> = effects.adjusted(row, look).map(|(_, v)| v).collect();
+    stats(&values, effects.inflation(row, look), prior)
+}
+
 /// The first look's rounds of every row (at least two), fitted into the
 /// suite's prior for spreads.
 #[allow(clippy::cast_precision_loss, reason = "a row has at most LIMIT rounds")]
-fn fit_prior(rows: &[RowRounds], first: usize) -> Option<Prior> {
+fn fit_prior(rows: &[RowRounds], effects: &Effects, first: usize) -> Option<Prior> {
     Prior::fit(rows.iter().filter_map(|r| {
-        let used = r.worse.get(..first.min(r.worse.len()))?;
-        (used.len() >= 2).then(|| (mean_var(used).1, used.len().saturating_sub(1) as f64))
+        let used: Vec<f64> = effects.adjusted(r, first).map(|(_, v)| v).collect();
+        (used.len() >= 2).then(|| {
+            (
+                mean_var(&used).1 * effects.inflation(r, first),
+                used.len().saturating_sub(1) as f64,
+            )
+        })
     }))
 }
 
@@ -178,7 +210,8 @@ fn settled(row: &RowRounds, mean: f64) -> Class {
 pub fn decide(rows: &[RowRounds], settings: &Settings) -> Vec<Decision> {
     let looks = settings.schedule.looks();
     let first = looks.first().copied().unwrap_or(1);
-    let prior = fit_prior(rows, first);
+    let mut effects = Effects::estimate(rows, first);
+    let prior = fit_prior(rows, &effects, first);
     let tested = rows.iter().filter(|r| !r.worse.is_empty()).count();
     let mut out: Vec<Option<Decision>> = vec![None; rows.len()];
     // Rows whose "no worse than before" was rejected, and by which look.
@@ -187,12 +220,18 @@ pub fn decide(rows: &[RowRounds], settings: &Settings) -> Vec<Decision> {
     let mut previous = 0usize;
     for &look in &looks {
         let share = settings.false_alarms * settings.schedule.share(previous, look);
+        if look != first {
+            effects = Effects::estimate(rows, look);
+        }
         // The rows in doubt that have rounds beyond the last look's.
         let mut active: Vec<(usize, Stats)> = rows
             .iter()
             .enumerate()
-            .filter(|(i, r)| out.get(*i).is_some_and(Option::is_none) && r.worse.len() > previous)
-            .filter_map(|(i, r)| Some((i, stats(r.worse.get(..look.min(r.worse.len()))?, prior))))
+            .filter(|(i, r)| {
+                out.get(*i).is_some_and(Option::is_none)
+                    && r.round.iter().any(|round| (previous..look).contains(round))
+            })
+            .map(|(i, r)| (i, row_stats(r, &effects, look, prior)))
             .collect();
         found = holm(&mut active, &mut worse_found, found, tested, share);
         for (i, s) in &active {
@@ -204,15 +243,13 @@ pub fn decide(rows: &[RowRounds], settings: &Settings) -> Vec<Decision> {
         }
         previous = look;
     }
+    // The last look is the cap: its effects are the ones left in `effects`.
     let cap = looks.last().copied().unwrap_or(1);
     rows.iter()
         .zip(out)
         .map(|(row, decided)| {
             decided.unwrap_or_else(|| {
-                let s = stats(
-                    row.worse.get(..cap.min(row.worse.len())).unwrap_or(&[]),
-                    prior,
-                );
+                let s = row_stats(row, &effects, cap, prior);
                 Decision {
                     class: Class::Noisy,
                     estimate: s.mean,

@@ -63,6 +63,7 @@ fn threshold(fraction: f64, direction: Direction, worse: bool) -> f64 {
 struct Collecting {
     metric: usize,
     worse: Vec<f64>,
+    round: Vec<usize>,
     base_sum: f64,
 }
 
@@ -99,6 +100,7 @@ pub fn judge(
                 rows.push(Collecting {
                     metric,
                     worse: Vec::new(),
+                    round: Vec::new(),
                     base_sum: 0.0,
                 });
                 rows.len().saturating_sub(1)
@@ -107,10 +109,11 @@ pub fn judge(
                 continue;
             };
             // A row whose metric changed between rounds keeps its first.
-            if row.metric != metric || row.worse.len() > round {
+            if row.metric != metric || row.round.last() == Some(&round) {
                 continue;
             }
             row.worse.push((c_value / b_value).ln());
+            row.round.push(round);
             row.base_sum += b_value.ln();
         }
     }
@@ -122,6 +125,7 @@ pub fn judge(
         let sign = direction.sign();
         rounds.push(RowRounds {
             worse: row.worse.iter().map(|l| -sign * l).collect(),
+            round: row.round.clone(),
             fail: threshold(thresholds.0, direction, true),
             better: threshold(thresholds.0, direction, false),
             warn: threshold(thresholds.1, direction, true),

@@ -139,6 +139,10 @@ pub struct Answer {
     /// Every rendered artifact name and what was found for it, in template
     /// order (the first fills the single `artifact-*` outputs).
     pub artifacts: Vec<(String, ArtifactState)>,
+    /// The first artifact name rendered for this run's own commit: what a
+    /// push to main uploads so that later pull requests find it under the
+    /// name they look up, without the template typed a second time.
+    pub upload_name: Option<String>,
     pub warnings: Vec<Warning>,
     /// Worth knowing, not worth a warning (e.g. no artifact to reuse).
     pub notices: Vec<String>,
@@ -172,6 +176,8 @@ pub struct Flat<'a> {
     pub artifact_event: Option<RunEvent>,
     pub artifact_name: Option<&'a str>,
     pub artifacts: BTreeMap<&'a str, &'a ArtifactState>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub upload_name: Option<&'a str>,
     pub warnings: &'a [Warning],
     pub notices: &'a [String],
     pub trace: &'a [String],
@@ -224,6 +230,7 @@ impl Answer {
             tag: None,
             base_fetched: false,
             artifacts: Vec::new(),
+            upload_name: None,
             warnings: Vec::new(),
             notices: Vec::new(),
             trace: decision.trace,
@@ -311,6 +318,7 @@ impl Answer {
                 .iter()
                 .map(|(n, s)| (n.as_str(), s))
                 .collect(),
+            upload_name: self.upload_name.as_deref(),
             warnings: &self.warnings,
             notices: &self.notices,
             trace: &self.trace,

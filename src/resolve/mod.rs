@@ -128,8 +128,19 @@ pub fn resolve(inputs: &Inputs) -> Result<Answer, ResolveError> {
         settle::online(&answer, plan, &network)?
     };
     answer.apply(findings);
+    answer.upload_name = upload_name(inputs, &answer);
     answer.finish();
     Ok(answer)
+}
+
+/// The first `artifact-name` template rendered for the commit this run
+/// measures (`{sha}`, `{short_sha}` and `{tag_sha}` all become it): on a
+/// push to main or a release, the name later runs look up. None without a
+/// template or a head commit.
+fn upload_name(inputs: &Inputs, answer: &Answer) -> Option<String> {
+    let template = inputs.artifacts.as_ref()?.templates.first()?;
+    let head = answer.head_sha.as_ref()?;
+    Some(artifacts::name_for(template, head, &answer.label))
 }
 
 fn write(inputs: &Inputs, answer: &Answer) -> Result<(), ResolveError> {

@@ -342,6 +342,7 @@ fn the_series_statistics_do_no_io() {
 fn the_paired_verdict_does_no_io() {
     let files = rust_files(&repo_root().join("src/paired"));
     let allowed = [
+        "effects",
         "schedule",
         "tables",
         "Decision",

@@ -300,3 +300,35 @@ async fn a_release_runs_results_are_found_by_tag_sha() {
         .await;
     assert_eq!(out.code, 2, "{}", out.stderr);
 }
+
+/// Issue 47, the artifact name typed once: a push to main gets the
+/// template rendered for the pushed commit (`upload-name`: what it uploads),
+/// while `artifact-name` stays the base commit's (what it looks up), both
+/// in the outputs and the JSON, offline too; without `artifact-name` both
+/// are empty.
+#[test]
+fn a_push_uploads_under_the_name_the_next_pull_request_looks_up() {
+    let after = "3c9d2e7a1b0f4e5d6c7b8a9f0e1d2c3b4a5f6e7d";
+    let before = "fa4f8ae2d93c1a7e5b06f2c8e4d1b3a9c7e05f16";
+    let payload = json!({"ref": "refs/heads/main", "before": before, "after": after,
+        "repository": {"full_name": REPO, "default_branch": "main", "id": BASE_ID}});
+    let run = crate::support::harness::Bin::new()
+        .args(["resolve", "--offline", "--no-tag"])
+        .args(["--artifact-name", "bench-mi355-{sha}"])
+        .payload(&payload.to_string(), "push")
+        .on_runner()
+        .run();
+    run.assert_code(0);
+    let o = run.outputs();
+    assert_eq!(o["base-sha"], before, "{}", run.stdout);
+    assert_eq!(o["upload-name"], format!("bench-mi355-{after}"));
+    let json: Value = serde_json::from_str(&o["json"]).unwrap();
+    assert_eq!(json["upload_name"], format!("bench-mi355-{after}"));
+    let none = crate::support::harness::Bin::new()
+        .args(["resolve", "--offline", "--no-tag"])
+        .payload(&payload.to_string(), "push")
+        .on_runner()
+        .run();
+    none.assert_code(0);
+    assert_eq!(none.outputs()["upload-name"], "");
+}

@@ -42,7 +42,7 @@ only=(); out=
 while [ $# -gt 0 ]; do
   case "$1" in
     --only) only+=("$2"); shift 2 ;;
-    --out) out=$2; shift 2 ;;
+    --out|--output_csv) out=$2; shift 2 ;;
     --list) exec bash bench.sh x --list ;;
     *) echo "unknown $1" >&2; exit 2 ;;
   esac

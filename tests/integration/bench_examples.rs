@@ -32,23 +32,56 @@ fn step<'a>(steps: &'a [Value], action: &str) -> &'a Value {
         .unwrap_or_else(|| panic!("no {action} step"))
 }
 
-/// `with:` evaluated: `${{ name }}` from `known`; any other expression
-/// fails the test (the example must stay this simple).
+/// The contexts `known` names (`needs.resolve.outputs.json` and the like),
+/// for the runner's expressions ([`crate::support::expr`]); a context it
+/// does not name fails the test (the example must stay this simple).
+struct Known<'a>(&'a BTreeMap<&'a str, String>);
+
+impl crate::support::expr::Host for Known<'_> {
+    fn context(&self, name: &str) -> serde_json::Value {
+        let mut root = serde_json::json!({});
+        let mut any = false;
+        for (key, value) in self.0 {
+            let Some(rest) = key.strip_prefix(name).and_then(|r| r.strip_prefix('.')) else {
+                continue;
+            };
+            any = true;
+            let mut at = &mut root;
+            let parts: Vec<&str> = rest.split('.').collect();
+            for part in &parts[..parts.len() - 1] {
+                at = at
+                    .as_object_mut()
+                    .unwrap()
+                    .entry(part.to_string())
+                    .or_insert_with(|| serde_json::json!({}));
+            }
+            at[parts[parts.len() - 1]] = serde_json::Value::String(value.clone());
+        }
+        assert!(
+            any,
+            "the example reads the context {name}, which the test does not set"
+        );
+        root
+    }
+
+    fn failed(&self) -> bool {
+        false
+    }
+
+    fn hash_files(&self, _: &[String]) -> String {
+        String::new()
+    }
+}
+
+/// `with:` evaluated as the runner does, from `known`.
 fn with(step: &Value, known: &BTreeMap<&str, String>) -> Vec<(String, String)> {
     let mut out = Vec::new();
     for (key, value) in step["with"].as_mapping().unwrap() {
-        let mut text = value
+        let text = value
             .as_str()
             .map(str::to_owned)
             .unwrap_or_else(|| serde_yaml_ng::to_string(value).unwrap().trim().to_owned());
-        while let Some(start) = text.find("${{") {
-            let end = text[start..].find("}}").unwrap() + start;
-            let expr = text[start + 3..end].trim().to_owned();
-            let value = known
-                .get(expr.as_str())
-                .unwrap_or_else(|| panic!("unknown expression {expr}"));
-            text.replace_range(start..end + 2, value);
-        }
+        let text = crate::support::expr::interpolate(&text, &Known(known)).unwrap();
         out.push((key.as_str().unwrap().to_owned(), text));
     }
     out
@@ -106,12 +139,12 @@ fn the_fork_safe_examples_bench_and_compare_steps_gate_a_real_regression() {
     assert_eq!(bench.outputs["baseline-source"], "ran");
     assert_eq!(bench.outputs["baseline-rows"], "2");
     assert_eq!(p.worktrees(), 1, "the worktree is gone");
-    for name in ["current", "baseline"] {
+    for name in ["current-files", "compare-baseline"] {
         known.insert(
-            if name == "current" {
-                "steps.bench.outputs.current"
+            if name == "current-files" {
+                "steps.bench.outputs.current-files"
             } else {
-                "steps.bench.outputs.baseline"
+                "steps.bench.outputs.compare-baseline"
             },
             bench.outputs[name].clone(),
         );
@@ -145,6 +178,21 @@ fn the_focused_examples_bench_step_runs_the_groups_each_tree_knows() {
             groups: "gemm softmax softmax_bwd",
         },
     );
+    // The example's bench.toml: its [select] groups, which bench checks
+    // the selection against and re-runs undecided rows by.
+    let groups: String = ["gemm", "softmax", "softmax_bwd"]
+        .iter()
+        .map(|g| {
+            format!(
+                "[[select.groups]]\nname = \"{g}\"\npaths = [\"{g}/**\"]\nrows = [\"op={g}\"]\n\n"
+            )
+        })
+        .collect();
+    std::fs::write(
+        p.checkout.join("bench.toml"),
+        format!("keys = [\"op\", \"shape\", \"dtype\"]\n\n[[metrics]]\ncolumn = \"tflops\"\nunit = \"TFLOPS\"\n\n[select]\nall = [\"bench.sh\"]\n\n{groups}"),
+    )
+    .unwrap();
     let dir = action_dir();
     let steps = job_steps("focused-benchmarks.yml", "benchmark");
     let known = BTreeMap::from([
@@ -172,6 +220,73 @@ fn the_focused_examples_bench_step_runs_the_groups_each_tree_knows() {
         bench.stdout.contains("does not know softmax_bwd"),
         "{}",
         bench.stdout
+    );
+}
+
+/// examples/workflows/release-baseline.yml's bench step, the release's
+/// results not downloaded: the release's tree gets the released package
+/// from its setup command, once, before its harness; the change's side
+/// installs nothing; the harness command installs nothing either.
+#[test]
+fn the_release_examples_setup_installs_the_released_package_once() {
+    let p = Project::new(
+        &crate::bench::quiet("100", "gemm"),
+        &crate::bench::quiet("90", "gemm"),
+    );
+    let steps = job_steps("release-baseline.yml", "benchmark-vs-release");
+    let bench_step = step(&steps, "bench");
+    let command = bench_step["with"]["command"].as_str().unwrap();
+    assert!(
+        !command.contains("pip") && !command.contains("{side}"),
+        "{command}"
+    );
+    // pip as the runner's python3 -m pip: it notes what it was asked.
+    let bin = p.root.path().join("pip-bin");
+    let asked = p.root.path().join("pip-asked");
+    crate::support::seed::executable(
+        &bin.join("python3"),
+        &format!(
+            "#!/bin/bash\n[ \"$1 $2\" = '-m pip' ] && echo \"$PWD ${{*:3}}\" >> {}\n",
+            asked.display()
+        ),
+    );
+    let resolution = format!(
+        r#"{{"label":"main","base_sha":"{0}","base_available":true,"tag":"v0.3.1","tag_sha":"{0}","tag_available":true}}"#,
+        p.base
+    );
+    let known = BTreeMap::from([
+        ("steps.baseline.outputs.json", resolution),
+        ("github.event_name", "pull_request".to_owned()),
+    ]);
+    let inputs = with(bench_step, &known);
+    let pairs: Vec<(&str, &str)> = inputs
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    let event = p.root.path().join("event.json");
+    std::fs::write(&event, "{}").unwrap();
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap());
+    let run = run_step_of(
+        "bench/action.yml",
+        action_dir().path(),
+        &event,
+        "pull_request",
+        &pairs,
+        &[
+            ("GITHUB_WORKSPACE", &p.checkout.display().to_string()),
+            ("RUNNER_TEMP", &p.root.path().display().to_string()),
+            ("PATH", &path),
+        ],
+    );
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    assert_eq!(run.outputs["baseline-status"], "ok", "{}", run.stdout);
+    let asked = std::fs::read_to_string(&asked).unwrap_or_default();
+    let lines: Vec<&str> = asked.lines().collect();
+    assert_eq!(lines.len(), 1, "once, on the release's side: {asked}");
+    assert!(
+        lines[0].ends_with("install --quiet yourpkg==v0.3.1")
+            && !lines[0].starts_with(&p.checkout.display().to_string()),
+        "in the release's tree, not the checkout: {asked}"
     );
 }
 
@@ -265,15 +380,17 @@ fn flydsl_checkout(root: &std::path::Path) -> (std::path::PathBuf, String) {
     (checkout, base)
 }
 
-/// A `docker` on PATH (in `root/bin`) that runs `docker run ... IMAGE bash
-/// -c SCRIPT` as `bash -c SCRIPT` with `/flydsl-test` mapped to `checkout`.
+/// The seed fixture's `docker` ([`crate::support::seed::docker_shim`]) on
+/// PATH (in `root/bin`): `docker exec ... NAME bash -c SCRIPT` with
+/// `/flydsl-test` the workspace's `flydsl-test`, which is `checkout`.
 fn docker_shim(root: &std::path::Path, checkout: &std::path::Path) -> std::path::PathBuf {
+    assert_eq!(checkout, root.join("flydsl-test"));
     let bin_dir = root.join("bin");
-    std::fs::create_dir(&bin_dir).unwrap();
-    let shim = format!(
-        "#!/bin/bash\nshift; while [[ $1 == -* ]]; do [[ $1 == -e ]] && shift; shift; done; shift\n[ \"$1\" = bash ] && [ \"$2\" = -c ] || exit 99\nscript=${{3//\\/flydsl-test/{}}}\nexec bash -c \"$script\"\n",
-        checkout.display()
+    let container = root.join("container-bin");
+    std::fs::create_dir_all(&container).unwrap();
+    crate::support::seed::executable(
+        &bin_dir.join("docker"),
+        &crate::support::seed::docker_shim(&container),
     );
-    crate::support::harness::write_executable(&bin_dir.join("docker"), &shim);
     bin_dir
 }

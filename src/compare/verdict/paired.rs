@@ -69,7 +69,7 @@ fn reason(decision: &Decision, interval: Option<(f64, f64)>, fail: f64, label: &
         return format!("{rounds} against {label}: too few to know the spread");
     };
     let span = format!(
-        "{rounds} against {label}, 98% interval {:+.1}% to {:+.1}%",
+        "{rounds} against {label}, 90% interval {:+.1}% to {:+.1}%",
         low * 100.0,
         high * 100.0
     );

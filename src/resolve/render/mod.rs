@@ -50,6 +50,7 @@ pub fn step_outputs(answer: &Answer) -> Vec<(&'static str, String)> {
             "artifacts",
             serde_json::to_string(&f.artifacts).unwrap_or_else(|_| "{}".to_owned()),
         ),
+        ("upload-name", text_or_empty(&f.upload_name)),
         ("json", json(answer)),
     ]
 }
