@@ -9,7 +9,7 @@ use clap::{Parser, Subcommand};
 
 use crate::runner::log::{LogSink as _, LogText};
 use crate::runner::{Env, exit, write};
-use crate::{bench, comment, compare, convert, lint, resolve, select, trend};
+use crate::{bench, comment, compare, convert, gate, lint, resolve, select, trend};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -41,6 +41,9 @@ pub enum Command {
     /// Select the benchmark groups the change can affect (failing safe to all).
     #[command(long_about = select::args::ABOUT, after_long_help = select::args::after_long_help())]
     Select(select::args::SelectArgs),
+    /// One verdict over every benchmark job's compare report (a matrix's gate job).
+    #[command(long_about = gate::args::ABOUT, after_long_help = gate::args::after_long_help())]
+    Gate(gate::args::GateArgs),
     /// Find the benchmark-CI anti-patterns in workflow files.
     #[command(long_about = lint::args::ABOUT, after_long_help = lint::args::after_long_help())]
     Lint(lint::args::LintArgs),
@@ -91,6 +94,7 @@ pub fn main(env: Env<'_>) -> ExitCode {
         Command::Resolve(args) => ExitCode::from(resolve::main(&args, env)),
         Command::Compare(args) => ExitCode::from(compare::main(&args, env)),
         Command::Select(args) => ExitCode::from(select::main(&args, env)),
+        Command::Gate(args) => ExitCode::from(gate::main(&args, env)),
         Command::Lint(args) => ExitCode::from(lint::main(&args, env)),
         Command::Comment(args) => ExitCode::from(comment::main(&args, env)),
         Command::Trend(args) => ExitCode::from(trend::main(&args, env)),

@@ -41,6 +41,7 @@ pub mod compare;
 pub mod config;
 pub mod contract;
 pub mod convert;
+pub mod gate;
 pub mod github;
 pub mod glob;
 pub mod lint;

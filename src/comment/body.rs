@@ -325,11 +325,7 @@ fn chart(gate: &Baseline) -> String {
                 .collect::<Vec<_>>()
                 .join(" "),
             value: -r.change_pct.unwrap_or(0.0),
-            line: r
-                .thresholds
-                .as_ref()
-                .and_then(|t| t.fail_pct)
-                .unwrap_or(0.0),
+            line: r.thresholds.fail_pct.unwrap_or(0.0),
         })
         .collect();
     format!(

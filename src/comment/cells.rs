@@ -1,129 +1,50 @@
-//! The cells of compare's report as `comment` reads them: strings cut to
-//! what the body shows as they are read ([`Cut`]), and a row's key
-//! (`[[column, cell], ...]`) whatever its cells are written as ([`Key`]):
-//! a stranger's report may hold a megabyte in one cell or a number where a
-//! string should be.
+//! What `comment` keeps of a report's strings: each cut to one more
+//! character than the body shows (so the body still knows it was cut), as
+//! soon as it is read: a stranger's report may hold a megabyte in one cell.
 
-use std::fmt;
+use crate::contract::comparison::Row;
 
-use serde::Deserialize;
-use serde::de::{Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
-
-/// A key cell is cut to this many characters (the body shows fewer).
+/// A key cell is cut to this many characters (the body shows fewer), and
+/// a key's cells are kept while their joined text is within it.
 pub const CELL: usize = 121;
-/// A column name, the same.
-pub const NAME: usize = 41;
+/// A baseline's label.
+pub const LABEL: usize = 61;
+/// A reason, an unavailable baseline's why, a warning.
+pub const TEXT: usize = 301;
+/// A unit.
+pub const UNIT: usize = 13;
+/// A class or verdict name.
+pub const CLASS: usize = 21;
 
-/// A string cut to `N` characters as it is read.
-#[derive(Debug, Default, Clone, PartialEq, Eq)]
-pub struct Cut<const N: usize>(pub String);
-
-impl<const N: usize> Cut<N> {
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-
-impl<const N: usize> std::ops::Deref for Cut<N> {
-    type Target = str;
-    fn deref(&self) -> &str {
-        &self.0
-    }
-}
-
-fn cut(mut s: String, n: usize) -> String {
+/// At most `n` characters of `s`.
+pub fn cut(mut s: String, n: usize) -> String {
     if let Some((at, _)) = s.char_indices().nth(n) {
         s.truncate(at);
     }
     s
 }
 
-impl<'de, const N: usize> Deserialize<'de> for Cut<N> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        String::deserialize(d).map(|s| Cut(cut(s, N)))
+/// A row as the body keeps it: its key's cells while their joined text is
+/// within [`CELL`] (each cut to it), its class, unit and reason cut; its
+/// samples dropped (the body shows medians).
+pub fn cut_row(mut row: Row<'static>) -> Row<'static> {
+    let mut shown = 0usize;
+    row.key.0 = std::mem::take(&mut row.key.0)
+        .into_iter()
+        .take_while(|(_, v)| {
+            let keep = shown <= CELL;
+            shown = shown
+                .saturating_add(v.chars().count().min(CELL))
+                .saturating_add(1);
+            keep
+        })
+        .map(|(k, v)| (cut(k, CELL), cut(v, CELL)))
+        .collect();
+    row.class = cut(row.class.into_owned(), CLASS).into();
+    row.unit = row.unit.map(|u| cut(u.into_owned(), UNIT).into());
+    row.reason = row.reason.map(|r| cut(r.into_owned(), TEXT).into());
+    for side in [&mut row.baseline, &mut row.current].into_iter().flatten() {
+        side.samples = Vec::new().into();
     }
-}
-
-/// A row's key cells in the report's order (a map would sort them), kept
-/// while their joined text is within what the body shows.
-#[derive(Debug, Default, Clone)]
-pub struct Key(pub Vec<(String, String)>);
-
-impl Key {
-    /// The cells joined by spaces, as the dashboard shows a key.
-    pub fn cells(&self) -> String {
-        let cells: Vec<&str> = self.0.iter().map(|(_, v)| v.as_str()).collect();
-        cells.join(" ")
-    }
-}
-
-/// A key cell's value as text: a string (cut), a number or a boolean as
-/// written; an array or object is not a cell, shown as `…`, never built.
-struct CellText;
-
-impl<'de> Visitor<'de> for CellText {
-    type Value = String;
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a key cell")
-    }
-    fn visit_str<E>(self, v: &str) -> Result<String, E> {
-        Ok(v.chars().take(CELL).collect())
-    }
-    fn visit_string<E>(self, v: String) -> Result<String, E> {
-        Ok(cut(v, CELL))
-    }
-    fn visit_bool<E>(self, v: bool) -> Result<String, E> {
-        Ok(v.to_string())
-    }
-    fn visit_i64<E>(self, v: i64) -> Result<String, E> {
-        Ok(v.to_string())
-    }
-    fn visit_u64<E>(self, v: u64) -> Result<String, E> {
-        Ok(v.to_string())
-    }
-    fn visit_f64<E>(self, v: f64) -> Result<String, E> {
-        Ok(v.to_string())
-    }
-    fn visit_unit<E>(self) -> Result<String, E> {
-        Ok("null".to_owned())
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<String, A::Error> {
-        while seq.next_element::<IgnoredAny>()?.is_some() {}
-        Ok("…".to_owned())
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<String, A::Error> {
-        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-        Ok("…".to_owned())
-    }
-}
-
-impl<'de> Deserialize<'de> for CellValue {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_any(CellText).map(CellValue)
-    }
-}
-
-struct CellValue(String);
-
-impl<'de> Deserialize<'de> for Key {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Key, D::Error> {
-        struct Cells;
-        impl<'de> Visitor<'de> for Cells {
-            type Value = Key;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("an object of key cells")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Key, A::Error> {
-                let (mut cells, mut shown) = (Vec::new(), 0usize);
-                while let Some((k, v)) = map.next_entry::<Cut<NAME>, CellValue>()? {
-                    if shown <= CELL {
-                        shown = shown.saturating_add(v.0.chars().count()).saturating_add(1);
-                        cells.push((k.0, v.0));
-                    }
-                }
-                Ok(Key(cells))
-            }
-        }
-        d.deserialize_map(Cells)
-    }
+    row
 }

@@ -6,7 +6,7 @@
 //! | [`resolution`]: the one baseline (`resolve --format json`) | resolve | compare, select, comment |
 //! | [`rounds`]: which results files were measured beside each other (`bench --rounds`' manifest, schema [`rounds::ROUNDS_SCHEMA`]) | bench | compare |
 //! | [`selection`]: the groups that ran (`select --format json`, schema [`SELECTION_SCHEMA`]) | select | compare |
-//! | the report (`compare --format json`, schema [`REPORT_SCHEMA`]), its [`class`]es and verdicts | compare | comment |
+//! | [`comparison`]: compare's report (`compare --format json`, `--report FILE`, schema [`REPORT_SCHEMA`]), its [`class`]es and verdicts | compare | comment, gate |
 //! | [`trend`]'s report (`trend --format json`, schema [`TREND_SCHEMA`]) | trend | comment |
 //! | [`run`]: how a side's run ended (`<csv>.run.json`, schema [`run::RUN_SCHEMA`]) | bench | compare |
 //!
@@ -16,6 +16,7 @@
 //! a new schema number, which the writer says and a reader can check.
 
 pub mod class;
+pub mod comparison;
 pub mod coverage;
 pub mod resolution;
 pub mod rounds;

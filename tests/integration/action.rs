@@ -105,6 +105,7 @@ pub fn action_dir_with(binary: &Path) -> tempfile::TempDir {
         "comment/action.yml",
         "trend/action.yml",
         "bench/action.yml",
+        "gate/action.yml",
     ] {
         let to = dir.path().join(file);
         std::fs::create_dir_all(to.parent().unwrap()).unwrap();

@@ -82,8 +82,8 @@ fn place(path: &Path) -> (String, Option<String>) {
 }
 
 /// The commands, each a folder of `src/` and an action.
-const COMMANDS: [&str; 8] = [
-    "resolve", "compare", "select", "lint", "comment", "trend", "bench", "convert",
+const COMMANDS: [&str; 9] = [
+    "resolve", "compare", "select", "lint", "comment", "trend", "bench", "convert", "gate",
 ];
 
 #[test]
@@ -137,11 +137,12 @@ fn layers_import_only_downwards() {
             ][..],
         ),
         ("convert", &["runner", "config", "table"][..]),
+        ("gate", &["runner", "glob", "contract"][..]),
         (
             "cli",
             &[
                 "runner", "resolve", "compare", "select", "lint", "comment", "trend", "bench",
-                "convert",
+                "convert", "gate",
             ][..],
         ),
         ("lib", &[][..]),
@@ -465,6 +466,13 @@ fn the_trend_judgement_does_no_io() {
     let files = [src.join("changes.rs"), src.join("report.rs")];
     let allowed = ["changes", "history", "report"];
     assert_pure(&files, "trend", &allowed, true, "trend's judgement");
+}
+
+/// gate's judgement is pure: reports read in, verdicts and an exit code out.
+#[test]
+fn the_gate_judgement_does_no_io() {
+    let files = [repo_root().join("src/gate/judge.rs")];
+    assert_pure(&files, "gate", &["jobs", "exit"], true, "gate's judgement");
 }
 
 /// bench's plan is pure: the resolution, the selection and what was

@@ -30,6 +30,7 @@ mod examples_run;
 mod failures;
 mod fixtures;
 mod formats;
+mod gate;
 mod git_fallback;
 mod https;
 mod launcher;

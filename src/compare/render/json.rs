@@ -4,6 +4,7 @@
 //! the step output limit). Rows are serialized as they are classified:
 //! a hundred thousand rows are never held as JSON values.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use serde::Serialize;
@@ -11,9 +12,13 @@ use serde::ser::{SerializeMap, Serializer};
 
 use super::{Rerun, threshold_source};
 use crate::compare::noise::NoBand;
-use crate::compare::report::{Provenance, Report};
+use crate::compare::report::Report;
 use crate::compare::verdict::{Class, Comparison, Origin, RowResult, Samples};
 use crate::config::FailThreshold;
+use crate::contract::comparison::{
+    self as contract, Baseline, Comparison as JsonReport, Counts, Input, Paired, Row,
+    RowThresholds, Shift, Side, Thresholds, Worst,
+};
 use crate::runner::text::visible;
 use crate::table::SHOWN_CELL;
 
@@ -41,58 +46,14 @@ impl Serialize for JsonKey<'_> {
     }
 }
 
-#[derive(Serialize)]
-struct JsonThreshold {
-    /// The fail threshold the row was judged by.
-    fail_pct: Option<f64>,
-    warn_pct: f64,
-    floor: f64,
-    rule: Option<usize>,
-    /// `default`, `input`, `rule`, `learned`, `too-little-history` or
-    /// `history-unusable`.
-    source: &'static str,
-    history_runs: Option<usize>,
-    band_pct: Option<f64>,
-}
-
-#[derive(Serialize)]
-struct JsonSide<'a> {
-    median: f64,
-    samples: &'a [f64],
-}
-
-fn side(s: &Samples) -> JsonSide<'_> {
-    JsonSide {
-        median: s.median,
-        samples: s.samples(),
+fn side(s: &Samples) -> Side<'_> {
+    Side {
+        median: Some(s.median),
+        samples: Cow::Borrowed(s.samples()),
     }
 }
 
-#[derive(Serialize)]
-struct JsonRow<'a> {
-    key: JsonKey<'a>,
-    class: &'static str,
-    change_pct: Option<f64>,
-    unit: Option<&'a str>,
-    baseline: Option<JsonSide<'a>>,
-    current: Option<JsonSide<'a>>,
-    reason: Option<String>,
-    thresholds: JsonThreshold,
-    rerun: bool,
-    /// The baseline's run was itself off its history's level.
-    rerun_baseline: bool,
-    /// With --paired: the rounds the decision used, the 90% interval of
-    /// the change (percent, low to high), and the chance of so much worse
-    /// if nothing changed.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    rounds: Option<usize>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    interval_pct: Option<[f64; 2]>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    p_worse: Option<f64>,
-}
-
-fn json_row<'a>(report: &'a Report<'_>, row: &'a RowResult<'a>, cut: bool) -> JsonRow<'a> {
+fn json_row<'a>(report: &'a Report<'_>, row: &'a RowResult<'a>, cut: bool) -> Row<'a, JsonKey<'a>> {
     let (runs, band) = match row.applied.map(|a| a.origin) {
         Some(Origin::Learned(b)) => (Some(b.runs), Some(b.rise() * 100.0)),
         Some(Origin::NoBand {
@@ -102,22 +63,22 @@ fn json_row<'a>(report: &'a Report<'_>, row: &'a RowResult<'a>, cut: bool) -> Js
         }) => (Some(runs), None),
         _ => (None, None),
     };
-    JsonRow {
+    Row {
         key: JsonKey {
             columns: &report.config.keys,
             row,
             cut,
         },
-        class: row.class.name(),
+        class: Cow::Borrowed(row.class.name()),
         change_pct: row.change.map(|c| c * 100.0),
-        unit: row.metric.map(|m| report.unit(Some(m))),
+        unit: row.metric.map(|m| Cow::Borrowed(report.unit(Some(m)))),
         baseline: row.baseline.as_ref().map(side),
         current: row.current.as_ref().map(side),
         reason: row
             .reason
             .as_deref()
-            .map(|r| if cut { super::cut(r) } else { r.to_owned() }),
-        thresholds: JsonThreshold {
+            .map(|r| Cow::Owned(if cut { super::cut(r) } else { r.to_owned() })),
+        thresholds: RowThresholds {
             fail_pct: row
                 .applied
                 .map(|a| a.fail * 100.0)
@@ -128,7 +89,7 @@ fn json_row<'a>(report: &'a Report<'_>, row: &'a RowResult<'a>, cut: bool) -> Js
             warn_pct: row.policy.warn * 100.0,
             floor: row.policy.floor,
             rule: row.policy.rule,
-            source: threshold_source(row),
+            source: Cow::Borrowed(threshold_source(row)),
             history_runs: runs,
             band_pct: band,
         },
@@ -181,59 +142,14 @@ impl Serialize for OwnedRow<'_> {
     }
 }
 
-#[derive(Serialize)]
-struct JsonWorst {
-    key: String,
-    change_pct: Option<f64>,
-}
-
-#[derive(Serialize)]
-struct JsonShift {
-    change_pct: f64,
-    rows: usize,
-    compared: usize,
-}
-
-#[derive(Serialize)]
-struct JsonComparison<'a> {
-    label: &'a str,
-    gate: bool,
-    available: bool,
-    unavailable_reason: Option<&'a str>,
-    verdict: &'static str,
-    counts: BTreeMap<&'static str, usize>,
-    /// How much of the suite was compared, and why the rest was not.
-    coverage: crate::compare::coverage::Coverage,
-    worst: Option<JsonWorst>,
-    /// Most rows moved together (a machine or build environment?).
-    suite_shift: Option<JsonShift>,
-    /// With history: each row's chance of a false alarm.
-    false_alarm_per_row: Option<f64>,
-    /// With --paired: the rounds, and the rows still undecided.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    paired: Option<JsonPaired>,
-    rows_listed: usize,
-    rows: JsonRows<'a>,
-}
-
-#[derive(Serialize)]
-struct JsonPaired {
-    /// The rows with at least one round measuring both sides.
-    rows: usize,
-    undecided: usize,
-    /// Rounds per row, as the decisions used them: the mean and the most.
-    rounds_mean: f64,
-    rounds_max: usize,
-}
-
 #[allow(
     clippy::cast_precision_loss,
     reason = "rows and rounds are far below 2^52"
 )]
-fn json_paired(c: &Comparison<'_>) -> Option<JsonPaired> {
+fn json_paired(c: &Comparison<'_>) -> Option<Paired> {
     let judged = c.paired()?;
     let rounds: Vec<usize> = judged.decisions.iter().map(|d| d.rounds).collect();
-    Some(JsonPaired {
+    Some(Paired {
         rows: rounds.len(),
         undecided: c.undecided().unwrap_or(0),
         rounds_mean: rounds.iter().sum::<usize>() as f64 / rounds.len().max(1) as f64,
@@ -245,12 +161,12 @@ fn json_comparison<'a>(
     report: &'a Report<'a>,
     c: &'a Comparison<'a>,
     limit: Option<usize>,
-) -> JsonComparison<'a> {
-    let mut counts: BTreeMap<&'static str, usize> = Class::ALL
+) -> Baseline<'a, JsonRows<'a>> {
+    let mut counts: BTreeMap<&'static str, u64> = Class::ALL
         .iter()
-        .map(|class| (class.name(), c.count(*class)))
+        .map(|class| (class.name(), count(c.count(*class))))
         .collect();
-    counts.insert("compared", c.compared());
+    counts.insert("compared", count(c.compared()));
     let listed = match limit {
         None => Class::ALL.iter().map(|k| c.count(*k)).sum(),
         Some(max) => Class::NOTABLE
@@ -259,19 +175,19 @@ fn json_comparison<'a>(
             .sum::<usize>()
             .min(max),
     };
-    JsonComparison {
-        label: &c.label,
+    Baseline {
+        label: Cow::Borrowed(&c.label),
         gate: report.is_gate(c),
         available: c.unavailable.is_none(),
-        unavailable_reason: c.unavailable.as_deref(),
-        verdict: c.verdict().as_str(),
-        counts,
-        coverage: crate::compare::coverage::of(c),
-        worst: c.worst().map(|r| JsonWorst {
-            key: r.key.describe(&report.config.keys),
+        unavailable_reason: c.unavailable.as_deref().map(Cow::Borrowed),
+        verdict: Some(Cow::Borrowed(c.verdict().as_str())),
+        counts: Counts(counts),
+        coverage: Some(crate::compare::coverage::of(c)),
+        worst: c.worst().map(|r| Worst {
+            key: Cow::Owned(r.key.describe(&report.config.keys)),
             change_pct: r.change.map(|x| x * 100.0),
         }),
-        suite_shift: c.shift().map(|s| JsonShift {
+        suite_shift: c.shift().map(|s| Shift {
             change_pct: s.change * 100.0,
             rows: s.rows,
             compared: s.compared,
@@ -287,46 +203,12 @@ fn json_comparison<'a>(
     }
 }
 
-#[derive(Serialize)]
-struct JsonInput<'a> {
-    role: &'a str,
-    path: String,
-    sha256: Option<&'a str>,
-    rows: usize,
-    valid_rows: usize,
+fn count(n: usize) -> u64 {
+    u64::try_from(n).unwrap_or(u64::MAX)
 }
 
-#[derive(Serialize)]
-struct JsonThresholds {
-    /// `null` with `--fail-threshold auto`.
-    fail_pct: Option<f64>,
-    fail: String,
-    warn_pct: f64,
-    /// The chance that a pull request of noise alone fails (with history).
-    false_alarms_pct: f64,
-}
-
-#[derive(Serialize)]
-struct JsonRerun {
-    /// The first key column's values (what `run_benchmark.sh --only` takes).
-    groups: Vec<String>,
-    keys: Vec<String>,
-    /// The groups whose baseline run to run again.
-    baseline_groups: Vec<String>,
-}
-
-#[derive(Serialize)]
-struct JsonReport<'a> {
-    schema: u32,
-    verdict: &'static str,
-    report_only: bool,
-    gate: Option<&'a str>,
-    thresholds: JsonThresholds,
-    inputs: Vec<JsonInput<'a>>,
-    provenance: Option<Provenance>,
-    rerun: JsonRerun,
-    baselines: Vec<JsonComparison<'a>>,
-    warnings: Vec<String>,
+fn owned(strings: Vec<String>) -> Vec<Cow<'static, str>> {
+    strings.into_iter().map(Cow::Owned).collect()
 }
 
 /// The whole report as one JSON object; `rows` caps the rows listed per
@@ -337,25 +219,28 @@ pub fn json(report: &Report<'_>, rows: Option<usize>) -> String {
     let rerun = Rerun::of(report);
     let value = JsonReport {
         schema: SCHEMA,
-        verdict: report.verdict().as_str(),
+        verdict: Some(Cow::Borrowed(report.verdict().as_str())),
         report_only: report.report_only,
-        gate: report.gate.as_ref().map(|g| g.label.as_str()),
-        thresholds: JsonThresholds {
+        gate: report
+            .gate
+            .as_ref()
+            .map(|g| Cow::Borrowed(g.label.as_str())),
+        thresholds: Thresholds {
             fail_pct: match report.thresholds.fail {
                 FailThreshold::Fixed(f) => Some(f * 100.0),
                 FailThreshold::Auto => None,
             },
-            fail: super::fail_text(report),
+            fail: Cow::Owned(super::fail_text(report)),
             warn_pct: report.thresholds.warn * 100.0,
             false_alarms_pct: report.thresholds.false_alarms * 100.0,
         },
         inputs: report
             .inputs
             .iter()
-            .map(|f| JsonInput {
-                role: &f.role,
-                path: f.path.display().to_string(),
-                sha256: f.sha256.as_deref(),
+            .map(|f| Input {
+                role: Cow::Borrowed(&f.role),
+                path: Cow::Owned(f.path.display().to_string()),
+                sha256: f.sha256.as_deref().map(Cow::Borrowed),
                 rows: f.rows,
                 valid_rows: f.valid_rows,
             })
@@ -364,10 +249,13 @@ pub fn json(report: &Report<'_>, rows: Option<usize>) -> String {
             .provenance
             .as_ref()
             .map(|p| if cut { p.cut() } else { p.clone() }),
-        rerun: JsonRerun {
-            groups: rerun.shown_groups(cut),
-            keys: Rerun::keys(report, if cut { super::OUTPUT_ROWS } else { usize::MAX }),
-            baseline_groups: rerun.baseline_groups.clone(),
+        rerun: contract::Rerun {
+            groups: owned(rerun.shown_groups(cut)),
+            keys: owned(Rerun::keys(
+                report,
+                if cut { super::OUTPUT_ROWS } else { usize::MAX },
+            )),
+            baseline_groups: owned(rerun.baseline_groups.clone()),
         },
         baselines: report
             .comparisons()
@@ -376,7 +264,7 @@ pub fn json(report: &Report<'_>, rows: Option<usize>) -> String {
         warnings: report
             .warnings
             .iter()
-            .map(|w| if cut { super::cut(w) } else { w.clone() })
+            .map(|w| Cow::Owned(if cut { super::cut(w) } else { w.clone() }))
             .collect(),
     };
     // Strings, numbers and options: serializing cannot fail.

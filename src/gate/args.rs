@@ -1,0 +1,81 @@
+//! The `gate` command line as typed, and its help text. Each flag also has
+//! an `INPUT_*` variable (what `gate/action.yml` passes); several globs in
+//! one variable go one per line.
+
+use clap::Args;
+
+pub const ABOUT: &str = "Read every benchmark job's compare report (downloaded artifacts) and give one verdict: fail when any job regressed, lost rows or left a report that cannot be read.";
+
+const EXIT_CODES: &str = "\
+Exit codes:
+  0  every job passed; or, without --strict, some were inconclusive (a warning names them)
+  1  bad input: a report that cannot be read or is not compare's report (its path is named,
+     its job is in the table as failed; the other jobs are still judged); fewer reports than
+     --expect-jobs; a job summary or output file that cannot be written
+  2  usage: unknown flag, or an invalid flag / INPUT_* value; no --reports; no file matches
+     the globs (the message names them: a gate with nothing to judge never passes); over
+     256 reports, or over 100,000 directory entries walked
+  3  --strict and a job is inconclusive: its baseline unavailable, nothing compared, less of
+     the suite compared than compare's --min-coverage, or (paired) rows still undecided
+  4  a job regressed or lost rows against its gate baseline (whatever else failed)";
+
+const EXAMPLES: &str = "\
+Examples:
+  # The gate job of a matrix: every runner's report, downloaded by
+  # actions/download-artifact (pattern: benchmark-report-*, path: reports):
+  baseline-resolver gate --reports 'reports/**/report.json'
+
+  # Reports named after their job instead (reports/mi355.json, reports/mi325.json):
+  baseline-resolver gate --reports 'reports/*.json' --job-name-from file
+
+  # A matrix of two runners: one that left no report fails the gate too:
+  baseline-resolver gate --reports 'reports/**/report.json' --expect-jobs 2
+
+  # Inconclusive jobs fail too; the table as JSON for a script:
+  baseline-resolver gate --reports 'reports/**/report.json' --strict --format json
+
+How it judges:
+  Each file is one job's report (compare --report FILE, or compare --format json). Its
+  job's name is the directory the file is in (an artifact downloaded by
+  actions/download-artifact lands in a directory named after the artifact), or with
+  --job-name-from file the file's name without its extension. A job fails when its gate
+  baseline regressed or lost rows (compare's verdict regression, whether or not compare
+  ran with --no-gate: the dashboard pattern compares report-only and gates here), or when
+  its report cannot be read. A job is inconclusive when compare said so (no baseline,
+  nothing compared, coverage below --min-coverage) or, with --paired, rows are still
+  undecided: a warning, and --strict fails it. The table has one line per job: its
+  verdict, its worst rows, the share of its suite compared, and its rounds when paired.
+  A glob is matched against paths from the working directory: `*` and `?` within one
+  directory, `**` any number of directories; symbolic links are not followed.";
+
+pub fn after_long_help() -> String {
+    format!("{EXAMPLES}\n\n{EXIT_CODES}")
+}
+
+#[derive(Debug, Clone, Default, Args)]
+pub struct GateArgs {
+    /// The jobs' compare reports: files or globs (`reports/**/report.json`). Repeatable.
+    /// [env: INPUT_REPORTS, one per line]
+    #[arg(long, value_name = "GLOB")]
+    pub reports: Vec<String>,
+
+    /// Where a job's name comes from: `dir` (the directory the report is in: the
+    /// artifact's name) or `file` (the report's file name without its extension).
+    /// [default: dir] [env: INPUT_JOB_NAME_FROM]
+    #[arg(long, value_name = "dir|file")]
+    pub job_name_from: Option<String>,
+
+    /// The jobs the matrix runs: fewer reports found fails the gate (a runner that left
+    /// no report). [default: 0, any number] [env: INPUT_EXPECT_JOBS]
+    #[arg(long, value_name = "N")]
+    pub expect_jobs: Option<String>,
+
+    /// Exit 3 when a job is inconclusive. [env: INPUT_STRICT]
+    #[arg(long)]
+    pub strict: bool,
+
+    /// github (step outputs, summary, annotations), json, or text.
+    /// [default: github on a runner, else text]
+    #[arg(long, value_name = "FORMAT")]
+    pub format: Option<String>,
+}
