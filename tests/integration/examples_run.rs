@@ -61,3 +61,35 @@ fn run_example(path: &Path) -> Vec<(String, Result<(), String>)> {
     );
     out
 }
+
+/// reuse-main-baseline.yml on a push to main: each runner uploads its
+/// results under the name a pull request based on the pushed commit looks
+/// up (`artifact-name` rendered for that commit: resolve's `upload-name`),
+/// the template typed once.
+#[test]
+fn a_push_to_main_uploads_under_the_names_pull_requests_look_up() {
+    let path = repo_root().join("examples/workflows/reuse-main-baseline.yml");
+    let doc: Yaml = serde_yaml_ng::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let mut world = World::new(".");
+    let mut run = world.run("push");
+    let got = workflow::run_workflow_with(&mut run, &doc, json!({}));
+    check_jobs(got.unwrap(), &run.log).unwrap();
+    let mut stored: Vec<String> = std::fs::read_dir(&run.store)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    stored.sort();
+    let head = &run.checkout_sha;
+    let want: Vec<String> = ["mi325", "mi355", "navi"]
+        .iter()
+        .map(|gpu| format!("bench-{gpu}-{head}"))
+        .collect();
+    assert_eq!(stored, want, "{}", run.log);
+    let csv = run.store.join(&want[1]).join("current.csv");
+    assert!(
+        std::fs::read_to_string(&csv)
+            .unwrap()
+            .starts_with("op,shape,dtype,tbps,tflops"),
+        "main's results themselves"
+    );
+}
