@@ -90,23 +90,7 @@ impl Project {
         git(&work, &["init", "-q", "-b", "main"]);
         let base_sha = commit(&work, base, "base");
         let head_sha = commit(&work, head, "head");
-        // Where GITHUB_SERVER_URL/owner/name.git finds it.
-        std::fs::create_dir_all(root.path().join("ROCm")).unwrap();
-        let origin = root.path().join("ROCm/FlyDSL.git");
-        git(
-            root.path(),
-            &[
-                "clone",
-                "-q",
-                "--bare",
-                work.to_str().unwrap(),
-                origin.to_str().unwrap(),
-            ],
-        );
-        git(
-            &origin,
-            &["config", "uploadpack.allowReachableSHA1InWant", "true"],
-        );
+        let origin = crate::support::gitrepo::publish(root.path(), &work);
         let checkout = root.path().join("checkout");
         let url = format!("file://{}", origin.display());
         git(

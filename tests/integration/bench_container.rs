@@ -77,6 +77,28 @@ fn in_container(pidfile: &Path) -> (String, String) {
     )
 }
 
+/// bench on the change alone, `command` outliving its 1.2 s, with the
+/// shim first on PATH and `stop` as the stop command.
+fn timed_out(
+    p: &Project,
+    bin: &Path,
+    command: &str,
+    stop: Option<&str>,
+) -> crate::support::harness::Run {
+    let mut bench = p
+        .bench_with(&p.resolution(&p.base), command)
+        .env("PATH", path_with(bin))
+        .args(["--side", "current", "--timeout-minutes", "0.02"])
+        .timeout(Duration::from_secs(60));
+    if let Some(stop) = stop {
+        bench = bench.args(["--stop-command", stop]);
+    }
+    let run = bench.run();
+    run.assert_code(0);
+    assert_eq!(run.outputs()["current-status"], "timed-out");
+    run
+}
+
 #[test]
 fn a_timeout_stops_the_harness_inside_the_container_too() {
     let p = Project::new(&quiet("100", "gemm"), &quiet("90", "gemm"));
@@ -84,14 +106,7 @@ fn a_timeout_stops_the_harness_inside_the_container_too() {
     let pidfile = p.root.path().join("harness.pid");
     let (command, stop) = in_container(&pidfile);
     // Without a stop command: the client is stopped, the harness lives on.
-    let run = p
-        .bench_with(&p.resolution(&p.base), &command)
-        .env("PATH", path_with(&bin))
-        .args(["--side", "current", "--timeout-minutes", "0.02"])
-        .timeout(Duration::from_secs(60))
-        .run();
-    run.assert_code(0);
-    assert_eq!(run.outputs()["current-status"], "timed-out");
+    timed_out(&p, &bin, &command, None);
     let pid = harness_pid(&pidfile);
     assert!(
         alive(pid),
@@ -100,15 +115,7 @@ fn a_timeout_stops_the_harness_inside_the_container_too() {
     unsafe { libc::kill(pid, libc::SIGKILL) };
     std::fs::remove_file(&pidfile).unwrap();
     // With one, it is gone when bench returns.
-    let run = p
-        .bench_with(&p.resolution(&p.base), &command)
-        .env("PATH", path_with(&bin))
-        .args(["--side", "current", "--timeout-minutes", "0.02"])
-        .args(["--stop-command", &stop])
-        .timeout(Duration::from_secs(60))
-        .run();
-    run.assert_code(0);
-    assert_eq!(run.outputs()["current-status"], "timed-out");
+    let run = timed_out(&p, &bin, &command, Some(&stop));
     let pid = harness_pid(&pidfile);
     assert!(
         gone_soon(pid),
@@ -154,14 +161,7 @@ fn a_cancelled_step_runs_the_stop_command_and_a_failing_one_is_a_warning() {
     );
 
     // A stop command that fails: a warning, the step's own status unchanged.
-    let run = p
-        .bench_with(&p.resolution(&p.base), &command)
-        .env("PATH", path_with(&bin))
-        .args(["--side", "current", "--timeout-minutes", "0.02"])
-        .args(["--stop-command", "exit 3"])
-        .timeout(Duration::from_secs(60))
-        .run();
-    run.assert_code(0);
+    let run = timed_out(&p, &bin, &command, Some("exit 3"));
     let pid = harness_pid(&pidfile);
     unsafe { libc::kill(pid, libc::SIGKILL) };
     assert!(

@@ -29,10 +29,10 @@ use crate::support::workflow::{self, Job, Run};
 /// One page's (or one example's) world: the seed project, its workspace,
 /// this repository's actions, the artifact store and the job log so far.
 pub struct World {
-    seed: Seed,
+    pub seed: Seed,
     ws: PathBuf,
     actions: tempfile::TempDir,
-    store: PathBuf,
+    pub store: PathBuf,
     bin: PathBuf,
     pub log: String,
     /// Each job's steps so far, by the page's `job:` marker.

@@ -61,3 +61,119 @@ fn run_example(path: &Path) -> Vec<(String, Result<(), String>)> {
     );
     out
 }
+
+/// reuse-main-baseline.yml on a push to main: each runner uploads its
+/// results under the name a pull request based on the pushed commit looks
+/// up (`artifact-name` rendered for that commit: resolve's `upload-name`),
+/// the template typed once.
+#[test]
+fn a_push_to_main_uploads_under_the_names_pull_requests_look_up() {
+    let path = repo_root().join("examples/workflows/reuse-main-baseline.yml");
+    let doc: Yaml = serde_yaml_ng::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let mut world = World::new(".");
+    let mut run = world.run("push");
+    let got = workflow::run_workflow_with(&mut run, &doc, json!({}));
+    check_jobs(got.unwrap(), &run.log).unwrap();
+    let mut stored: Vec<String> = std::fs::read_dir(&run.store)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    stored.sort();
+    let head = &run.checkout_sha;
+    let want: Vec<String> = ["mi325", "mi355", "navi"]
+        .iter()
+        .map(|gpu| format!("bench-{gpu}-{head}"))
+        .collect();
+    assert_eq!(stored, want, "{}", run.log);
+    let csv = run.store.join(&want[1]).join("current.csv");
+    assert!(
+        std::fs::read_to_string(&csv)
+            .unwrap()
+            .starts_with("op,shape,dtype,tbps,tflops"),
+        "main's results themselves"
+    );
+}
+
+/// reuse-main-baseline.yml on a fork's pull request when main's push run
+/// uploaded the base commit's results: resolve (online, against the mock
+/// API) finds each runner's artifact in the base repository, the download
+/// step takes resolve's `artifact-name` and `artifact-run-id`, and bench
+/// does not run the baseline: the downloaded file is the baseline.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_pull_request_reuses_mains_uploaded_results_by_resolves_outputs() {
+    use crate::support::mock_github::{MockGitHub, ok_json};
+    use wiremock::Mock;
+    use wiremock::matchers::{method, path, query_param};
+    let mock = MockGitHub::start().await;
+    let mut world = World::new(".");
+    let base = world.seed.base.clone();
+    let repo = crate::support::seed::BASE_REPO;
+    mock.tags(repo, &[]).await;
+    for (i, gpu) in ["mi355", "mi325", "navi"].iter().enumerate() {
+        let name = format!("bench-{gpu}-{base}");
+        let id = 11 + i as u64;
+        let artifact = json!({"id": id, "name": name, "expired": false,
+            "created_at": "2026-11-01T10:00:00Z", "updated_at": "2026-11-01T10:00:00Z",
+            "workflow_run": {"id": 101, "repository_id": 700001, "head_repository_id": 700001,
+                "head_branch": "main", "head_sha": base}});
+        Mock::given(method("GET"))
+            .and(path(format!("/repos/{repo}/actions/artifacts")))
+            .and(query_param("name", name.as_str()))
+            .respond_with(ok_json(json!({"total_count": 1, "artifacts": [artifact]})))
+            .mount(&mock.server)
+            .await;
+        // What main's push run uploaded: the base commit's results.
+        let dir = world.store.join(&name);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join("current.csv"),
+            "op,shape,dtype,tbps,tflops\nsoftmax,4096x4096,bf16,-,100\ngemm,4096x4096,bf16,-,100\nlayernorm,4096x4096,bf16,-,100\n",
+        )
+        .unwrap();
+    }
+    let run_json = json!({"id": 101, "name": "benchmark-reuse", "path": ".github/workflows/reuse-main-baseline.yml",
+        "head_branch": "main", "head_sha": base, "event": "push", "status": "completed",
+        "conclusion": "success", "run_attempt": 1,
+        "repository": {"id": 700001, "full_name": repo},
+        "head_repository": {"id": 700001, "full_name": repo}});
+    Mock::given(method("GET"))
+        .and(path(format!(
+            "/repos/{repo}/actions/workflows/reuse-main-baseline.yml/runs"
+        )))
+        .respond_with(ok_json(
+            json!({"total_count": 1, "workflow_runs": [run_json]}),
+        ))
+        .mount(&mock.server)
+        .await;
+    let path = repo_root().join("examples/workflows/reuse-main-baseline.yml");
+    let doc: Yaml = serde_yaml_ng::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let url = mock.url();
+    let (got, log) = tokio::task::spawn_blocking(move || {
+        let mut run = world.run("pull_request");
+        run.env.remove("INPUT_OFFLINE");
+        run.env.insert("GITHUB_API_URL".into(), url);
+        run.env.insert(
+            "SSL_CERT_FILE".into(),
+            crate::support::tls::ca_file().display().to_string(),
+        );
+        let got = workflow::run_workflow_with(&mut run, &doc, json!({}));
+        (got, run.log)
+    })
+    .await
+    .unwrap();
+    check_jobs(got.unwrap(), &log).unwrap();
+    assert_eq!(
+        log.matches("\nbaseline: reused, 3 rows -> ").count(),
+        3,
+        "each runner's baseline is main's downloaded result:\n{log}"
+    );
+    assert!(
+        !log.contains("[baseline] "),
+        "the baseline never ran:\n{log}"
+    );
+    assert_eq!(
+        log.matches("compare: PASS against main").count(),
+        3,
+        "{log}"
+    );
+}

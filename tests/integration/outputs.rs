@@ -46,6 +46,7 @@ fn fork_pull_request_outputs_every_value() {
         ("artifact-event", ""),
         ("artifact-name", ""),
         ("artifacts", "{}"),
+        ("upload-name", ""),
     ];
     for (name, value) in expect {
         assert_eq!(

@@ -45,6 +45,29 @@ pub fn commit_all(dir: &Path, message: &str) -> String {
     git(dir, &["rev-parse", "HEAD"])
 }
 
+/// `work` published as the bare `ROOT/ROCm/FlyDSL.git`, where
+/// `GITHUB_SERVER_URL/owner/name.git` finds it with `file://ROOT` as the
+/// server, any commit of it fetchable by SHA (as GitHub allows).
+pub fn publish(root: &Path, work: &Path) -> PathBuf {
+    std::fs::create_dir_all(root.join("ROCm")).unwrap();
+    let origin = root.join("ROCm/FlyDSL.git");
+    git(
+        root,
+        &[
+            "clone",
+            "-q",
+            "--bare",
+            work.to_str().unwrap(),
+            origin.to_str().unwrap(),
+        ],
+    );
+    git(
+        &origin,
+        &["config", "uploadpack.allowReachableSHA1InWant", "true"],
+    );
+    origin
+}
+
 /// A bare repository at `<root>/<owner>/<name>.git`, the layout
 /// `GITHUB_SERVER_URL/owner/name.git` expects.
 pub struct BareRepo {

@@ -135,22 +135,7 @@ impl Seed {
         let base = commit_all(&work, "base");
         write_tree(&work, "FlyDSL, faster MLA decode\n");
         let head = commit_all(&work, "head");
-        std::fs::create_dir_all(root.path().join("ROCm")).unwrap();
-        let origin = root.path().join("ROCm/FlyDSL.git");
-        git(
-            root.path(),
-            &[
-                "clone",
-                "-q",
-                "--bare",
-                work.to_str().unwrap(),
-                origin.to_str().unwrap(),
-            ],
-        );
-        git(
-            &origin,
-            &["config", "uploadpack.allowReachableSHA1InWant", "true"],
-        );
+        let origin = super::gitrepo::publish(root.path(), &work);
         let shims = root.path().join("shims");
         let container = root.path().join("container-bin");
         std::fs::create_dir_all(&container).unwrap();
