@@ -96,7 +96,6 @@ struct Stats {
     dof: f64,
 }
 
-#[allow(clippy::cast_precision_loss, reason = "a row has at most LIMIT rounds")]
 fn mean_var(values: &[f64]) -> (f64, f64) {
     let n = values.len() as f64;
     if values.is_empty() {
@@ -111,7 +110,6 @@ fn mean_var(values: &[f64]) -> (f64, f64) {
     (mean, var)
 }
 
-#[allow(clippy::cast_precision_loss, reason = "a row has at most LIMIT rounds")]
 fn stats(values: &[f64], prior: Option<Prior>) -> Stats {
     let (mean, var) = mean_var(values);
     let own = values.len().saturating_sub(1) as f64;
@@ -154,7 +152,6 @@ impl Stats {
 
 /// The first look's rounds of every row (at least two), fitted into the
 /// suite's prior for spreads.
-#[allow(clippy::cast_precision_loss, reason = "a row has at most LIMIT rounds")]
 fn fit_prior(rows: &[RowRounds], first: usize) -> Option<Prior> {
     Prior::fit(rows.iter().filter_map(|r| {
         let used = r.worse.get(..first.min(r.worse.len()))?;
@@ -245,10 +242,6 @@ fn holm(
     order.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
     for (p, i) in order {
         let left = tested.saturating_sub(found).max(1);
-        #[allow(
-            clippy::cast_precision_loss,
-            reason = "a suite has at most millions of rows"
-        )]
         let level = share / left as f64;
         if p > level {
             break;

@@ -226,10 +226,6 @@ struct JsonPaired {
     rounds_max: usize,
 }
 
-#[allow(
-    clippy::cast_precision_loss,
-    reason = "rows and rounds are far below 2^52"
-)]
 fn json_paired(c: &Comparison<'_>) -> Option<JsonPaired> {
     let judged = c.paired()?;
     let rounds: Vec<usize> = judged.decisions.iter().map(|d| d.rounds).collect();
