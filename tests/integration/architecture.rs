@@ -405,6 +405,7 @@ fn the_lint_rules_do_no_io() {
         "hit",
         "hit_at",
         "pinned_ref",
+        "positionals",
         "about_baseline",
         "about_benchmarks",
         "is_sha",
