@@ -87,3 +87,55 @@ async fn hostile_tag_names_and_commits_stay_data_with_tag_sha_artifacts() {
         run.stdout
     );
 }
+
+/// When every tag is a stranger's name (none a version, or none with a full
+/// SHA), there is no release tag: no `{tag_sha}` artifact is asked for at
+/// all (no request names a value taken from a tag), the tag outputs stay
+/// empty, and the run says why.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn only_hostile_tags_mean_no_release_artifact_lookup() {
+    let mock = MockGitHub::start().await;
+    mock.tags(
+        REPO,
+        &[
+            (
+                "v9.0.0\n::error::pwned".to_owned(),
+                TAG_COMMIT.to_owned(),
+                "commit",
+            ),
+            (
+                "--upload-pack=touch x".to_owned(),
+                TAG_COMMIT.to_owned(),
+                "commit",
+            ),
+            (
+                "v7.0.0".to_owned(),
+                "--upload-pack=touch y".to_owned(),
+                "commit",
+            ),
+        ],
+    )
+    .await;
+    let (run, j) = online(&mock, &fork_pr(), "pull_request")
+        .args(["--artifact-name", "bench-release-{tag_sha}"])
+        .json_async()
+        .await;
+    assert_eq!(j["tag_available"], false, "{j}");
+    assert_eq!(
+        (&j["tag"], &j["tag_sha"]),
+        (&serde_json::Value::Null, &serde_json::Value::Null),
+        "{j}"
+    );
+    let said = format!("{j} {}", run.stderr);
+    assert!(
+        said.contains("release artifacts ({tag_sha}) not looked up: there is no release tag"),
+        "{said}"
+    );
+    let requests = mock.requests().await;
+    assert!(
+        requests
+            .iter()
+            .all(|r| !r.contains("/actions/") && !r.contains("upload-pack")),
+        "{requests:?}"
+    );
+}
