@@ -13,36 +13,25 @@ use crate::artifacts::fork_pr;
 use crate::online::{REPO, TAG_COMMIT, online};
 use crate::support::mock_github::{MockGitHub, ok_json};
 
+/// Tags a stranger could push: names that would be workflow commands, an
+/// option, an encoded newline, and a version whose commit is an option.
+fn hostile_tags() -> Vec<(String, String, &'static str)> {
+    [
+        ("v9.0.0\n::error::pwned", TAG_COMMIT),
+        ("--upload-pack=touch x", TAG_COMMIT),
+        ("v8.0.0%0A::warning::x", TAG_COMMIT),
+        ("v7.0.0", "--upload-pack=touch y"),
+    ]
+    .map(|(name, commit)| (name.to_owned(), commit.to_owned(), "commit"))
+    .to_vec()
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn hostile_tag_names_and_commits_stay_data_with_tag_sha_artifacts() {
     let mock = MockGitHub::start().await;
-    mock.tags(
-        REPO,
-        &[
-            ("v0.3.1".to_owned(), TAG_COMMIT.to_owned(), "commit"),
-            (
-                "v9.0.0\n::error::pwned".to_owned(),
-                TAG_COMMIT.to_owned(),
-                "commit",
-            ),
-            (
-                "--upload-pack=touch x".to_owned(),
-                TAG_COMMIT.to_owned(),
-                "commit",
-            ),
-            (
-                "v8.0.0%0A::warning::x".to_owned(),
-                TAG_COMMIT.to_owned(),
-                "commit",
-            ),
-            (
-                "v7.0.0".to_owned(),
-                "--upload-pack=touch y".to_owned(),
-                "commit",
-            ),
-        ],
-    )
-    .await;
+    let mut tags = vec![("v0.3.1".to_owned(), TAG_COMMIT.to_owned(), "commit")];
+    tags.extend(hostile_tags());
+    mock.tags(REPO, &tags).await;
     Mock::given(method("GET"))
         .and(path(format!("/repos/{REPO}/actions/artifacts")))
         .respond_with(ok_json(json!({"total_count": 0, "artifacts": []})))
@@ -95,27 +84,7 @@ async fn hostile_tag_names_and_commits_stay_data_with_tag_sha_artifacts() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn only_hostile_tags_mean_no_release_artifact_lookup() {
     let mock = MockGitHub::start().await;
-    mock.tags(
-        REPO,
-        &[
-            (
-                "v9.0.0\n::error::pwned".to_owned(),
-                TAG_COMMIT.to_owned(),
-                "commit",
-            ),
-            (
-                "--upload-pack=touch x".to_owned(),
-                TAG_COMMIT.to_owned(),
-                "commit",
-            ),
-            (
-                "v7.0.0".to_owned(),
-                "--upload-pack=touch y".to_owned(),
-                "commit",
-            ),
-        ],
-    )
-    .await;
+    mock.tags(REPO, &hostile_tags()).await;
     let (run, j) = online(&mock, &fork_pr(), "pull_request")
         .args(["--artifact-name", "bench-release-{tag_sha}"])
         .json_async()
