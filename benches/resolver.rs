@@ -354,7 +354,7 @@ fn shipping(report: &mut String, payload: &Path) {
     );
 }
 
-/// Results of 100,000 benchmark rows shaped like the motivating repository's
+/// Results of 100,000 benchmark rows shaped like ROCm/FlyDSL's
 /// (`op,shape,dtype,tbps,tflops,status`), half memory-bound; current is the
 /// baseline scaled by -15% to +10%.
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
