@@ -131,3 +131,26 @@ async fn over_http1_the_first_requests_open_their_connections_together() {
          opened a connection at the start, none waiting for another's handshake"
     );
 }
+
+/// The bound SECURITY.md states: however many questions a resolution asks
+/// at its start (here the tag listing, the runs of the base SHA and ten
+/// artifact names), at most 8 connections are opened before one is open.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn at_most_8_connections_open_before_the_first_is_open() {
+    let mock = MockGitHub::start_with(Options::http1()).await;
+    Mock::given(method("GET"))
+        .respond_with(ok().set_body_json(json!([])))
+        .mount(&mock.server)
+        .await;
+    let hold = Hold::start(mock.front.port, 12, Duration::from_secs(3)).await;
+    let names: Vec<String> = (0..10).map(|i| format!("bench-{i}-{{sha}}")).collect();
+    let payload = json!({"pull_request": {
+        "base": {"ref": "main", "sha": BASE, "repo": repo_json()},
+        "head": {"ref": "feature", "sha": HEAD, "repo": {"full_name": "jhinpan/FlyDSL-lab"}}}});
+    let _ = online(&mock, &payload, "pull_request")
+        .api(&hold.url())
+        .env("INPUT_ARTIFACT_NAME", names.join(","))
+        .json_async()
+        .await;
+    assert_eq!(hold.seen_together.load(Ordering::SeqCst), 8);
+}
