@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The comparison `baseline-resolver compare --format text` makes, written
-the way the motivating repository's compare_benchmark.py is: Python's csv
+the way ROCm/FlyDSL's compare_benchmark.py is: Python's csv
 module, a dict of rows per file, one print() per row. A reference for the
 benchmark only (BENCHMARKS.md, section 7), not used by the action: the same
 key, metric and validity rules and the same dashboard lines.

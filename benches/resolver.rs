@@ -19,6 +19,8 @@ mod select_section;
 mod simulation;
 #[path = "sections/tags.rs"]
 mod tags_section;
+#[path = "sections/whole.rs"]
+mod whole_section;
 // The tests' servers, reused as they are (they name each other as
 // `crate::support::...`, as in the test crate).
 #[path = "../tests/integration/support/gitrepo.rs"]
@@ -40,8 +42,6 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use support::mock_github::{MockGitHub, ok};
-use wiremock::Mock;
 
 const BIN: &str = env!("CARGO_BIN_EXE_baseline-resolver");
 /// The simulated network's round-trip time.
@@ -79,8 +79,13 @@ fn command(program: &str, args: &[&str], envs: &[(&str, &str)]) -> Command {
 }
 
 fn timed(args: &[&str], envs: &[(&str, &str)]) -> (Duration, Output) {
+    timed_program(BIN, args, envs)
+}
+
+/// One run of `program` (this build's binary, or another to compare with).
+fn timed_program(program: &str, args: &[&str], envs: &[(&str, &str)]) -> (Duration, Output) {
     let started = Instant::now();
-    let out = command(BIN, args, envs).output().expect("binary runs");
+    let out = command(program, args, envs).output().expect("binary runs");
     (started.elapsed(), out)
 }
 
@@ -236,6 +241,17 @@ fn pr_payload() -> String {
 }
 
 async fn online_run(payload: &Path, api: &str, extra: &[&str]) -> (Duration, Value) {
+    online_run_of(BIN, payload, api, extra).await
+}
+
+/// [`online_run`] of `program`.
+async fn online_run_of(
+    program: &str,
+    payload: &Path,
+    api: &str,
+    extra: &[&str],
+) -> (Duration, Value) {
+    let program = program.to_owned();
     let mut args = vec![
         "--event",
         payload.to_str().unwrap(),
@@ -249,7 +265,8 @@ async fn online_run(payload: &Path, api: &str, extra: &[&str]) -> (Duration, Val
     let api = api.to_owned();
     tokio::task::spawn_blocking(move || {
         let a: Vec<&str> = args.iter().map(String::as_str).collect();
-        let (took, out) = timed(
+        let (took, out) = timed_program(
+            &program,
             &a,
             &[
                 ("GITHUB_API_URL", &api),
@@ -263,133 +280,6 @@ async fn online_run(payload: &Path, api: &str, extra: &[&str]) -> (Duration, Val
     })
     .await
     .unwrap()
-}
-
-/// The API for section 4: tags (the latest one lightweight, so no peel)
-/// and artifacts, answered over HTTP/2 with connections kept, or over
-/// HTTP/1.1 with `Connection: close` (a new connection for every request).
-async fn whole_mock(reuse: bool, annotated: bool) -> MockGitHub {
-    let options = if reuse {
-        support::tls::Options::github()
-    } else {
-        support::tls::Options::http1()
-    };
-    let mock = MockGitHub::start_with(options).await;
-    let answer = |body: Value| {
-        let answer = ok().set_body_json(body);
-        if reuse {
-            answer
-        } else {
-            answer.insert_header("connection", "close")
-        }
-    };
-    // The latest tag lightweight (no peel), or annotated (one more request
-    // for its tag object).
-    let latest_type = if annotated { "tag" } else { "commit" };
-    let tags = json!([
-        {"ref": "refs/tags/v1.0.0", "object": {"sha": BASE, "type": latest_type}},
-        {"ref": "refs/tags/v0.9.0", "object": {"sha": HEAD, "type": "commit"}}]);
-    Mock::given(wiremock::matchers::path(format!(
-        "/repos/{REPO}/git/tags/{BASE}"
-    )))
-    .respond_with(answer(
-        json!({"sha": BASE, "object": {"sha": TAG_COMMIT, "type": "commit"}}),
-    ))
-    .mount(&mock.server)
-    .await;
-    Mock::given(wiremock::matchers::path(format!(
-        "/repos/{REPO}/git/matching-refs/tags/v"
-    )))
-    .respond_with(answer(tags))
-    .mount(&mock.server)
-    .await;
-    let artifacts = json!({"total_count": 1, "artifacts": [
-        {"id": 9, "name": format!("bench-mi355-{BASE}"), "expired": false, "created_at": "2026-11-01T00:00:00Z",
-         "workflow_run": {"id": 90, "head_sha": BASE}}]});
-    Mock::given(wiremock::matchers::path(format!(
-        "/repos/{REPO}/actions/artifacts"
-    )))
-    .respond_with(answer(artifacts))
-    .mount(&mock.server)
-    .await;
-    let runs = json!({"total_count": 1, "workflow_runs": [
-        {"id": 90, "event": "push", "head_sha": BASE, "conclusion": "success",
-         "repository": {"id": 1}, "head_repository": {"id": 1}}]});
-    Mock::given(wiremock::matchers::path(format!(
-        "/repos/{REPO}/actions/runs"
-    )))
-    .respond_with(answer(runs))
-    .mount(&mock.server)
-    .await;
-    mock
-}
-
-/// Section 4: a whole online resolution over HTTPS through the relay, in
-/// round trips, with the connection kept and shared (HTTP/2, as GitHub
-/// answers) and with a new connection for every request.
-async fn whole(report: &mut String, payload: &Path) {
-    let mut rows = String::new();
-    for (reuse, annotated) in [(true, false), (true, true), (false, false)] {
-        let mock = whole_mock(reuse, annotated).await;
-        let Some(relay) = Relay::start(mock.front.port) else {
-            return;
-        };
-        let connection = if reuse {
-            "HTTP/2, one connection kept"
-        } else {
-            "HTTP/1.1, `Connection: close`"
-        };
-        let tag = if annotated { "annotated tag" } else { "tag" };
-        for (label, extra) in [
-            (format!("fork PR + {tag} lookup"), vec![]),
-            (
-                format!("fork PR + {tag} lookup + 1 artifact lookup"),
-                vec!["--artifact-name", "bench-mi355-{sha}"],
-            ),
-            (
-                format!("fork PR + {tag} lookup + 3 artifact lookups"),
-                vec![
-                    "--artifact-name",
-                    "bench-mi355-{sha},bench-mi325-{sha},bench-navi-{sha}",
-                ],
-            ),
-        ] {
-            let runs = 9;
-            let (mut times, mut answer) = (Vec::new(), Value::Null);
-            let before = relay.connections();
-            for _ in 0..runs {
-                let (t, j) = online_run(payload, &relay.url(), &extra).await;
-                times.push(t);
-                answer = j;
-            }
-            let connections = (relay.connections() - before) as f64 / runs as f64;
-            let m = median(times);
-            let _ = writeln!(
-                rows,
-                "| {label} | {connection} | {} | **{:.2}** | {connections:.0} | {} |",
-                ms(m),
-                m.as_secs_f64() / RTT.as_secs_f64(),
-                if answer["tag_available"] == true && answer["warnings"] == json!([]) {
-                    "tag found, no warning"
-                } else {
-                    "DEGRADED"
-                }
-            );
-        }
-    }
-    let _ = writeln!(
-        report,
-        "## 4. A whole online resolution over HTTPS, {} ms round trips\n\n\
-         Whole process, median of 9, in round trips through the relay: the TCP handshake (1), the TLS 1.3 handshake \
-         (1), then the requests; the floor for one request is 3. With the connection kept, the first request opens \
-         it and the others wait only for the connection (not for its answer), then all share it over HTTP/2: one \
-         wave of requests. An annotated latest tag needs one more request (its tag object) after the listing. The \
-         mock API's sockets have TCP_NODELAY, as a real server's do: without it, 2 of 3 runs showed 4.06 round trips \
-         for the first row, its HTTP/2 answer waiting on loopback for a 40 ms delayed ACK. Targets: one connection \
-         per resolution; at most 3.5 round trips with the tag and artifact lookups, 4.5 with an annotated tag.\n\n\
-         | resolution | connection | median wall | round trips | TCP connections per run | |\n|---|---|---|---|---|---|\n{rows}",
-        RTT.as_millis()
-    );
 }
 
 /// Section 5: binary size and the launcher's overhead.
@@ -464,7 +354,7 @@ fn shipping(report: &mut String, payload: &Path) {
     );
 }
 
-/// Results of 100,000 benchmark rows shaped like the motivating repository's
+/// Results of 100,000 benchmark rows shaped like ROCm/FlyDSL's
 /// (`op,shape,dtype,tbps,tflops,status`), half memory-bound; current is the
 /// baseline scaled by -15% to +10%.
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
@@ -497,7 +387,7 @@ async fn main() {
         eprintln!("git done ({:?})", started.elapsed());
     }
     if run(4) {
-        whole(&mut report, &payload).await;
+        whole_section::whole(&mut report, &payload).await;
     }
     if run(5) {
         shipping(&mut report, &payload);

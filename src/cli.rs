@@ -1,7 +1,8 @@
-//! The command line: which command runs (`resolve`, `compare`), with which
-//! arguments. No subcommand means `resolve`, so `baseline-resolver --event
-//! ...` (and every workflow written before there were several commands)
-//! keeps working.
+//! The command line: which command runs, with which arguments, and the
+//! front door (`baseline-resolver --help`), which introduces the whole tool
+//! and how its commands follow each other. No subcommand means `resolve`, so
+//! `baseline-resolver --event ...` (and every workflow written before there
+//! were several commands) keeps working.
 
 use std::process::ExitCode;
 
@@ -11,12 +12,34 @@ use crate::runner::log::{LogSink as _, LogText};
 use crate::runner::{Env, exit, write};
 use crate::{bench, comment, compare, convert, gate, lint, resolve, select, trend};
 
+/// One line for the whole tool (`-h`), said the same in Cargo.toml's description.
+const ABOUT: &str = "Benchmark baselines a maintainer can trust in GitHub Actions: resolve the one \
+    baseline, run both sides, compare into a verdict, post it.";
+
+/// `--help`: the commands in the order a workflow runs them, then what runs
+/// without one.
+const LONG_ABOUT: &str = "Benchmark baselines a maintainer can trust in GitHub Actions: whether a change \
+    made the benchmarks slower, against the right baseline, said out loud.\n\n\
+    A pull request's benchmark job runs the commands in this order:\n  \
+    resolve   the one baseline: the base repository (never the fork), its exact commit, the latest tag\n  \
+    select    the benchmark groups the change can affect (all of them when unsure)\n  \
+    bench     the suite on the change and on that baseline, each bounded in time\n  \
+    compare   both results into a verdict: regressions, improvements, what was not compared\n  \
+    comment   the verdict on the pull request, one comment updated in place\n\n\
+    On pushes to main, trend finds the change points in main's own history (and comment posts them on an \
+    issue); lint checks the workflows themselves for the patterns that waste GPU hours or hide a missing \
+    comparison; convert writes other harnesses' results as the CSV the others read. \
+    `baseline-resolver COMMAND --help` tells more of each.\n\n\
+    Without a command, resolve runs, and the options below are resolve's: it reads the event payload \
+    (GITHUB_EVENT_PATH, GITHUB_EVENT_NAME) and answers the base repository, the base commit and where that \
+    answer came from; a missing baseline is always a warning, never a quiet skip.";
+
 #[derive(Debug, Parser)]
 #[command(
     name = "baseline-resolver",
     version,
-    about = resolve::args::ABOUT,
-    long_about = resolve::args::LONG_ABOUT,
+    about = ABOUT,
+    long_about = LONG_ABOUT,
     after_help = "Run with --help for examples and exit codes.",
     after_long_help = resolve::args::after_long_help(),
     args_conflicts_with_subcommands = true
@@ -33,7 +56,7 @@ pub struct Cli {
 #[allow(clippy::large_enum_variant, reason = "parsed once per process")]
 pub enum Command {
     /// Resolve the baseline for one event (the default command).
-    #[command(after_long_help = resolve::args::after_long_help())]
+    #[command(about = resolve::args::ABOUT, long_about = resolve::args::LONG_ABOUT, after_long_help = resolve::args::after_long_help())]
     Resolve(resolve::args::ResolveArgs),
     /// Compare benchmark results of the change with the baseline's: a verdict.
     #[command(long_about = compare::args::ABOUT, after_long_help = compare::args::after_long_help())]

@@ -19,8 +19,10 @@
 //! of [`series`]; [`cli`] parses the command line and dispatches.
 
 // Values from payloads, flags and servers reach most of this code: no
-// unwrap, no unchecked arithmetic or indexing where they could panic (with
-// `panic = "abort"`, a panic would lose every output of the run).
+// unwrap, no unchecked arithmetic or indexing where they could panic. The
+// release build unwinds only so that a third-party parser's panic on a
+// stranger's file can be contained (`runner::panic::contain`); anywhere
+// else a panic ends the run before its outputs are written.
 #![cfg_attr(
     not(test),
     deny(

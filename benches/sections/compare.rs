@@ -1,5 +1,5 @@
 //! Section 7: `compare`, whole process. Speed on 100,000 rows per file
-//! against a script written the way the motivating repository's is
+//! against a script written the way ROCm/FlyDSL's is
 //! (`benches/compare_reference.py`: csv module, dict of rows, one print
 //! per row), both timed in the same run, interleaved; peak memory against
 //! the size of the input; and 10,000 config rules against 5,000 rows.
@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use super::{BIN, command, median, ms, peak_rss_kb, root};
 
-/// Two files of `rows` rows in the motivating format: half TB/s, half
+/// Two files of `rows` rows in ROCm/FlyDSL's format: half TB/s, half
 /// TFLOPS, current worse by up to 15%. `short` keys are `k{i},1,b` (the
 /// worst case for memory against input), others `op{i%50},{i}x8192,bf16`.
 pub fn results(dir: &Path, rows: usize, short: bool) -> (PathBuf, PathBuf) {
@@ -109,12 +109,12 @@ pub fn comparing(report: &mut String) {
         "## 7. Comparing\n\n### 100,000 rows per file\n\n\
          `baseline-resolver compare --format text` on two files of 100,000 rows each (3.3 MB each, half TB/s, half \
          TFLOPS; current worse by up to 15%), whole process to `/dev/null`, median of 15; against \
-         `benches/compare_reference.py`, the same report written the way the motivating repository's \
+         `benches/compare_reference.py`, the same report written the way ROCm/FlyDSL's \
          `compare_benchmark.py` is (csv module, a dict of rows, one `print` per row), median of 5, the runs of \
          both interleaved. Goal: at least 20x the script.\n\n\
          | implementation | median wall | |\n|---|---|---|\n\
          | baseline-resolver compare | **{}** | peak RSS {:.1} MB |\n\
-         | Python, as the motivating script | {} | |\n\n\
+         | Python, as ROCm/FlyDSL's script | {} | |\n\n\
          **{:.1}x** the script; the 100,000 dashboard lines of both are {}.\n",
         ms(o),
         rss as f64 / 1024.0,

@@ -34,8 +34,8 @@ pub fn simulating(report: &mut String) {
     let _ = writeln!(
         report,
         "## 8. Noise: thresholds learned from main's history\n\n\
-         {n} simulated pull requests per scenario (seed 0x5eed2026; {:.1} s): suites of {} rows with the motivating \
-         repository's noise mix (70% of rows 0.5-1.5% run to run, 20% 2-5%, 10% 10-25%; log-normal), one current and \
+         {n} simulated pull requests per scenario (seed 0x5eed2026; {:.1} s): suites of {} rows with ROCm/FlyDSL's \
+         noise mix (70% of rows 0.5-1.5% run to run, 20% 2-5%, 10% 10-25%; log-normal), one current and \
          one baseline run per pull request, and {} history runs of main (`--history`). A row's fail threshold is the \
          larger of the configured one and its band: gross outliers (over {} robust deviations) dropped, the \
          history split at its change points, the spread within levels pooled and moderated across the suite's \

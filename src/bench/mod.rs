@@ -2,8 +2,8 @@
 //! in one step. The glue every benchmark workflow wrote by hand (a worktree
 //! at the resolved commit, the selected groups the older harness knows,
 //! the partial CSV kept when one benchmark fails, a timeout, cleanup,
-//! skipping it all when main's artifact was downloaded) is where the seed
-//! report's bugs lived: a retry loop over older commits, a discarded
+//! skipping it all when main's artifact was downloaded) is where benchmark
+//! workflows' bugs live: a retry loop over older commits, a discarded
 //! partial result, a step that could not fail.
 //!
 //! The flow: [`args`] and the environment become validated [`inputs`];

@@ -1,7 +1,7 @@
 //! What `bench` will do, decided before anything runs (pure: facts in, a
 //! plan out): which side runs on which tree, which is reused, skipped or
-//! unavailable, and the command line each run gets. The seed's bugs lived
-//! in this glue (a retry walking older commits, a side that quietly did
+//! unavailable, and the command line each run gets. Benchmark workflows'
+//! bugs live in this glue (a retry walking older commits, a side that quietly did
 //! nothing), so it is decided here, once, and tested without a process.
 
 use std::path::PathBuf;

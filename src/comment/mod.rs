@@ -20,6 +20,7 @@ use serde::Serialize;
 use thiserror::Error;
 
 use crate::contract::trend::MAX_TREND_BYTES;
+use crate::github::Thread;
 use crate::github::event::{self, LoadError, Payload};
 use crate::runner::file_command::{self, EncodeError};
 use crate::runner::log::{LogSink as _, LogText};
@@ -225,7 +226,10 @@ pub fn run(inputs: &Inputs) -> Result<u8, CommentError> {
 
 /// The pull request: `--pr`, else the event's; or the issue, `--issue`.
 fn which_pull(inputs: &Inputs, payload: Option<&Payload>) -> Result<Which, CommentError> {
-    if let Some(n) = inputs.pr.or(inputs.issue) {
+    if let Some(n) = inputs.issue {
+        return Ok(Which::Issue(n));
+    }
+    if let Some(n) = inputs.pr {
         return Ok(Which::Number(n));
     }
     payload
@@ -245,8 +249,12 @@ fn send(
     marker_line: &str,
     body: &str,
 ) -> Result<Posted, String> {
+    let thread = which.thread();
     let Some(token) = &inputs.token else {
-        return Err("no token: pass --token or set GITHUB_TOKEN (the action passes the job's token; it needs `permissions: pull-requests: write`)".to_owned());
+        return Err(format!(
+            "no token: pass --token or set GITHUB_TOKEN (the action passes the job's token; it needs `permissions: {}`)",
+            thread.write().text()
+        ));
     };
     post::post(Request {
         api_url: &inputs.api_url,
@@ -258,20 +266,31 @@ fn send(
         author: &inputs.author,
         body,
     })
-    .map_err(|e| why_not(&e))
+    .map_err(|e| why_not(&e, thread))
 }
 
 /// A failed post in words that say what to do.
-fn why_not(err: &crate::github::ApiError) -> String {
+fn why_not(err: &crate::github::ApiError, thread: Thread) -> String {
     use crate::github::ApiError;
     let hint = match err {
+        ApiError::Forbidden { .. } if thread == Thread::Issue => "",
         ApiError::Forbidden { .. } => {
             " A pull request from a fork gets a read-only token in `pull_request` runs: comment from a `workflow_run` workflow (examples/workflows/benchmark-comment.yml)."
+        }
+        ApiError::NotFound { .. } if thread == Thread::Issue => {
+            " The token may not see the repository or the issue."
         }
         ApiError::NotFound { .. } => " The token may not see the repository or the pull request.",
         _ => "",
     };
-    format!("the verdict was not posted on the pull request: {err}.{hint}")
+    let what = match thread {
+        Thread::PullRequest => "verdict",
+        Thread::Issue => "report",
+    };
+    format!(
+        "the {what} was not posted on the {}: {err}.{hint}",
+        thread.name()
+    )
 }
 
 fn finish(inputs: &Inputs, outcome: &Outcome) -> Result<(), CommentError> {

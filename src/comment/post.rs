@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use crate::github::event::{EventName, Payload};
 use crate::github::pulls_of_run;
-use crate::github::{Api, ApiError, Config, IssueComment};
+use crate::github::{Api, ApiError, Config, IssueComment, Thread};
 use crate::validate::secret::Secret;
 use crate::validate::{RepoName, Sha};
 
@@ -40,10 +40,12 @@ pub struct Posted {
     pub requests: usize,
 }
 
-/// Which pull request, when the event says without asking the API.
+/// Which pull request (or issue), when the event says without asking the API.
 #[derive(Debug, Clone)]
 pub enum Which {
     Number(u64),
+    /// `--issue N`: an issue, not a pull request.
+    Issue(u64),
     /// A fork's `workflow_run`: the open pull request into `repo` whose
     /// head is `owner:branch` at `sha`.
     Head {
@@ -51,6 +53,15 @@ pub enum Which {
         branch: String,
         sha: Sha,
     },
+}
+
+impl Which {
+    pub fn thread(&self) -> Thread {
+        match self {
+            Which::Issue(_) => Thread::Issue,
+            Which::Number(_) | Which::Head { .. } => Thread::PullRequest,
+        }
+    }
 }
 
 /// The pull request an event is about, as far as the payload says.
@@ -133,7 +144,7 @@ pub fn post(request: Request<'_>) -> Result<Posted, ApiError> {
 
 async fn pull_number(api: &Api, r: &Request<'_>) -> Result<u64, ApiError> {
     match &r.which {
-        Which::Number(n) => Ok(*n),
+        Which::Number(n) | Which::Issue(n) => Ok(*n),
         Which::Head { owner, branch, sha } => {
             let matching = pulls_of_run(api, r.repo, owner, branch, sha).await?;
             let open: Vec<u64> = matching
@@ -175,7 +186,8 @@ pub fn ours<'a>(
 
 async fn exchange(api: &Api, r: &Request<'_>) -> Result<Posted, ApiError> {
     let pr = pull_number(api, r).await?;
-    let comments = api.issue_comments(r.repo, pr).await?;
+    let thread = r.which.thread();
+    let comments = api.issue_comments(r.repo, thread, pr).await?;
     let posted = |action, id| Posted {
         action,
         pr,
@@ -185,11 +197,11 @@ async fn exchange(api: &Api, r: &Request<'_>) -> Result<Posted, ApiError> {
     match ours(&comments, r.marker_line, r.author) {
         Some(c) if c.body.as_deref() == Some(r.body) => Ok(posted(Action::Unchanged, c.id)),
         Some(c) => {
-            let updated = api.update_comment(r.repo, c.id, r.body).await?;
+            let updated = api.update_comment(r.repo, thread, c.id, r.body).await?;
             Ok(posted(Action::Updated, updated.id))
         }
         None => {
-            let created = api.create_comment(r.repo, pr, r.body).await?;
+            let created = api.create_comment(r.repo, thread, pr, r.body).await?;
             Ok(posted(Action::Created, created.id))
         }
     }

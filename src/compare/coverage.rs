@@ -1,5 +1,5 @@
 //! How much of the suite a comparison covered, and why the rest was not
-//! compared: the seed's failure was a green job with no real comparison,
+//! compared: a green job with no real comparison is the failure to avoid,
 //! and a baseline whose run died after a third of the suite would
 //! otherwise pass on that third. Pure: a comparison's counts in, the
 //! report's [`Coverage`] (`contract::coverage`) out, with the warning and

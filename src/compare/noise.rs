@@ -189,10 +189,6 @@ struct Part {
     drift: f64,
 }
 
-#[allow(
-    clippy::cast_precision_loss,
-    reason = "a history has at most thousands of runs"
-)]
 fn part(ys: &[f64]) -> Part {
     let n = ys.len();
     let nf = n as f64;
@@ -233,10 +229,6 @@ fn part(ys: &[f64]) -> Part {
 
 /// What the history of a row (valid values or not, run order) says, or
 /// why it says nothing.
-#[allow(
-    clippy::cast_precision_loss,
-    reason = "a history has at most thousands of runs"
-)]
 pub fn learn(samples: &[f64]) -> Result<Noise, NoBand> {
     let (logs, _) = series::logs(samples);
     let runs = logs.len();
@@ -321,7 +313,6 @@ pub fn prior<'a>(noises: impl Iterator<Item = &'a Result<Noise, NoBand>>) -> Opt
 
 /// Each row's chance of a false alarm so that `rows` rows of noise alone
 /// raise one with chance `rate`: `1 - (1 - rate)^(1/rows)`.
-#[allow(clippy::cast_precision_loss, reason = "at most millions of rows")]
 pub fn row_rate(rate: f64, rows: usize) -> f64 {
     let rows = rows.max(1) as f64;
     -((-rate).ln_1p() / rows).exp_m1()
@@ -347,7 +338,6 @@ impl Noise {
     /// baseline's samples that sit on it (checked by [`Noise::off_level`])
     /// are counted with the history's last level: the reference a change
     /// is measured against, more precise than one baseline run.
-    #[allow(clippy::cast_precision_loss, reason = "a handful of samples")]
     pub fn reference(&self, baseline: &[f64]) -> (f64, f64) {
         let (logs, _) = series::logs(baseline);
         let total = self.weight + logs.len() as f64;
@@ -361,7 +351,6 @@ impl Noise {
     /// gets the same band: a re-run on the same machine a few minutes
     /// later is no independent draw (on real histories machines wander for
     /// days), so an agreeing re-run is not allowed a narrower band.
-    #[allow(clippy::cast_precision_loss, reason = "a handful of samples")]
     pub fn band(&self, p: f64, reference: f64) -> Result<Band, NoBand> {
         let each = p.min(0.5);
         let scale = (1.0 + 1.0 / reference.max(1.0)).sqrt();

@@ -3,7 +3,7 @@
 //!
 //! | contract | written by | read by |
 //! |---|---|---|
-//! | [`resolution`]: the one baseline (`resolve --format json`) | resolve | compare, select, comment |
+//! | [`resolution`]: the one baseline (`resolve --format json`) | resolve | compare, select, comment, bench |
 //! | [`rounds`]: which results files were measured beside each other (`bench --rounds`' manifest, schema [`rounds::ROUNDS_SCHEMA`]) | bench | compare |
 //! | [`selection`]: the groups that ran (`select --format json`, schema [`SELECTION_SCHEMA`]) | select | compare |
 //! | [`comparison`]: compare's report (`compare --format json`, `--report FILE`, schema [`REPORT_SCHEMA`]), its [`class`]es and verdicts | compare | comment, gate |

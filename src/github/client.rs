@@ -10,11 +10,17 @@
 //! the proxy variables honoured. (octocrab carried the requests before; it
 //! did no more than this for the three calls used, at 40 crates of build.)
 //! What is ours: the deadline, the retry policy, the body budget, and the
-//! one request wave: requests sent together wait only until the first one
-//! has opened the connection (TCP and TLS), then all share it over HTTP/2.
+//! request wave: the requests a resolution sends together at its start go
+//! at once, each opening its own connection (at most [`SPECULATIVE`]), and
+//! later ones wait only until one is open. Which protocol the server speaks
+//! is known only at the end of the first TLS handshake (ALPN, 2 round
+//! trips in); over HTTP/1.1 each request then needs a connection of its
+//! own, and one opened only then costs 2 round trips more. Over HTTP/2 the
+//! requests share a connection (the pool keeps the first to say HTTP/2 for
+//! every request): a few handshakes spent for nothing, no time lost.
 
 use std::pin::Pin;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::task::{Context, Poll};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -44,6 +50,13 @@ const MAX_BODY: usize = 32 * 1024 * 1024;
 /// lookups included), so no server can push memory past about 100 MB.
 const MAX_TOTAL_BODY: usize = 48 * 1024 * 1024;
 
+/// The most requests that go before a connection is open, each opening its
+/// own: enough for a resolution's first wave (the tag listing, the runs of
+/// the base SHA and up to six artifact lookups) to be answered 3 round trips
+/// in over HTTP/1.1 as over HTTP/2, few enough that a server never sees a
+/// burst of handshakes from one run.
+const SPECULATIVE: usize = 8;
+
 /// The REST API version every request asks for.
 const API_VERSION: &str = "2022-11-28";
 const USER_AGENT: &str = concat!("baseline-resolver/", env!("CARGO_PKG_VERSION"));
@@ -61,14 +74,13 @@ pub struct Api {
     deadline: Instant,
     timeout: Duration,
     requests: AtomicUsize,
-    /// `true` once a connection to the API host is open (or the first
-    /// request is over): from then on requests go at once. Until then one
-    /// request opens the connection and the others wait, so that requests
-    /// sent together do not each open their own (TCP and TLS handshakes)
-    /// before HTTP/2 lets all but one be thrown away.
+    /// `true` once a connection to the API host is open (or an early
+    /// request is over): from then on requests go at once, over HTTP/2 on
+    /// that connection. Until then the first [`SPECULATIVE`] requests go
+    /// (each may open a connection) and the others wait.
     open: watch::Sender<bool>,
-    /// Some request has taken the job of opening the connection.
-    opener_taken: AtomicBool,
+    /// Requests sent before any connection was open.
+    early: AtomicUsize,
     /// Bytes of answer bodies still allowed in this run ([`MAX_TOTAL_BODY`]).
     body_budget: AtomicUsize,
 }
@@ -133,7 +145,7 @@ impl Api {
             timeout: config.timeout,
             requests: AtomicUsize::new(0),
             open,
-            opener_taken: AtomicBool::new(false),
+            early: AtomicUsize::new(0),
             body_budget: AtomicUsize::new(MAX_TOTAL_BODY),
         })
     }
@@ -201,14 +213,16 @@ impl Api {
     }
 
     /// Sends one GET and waits for the answer's head. Until a connection is
-    /// open, the first request opens it and the others wait for that.
+    /// open, the first [`SPECULATIVE`] requests go at once and the others
+    /// wait for one to open.
     async fn send(
         &self,
         path: &str,
         accept: &'static str,
         what: &str,
     ) -> Result<reqwest::Response, ApiError> {
-        let opener = !*self.open.borrow() && !self.opener_taken.swap(true, Ordering::AcqRel);
+        let opener =
+            !*self.open.borrow() && self.early.fetch_add(1, Ordering::AcqRel) < SPECULATIVE;
         if !opener && !*self.open.borrow() {
             let mut open = self.open.subscribe();
             let _ = open.wait_for(|open| *open).await;

@@ -1,5 +1,6 @@
-//! A pull request's comments (the issue-comment endpoints): every page of
-//! them, and one comment created or updated. Used by `comment`.
+//! A pull request's or an issue's comments (the issue-comment endpoints):
+//! every page of them, and one comment created or updated. Used by
+//! `comment`.
 
 use serde::Deserialize;
 use serde_json::json;
@@ -27,6 +28,39 @@ pub struct User {
     pub login: String,
 }
 
+/// Where the comment goes. A pull request's conversation and an issue are
+/// the same endpoints, but the token needs another permission for each
+/// (`pull-requests` or `issues`), and a message must name the right one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Thread {
+    PullRequest,
+    Issue,
+}
+
+impl Thread {
+    /// "pull request" or "issue", for messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Thread::PullRequest => "pull request",
+            Thread::Issue => "issue",
+        }
+    }
+
+    fn read(self) -> Permission {
+        match self {
+            Thread::PullRequest => Permission::PullRequests,
+            Thread::Issue => Permission::Issues,
+        }
+    }
+
+    pub fn write(self) -> Permission {
+        match self {
+            Thread::PullRequest => Permission::PullRequestsWrite,
+            Thread::Issue => Permission::IssuesWrite,
+        }
+    }
+}
+
 impl IssueComment {
     pub fn author(&self) -> Option<&str> {
         self.user.as_ref().map(|u| u.login.as_str())
@@ -34,17 +68,18 @@ impl IssueComment {
 }
 
 impl Api {
-    /// Every comment of pull request `number`, oldest first:
+    /// Every comment of pull request or issue `number`, oldest first:
     /// `GET /repos/{o}/{r}/issues/{n}/comments`, every page.
     pub async fn issue_comments(
         &self,
         repo: &RepoName,
+        thread: Thread,
         number: u64,
     ) -> Result<Vec<IssueComment>, ApiError> {
-        let what = format!("comments of pull request #{number}");
+        let what = format!("comments of {} #{number}", thread.name());
         let first = format!("/repos/{repo}/issues/{number}/comments?per_page=100");
         let pages: Vec<Vec<IssueComment>> = self
-            .get_pages(first, &what, Permission::PullRequests, repo, MAX_PAGES)
+            .get_pages(first, &what, thread.read(), repo, MAX_PAGES)
             .await?;
         Ok(pages.into_iter().flatten().collect())
     }
@@ -53,13 +88,14 @@ impl Api {
     pub async fn create_comment(
         &self,
         repo: &RepoName,
+        thread: Thread,
         number: u64,
         body: &str,
     ) -> Result<IssueComment, ApiError> {
-        let what = format!("comment on pull request #{number}");
+        let what = format!("comment on {} #{number}", thread.name());
         let asked = Asked {
             what: &what,
-            permission: Permission::PullRequestsWrite,
+            permission: thread.write(),
             repo,
         };
         let path = format!("/repos/{repo}/issues/{number}/comments");
@@ -71,13 +107,14 @@ impl Api {
     pub async fn update_comment(
         &self,
         repo: &RepoName,
+        thread: Thread,
         id: u64,
         body: &str,
     ) -> Result<IssueComment, ApiError> {
         let what = format!("update of comment {id}");
         let asked = Asked {
             what: &what,
-            permission: Permission::PullRequestsWrite,
+            permission: thread.write(),
             repo,
         };
         let path = format!("/repos/{repo}/issues/comments/{id}");

@@ -103,6 +103,9 @@ pub enum Permission {
     PullRequests,
     /// Commenting on a pull request.
     PullRequestsWrite,
+    /// An issue's comments (`comment --issue`).
+    Issues,
+    IssuesWrite,
     Actions,
 }
 
@@ -112,6 +115,8 @@ impl Permission {
             Permission::Contents => "contents: read",
             Permission::PullRequests => "pull-requests: read",
             Permission::PullRequestsWrite => "pull-requests: write",
+            Permission::Issues => "issues: read",
+            Permission::IssuesWrite => "issues: write",
             Permission::Actions => "actions: read",
         }
     }

@@ -34,7 +34,7 @@ mod pulls;
 pub mod wire;
 
 pub use client::{Api, Config};
-pub use comments::IssueComment;
+pub use comments::{IssueComment, Thread};
 pub use endpoints::Tag;
 pub use error::{ApiError, Permission};
 pub use pulls::pulls_of_run;

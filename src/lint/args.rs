@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-pub const ABOUT: &str = "Find the benchmark-CI anti-patterns of the seed report in a repository's own workflows: a baseline from the fork, a walk over older commits, always() on GPU jobs, silent comparisons, moving fallbacks and dependencies, and more (14 rules).";
+pub const ABOUT: &str = "Find the benchmark-CI patterns that waste GPU hours or hide a missing comparison in a repository's own workflows: a baseline from the fork, a walk over older commits, always() on GPU jobs, silent comparisons, moving fallbacks and dependencies, and more (14 rules).";
 
 const EXIT_CODES: &str = "\
 Exit codes:

@@ -18,8 +18,8 @@
 //!
 //! The rules about holding a runner (`job-always`, `cancel-main`,
 //! `label-cancel`, `cache-discipline`) also apply to every job on an
-//! expensive runner ([`Job::costly_runner`]), benchmark or not: the seed's
-//! GPU test jobs cost as much as its benchmarks. Pure.
+//! expensive runner ([`Job::costly_runner`]), benchmark or not: a GPU
+//! project's test jobs can cost as much as its benchmarks. Pure.
 
 use std::path::Path;
 
@@ -385,8 +385,8 @@ pub fn benchmark_command(c: &Command) -> bool {
         f.contains("python")
             || ["bash", "sh", "julia", "node", "torchrun", "uv", "./"].contains(&f.as_str())
     };
-    // The seed's names, wherever they stand (`timeout 3600 bash
-    // scripts/run_benchmark.sh`).
+    // Scripts named for benchmarking, wherever they stand (`timeout 3600
+    // bash scripts/run_benchmark.sh`).
     let seed_like = |w: &str| {
         let f = file_name(w).to_lowercase();
         f.starts_with("run_benchmark")

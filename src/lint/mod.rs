@@ -1,4 +1,4 @@
-//! `lint`: the workflow patterns that cost the seed report its GPU hours
+//! `lint`: the workflow patterns that waste a benchmark job's GPU hours
 //! (a baseline from the fork, a walk over older commits, `always()` on GPU
 //! jobs, comparisons that pass when their file is missing, ...), found in a
 //! repository's own workflows, which general linters do not look for.

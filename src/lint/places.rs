@@ -2,7 +2,7 @@
 //! of the head repository (a pull request's fork): there `origin` is the
 //! fork, so `git fetch origin main` fetches the fork's stale `main`.
 //!
-//! Followed as the seed workflow does it: `actions/checkout` of the head
+//! Followed as a common GPU benchmark workflow does it: `actions/checkout` of the head
 //! repository (`repository:` naming `head.repo`, also through `env:`) into
 //! `path: flydsl-test`; a container started with `-v
 //! "$GITHUB_WORKSPACE/flydsl-test:/flydsl-test" -w /flydsl-test --name
@@ -409,7 +409,7 @@ mod seed {
     use super::*;
     use crate::lint::{workflow, yaml};
 
-    /// The seed workflow's shape: the head checked out into a path, mounted
+    /// A common GPU workflow's shape: the head checked out into a path, mounted
     /// into a container, and `git fetch origin main` run there.
     #[test]
     fn a_fetch_inside_the_containers_mount_of_the_head_checkout() {

@@ -114,10 +114,6 @@ impl Effects {
 
     /// How much to widen a row's variance: `m / (m - 1)` for the fewest
     /// rows `m` any of its corrected rounds was estimated from, 1 if none.
-    #[allow(
-        clippy::cast_precision_loss,
-        reason = "a suite has at most millions of rows"
-    )]
     pub fn inflation(&self, row: &RowRounds, look: usize) -> f64 {
         window(row, look)
             .filter_map(|(round, _)| self.rows.get(round).copied())

@@ -115,7 +115,6 @@ struct Stats {
     dof: f64,
 }
 
-#[allow(clippy::cast_precision_loss, reason = "a row has at most LIMIT rounds")]
 fn mean_var(values: &[f64]) -> (f64, f64) {
     let n = values.len() as f64;
     if values.is_empty() {
@@ -130,7 +129,6 @@ fn mean_var(values: &[f64]) -> (f64, f64) {
     (mean, var)
 }
 
-#[allow(clippy::cast_precision_loss, reason = "a row has at most LIMIT rounds")]
 fn stats(values: &[f64], inflation: f64, prior: Option<Prior>) -> Stats {
     let (mean, var) = mean_var(values);
     let var = var * inflation;
@@ -229,7 +227,6 @@ fn suite_scale(rows: &[RowRounds], effects: &Effects, look: usize) -> f64 {
 
 /// The first look's rounds of every row (at least two), fitted into the
 /// suite's prior for spreads.
-#[allow(clippy::cast_precision_loss, reason = "a row has at most LIMIT rounds")]
 fn fit_prior(rows: &[RowRounds], effects: &Effects, first: usize) -> Option<Prior> {
     Prior::fit(rows.iter().filter_map(|r| {
         let used: Vec<f64> = effects.adjusted(r, first).map(|(_, v)| v).collect();
@@ -332,10 +329,6 @@ fn holm(
     order.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
     for (p, i) in order {
         let left = tested.saturating_sub(found).max(1);
-        #[allow(
-            clippy::cast_precision_loss,
-            reason = "a suite has at most millions of rows"
-        )]
         let level = share / left as f64;
         if p > level {
             break;

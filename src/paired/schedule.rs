@@ -51,7 +51,6 @@ impl Schedule {
 
     /// The share of the false-alarm rate spent by the time `rounds` of the
     /// most have run (0 to 1).
-    #[allow(clippy::cast_precision_loss, reason = "round counts are at most LIMIT")]
     pub fn spent(&self, rounds: usize) -> f64 {
         let last = self.looks().last().copied().unwrap_or(1).max(1);
         let t = (rounds.min(last) as f64) / (last as f64);

@@ -144,7 +144,6 @@ pub fn judge(
 /// for its key, a floor (in the metric's unit) raising both at the
 /// baseline's level. `auto` has no history to learn from here: the
 /// default.
-#[allow(clippy::cast_precision_loss, reason = "a row has at most LIMIT rounds")]
 fn row_settings(
     config: &Config,
     thresholds: &Thresholds,

@@ -34,7 +34,6 @@ pub struct Line {
 }
 
 impl Line {
-    #[allow(clippy::cast_precision_loss, reason = "at most thousands of runs")]
     pub fn fit(xs: &[f64], ys: &[f64]) -> Option<Line> {
         let n = xs.len().min(ys.len());
         if n == 0 {

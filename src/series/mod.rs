@@ -62,10 +62,6 @@ pub fn mean(values: &[f64]) -> f64 {
     if values.is_empty() {
         return 0.0;
     }
-    #[allow(
-        clippy::cast_precision_loss,
-        reason = "a history has at most thousands of runs"
-    )]
     let n = values.len() as f64;
     values.iter().sum::<f64>() / n
 }

@@ -28,10 +28,6 @@ pub const MAX_DOF: f64 = 100.0;
 impl Prior {
     /// Fits the prior to rows' (variance, degrees of freedom); `None` for
     /// fewer than three rows with a positive, finite variance.
-    #[allow(
-        clippy::cast_precision_loss,
-        reason = "a suite has at most millions of rows"
-    )]
     pub fn fit(rows: impl Iterator<Item = (f64, f64)>) -> Option<Prior> {
         let mut e = Vec::new();
         let mut tri = 0.0;

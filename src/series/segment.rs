@@ -92,7 +92,6 @@ impl Sums {
     }
 
     /// (n, mean, sum of squared deviations) of `lo..hi`.
-    #[allow(clippy::cast_precision_loss, reason = "at most thousands of runs")]
     fn stats(&self, lo: usize, hi: usize) -> (f64, f64, f64) {
         let get = |v: &Vec<f64>, i: usize| v.get(i).copied().unwrap_or(0.0);
         let n = hi.saturating_sub(lo) as f64;
@@ -223,7 +222,6 @@ pub fn change_points(values: &[f64], test: Test) -> Vec<usize> {
 
 /// Removes the weakest change point while one fails `test` against its
 /// neighbouring segments, with the noise pooled over all of them.
-#[allow(clippy::cast_precision_loss, reason = "at most dozens of points")]
 fn prune(sums: &Sums, len: usize, mut points: Vec<usize>, test: Test) -> Vec<usize> {
     while !points.is_empty() {
         let parts = segments(len, &points);

@@ -4,7 +4,7 @@
 //! A CSV is described by the config (`bench.toml`). A harness's file
 //! describes itself: its rows are keyed by `benchmark` and `params`, and
 //! its metrics are the format's. When the config leaves keys and metrics
-//! at their defaults (the seed project's `op,shape,dtype` and `tflops`,
+//! at their defaults (a kernel suite's `op,shape,dtype` and `tflops`,
 //! `tbps`), the files' own are adopted: the keys, and every metric any of
 //! the files has, in the order first seen. When the config names
 //! metrics, each file's metrics are read by those names (so a config can

@@ -272,7 +272,6 @@ struct Drift {
 /// At most [`HINGES`] positions are tried (every run of a short history,
 /// every few runs of a long one, and each change point), so a row costs
 /// at most that many fits whatever its length.
-#[allow(clippy::cast_precision_loss, reason = "at most thousands of runs")]
 fn hinge(kept: &[f64], points: &[usize]) -> Option<(usize, Line, f64)> {
     let n = kept.len();
     let nf = n as f64;
@@ -308,7 +307,6 @@ fn bic(n: f64, rss: f64, params: f64) -> f64 {
 /// A drift, when a creep to the last run (a hinge: flat, then a line)
 /// explains `kept` better than its steps, its slope is significant and it
 /// adds up to at least `smallest`.
-#[allow(clippy::cast_precision_loss, reason = "at most thousands of runs")]
 fn drift(kept: &[f64], points: &[usize], smallest: f64) -> Option<Drift> {
     let n = kept.len();
     let nf = n as f64;

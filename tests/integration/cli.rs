@@ -22,6 +22,33 @@ fn help_teaches_examples_and_exit_codes() {
     assert!(run.stdout.contains("Exit codes:"));
 }
 
+/// The front door introduces the whole tool (issue 50): every command in
+/// the order a pull request's job runs them, the others after, and resolve
+/// as what runs without a command.
+#[test]
+fn help_introduces_every_command_in_the_order_a_workflow_runs_them() {
+    let run = Bin::new().arg("--help").run();
+    run.assert_code(0);
+    let intro = run.stdout.split("Usage:").next().unwrap_or_default();
+    insta::assert_snapshot!("help_front_door", intro);
+    let at = |command: &str| {
+        intro
+            .find(&format!("\n  {command} "))
+            .unwrap_or_else(|| panic!("--help does not introduce {command}: {intro}"))
+    };
+    let order = ["resolve", "select", "bench", "compare", "comment"].map(at);
+    assert!(order.is_sorted(), "{intro}");
+    let flat = intro.split_whitespace().collect::<Vec<_>>().join(" ");
+    for said in [
+        "On pushes to main, trend finds",
+        "lint checks the workflows",
+        "convert writes",
+        "Without a command, resolve runs",
+    ] {
+        assert!(flat.contains(said), "{said:?}: {intro}");
+    }
+}
+
 #[test]
 fn resolve_is_the_default_command() {
     let event = repo_root().join("examples/events/fork-pull-request.json");

@@ -145,28 +145,32 @@ fn a_pull_request_and_an_issue_together_are_refused() {
     assert!(run.stderr.contains("not both"), "{}", run.stderr);
 }
 
+/// `comment --issue` with trend's report of 30 runs against `mock`: the
+/// JSON outcome (the step itself always exits 0 without `--strict`).
+fn post_on_the_issue(mock: &crate::support::mock_github::MockGitHub) -> Value {
+    let bin = Bin::new();
+    let file = bin.dir().join("trend.json");
+    std::fs::write(&file, trend_report(30)).unwrap();
+    let run = bin
+        .api(&mock.url())
+        .env("GITHUB_TOKEN", "ghs_test")
+        .env("GITHUB_REPOSITORY", REPO)
+        .env("INPUT_TIMEOUT", "10")
+        .args(["comment", "--issue", &PR.to_string(), "--marker", "trend"])
+        .args(["--format", "json", "--report"])
+        .arg(&file)
+        .run();
+    run.assert_code(0);
+    serde_json::from_str::<Value>(run.stdout.trim()).unwrap()
+}
+
 /// Issue 46's review of `--issue`: the same guarantees as on a pull
 /// request. A stranger's comment that carries the marker is never edited
 /// (a comment of ours is created beside it), and comments not read to
 /// their end (pages that loop, or more than the cap) mean no write at all.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn on_an_issue_a_strangers_marker_is_left_alone_and_unread_pages_write_nothing() {
-    let post = |mock: &crate::support::mock_github::MockGitHub| {
-        let bin = Bin::new();
-        let file = bin.dir().join("trend.json");
-        std::fs::write(&file, trend_report(30)).unwrap();
-        let run = bin
-            .api(&mock.url())
-            .env("GITHUB_TOKEN", "ghs_test")
-            .env("GITHUB_REPOSITORY", REPO)
-            .env("INPUT_TIMEOUT", "10")
-            .args(["comment", "--issue", &PR.to_string(), "--marker", "trend"])
-            .args(["--format", "json", "--report"])
-            .arg(&file)
-            .run();
-        run.assert_code(0);
-        serde_json::from_str::<Value>(run.stdout.trim()).unwrap()
-    };
+    let post = post_on_the_issue;
     let (mock, comments) = mock_with_comments().await;
     let forged =
         "<!-- baseline-resolver:trend -->\n### Benchmark trend on main: no change (forged)";
@@ -205,5 +209,46 @@ async fn on_an_issue_a_strangers_marker_is_left_alone_and_unread_pages_write_not
             "no write: {requests:?}"
         );
         assert_eq!(requests.len(), if looping { 2 } else { 100 });
+    }
+}
+
+/// Issue 46's review of `--issue`: a token that may not write to an issue
+/// is told to get `issues: write` (an issue's comments need it; the
+/// `pull-requests` permission a pull request's verdict needs does not
+/// reach an issue), and the message names the issue, not a pull request
+/// nor the fork's `workflow_run` advice that fits only a pull request.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_an_issue_a_refused_token_is_told_the_issues_permission() {
+    use crate::support::mock_github::{MockGitHub, error, ok_json};
+    use wiremock::matchers::{method, path};
+    let issue_comments = format!("/repos/{REPO}/issues/{PR}/comments");
+    for (read_refused, needed) in [(true, "issues: read"), (false, "issues: write")] {
+        let mock = MockGitHub::start().await;
+        let read = if read_refused {
+            error(403, "Resource not accessible by integration")
+        } else {
+            ok_json(json!([]))
+        };
+        wiremock::Mock::given(method("GET"))
+            .and(path(issue_comments.clone()))
+            .respond_with(read)
+            .mount(&mock.server)
+            .await;
+        wiremock::Mock::given(method("POST"))
+            .and(path(issue_comments.clone()))
+            .respond_with(error(403, "Resource not accessible by integration"))
+            .mount(&mock.server)
+            .await;
+        let v = tokio::task::block_in_place(|| post_on_the_issue(&mock));
+        assert_eq!(v["action"], "failed", "{v}");
+        let w = v["warning"].as_str().unwrap();
+        assert!(w.contains(&format!("permissions: {needed}")), "{w}");
+        assert!(w.contains(&format!("issue #{PR}")), "{w}");
+        assert!(
+            !w.contains("pull request")
+                && !w.contains("pull-requests")
+                && !w.contains("workflow_run"),
+            "{w}"
+        );
     }
 }

@@ -1,5 +1,5 @@
 //! The API client and git speak HTTPS as GitHub does: every online question
-//! answered over TLS on one shared connection, the CA trusted through
+//! answered over TLS on connections shared, the CA trusted through
 //! `SSL_CERT_FILE` or `SSL_CERT_DIR`, and a certificate or protocol failure
 //! answered at once (one warning naming the host, no retry, nothing sent
 //! without TLS) instead of retried until the deadline.
@@ -40,7 +40,7 @@ fn warnings(j: &Value) -> String {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn every_online_question_is_answered_over_https_on_one_connection() {
+async fn every_online_question_is_answered_over_https_on_the_first_connections() {
     let mock = MockGitHub::start().await;
     tags(&mock).await;
     mock.repository(REPO, "main").await;
@@ -86,7 +86,8 @@ async fn every_online_question_is_answered_over_https_on_one_connection() {
         ),
         ("tags, peel, artifacts", fork_pr(), "pull_request"),
     ];
-    for (i, (what, payload, event)) in cases.iter().enumerate() {
+    let (mut connections, mut asked) = (0, 0);
+    for (what, payload, event) in &cases {
         let (_, j) = online(&mock, payload, event)
             .env("GITHUB_REPOSITORY", REPO)
             .env("INPUT_ARTIFACT_NAME", "bench-{sha}")
@@ -96,10 +97,14 @@ async fn every_online_question_is_answered_over_https_on_one_connection() {
         assert_eq!(j["base_available"], true, "{what}");
         assert_eq!(j["tag"], "v1.1.0", "{what}");
         assert_eq!(j["tag_sha"], TAG_COMMIT, "{what}");
-        assert_eq!(
-            mock.front.connections(),
-            i + 1,
-            "{what}: every request of a run shares one connection"
+        // The first requests each open a connection (at most 8, issue 46);
+        // every later one goes over a connection already open.
+        let opened = mock.front.connections() - connections;
+        let requests = mock.requests().await.len() - asked;
+        (connections, asked) = (connections + opened, asked + requests);
+        assert!(
+            (1..=8).contains(&opened) && opened < requests,
+            "{what}: {opened} connections for {requests} requests"
         );
     }
     let requests = mock.requests().await;

@@ -45,6 +45,7 @@ mod pipeline;
 mod pipeline_runs;
 mod properties;
 mod proxy;
+mod request_wave;
 mod resolve_hostile_tags;
 mod rules;
 mod secrets;

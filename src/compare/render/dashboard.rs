@@ -1,6 +1,6 @@
 //! The block the dashboard parses, per baseline: a header line
 //! `=== Benchmark: current vs LABEL ===` and one fixed-format line per
-//! compared row, exactly as the motivating repository's script printed
+//! compared row, exactly as the shell comparison scripts it replaces printed
 //! them. No other line of the log looks like a row (none has `ratio=`);
 //! the exact `repo@sha` of a baseline is on a line of its own.
 

@@ -142,10 +142,6 @@ impl Serialize for OwnedRow<'_> {
     }
 }
 
-#[allow(
-    clippy::cast_precision_loss,
-    reason = "rows and rounds are far below 2^52"
-)]
 fn json_paired(c: &Comparison<'_>) -> Option<Paired> {
     let judged = c.paired()?;
     let rounds: Vec<usize> = judged.decisions.iter().map(|d| d.rounds).collect();

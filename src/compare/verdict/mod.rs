@@ -479,7 +479,6 @@ impl<'t> Comparison<'t> {
     /// for an empty suite); `compare::coverage` says why the rest was not.
     pub fn coverage_pct(&self) -> Option<f64> {
         let suite = self.suite();
-        #[expect(clippy::cast_precision_loss, reason = "row counts far below 2^52")]
         (suite > 0).then(|| self.compared() as f64 * 100.0 / suite as f64)
     }
 

@@ -30,10 +30,6 @@ pub struct TwoSample {
 
 /// The mean and variance of the logs of a side's runs, and its degrees of
 /// freedom (runs less one).
-#[allow(
-    clippy::cast_precision_loss,
-    reason = "a side has at most a thousand runs"
-)]
 fn log_moments(values: &[f64]) -> Option<(f64, f64, f64)> {
     let logs: Vec<f64> = values
         .iter()
@@ -78,10 +74,6 @@ pub fn prior(comparison: &Comparison<'_>) -> Option<Prior> {
 }
 
 /// The test for a row with two or more runs on each side; `None` otherwise.
-#[allow(
-    clippy::cast_precision_loss,
-    reason = "a side has at most a thousand runs"
-)]
 pub fn test(base: &Samples, cur: &Samples, sign: f64, prior: Option<Prior>) -> Option<TwoSample> {
     let (b, c) = (base.samples(), cur.samples());
     let (mb, _, _) = log_moments(b)?;

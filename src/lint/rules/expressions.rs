@@ -11,8 +11,8 @@ use crate::lint::workflow::{Job, Workflow};
 use crate::lint::yaml::{Node, Scalar, Value};
 
 pub fn check(w: &Workflow<'_>, bench: &Benchmarks, hits: &mut Vec<Hit>) {
-    // The workflow's own `env:` (the seed's `BASE_COMMIT_SHA: ${{ ... ||
-    // github.event.before || 'main' }}` is there, not in a job).
+    // The workflow's own `env:` (a `BASE_COMMIT_SHA: ${{ ... ||
+    // github.event.before || 'main' }}` often stands there, not in a job).
     let mut top = Vec::new();
     if let Some(env) = w.root.get("env") {
         keyed(env, "env", &mut top);

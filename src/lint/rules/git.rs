@@ -6,7 +6,7 @@
 use std::cell::OnceCell;
 
 use super::later::{Act, Later};
-use super::{hit, pinned_ref};
+use super::{hit, pinned_ref, positionals};
 use crate::lint::evidence::{
     Benchmarks, benchmark_command, measures_both_sides, step_runs_benchmarks,
 };
@@ -80,72 +80,6 @@ fn measures_both_sides_in(job: &Job<'_>) -> bool {
         .iter()
         .filter_map(|s| s.script.as_ref())
         .any(|s| s.commands.iter().any(measures_both_sides))
-}
-
-/// Options of git's subcommands (`fetch`, `pull`, `clone`, `ls-remote`,
-/// `checkout`, `switch`, `reset`, `merge-base`, `worktree`) that take their
-/// value as the next word: `git fetch --depth 1 origin main` fetches
-/// `main` from `origin`, not from `1`. Written `--depth=1` the value is in
-/// the word itself.
-const TAKES_VALUE: &[&str] = &[
-    "--depth",
-    "--deepen",
-    "--shallow-since",
-    "--shallow-exclude",
-    "--jobs",
-    "-j",
-    "--upload-pack",
-    "-u",
-    "--refmap",
-    "--server-option",
-    "-o",
-    "--origin",
-    "--negotiation-tip",
-    "--filter",
-    "--recurse-submodules-default",
-    "--submodule-prefix",
-    "--branch",
-    "-b",
-    "-B",
-    "--orphan",
-    "--reference",
-    "--reference-if-able",
-    "--separate-git-dir",
-    "--config",
-    "--template",
-    "--bundle-uri",
-    "--strategy",
-    "-s",
-    "--strategy-option",
-    "-X",
-    "--sort",
-    "--create",
-    "-c",
-    "--force-create",
-    "-C",
-];
-
-/// The words after `git [-C dir] <sub>` that are neither options nor the
-/// values of options.
-pub(super) fn positionals(c: &Command) -> Vec<&str> {
-    let mut seen_sub = false;
-    let mut skip = false;
-    let mut out = Vec::new();
-    for w in c.words.iter().skip(1) {
-        let t = w.text.as_str();
-        if skip {
-            skip = false;
-        } else if !seen_sub && (t == "-C" || t == "-c") {
-            skip = true;
-        } else if t.starts_with('-') {
-            skip = seen_sub && TAKES_VALUE.contains(&t);
-        } else if !seen_sub {
-            seen_sub = true;
-        } else {
-            out.push(t);
-        }
-    }
-    out
 }
 
 fn head_repo(text: &str) -> bool {

@@ -14,8 +14,7 @@
 
 use rustc_hash::FxHashMap;
 
-use super::git::positionals;
-use super::pinned_ref;
+use super::{pinned_ref, positionals};
 use crate::lint::shell::Command;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

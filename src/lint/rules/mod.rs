@@ -15,6 +15,7 @@ pub mod results;
 
 use super::evidence::Benchmarks;
 use super::finding::Hit;
+use super::shell::Command;
 use super::workflow::{Job, Step, Workflow};
 use super::yaml::Pos;
 
@@ -76,4 +77,70 @@ fn pinned_ref(text: &str) -> bool {
             || t.strip_prefix('v')
                 .unwrap_or(t)
                 .starts_with(|c: char| c.is_ascii_digit()))
+}
+
+/// Options of git's subcommands (`fetch`, `pull`, `clone`, `ls-remote`,
+/// `checkout`, `switch`, `reset`, `merge-base`, `worktree`) that take their
+/// value as the next word: `git fetch --depth 1 origin main` fetches
+/// `main` from `origin`, not from `1`. Written `--depth=1` the value is in
+/// the word itself.
+const TAKES_VALUE: &[&str] = &[
+    "--depth",
+    "--deepen",
+    "--shallow-since",
+    "--shallow-exclude",
+    "--jobs",
+    "-j",
+    "--upload-pack",
+    "-u",
+    "--refmap",
+    "--server-option",
+    "-o",
+    "--origin",
+    "--negotiation-tip",
+    "--filter",
+    "--recurse-submodules-default",
+    "--submodule-prefix",
+    "--branch",
+    "-b",
+    "-B",
+    "--orphan",
+    "--reference",
+    "--reference-if-able",
+    "--separate-git-dir",
+    "--config",
+    "--template",
+    "--bundle-uri",
+    "--strategy",
+    "-s",
+    "--strategy-option",
+    "-X",
+    "--sort",
+    "--create",
+    "-c",
+    "--force-create",
+    "-C",
+];
+
+/// The words after `git [-C dir] <sub>` that are neither options nor the
+/// values of options.
+fn positionals(c: &Command) -> Vec<&str> {
+    let mut seen_sub = false;
+    let mut skip = false;
+    let mut out = Vec::new();
+    for w in c.words.iter().skip(1) {
+        let t = w.text.as_str();
+        if skip {
+            skip = false;
+        } else if !seen_sub && (t == "-C" || t == "-c") {
+            skip = true;
+        } else if t.starts_with('-') {
+            skip = seen_sub && TAKES_VALUE.contains(&t);
+        } else if !seen_sub {
+            seen_sub = true;
+        } else {
+            out.push(t);
+        }
+    }
+    out
 }

@@ -1,7 +1,7 @@
 //! Rules on what happens to benchmark results: `silent-baseline` (a step
 //! that may fail unseen, or an `exit 0` when the results are missing) and
-//! `discard-partial` (results used only when the suite exited 0: the seed's
-//! 64 good rows thrown away because one benchmark of 65 failed). Only in
+//! `discard-partial` (results used only when the suite exited 0: 64 good
+//! rows thrown away because one benchmark of 65 failed). Only in
 //! jobs that run benchmarks.
 
 use super::{about_baseline, hit};
