@@ -453,3 +453,38 @@ fn a_csv_and_a_harness_file_under_default_keys_are_refused_together() {
         run.stderr
     );
 }
+
+/// bench counts a harness's `{out}` by its rows, as compare will read it,
+/// not by its lines: a pretty-printed Google Benchmark file of two
+/// benchmarks (three repetitions and an aggregate each) spans 58 lines.
+#[test]
+fn bench_counts_a_json_result_by_its_rows_not_its_lines() {
+    use crate::bench::{Project, quiet};
+    let p = Project::new(&quiet("100", "gemm"), &quiet("90", "gemm"));
+    let bin = p.bench(&p.resolution(&p.base));
+    let artifact = bin.dir().join("main-results.json");
+    let mut entries = Vec::new();
+    for name in ["BM_Copy/8", "BM_Copy/64"] {
+        for (kind, t) in [
+            ("iteration", 10.0),
+            ("iteration", 11.0),
+            ("iteration", 12.0),
+            ("aggregate", 11.0),
+        ] {
+            entries.push(format!(
+                "    {{\n      \"name\": \"{name}\",\n      \"run_name\": \"{name}\",\n      \"run_type\": \"{kind}\",\n      \"real_time\": {t},\n      \"time_unit\": \"ns\"\n    }}"
+            ));
+        }
+    }
+    let text = format!(
+        "{{\n  \"context\": {{}},\n  \"benchmarks\": [\n{}\n  ]\n}}\n",
+        entries.join(",\n")
+    );
+    assert!(text.lines().count() > 30, "{text}");
+    std::fs::write(&artifact, text).unwrap();
+    let run = bin.arg("--baseline-result").arg(&artifact).run();
+    run.assert_code(0);
+    let out = run.outputs();
+    assert_eq!(out["baseline-source"], "artifact");
+    assert_eq!(out["baseline-rows"], "2");
+}
