@@ -488,3 +488,59 @@ fn bench_counts_a_json_result_by_its_rows_not_its_lines() {
     assert_eq!(out["baseline-source"], "artifact");
     assert_eq!(out["baseline-rows"], "2");
 }
+
+#[test]
+fn bad_files_of_the_new_formats_are_refused_naming_the_file_and_where() {
+    let (code, err) = refused(
+        "c2.xml",
+        "<?xml version=\"1.0\"?>\n<Catch2TestRun name=\"x\"><TestCase name=\"t\"><BenchmarkResults name=\"b\"><mean value=\"fast\"/></BenchmarkResults></TestCase></Catch2TestRun>",
+    );
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("c2.xml") && err.contains("the mean's value") && err.contains("fast"),
+        "{err}"
+    );
+    let (code, err) = refused(
+        "broken.xml",
+        "<Catch2TestRun name=\"x\"><TestCase name=\"t\"></Group></Catch2TestRun>",
+    );
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("broken.xml") && err.contains("catch2") && err.contains("byte"),
+        "{err}"
+    );
+    let (code, err) = refused(
+        "jmh.json",
+        "[{\"benchmark\": \"a.B.c\", \"mode\": \"avgt\", \"primaryMetric\": {\"score\": 1, \"scoreUnit\": \"us/op\", \"rawData\": [[1.0, 1e999]]}}]",
+    );
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("jmh.json") && err.contains("[0].primaryMetric.rawData[0][1]"),
+        "{err}"
+    );
+    let (code, err) = refused(
+        "nv.json",
+        "{\"meta\": {}, \"devices\": [], \"benchmarks\": [{\"name\": \"b\", \"states\": [{\"summaries\": [{\"tag\": \"nv/cold/time/gpu/mean\", \"data\": [{\"name\": \"value\", \"value\": \"soon\"}]}]}]}]}",
+    );
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("nv.json") && err.contains("states[0]") && err.contains("soon"),
+        "{err}"
+    );
+    // A name that is no format is usage, on compare as on convert.
+    let bin = Bin::new();
+    let run = bin
+        .arg("compare")
+        .arg("--current")
+        .arg(fixture("custom", "head"))
+        .arg("--baseline")
+        .arg(format!("main={}", fixture("custom", "base").display()))
+        .args(["--results-format", "customBiggerIsBest"])
+        .run();
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("customBiggerIsBest") && run.stderr.contains("customBiggerIsBetter"),
+        "{}",
+        run.stderr
+    );
+}
