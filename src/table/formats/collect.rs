@@ -177,7 +177,10 @@ impl Collect {
             };
             let headline = headline.filter(|_| status == Status::Ok);
             let key_start = table.key_buffer().len();
-            let key = self.keys.get(pending.start..pending.end).unwrap_or_default();
+            let key = self
+                .keys
+                .get(pending.start..pending.end)
+                .unwrap_or_default();
             table.key_buffer().push_str(key);
             table.push(
                 key_start,
