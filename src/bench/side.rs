@@ -21,11 +21,19 @@ use crate::github::network;
 use crate::runner::shown;
 
 /// Data rows of a results CSV (lines after the header that hold anything),
-/// counted as the file streams: constant memory at any size. `None` when
-/// no regular file is there ([`files::open_regular`]: a FIFO is never
-/// waited on).
+/// counted as the file streams: constant memory at any size; a harness's
+/// file (JSON, XML, go test's text) is read and its rows counted, as
+/// compare will see them. `None` when no regular file is there
+/// ([`files::open_regular`]: a FIFO is never waited on).
 pub fn rows(path: &Path) -> Option<u64> {
-    count(files::open_regular(path).ok()??)
+    counted(path, files::open_regular(path).ok()??)
+}
+
+fn counted(path: &Path, mut file: std::fs::File) -> Option<u64> {
+    match crate::table::formats::rows_of(path, &mut file) {
+        Some(rows) => Some(rows),
+        None => count(file),
+    }
 }
 
 /// [`rows`] of a results file someone else put there (`--baseline-result`):
@@ -42,7 +50,7 @@ pub fn downloaded(path: &Path, inputs: &Inputs) -> Result<Option<u64>, String> {
         files::inside(dir, inputs)
             .map_err(|e| format!("outside the places bench may read ({e})"))?;
     }
-    Ok(files::open_regular(path)?.and_then(count))
+    Ok(files::open_regular(path)?.and_then(|f| counted(path, f)))
 }
 
 fn count(mut file: std::fs::File) -> Option<u64> {

@@ -136,6 +136,13 @@ pub struct CompareArgs {
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
 
+    /// The results format of every file read, where the content does not say it (the peer
+    /// action's custom JSON: customBiggerIsBetter or customSmallerIsBetter gives its
+    /// direction); one of the names in docs/formats.md. [default: found from each file's
+    /// content] [env: INPUT_RESULTS_FORMAT]
+    #[arg(long, value_name = "NAME")]
+    pub results_format: Option<String>,
+
     /// Exit 3 when the gate is inconclusive. [env: INPUT_STRICT]
     #[arg(long)]
     pub strict: bool,

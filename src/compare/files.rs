@@ -21,6 +21,7 @@ use crate::contract::run::RunRecord;
 use crate::parallel;
 use crate::runner::read::FileError;
 use crate::runner::{InputError, shown};
+use crate::table::formats::Format;
 use crate::table::{self, Table, TableError, files, read::Budget};
 use crate::validate::Label;
 
@@ -77,7 +78,9 @@ pub fn read(inputs: &Inputs, config: &Config) -> Result<Read, CompareError> {
         defaults::MAX_TOTAL_BYTES,
     )?;
     let budget = Budget::new(defaults::MAX_TOTAL_BYTES);
-    let results = parallel::each(&jobs, |job| read_one(job, config, &budget));
+    let results = parallel::each(&jobs, |job| {
+        read_one(job, config, &budget, inputs.results_format)
+    });
     let mut out = Read {
         warnings,
         ..Read::default()
@@ -211,7 +214,12 @@ fn sort(
     Ok(())
 }
 
-fn read_one(job: &Job, config: &Config, budget: &Budget) -> Result<Table, TableError> {
+fn read_one(
+    job: &Job,
+    config: &Config,
+    budget: &Budget,
+    format: Option<Format>,
+) -> Result<Table, TableError> {
     if job.role != Role::Current
         && let Ok(meta) = std::fs::metadata(&job.path)
         && meta.len() == 0
@@ -222,7 +230,7 @@ fn read_one(job: &Job, config: &Config, budget: &Budget) -> Result<Table, TableE
             source: std::io::Error::new(std::io::ErrorKind::UnexpectedEof, "the file is empty"),
         }));
     }
-    table::read(&job.path, &config.keys, &config.metrics, budget)
+    table::read::read_as(&job.path, &config.keys, &config.metrics, budget, format)
 }
 
 /// Why a baseline file is not there, when that is the error (absent,

@@ -13,6 +13,7 @@ use crate::paired::{Schedule, schedule};
 use crate::runner::env::{Input, Value};
 use crate::runner::write::RunnerFiles;
 use crate::runner::{Env, Format, InputError, Reader, shown};
+use crate::table::formats::Format as ResultsFormat;
 use crate::validate::Label;
 
 const CURRENT: Input = Input::new("current", &["INPUT_CURRENT"]);
@@ -23,6 +24,7 @@ const WARN: Input = Input::new("warn-threshold", &["INPUT_WARN_THRESHOLD"]);
 const FALSE_ALARMS: Input = Input::new("false-alarms", &["INPUT_FALSE_ALARMS"]);
 const CONFIG: Input = Input::new("config", &["INPUT_CONFIG"]);
 const STRICT: Input = Input::new("strict", &["INPUT_STRICT"]);
+const RESULTS_FORMAT: Input = Input::new("results-format", &["INPUT_RESULTS_FORMAT"]);
 const NO_GATE: Input = Input::new("no-gate", &["INPUT_NO_GATE"]);
 const MIN_COVERAGE: Input = Input::new("min-coverage", &["INPUT_MIN_COVERAGE"]);
 const REPORT: Input = Input::new("report", &["INPUT_REPORT"]);
@@ -88,6 +90,9 @@ pub struct Inputs {
     /// Past runs of the gate's branch (paths or globs), in run order.
     pub history: Vec<PathBuf>,
     pub config: Option<PathBuf>,
+    /// `--results-format`: every file read as this format; `None` finds
+    /// each file's from its content.
+    pub results_format: Option<ResultsFormat>,
     pub strict: bool,
     pub report_only: bool,
     /// The share of the suite (percent) a pass needs compared; below it
@@ -168,6 +173,7 @@ pub fn validate(args: &CompareArgs, env: Env<'_>) -> Result<Inputs, InputError> 
         config: r
             .value(&CONFIG, config.as_deref())
             .map(|v| PathBuf::from(v.text)),
+        results_format: r.parse(&RESULTS_FORMAT, args.results_format.as_deref(), named)?,
         strict: r.switch(&STRICT, args.strict, false)?,
         report_only: r.switch(&NO_GATE, args.no_gate, false)?,
         min_coverage: min_coverage(&r, args)?,
@@ -262,6 +268,11 @@ fn paired_schedule(
         rounds: rounds.unwrap_or(defaults::ROUNDS),
         max_rounds: max_rounds.unwrap_or(defaults::MAX_ROUNDS),
     }))
+}
+
+/// `--results-format`: a format's name.
+fn named(text: &str) -> Result<ResultsFormat, String> {
+    ResultsFormat::parse_name(text)
 }
 
 /// `--rounds`, `--max-rounds`: a whole number of rounds, at least one.

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-pub const ABOUT: &str = "Write a harness's results (Google Benchmark, pytest-benchmark, criterion, asv, pyperf, hyperfine, go test, cargo bench) as the CSV: one row per benchmark, the median of its repetitions.";
+pub const ABOUT: &str = "Write a harness's results (Google Benchmark, pytest-benchmark, criterion, asv, pyperf, hyperfine, go test, cargo bench, nvbench, Catch2 XML, JMH, BenchmarkDotNet, the Bencher Metric Format, the peer action's custom JSON) as the CSV: one row per benchmark, the median of its repetitions.";
 
 const EXIT_CODES: &str = "\
 Exit codes:
@@ -45,7 +45,9 @@ pub struct ConvertArgs {
     pub file: PathBuf,
 
     /// The format, where the content does not say it: csv, google-benchmark,
-    /// pytest-benchmark, asv, criterion, pyperf, hyperfine, go-test, cargo-bench.
+    /// pytest-benchmark, asv, criterion, pyperf, hyperfine, go-test, cargo-bench, nvbench,
+    /// catch2, jmh, benchmarkdotnet, bmf, custom, customBiggerIsBetter,
+    /// customSmallerIsBetter.
     /// [default: found from the content]
     #[arg(long, value_name = "NAME")]
     pub results_format: Option<String>,

@@ -36,14 +36,14 @@ impl Table {
 
     /// Records the repetitions of the row just pushed, one list per metric
     /// (an empty list where the metric has none).
-    pub(crate) fn push_samples(&mut self, per_metric: &[&[f64]]) {
+    pub(crate) fn push_samples<S: AsRef<[f64]>>(&mut self, per_metric: &[S]) {
         let row = self.rows.len().saturating_sub(1);
         let want = row.saturating_mul(self.metrics);
         if self.samples.spans.len() < want {
             self.samples.spans.resize(want, (0, 0));
         }
         for m in 0..self.metrics {
-            let list = per_metric.get(m).copied().unwrap_or_default();
+            let list = per_metric.get(m).map_or(&[][..], AsRef::as_ref);
             let start = u32::try_from(self.samples.values.len()).unwrap_or(NONE);
             let len = if list.len() > 1 { list.len() } else { 0 };
             if len > 0 {

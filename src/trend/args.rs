@@ -63,6 +63,13 @@ pub struct TrendArgs {
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
 
+    /// The results format of every history file, where the content does not say it
+    /// (customBiggerIsBetter or customSmallerIsBetter for the peer action's custom JSON); a
+    /// name from docs/formats.md. [default: found from each file's content]
+    /// [env: INPUT_RESULTS_FORMAT]
+    #[arg(long, value_name = "NAME")]
+    pub results_format: Option<String>,
+
     /// The smallest change reported, in percent. [default: 5] [env: INPUT_MIN_CHANGE]
     #[arg(long, value_name = "PCT")]
     pub min_change: Option<String>,

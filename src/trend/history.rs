@@ -100,7 +100,11 @@ fn plan(patterns: &[PathBuf], warnings: &mut Vec<String>) -> Vec<PathBuf> {
 }
 
 /// Reads every history file into series.
-pub fn read(patterns: &[PathBuf], config: &mut Config) -> Result<History, HistoryError> {
+pub fn read(
+    patterns: &[PathBuf],
+    config: &mut Config,
+    format: Option<crate::table::formats::Format>,
+) -> Result<History, HistoryError> {
     let mut history = History::default();
     let paths = plan(patterns, &mut history.warnings);
     if paths.is_empty() {
@@ -123,7 +127,7 @@ pub fn read(patterns: &[PathBuf], config: &mut Config) -> Result<History, Histor
     let (mut unread, mut invalid) = (None, None);
     for batch in paths.chunks(BATCH) {
         let tables = parallel::each(batch, |path| {
-            table::read(path, &config.keys, &config.metrics, &budget)
+            table::read::read_as(path, &config.keys, &config.metrics, &budget, format)
         });
         for (path, result) in batch.iter().zip(tables) {
             match result {

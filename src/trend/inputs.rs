@@ -11,6 +11,7 @@ use crate::runner::{Env, Format, InputError, Reader, shown};
 
 const HISTORY: Input = Input::new("history", &["INPUT_HISTORY"]);
 const CONFIG: Input = Input::new("config", &["INPUT_CONFIG"]);
+const RESULTS_FORMAT: Input = Input::new("results-format", &["INPUT_RESULTS_FORMAT"]);
 const MIN_CHANGE: Input = Input::new("min-change", &["INPUT_MIN_CHANGE"]);
 const RECENT: Input = Input::new("recent", &["INPUT_RECENT"]);
 const FAIL_ON: Input = Input::new("fail-on", &["INPUT_FAIL_ON"]);
@@ -27,6 +28,9 @@ pub struct Inputs {
     /// Paths or globs, in the order given.
     pub history: Vec<PathBuf>,
     pub config: Option<PathBuf>,
+    /// `--results-format`: every history file read as this format; `None`
+    /// finds each file's from its content.
+    pub results_format: Option<crate::table::formats::Format>,
     /// A fraction (0.05).
     pub min_change: f64,
     pub recent: usize,
@@ -92,6 +96,11 @@ pub fn validate(args: &TrendArgs, env: Env<'_>) -> Result<Inputs, InputError> {
         config: r
             .value(&CONFIG, config.as_deref())
             .map(|v| PathBuf::from(v.text)),
+        results_format: r.parse(
+            &RESULTS_FORMAT,
+            args.results_format.as_deref(),
+            crate::table::formats::Format::parse_name,
+        )?,
         min_change: r
             .parse(&MIN_CHANGE, args.min_change.as_deref(), percent)?
             .unwrap_or(MIN_CHANGE_PCT)

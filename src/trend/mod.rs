@@ -110,7 +110,7 @@ pub fn run(inputs: &Inputs) -> Result<u8, TrendError> {
         Some(path) => config::load::load(path)?,
         None => Config::default(),
     };
-    let history = history::read(&inputs.history, &mut config)?;
+    let history = history::read(&inputs.history, &mut config, inputs.results_format)?;
     let report = Report {
         rows: judge(&history, &config, inputs.min_change),
         judged: history.series.len(),

@@ -56,7 +56,9 @@ fn regressed_of(format: &str, benchmark: &str, params: &str, count: usize) {
     let change = regressed[0]["change_pct"].as_f64().unwrap_or(f64::NAN);
     assert!((change + 30.0).abs() < 0.1, "{format}: change {change}");
     for r in rows.iter().filter(|r| r["class"] != "regressed") {
-        let failed = r["reason"].as_str().is_some_and(|w| w.contains("failed"));
+        let failed = r["reason"]
+            .as_str()
+            .is_some_and(|w| w.contains("failed") || w.contains("skipped"));
         let class = if failed {
             "not-comparable"
         } else {
@@ -118,6 +120,109 @@ fn asv_results_are_read_per_combination_of_params_with_their_samples() {
         "{csv}"
     );
     assert!(csv.contains("bench_io.time_broken,,,,failed,0\n"), "{csv}");
+}
+
+#[test]
+fn nvbench_states_are_rows_by_axis_values_and_a_skipped_state_is_failed() {
+    regressed_of("nvbench", "copy_sweep", "Duration=0.002", 4);
+    let csv = convert(&fixture("nvbench", "base"));
+    assert!(
+        csv.starts_with("benchmark,params,gpu_time,cpu_time,batch_gpu_time,item_rate,bytes_per_second,status,samples\n"),
+        "{csv}"
+    );
+    assert!(csv.contains("copy_sweep,Duration=0.004,4050000,"), "{csv}");
+    assert!(
+        csv.contains("copy_sweep,Duration=0.008,,,,,,failed,0\n"),
+        "{csv}"
+    );
+}
+
+#[test]
+fn catch2_xml_benchmarks_are_rows_by_test_case_and_name() {
+    regressed_of("catch2", "Fibonacci", "fib 25", 4);
+    let csv = convert(&fixture("catch2", "base"));
+    assert!(
+        csv.contains("Parse & print,small <doc>,1500,ok,1\n"),
+        "{csv}"
+    );
+    assert!(csv.contains("Parse & print,huge,,failed,0\n"), "{csv}");
+}
+
+#[test]
+fn jmh_raw_data_are_samples_and_the_mode_gives_unit_and_direction() {
+    regressed_only("jmh", "org.example.Codec.encode", "size=1024");
+    let csv = convert(&fixture("jmh", "base"));
+    // us/op made ns/op, ops/ms made ops/s; two forks of three iterations.
+    assert!(
+        csv.contains("org.example.Codec.encode,size=64,1500,,ok,6\n"),
+        "{csv}"
+    );
+    assert!(
+        csv.contains("org.example.Codec.decode,,,850000,ok,6\n"),
+        "{csv}"
+    );
+}
+
+#[test]
+fn benchmarkdotnet_result_measurements_are_samples_per_parameters() {
+    regressed_of("benchmarkdotnet", "Sample.Benchmarks.Fib", "N=20", 4);
+    let csv = convert(&fixture("benchmarkdotnet", "base"));
+    assert!(
+        csv.contains("Sample.Benchmarks.Fib,N=10,24.4,24,ok,6\n"),
+        "{csv}"
+    );
+    assert!(
+        csv.contains("Sample.Benchmarks.Crash,,,,failed,0\n"),
+        "{csv}"
+    );
+}
+
+#[test]
+fn bencher_metric_format_measures_are_metrics() {
+    regressed_only("bmf", "codec::decode", "");
+}
+
+#[test]
+fn custom_json_direction_comes_from_the_unit_unless_the_format_is_named() {
+    // req/s fell 30%: a rate, higher is better, so a regression.
+    regressed_only("custom", "Throughput", "");
+    let bin = Bin::new();
+    for (name, value) in [("base", 150), ("head", 100)] {
+        let text =
+            format!("[{{\"name\": \"Free Memory\", \"unit\": \"Megabytes\", \"value\": {value}}}]");
+        std::fs::write(bin.dir().join(format!("{name}.json")), text).unwrap();
+    }
+    // Megabytes fell by a third: better by the unit (lower), worse when
+    // the file is named customBiggerIsBetter.
+    let verdict = |format: Option<&str>| {
+        let mut cmd = Bin::new().in_dir(bin.dir());
+        cmd = cmd.args([
+            "compare",
+            "--current",
+            "head.json",
+            "--baseline",
+            "main=base.json",
+        ]);
+        if let Some(f) = format {
+            cmd = cmd.args(["--results-format", f]);
+        }
+        let run = cmd.args(["--format", "json"]).run();
+        let json: Value = serde_json::from_str(&run.stdout)
+            .unwrap_or_else(|e| panic!("{e}: {} {}", run.stdout, run.stderr));
+        let class = json["baselines"][0]["rows"][0]["class"]
+            .as_str()
+            .unwrap_or("");
+        (run.code, class.to_owned())
+    };
+    assert_eq!(verdict(None), (0, "improved".to_owned()));
+    assert_eq!(
+        verdict(Some("customBiggerIsBetter")),
+        (4, "regressed".to_owned())
+    );
+    assert_eq!(
+        verdict(Some("customSmallerIsBetter")),
+        (0, "improved".to_owned())
+    );
 }
 
 /// What `convert` writes for `path`.
@@ -206,7 +311,10 @@ fn a_named_format_is_read_as_that_format_and_an_unknown_name_is_usage() {
     assert!(
         run.stderr
             .contains("the formats are google-benchmark, pytest-benchmark")
-            && run.stderr.contains("cargo-bench, csv"),
+            && run
+                .stderr
+                .contains("nvbench, catch2, jmh, benchmarkdotnet, bmf")
+            && run.stderr.contains("customSmallerIsBetter, csv"),
         "{}",
         run.stderr
     );
@@ -341,6 +449,97 @@ fn a_csv_and_a_harness_file_under_default_keys_are_refused_together() {
     assert_eq!(run.code, 1, "{}", run.stdout);
     assert!(
         run.stderr.contains("keys = [\"benchmark\", \"params\"]"),
+        "{}",
+        run.stderr
+    );
+}
+
+/// bench counts a harness's `{out}` by its rows, as compare will read it,
+/// not by its lines: a pretty-printed Google Benchmark file of two
+/// benchmarks (three repetitions and an aggregate each) spans 58 lines.
+#[test]
+fn bench_counts_a_json_result_by_its_rows_not_its_lines() {
+    use crate::bench::{Project, quiet};
+    let p = Project::new(&quiet("100", "gemm"), &quiet("90", "gemm"));
+    let bin = p.bench(&p.resolution(&p.base));
+    let artifact = bin.dir().join("main-results.json");
+    let mut entries = Vec::new();
+    for name in ["BM_Copy/8", "BM_Copy/64"] {
+        for (kind, t) in [
+            ("iteration", 10.0),
+            ("iteration", 11.0),
+            ("iteration", 12.0),
+            ("aggregate", 11.0),
+        ] {
+            entries.push(format!(
+                "    {{\n      \"name\": \"{name}\",\n      \"run_name\": \"{name}\",\n      \"run_type\": \"{kind}\",\n      \"real_time\": {t},\n      \"time_unit\": \"ns\"\n    }}"
+            ));
+        }
+    }
+    let text = format!(
+        "{{\n  \"context\": {{}},\n  \"benchmarks\": [\n{}\n  ]\n}}\n",
+        entries.join(",\n")
+    );
+    assert!(text.lines().count() > 30, "{text}");
+    std::fs::write(&artifact, text).unwrap();
+    let run = bin.arg("--baseline-result").arg(&artifact).run();
+    run.assert_code(0);
+    let out = run.outputs();
+    assert_eq!(out["baseline-source"], "artifact");
+    assert_eq!(out["baseline-rows"], "2");
+}
+
+#[test]
+fn bad_files_of_the_new_formats_are_refused_naming_the_file_and_where() {
+    let (code, err) = refused(
+        "c2.xml",
+        "<?xml version=\"1.0\"?>\n<Catch2TestRun name=\"x\"><TestCase name=\"t\"><BenchmarkResults name=\"b\"><mean value=\"fast\"/></BenchmarkResults></TestCase></Catch2TestRun>",
+    );
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("c2.xml") && err.contains("the mean's value") && err.contains("fast"),
+        "{err}"
+    );
+    let (code, err) = refused(
+        "broken.xml",
+        "<Catch2TestRun name=\"x\"><TestCase name=\"t\"></Group></Catch2TestRun>",
+    );
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("broken.xml") && err.contains("catch2") && err.contains("byte"),
+        "{err}"
+    );
+    let (code, err) = refused(
+        "jmh.json",
+        "[{\"benchmark\": \"a.B.c\", \"mode\": \"avgt\", \"primaryMetric\": {\"score\": 1, \"scoreUnit\": \"us/op\", \"rawData\": [[1.0, 1e999]]}}]",
+    );
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("jmh.json") && err.contains("[0].primaryMetric.rawData[0][1]"),
+        "{err}"
+    );
+    let (code, err) = refused(
+        "nv.json",
+        "{\"meta\": {}, \"devices\": [], \"benchmarks\": [{\"name\": \"b\", \"states\": [{\"summaries\": [{\"tag\": \"nv/cold/time/gpu/mean\", \"data\": [{\"name\": \"value\", \"value\": \"soon\"}]}]}]}]}",
+    );
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("nv.json") && err.contains("states[0]") && err.contains("soon"),
+        "{err}"
+    );
+    // A name that is no format is usage, on compare as on convert.
+    let bin = Bin::new();
+    let run = bin
+        .arg("compare")
+        .arg("--current")
+        .arg(fixture("custom", "head"))
+        .arg("--baseline")
+        .arg(format!("main={}", fixture("custom", "base").display()))
+        .args(["--results-format", "customBiggerIsBest"])
+        .run();
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("customBiggerIsBest") && run.stderr.contains("customBiggerIsBetter"),
         "{}",
         run.stderr
     );

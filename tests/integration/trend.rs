@@ -399,7 +399,7 @@ fn trend_states_its_inputs_outputs_and_exits_alike_everywhere() {
     let page = std::fs::read_to_string(root.join("docs/trend.md")).unwrap();
     let front = std::fs::read_to_string(root.join("README.md")).unwrap();
     let inputs = action["inputs"].as_mapping().unwrap();
-    assert_eq!(inputs.len(), 5);
+    assert_eq!(inputs.len(), 6);
     for (name, spec) in inputs {
         let name = name.as_str().unwrap();
         assert!(

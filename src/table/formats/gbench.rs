@@ -9,6 +9,7 @@
 //! `time_unit`), `items_per_second` and `bytes_per_second`. An entry with
 //! `error_occurred` makes its row failed, with the `error_message`.
 
+use std::borrow::Cow;
 use std::path::Path;
 
 use serde::Deserialize;
@@ -17,19 +18,25 @@ use super::collect::Collect;
 use super::{Format, by_unit, json, nanos_per, time};
 use crate::table::{Table, TableError};
 
+/// One entry, its strings borrowed from the file where they hold no escape.
 #[derive(Deserialize)]
-struct Entry {
-    name: String,
-    run_name: Option<String>,
-    run_type: Option<String>,
+struct Entry<'a> {
+    #[serde(borrow)]
+    name: Cow<'a, str>,
+    #[serde(borrow)]
+    run_name: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    run_type: Option<Cow<'a, str>>,
     real_time: Option<f64>,
     cpu_time: Option<f64>,
-    time_unit: Option<String>,
+    #[serde(borrow)]
+    time_unit: Option<Cow<'a, str>>,
     items_per_second: Option<f64>,
     bytes_per_second: Option<f64>,
     #[serde(default)]
     error_occurred: bool,
-    error_message: Option<String>,
+    #[serde(borrow)]
+    error_message: Option<Cow<'a, str>>,
 }
 
 /// Names older versions give aggregates, which have no `run_type`.
@@ -37,7 +44,8 @@ const AGGREGATE_SUFFIXES: [&str; 6] = ["_mean", "_median", "_stddev", "_cv", "_B
 
 pub fn parse(path: &Path, bytes: &[u8]) -> Result<Table, TableError> {
     let format = Format::GoogleBenchmark;
-    let file: json::Benchmarks<Entry> = json::parse(path, format, bytes)?;
+    let text = json::python_json(bytes);
+    let file: json::Benchmarks<Entry<'_>> = json::parse_text(path, format, &text)?;
     let metrics = vec![
         time("real_time"),
         time("cpu_time"),

@@ -3,6 +3,7 @@
 //! JSON has not), and errors that say where in the document they are.
 
 use std::borrow::Cow;
+use std::collections::BTreeMap;
 use std::fmt;
 use std::path::Path;
 
@@ -14,7 +15,7 @@ use super::Format;
 use crate::table::TableError;
 
 /// The JSON formats detection tries, for the message when none fits.
-pub const TRIED: &str = "google-benchmark (context, benchmarks), pytest-benchmark (machine_info, benchmarks), pyperf (version, benchmarks with runs), hyperfine (results with times), asv (commit_hash, results)";
+pub const TRIED: &str = "google-benchmark (context, benchmarks), pytest-benchmark (machine_info, benchmarks), nvbench (meta, devices, benchmarks), pyperf (version, benchmarks with runs), hyperfine (results with times), asv (commit_hash, results), benchmarkdotnet (HostEnvironmentInfo, Benchmarks), jmh (a list of benchmark, primaryMetric), custom (a list of name, unit, value), bmf (names to measures to value)";
 
 /// Which kind a JSON value is, its content skipped.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -83,6 +84,53 @@ struct Probe {
     version: Kind,
     metadata: Kind,
     commit_hash: Kind,
+    meta: Kind,
+    devices: Kind,
+    #[serde(rename = "Benchmarks")]
+    dotnet_benchmarks: Kind,
+    #[serde(rename = "HostEnvironmentInfo")]
+    dotnet_host: Kind,
+}
+
+/// The fields of a list's first entry that detection looks at (JMH's
+/// results and the peer action's custom JSON are lists).
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(default)]
+struct EntryProbe {
+    benchmark: Kind,
+    #[serde(rename = "primaryMetric")]
+    primary_metric: Kind,
+    name: Kind,
+    unit: Kind,
+    value: Kind,
+}
+
+/// A list's first entry, the rest skipped without being kept.
+struct First<T>(Option<T>);
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for First<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<First<T>, D::Error> {
+        struct V<T>(std::marker::PhantomData<T>);
+        impl<'de, T: Deserialize<'de>> Visitor<'de> for V<T> {
+            type Value = First<T>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a list")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<First<T>, A::Error> {
+                let first = seq.next_element::<T>()?;
+                while seq.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(First(first))
+            }
+        }
+        d.deserialize_seq(V(std::marker::PhantomData))
+    }
+}
+
+/// A Bencher Metric Format measure, as detection sees it: its `value`.
+#[derive(Debug, serde::Deserialize)]
+struct MeasureProbe {
+    #[allow(dead_code)]
+    value: IgnoredAny,
 }
 
 /// The JSON format of `bytes`, by its top-level fields;
@@ -90,6 +138,10 @@ struct Probe {
 /// is none of them or not JSON.
 pub fn detect(bytes: &[u8]) -> Format {
     let text = python_json(bytes);
+    let first = text.iter().find(|b| !b.is_ascii_whitespace());
+    if first == Some(&b'[') {
+        return detect_list(&text);
+    }
     let Ok(probe) = serde_json::from_slice::<Probe>(&text) else {
         return Format::Csv;
     };
@@ -97,10 +149,39 @@ pub fn detect(bytes: &[u8]) -> Format {
     match probe.benchmarks {
         Kind::Array if has(probe.context) => Format::GoogleBenchmark,
         Kind::Array if has(probe.machine_info) => Format::PytestBenchmark,
+        Kind::Array if has(probe.meta) && has(probe.devices) => Format::Nvbench,
         Kind::Array if has(probe.version) || has(probe.metadata) => Format::Pyperf,
         _ if probe.results == Kind::Array => Format::Hyperfine,
         _ if probe.results == Kind::Object && has(probe.commit_hash) => Format::Asv,
-        _ => Format::Csv,
+        _ if probe.dotnet_benchmarks == Kind::Array && has(probe.dotnet_host) => {
+            Format::BenchmarkDotNet
+        }
+        // Bencher's format has no field of its own: names to measures,
+        // each an object with a `value`.
+        _ => {
+            match serde_json::from_slice::<BTreeMap<String, BTreeMap<String, MeasureProbe>>>(&text)
+            {
+                Ok(map) if !map.is_empty() && map.values().any(|m| !m.is_empty()) => Format::Bmf,
+                _ => Format::Csv,
+            }
+        }
+    }
+}
+
+/// The format of a JSON list, by its first entry's fields: JMH's
+/// `benchmark` and `primaryMetric`, the custom JSON's `name`, `unit` and
+/// `value`.
+fn detect_list(text: &[u8]) -> Format {
+    let Ok(First(Some(e))) = serde_json::from_slice::<First<EntryProbe>>(text) else {
+        return Format::Csv;
+    };
+    let has = |k: Kind| k != Kind::Absent;
+    if has(e.benchmark) && e.primary_metric == Kind::Object {
+        Format::Jmh
+    } else if has(e.name) && has(e.unit) && has(e.value) {
+        Format::Custom
+    } else {
+        Format::Csv
     }
 }
 
@@ -158,7 +239,25 @@ pub fn parse<T: DeserializeOwned>(
     bytes: &[u8],
 ) -> Result<T, TableError> {
     let text = python_json(bytes);
-    let mut de = serde_json::Deserializer::from_slice(&text);
+    parse_text(path, format, &text)
+}
+
+/// [`parse`] of a text already made JSON ([`python_json`]), whose strings
+/// `T` may borrow rather than copy (`Cow<str>` fields with
+/// `#[serde(borrow)]`): a string with no escape in it is not allocated.
+pub fn parse_text<'de, T: Deserialize<'de>>(
+    path: &Path,
+    format: Format,
+    text: &'de [u8],
+) -> Result<T, TableError> {
+    // The fast read first: serde_path_to_error keeps each object's keys as
+    // owned strings while it reads, which cost more than the reading
+    // itself; only a file that is refused is read again with it, for the
+    // path its message names.
+    if let Ok(value) = serde_json::from_slice::<T>(text) {
+        return Ok(value);
+    }
+    let mut de = serde_json::Deserializer::from_slice(text);
     let value = serde_path_to_error::deserialize(&mut de).map_err(|e| {
         let inner = e.inner();
         let at = format!(

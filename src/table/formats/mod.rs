@@ -18,13 +18,19 @@
 //! where it is.
 
 pub mod asv;
+pub mod bmf;
+pub mod catch2;
 pub mod collect;
 pub mod criterion;
+pub mod custom;
+pub mod dotnet;
 pub mod gbench;
 pub mod gotest;
 pub mod hyperfine;
+pub mod jmh;
 pub mod json;
 pub mod libtest;
+pub mod nvbench;
 pub mod pyperf;
 pub mod pytest;
 
@@ -52,11 +58,23 @@ pub enum Format {
     GoTest,
     CargoBench,
     Asv,
+    Nvbench,
+    Catch2,
+    Jmh,
+    BenchmarkDotNet,
+    /// The Bencher Metric Format.
+    Bmf,
+    /// The peer action's custom JSON, direction from each unit.
+    Custom,
+    /// The custom JSON named `customBiggerIsBetter`: every value higher is better.
+    CustomBigger,
+    /// The custom JSON named `customSmallerIsBetter`: every value lower is better.
+    CustomSmaller,
 }
 
 impl Format {
     /// Every format, in the order detection tries them.
-    pub const ALL: [Format; 9] = [
+    pub const ALL: [Format; 17] = [
         Format::GoogleBenchmark,
         Format::PytestBenchmark,
         Format::Asv,
@@ -65,6 +83,14 @@ impl Format {
         Format::Criterion,
         Format::GoTest,
         Format::CargoBench,
+        Format::Nvbench,
+        Format::Catch2,
+        Format::Jmh,
+        Format::BenchmarkDotNet,
+        Format::Bmf,
+        Format::Custom,
+        Format::CustomBigger,
+        Format::CustomSmaller,
         Format::Csv,
     ];
 
@@ -80,11 +106,31 @@ impl Format {
             Format::GoTest => "go-test",
             Format::CargoBench => "cargo-bench",
             Format::Asv => "asv",
+            Format::Nvbench => "nvbench",
+            Format::Catch2 => "catch2",
+            Format::Jmh => "jmh",
+            Format::BenchmarkDotNet => "benchmarkdotnet",
+            Format::Bmf => "bmf",
+            Format::Custom => "custom",
+            Format::CustomBigger => "customBiggerIsBetter",
+            Format::CustomSmaller => "customSmallerIsBetter",
         }
     }
 
     pub fn from_name(name: &str) -> Option<Format> {
         Format::ALL.into_iter().find(|f| f.name() == name)
+    }
+
+    /// The format `--results-format` (or its action input) names, or a
+    /// message naming every format there is.
+    pub fn parse_name(name: &str) -> Result<Format, String> {
+        Format::from_name(name.trim()).ok_or_else(|| {
+            format!(
+                "{:?} is not a format; the formats are {}",
+                crate::runner::shown(name),
+                Format::names()
+            )
+        })
     }
 
     /// Every name, for `--help` and messages.
@@ -103,6 +149,9 @@ pub fn detect(bytes: &[u8]) -> Option<Format> {
     if matches!(first, b'{' | b'[') {
         return Some(json::detect(bytes));
     }
+    if *first == b'<' && catch2::looks_like(bytes) {
+        return Some(Format::Catch2);
+    }
     if gotest::looks_like(bytes) {
         return Some(Format::GoTest);
     }
@@ -110,6 +159,33 @@ pub fn detect(bytes: &[u8]) -> Option<Format> {
         return Some(Format::CargoBench);
     }
     None
+}
+
+/// The rows of a harness's results file (a JSON document's entries, not
+/// its lines), read whole within the results file's size limit; `None`
+/// when `file` is no harness's (the CSV, whose rows its lines are) and
+/// `Some(0)` when it is one but cannot be read.
+pub fn rows_of(path: &Path, file: &mut std::fs::File) -> Option<u64> {
+    use std::io::{Read, Seek};
+    let mut head = Vec::new();
+    file.by_ref().take(4096).read_to_end(&mut head).ok()?;
+    file.rewind().ok()?;
+    let first = head.iter().find(|b| !b.is_ascii_whitespace())?;
+    let harness = matches!(first, b'{' | b'[' | b'<') || detect(&head).is_some();
+    if !harness {
+        return None;
+    }
+    let mut bytes = Vec::new();
+    let limit = super::MAX_FILE_BYTES;
+    file.by_ref()
+        .take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .ok()?;
+    let rows = detect(&bytes)
+        .filter(|_| u64::try_from(bytes.len()).is_ok_and(|n| n <= limit))
+        .and_then(|format| parse(path, &bytes, format).ok())
+        .map_or(0, |t| u64::try_from(t.len()).unwrap_or(u64::MAX));
+    Some(rows)
 }
 
 /// Reads `bytes` as `format`; `path` names the file in errors.
@@ -123,6 +199,14 @@ pub fn parse(path: &Path, bytes: &[u8], format: Format) -> Result<Table, TableEr
         Format::GoTest => gotest::parse(path, body),
         Format::CargoBench => libtest::parse(path, body),
         Format::Asv => asv::parse(path, body),
+        Format::Nvbench => nvbench::parse(path, body),
+        Format::Catch2 => catch2::parse(path, body),
+        Format::Jmh => jmh::parse(path, body),
+        Format::BenchmarkDotNet => dotnet::parse(path, body),
+        Format::Bmf => bmf::parse(path, body),
+        Format::Custom | Format::CustomBigger | Format::CustomSmaller => {
+            custom::parse(path, body, format)
+        }
         Format::Criterion => Err(TableError::Format {
             path: path.to_owned(),
             format: format.name(),

@@ -7,6 +7,7 @@
 //! row's one value is `stats.median`. The other statistics, `options`
 //! and `extra_info` are left out.
 
+use std::borrow::Cow;
 use std::path::Path;
 
 use serde::Deserialize;
@@ -15,11 +16,15 @@ use super::collect::Collect;
 use super::{Format, json, time};
 use crate::table::{Table, TableError};
 
+/// One entry, its strings borrowed from the file where they hold no escape.
 #[derive(Deserialize)]
-struct Entry {
-    name: String,
-    fullname: Option<String>,
-    param: Option<String>,
+struct Entry<'a> {
+    #[serde(borrow)]
+    name: Cow<'a, str>,
+    #[serde(borrow)]
+    fullname: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    param: Option<Cow<'a, str>>,
     stats: Option<Stats>,
 }
 
@@ -31,7 +36,8 @@ struct Stats {
 
 pub fn parse(path: &Path, bytes: &[u8]) -> Result<Table, TableError> {
     let format = Format::PytestBenchmark;
-    let file: json::Benchmarks<Entry> = json::parse(path, format, bytes)?;
+    let text = json::python_json(bytes);
+    let file: json::Benchmarks<Entry<'_>> = json::parse_text(path, format, &text)?;
     let mut rows = Collect::new(path, format, vec![time("time")]);
     for (i, entry) in file.benchmarks.iter().enumerate() {
         let full = entry.fullname.as_deref().unwrap_or(&entry.name);

@@ -5,7 +5,13 @@ use std::path::Path;
 
 use super::{Format, detect, parse};
 
-const FILES: [(&str, Format); 8] = [
+const FILES: [(&str, Format); 14] = [
+    ("nvbench/base.json", Format::Nvbench),
+    ("catch2/base.xml", Format::Catch2),
+    ("jmh/base.json", Format::Jmh),
+    ("benchmarkdotnet/base.json", Format::BenchmarkDotNet),
+    ("bmf/base.json", Format::Bmf),
+    ("custom/base.json", Format::Custom),
     ("google-benchmark/base.json", Format::GoogleBenchmark),
     ("pytest-benchmark/base.json", Format::PytestBenchmark),
     ("asv/base.json", Format::Asv),
