@@ -112,6 +112,13 @@ pub struct BenchArgs {
     #[arg(long, value_name = "TEMPLATE")]
     pub setup_command: Option<String>,
 
+    /// A command that prints a JSON object of what else the machine is (`{"image":
+    /// "sha256:..."}`); merged into the fingerprint written beside each results file,
+    /// where every field it gives counts as one that moves performance. Runs once, in
+    /// the repository, at most 10 seconds. [env: INPUT_FINGERPRINT_COMMAND]
+    #[arg(long, value_name = "COMMAND")]
+    pub fingerprint_command: Option<String>,
+
     /// How {groups} is written: `comma` (a,b), `space` (a b) or `flag:NAME`
     /// (NAME a NAME b). [default: comma] [env: INPUT_GROUPS_FORMAT]
     #[arg(long, value_name = "FORM")]

@@ -20,6 +20,8 @@ const CONFIG: Input = Input::new("config", &["INPUT_CONFIG"]);
 const BASELINE_RESULT: Input = Input::new("baseline-result", &["INPUT_BASELINE_RESULT"]);
 const LIST_COMMAND: Input = Input::new("list-command", &["INPUT_LIST_COMMAND"]);
 const SETUP_COMMAND: Input = Input::new("setup-command", &["INPUT_SETUP_COMMAND"]);
+const FINGERPRINT_COMMAND: Input =
+    Input::new("fingerprint-command", &["INPUT_FINGERPRINT_COMMAND"]);
 const GROUPS_FORMAT: Input = Input::new("groups-format", &["INPUT_GROUPS_FORMAT"]);
 const TIMEOUT: Input = Input::new("timeout-minutes", &["INPUT_TIMEOUT_MINUTES"]);
 const SIDE: Input = Input::new("side", &["INPUT_SIDE"]);
@@ -52,6 +54,8 @@ pub struct Inputs {
     /// `{tree}`, `{sha}`, `{label}`): the base wheel installed on the
     /// baseline's side, say.
     pub setup_command: Option<String>,
+    /// Prints a JSON object merged into the machine's fingerprint.
+    pub fingerprint_command: Option<String>,
     /// The JSON itself or a file of it, read by the command.
     pub resolution: Option<String>,
     pub selection: Option<String>,
@@ -201,6 +205,9 @@ pub fn validate(args: &BenchArgs, env: Env<'_>) -> Result<Inputs, InputError> {
             .map(|v| v.text),
         setup_command: r
             .value(&SETUP_COMMAND, args.setup_command.as_deref())
+            .map(|v| v.text),
+        fingerprint_command: r
+            .value(&FINGERPRINT_COMMAND, args.fingerprint_command.as_deref())
             .map(|v| v.text),
         resolution: r
             .value(&RESOLUTION, args.resolution.as_deref())

@@ -14,6 +14,7 @@
 
 pub mod args;
 pub mod files;
+pub mod fingerprint;
 pub mod inputs;
 pub mod live;
 pub mod log;
