@@ -110,6 +110,8 @@ pub struct Inputs {
     pub gate_given: bool,
     pub format: Format,
     pub files: RunnerFiles,
+    /// `--fingerprint` and the fingerprint files named.
+    pub machine: super::machine::Asked,
 }
 
 pub fn validate(args: &CompareArgs, env: Env<'_>) -> Result<Inputs, InputError> {
@@ -191,6 +193,7 @@ pub fn validate(args: &CompareArgs, env: Env<'_>) -> Result<Inputs, InputError> 
             crate::runner::on_runner(env),
         )?,
         files: RunnerFiles::from_env(&r),
+        machine: super::machine::asked(&r, args)?,
     })
 }
 

@@ -25,6 +25,7 @@ mod compare_safety;
 mod config_docs;
 mod defaults;
 mod failures;
+mod fingerprint;
 mod fixtures;
 mod formats;
 mod git_fallback;

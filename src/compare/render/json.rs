@@ -327,6 +327,19 @@ struct JsonReport<'a> {
     rerun: JsonRerun,
     baselines: Vec<JsonComparison<'a>>,
     warnings: Vec<String>,
+    /// What each side was measured on (`contract::fingerprint`).
+    machine: JsonMachine<'a>,
+}
+
+#[derive(Serialize)]
+struct JsonMachine<'a> {
+    current: Option<&'a crate::contract::fingerprint::Fingerprint>,
+    baseline: Option<&'a crate::contract::fingerprint::Fingerprint>,
+    /// The fields that move performance and differ.
+    differences: &'a [crate::contract::fingerprint::Difference],
+    /// `--fingerprint strict`, and they differ: the gate is inconclusive.
+    inconclusive: bool,
+    history_left_out: usize,
 }
 
 /// The whole report as one JSON object; `rows` caps the rows listed per
@@ -378,6 +391,13 @@ pub fn json(report: &Report<'_>, rows: Option<usize>) -> String {
             .iter()
             .map(|w| if cut { super::cut(w) } else { w.clone() })
             .collect(),
+        machine: JsonMachine {
+            current: report.machine.current.as_ref(),
+            baseline: report.machine.baseline.as_ref(),
+            differences: &report.machine.differences,
+            inconclusive: report.machine.inconclusive(),
+            history_left_out: report.machine.history_left_out,
+        },
     };
     // Strings, numbers and options: serializing cannot fail.
     serde_json::to_string(&value).unwrap_or_else(|e| format!("{{\"error\":{:?}}}", e.to_string()))

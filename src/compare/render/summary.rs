@@ -46,6 +46,9 @@ pub fn summary(report: &Report<'_>) -> String {
         "### Benchmark comparison: {}\n",
         report.verdict().as_str().to_uppercase()
     );
+    if let Some(sentence) = report.machine.sentence() {
+        let _ = writeln!(out, "> [!WARNING]\n> {}\n", md(&sentence));
+    }
     let _ = writeln!(out, "{}\n", md(&verdict_line(report)));
     if report.report_only {
         let _ = writeln!(out, "> [!NOTE]\n> {REPORT_ONLY}\n");
