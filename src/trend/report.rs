@@ -64,6 +64,8 @@ pub struct Report<'h> {
     pub rows: Vec<RowTrend<'h>>,
     /// Rows judged (every series).
     pub judged: usize,
+    /// Where main's machine changed, with the rows that moved with it.
+    pub machines: Vec<super::machine::MachineChange>,
     pub min_change: f64,
     pub recent: usize,
 }

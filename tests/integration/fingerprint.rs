@@ -352,3 +352,79 @@ fn history_from_another_driver_is_left_out_of_the_bands() {
         "{warnings}"
     );
 }
+
+/// An NVIDIA machine's fingerprint with the given driver.
+fn nvidia_driver(driver: &str) -> String {
+    format!(
+        r#"{{"schema":1,"gpus":[{{"vendor":"nvidia","model":"NVIDIA H100 80GB HBM3","power_limit_w":700.0}}],"driver":"{driver}","runtime":"CUDA 12.4"}}"#
+    )
+}
+
+#[test]
+fn trend_reports_a_driver_change_as_a_machine_change_not_a_regression() {
+    let bin = || {
+        let bin = Bin::new();
+        crate::trend::history(bin.dir(), 30);
+        bin
+    };
+    // Without fingerprints, gemm's 20% step at run 27 is a new regression.
+    let (run, json) = bin()
+        .args([
+            "trend",
+            "--history",
+            "history/*.csv",
+            "--fail-on",
+            "regression",
+        ])
+        .json_code(4);
+    run.assert_code(4);
+    assert_eq!(json["counts"]["new_regressions"], 1);
+
+    let with_fingerprints = || {
+        let b = bin();
+        for i in 0..30 {
+            let driver = if i < 27 { "535.104.05" } else { "550.54.15" };
+            let name = format!(
+                "history/{i:04}-{}.csv.fingerprint.json",
+                crate::trend::sha(i)
+            );
+            write(b.dir(), &name, &nvidia_driver(driver));
+        }
+        b
+    };
+    let b = with_fingerprints();
+    let (run, json) = b
+        .args([
+            "trend",
+            "--history",
+            "history/*.csv",
+            "--fail-on",
+            "regression",
+        ])
+        .json_code(0);
+    run.assert_code(0);
+    assert_eq!(json["counts"]["regressions"], 0, "{json}");
+    assert_eq!(json["counts"]["improvements"], 1, "softmax's is the code's");
+    let change = &json["machine_changes"][0];
+    assert_eq!(change["run"], format!("0027-{}", crate::trend::sha(27)));
+    assert_eq!(change["differences"][0]["field"], "driver");
+    assert_eq!(change["differences"][0]["baseline"], "535");
+    assert_eq!(
+        change["rows"][0]["key"],
+        "op=gemm,shape=4096x4096,dtype=bf16"
+    );
+    assert!((change["rows"][0]["change_pct"].as_f64().unwrap() + 20.0).abs() < 1.0);
+
+    let text = with_fingerprints()
+        .args(["trend", "--history", "history/*.csv", "--format", "text"])
+        .run();
+    let lines: Vec<&str> = text.stdout.lines().collect();
+    assert_eq!(
+        lines[1],
+        format!(
+            "machine change at run 0027-{}: NVIDIA H100 80GB HBM3 / driver 535.104.05 / CUDA 12.4 / 700 W → NVIDIA H100 80GB HBM3 / driver 550.54.15 / CUDA 12.4 / 700 W (driver 535 → 550); 1 row moved with it, not counted as changes of the code",
+            crate::trend::sha(27)
+        )
+    );
+    assert!(lines[2].starts_with("  op=gemm"), "{}", text.stdout);
+}

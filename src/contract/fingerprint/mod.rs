@@ -106,7 +106,7 @@ pub struct Fingerprint {
 }
 
 /// One field that moves performance and differs between two machines.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Difference {
     pub field: String,
     pub baseline: String,
