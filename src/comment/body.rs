@@ -134,6 +134,20 @@ fn provenance(report: &Report, ctx: &Context<'_>) -> String {
             parts.push(format!("release {} ({sha})", inert(tag, 60)));
         }
     }
+    if let Some(line) = crate::contract::fingerprint::measured_on_line(
+        report
+            .machine
+            .current_measured_on
+            .as_ref()
+            .map(|c| c.0.as_str()),
+        report
+            .machine
+            .baseline_measured_on
+            .as_ref()
+            .map(|c| c.0.as_str()),
+    ) {
+        parts.push(inert(&line, 700));
+    }
     if let Some(url) = ctx.run_url {
         parts.push(format!("[the benchmark run]({url})"));
     }

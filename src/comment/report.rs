@@ -73,6 +73,16 @@ pub struct Report {
     /// The first [`MAX_WARNINGS`] warnings, each cut.
     pub warnings: Vec<String>,
     pub warnings_total: usize,
+    /// What each side was measured on (compare's `machine`), each cut.
+    pub machine: Machine,
+}
+
+/// compare's `machine`: only the two one-line descriptions are read (the
+/// fingerprints themselves are skipped unread).
+#[derive(Debug, Default, Clone, Deserialize)]
+pub struct Machine {
+    pub current_measured_on: Option<Cut<TEXT>>,
+    pub baseline_measured_on: Option<Cut<TEXT>>,
 }
 
 #[derive(Debug, Default)]
@@ -371,6 +381,7 @@ impl<'de> Visitor<'de> for ReportVisitor {
                     report: &mut r,
                 })?,
                 "warnings" => map.next_value_seed(WarningsSeed(&mut r))?,
+                "machine" => r.machine = map.next_value()?,
                 _ => {
                     map.next_value::<IgnoredAny>()?;
                 }

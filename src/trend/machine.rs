@@ -8,27 +8,8 @@
 //! rows in, machine changes out.
 
 use super::report::RowTrend;
-use crate::contract::fingerprint::{Difference, Fingerprint};
-
-/// One row that moved with a machine change.
-#[derive(Debug, Clone)]
-pub struct Moved {
-    /// The row's key, as the report describes it.
-    pub key: String,
-    /// after/before - 1, negative worse (as a trend change).
-    pub change: f64,
-}
-
-/// A change of machine at one run of the history.
-#[derive(Debug, Clone)]
-pub struct MachineChange {
-    /// The first run on the new machine.
-    pub run: usize,
-    pub from: String,
-    pub to: String,
-    pub differences: Vec<Difference>,
-    pub rows: Vec<Moved>,
-}
+pub use super::report::{MachineChange, Moved};
+use crate::contract::fingerprint::Fingerprint;
 
 /// The runs where the machine changed, comparing each known fingerprint
 /// with the last known one before it (a run without one says nothing).

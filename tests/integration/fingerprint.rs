@@ -428,3 +428,39 @@ fn trend_reports_a_driver_change_as_a_machine_change_not_a_regression() {
     );
     assert!(lines[2].starts_with("  op=gemm"), "{}", text.stdout);
 }
+
+#[test]
+fn comment_says_what_each_side_was_measured_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let (cur, base) = two_sides(dir.path());
+    write(
+        dir.path(),
+        "base.csv.fingerprint.json",
+        &amd("AMD Instinct MI325X", "6.2.1", "6.8.5"),
+    );
+    write(
+        dir.path(),
+        "cur.csv.fingerprint.json",
+        &amd("AMD Instinct MI355X", "6.4.0", "6.8.5"),
+    );
+    let report = dir.path().join("report.json");
+    against_main(Bin::new(), &cur, &base)
+        .arg("--report")
+        .arg(&report)
+        .args(["--format", "text"])
+        .run()
+        .assert_code(0);
+    let run = Bin::new()
+        .env("GITHUB_REPOSITORY", "ROCm/FlyDSL")
+        .env("GITHUB_RUN_ID", "7")
+        .args(["comment", "--dry-run", "--format", "json", "--report"])
+        .arg(&report)
+        .run();
+    run.assert_code(0);
+    let out: Value = serde_json::from_str(run.stdout.trim()).unwrap();
+    let body = out["body"].as_str().unwrap_or_else(|| panic!("{out}"));
+    assert!(
+        body.contains("measured on AMD Instinct MI355X / driver 6.8.5 / ROCm 6.4.0 / clocks free / 1000 W; the baseline on AMD Instinct MI325X / driver 6.8.5 / ROCm 6.2.1 / clocks free / 1000 W"),
+        "{body}"
+    );
+}

@@ -337,6 +337,10 @@ struct JsonMachine<'a> {
     baseline: Option<&'a crate::contract::fingerprint::Fingerprint>,
     /// The fields that move performance and differ.
     differences: &'a [crate::contract::fingerprint::Difference],
+    /// Each side in one line (`Fingerprint::measured_on`), for comment and
+    /// gate to show without reading the fingerprints.
+    current_measured_on: Option<String>,
+    baseline_measured_on: Option<String>,
     /// `--fingerprint strict`, and they differ: the gate is inconclusive.
     inconclusive: bool,
     history_left_out: usize,
@@ -395,6 +399,8 @@ pub fn json(report: &Report<'_>, rows: Option<usize>) -> String {
             current: report.machine.current.as_ref(),
             baseline: report.machine.baseline.as_ref(),
             differences: &report.machine.differences,
+            current_measured_on: report.machine.current.as_ref().map(|f| f.measured_on()),
+            baseline_measured_on: report.machine.baseline.as_ref().map(|f| f.measured_on()),
             inconclusive: report.machine.inconclusive(),
             history_left_out: report.machine.history_left_out,
         },

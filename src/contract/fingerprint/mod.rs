@@ -331,6 +331,22 @@ pub fn mismatch_sentence(
     )
 }
 
+/// The one line comment (and gate) show for both sides: `measured on
+/// NVIDIA H100 / driver 550.54.15 / CUDA 12.4; the baseline on NVIDIA A100
+/// / ...`; `None` when neither side's machine is known.
+pub fn measured_on_line(current: Option<&str>, baseline: Option<&str>) -> Option<String> {
+    let unknown = "unknown";
+    match (current, baseline) {
+        (None, None) => None,
+        (Some(c), Some(b)) if c == b => Some(format!("both sides measured on {c}")),
+        (c, b) => Some(format!(
+            "measured on {}; the baseline on {}",
+            c.unwrap_or(unknown),
+            b.unwrap_or(unknown)
+        )),
+    }
+}
+
 /// The part of a version before its first dot (`550.54.15` → `550`).
 fn major(version: &str) -> String {
     version.split('.').next().unwrap_or(version).to_owned()
