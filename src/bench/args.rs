@@ -143,6 +143,13 @@ pub struct BenchArgs {
     #[arg(long)]
     pub strict: bool,
 
+    /// Reuse --baseline-result even when the fingerprint beside it says it was measured on
+    /// another machine than this runner (another GPU, driver or runtime, clocks, power
+    /// cap). By default such a result is not reused: a notice, and the baseline runs in
+    /// this job. [env: INPUT_REUSE_OTHER_MACHINE]
+    #[arg(long)]
+    pub reuse_other_machine: bool,
+
     /// Where the CSVs go: current.csv, baseline.csv (tag.csv with --tag).
     /// [default: bench-results] [env: INPUT_OUT_DIR]
     #[arg(long, value_name = "DIR")]

@@ -27,6 +27,7 @@ const TIMEOUT: Input = Input::new("timeout-minutes", &["INPUT_TIMEOUT_MINUTES"])
 const SIDE: Input = Input::new("side", &["INPUT_SIDE"]);
 const TAG: Input = Input::new("tag", &["INPUT_TAG"]);
 const STRICT: Input = Input::new("strict", &["INPUT_STRICT"]);
+const REUSE_OTHER: Input = Input::new("reuse-other-machine", &["INPUT_REUSE_OTHER_MACHINE"]);
 const OUT_DIR: Input = Input::new("out-dir", &["INPUT_OUT_DIR"]);
 const WORKTREE_DIR: Input = Input::new("worktree-dir", &["INPUT_WORKTREE_DIR"]);
 const VOLUME: Input = Input::new("volume", &["INPUT_VOLUME"]);
@@ -67,6 +68,8 @@ pub struct Inputs {
     pub sides: Sides,
     pub tag: bool,
     pub strict: bool,
+    /// Reuse a downloaded result measured on another machine.
+    pub reuse_other_machine: bool,
     /// Absolute.
     pub out_dir: PathBuf,
     /// Absolute; `None`: a new directory in RUNNER_TEMP (else the system's).
@@ -228,6 +231,7 @@ pub fn validate(args: &BenchArgs, env: Env<'_>) -> Result<Inputs, InputError> {
         sides,
         tag: r.switch(&TAG, args.tag, false)?,
         strict: r.switch(&STRICT, args.strict, false)?,
+        reuse_other_machine: r.switch(&REUSE_OTHER, args.reuse_other_machine, false)?,
         out_dir: place(&out_dir, &cwd)?,
         worktree_dir: worktree_dir.map(|v| place(&v, &cwd)).transpose()?,
         temp: r

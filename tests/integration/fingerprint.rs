@@ -464,3 +464,60 @@ fn comment_says_what_each_side_was_measured_on() {
         "{body}"
     );
 }
+
+#[test]
+fn a_downloaded_baseline_from_another_machine_is_not_reused_unless_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = tools(
+        dir.path(),
+        &[("nvidia-smi", &nvidia_smi("nvidia-h100.csv"))],
+    );
+    let p = Project::new(&quiet("100", "gemm"), &quiet("90", "gemm"));
+    // Downloaded into RUNNER_TEMP, where bench may read.
+    let artifact = p.root.path().join("main-results.csv");
+    std::fs::write(&artifact, "op,shape,dtype,tflops\ngemm,4096,bf16,101\n").unwrap();
+    let fp = p.root.path().join("main-results.csv.fingerprint.json");
+    let run_with = |extra: &[&str]| {
+        p.bench(&p.resolution(&p.base))
+            .env("PATH", &path)
+            .arg("--baseline-result")
+            .arg(&artifact)
+            .args(extra)
+            .run()
+    };
+    // Main's artifact from an A100 on another driver; this runner is an H100.
+    std::fs::write(
+        &fp,
+        nvidia_driver("535.104.05").replace("H100 80GB HBM3", "A100-SXM4-40GB"),
+    )
+    .unwrap();
+    let run = run_with(&[]);
+    run.assert_code(0);
+    assert_eq!(run.outputs()["baseline-source"], "ran", "{}", run.stdout);
+    assert!(
+        run.stdout.contains("the baseline was measured on NVIDIA A100-SXM4-40GB / driver 535.104.05 / CUDA 12.4 / 700 W; this run on NVIDIA H100 80GB HBM3 / driver 550.54.15 / CUDA 12.4 / clocks free / 700 W (GPU NVIDIA A100-SXM4-40GB → NVIDIA H100 80GB HBM3, driver 535 → 550)"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .contains("it is not reused: the baseline runs in this job"),
+        "{}",
+        run.stdout
+    );
+
+    let run = run_with(&["--reuse-other-machine"]);
+    assert_eq!(run.outputs()["baseline-source"], "artifact");
+    assert!(
+        run.stdout
+            .contains("it is reused as --reuse-other-machine asks"),
+        "{}",
+        run.stdout
+    );
+
+    // The same machine (a driver's minor version apart) is reused silently.
+    std::fs::write(&fp, nvidia_driver("550.90.07")).unwrap();
+    let run = run_with(&[]);
+    assert_eq!(run.outputs()["baseline-source"], "artifact");
+    assert!(!run.stdout.contains("measured on"), "{}", run.stdout);
+}
