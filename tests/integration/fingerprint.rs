@@ -37,6 +37,11 @@ fn nvidia_smi(query: &str) -> String {
     )
 }
 
+/// PATH with an `nvidia-smi` of one H100 (driver 550, CUDA 12.4, 700 W).
+fn h100(dir: &Path) -> String {
+    tools(dir, &[("nvidia-smi", &nvidia_smi("nvidia-h100.csv"))])
+}
+
 /// bench on a project, both sides, with PATH as given.
 fn bench(path: &str, extra: &[&str]) -> (PathBuf, crate::support::harness::Run, Project) {
     let p = Project::new(&quiet("100", "gemm softmax"), &quiet("90", "gemm softmax"));
@@ -64,10 +69,7 @@ fn fingerprint(results: &Path, side: &str) -> Value {
 #[test]
 fn bench_writes_an_nvidia_fingerprint_beside_each_side() {
     let dir = tempfile::tempdir().unwrap();
-    let path = tools(
-        dir.path(),
-        &[("nvidia-smi", &nvidia_smi("nvidia-h100.csv"))],
-    );
+    let path = h100(dir.path());
     let (results, run, _p) = bench(
         &path,
         &[
@@ -201,20 +203,22 @@ fn two_sides(dir: &Path) -> (PathBuf, PathBuf) {
     (cur, base)
 }
 
-#[test]
-fn a_baseline_from_another_gpu_is_said_first_and_inconclusive_under_strict() {
+/// The seed's case: main's baseline measured on an MI325X with ROCm 6.2,
+/// this run on an MI355X with ROCm 6.4; every row the same.
+fn mi325_against_mi355() -> (tempfile::TempDir, PathBuf, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let (cur, base) = two_sides(dir.path());
-    write(
-        dir.path(),
-        "base.csv.fingerprint.json",
-        &amd("AMD Instinct MI325X", "6.2.1", "6.8.5"),
-    );
-    write(
-        dir.path(),
-        "cur.csv.fingerprint.json",
-        &amd("AMD Instinct MI355X", "6.4.0", "6.8.5"),
-    );
+    let machine = |name: &str, model: &str, rocm: &str| {
+        write(dir.path(), name, &amd(model, rocm, "6.8.5"));
+    };
+    machine("base.csv.fingerprint.json", "AMD Instinct MI325X", "6.2.1");
+    machine("cur.csv.fingerprint.json", "AMD Instinct MI355X", "6.4.0");
+    (dir, cur, base)
+}
+
+#[test]
+fn a_baseline_from_another_gpu_is_said_first_and_inconclusive_under_strict() {
+    let (dir, cur, base) = mi325_against_mi355();
     let run = against_main(Bin::new(), &cur, &base)
         .args(["--format", "text"])
         .run();
@@ -353,6 +357,14 @@ fn history_from_another_driver_is_left_out_of_the_bands() {
     );
 }
 
+const FAIL_ON_REGRESSION: [&str; 5] = [
+    "trend",
+    "--history",
+    "history/*.csv",
+    "--fail-on",
+    "regression",
+];
+
 /// An NVIDIA machine's fingerprint with the given driver.
 fn nvidia_driver(driver: &str) -> String {
     format!(
@@ -368,15 +380,7 @@ fn trend_reports_a_driver_change_as_a_machine_change_not_a_regression() {
         bin
     };
     // Without fingerprints, gemm's 20% step at run 27 is a new regression.
-    let (run, json) = bin()
-        .args([
-            "trend",
-            "--history",
-            "history/*.csv",
-            "--fail-on",
-            "regression",
-        ])
-        .json_code(4);
+    let (run, json) = bin().args(FAIL_ON_REGRESSION).json_code(4);
     run.assert_code(4);
     assert_eq!(json["counts"]["new_regressions"], 1);
 
@@ -392,16 +396,7 @@ fn trend_reports_a_driver_change_as_a_machine_change_not_a_regression() {
         }
         b
     };
-    let b = with_fingerprints();
-    let (run, json) = b
-        .args([
-            "trend",
-            "--history",
-            "history/*.csv",
-            "--fail-on",
-            "regression",
-        ])
-        .json_code(0);
+    let (run, json) = with_fingerprints().args(FAIL_ON_REGRESSION).json_code(0);
     run.assert_code(0);
     assert_eq!(json["counts"]["regressions"], 0, "{json}");
     assert_eq!(json["counts"]["improvements"], 1, "softmax's is the code's");
@@ -431,18 +426,7 @@ fn trend_reports_a_driver_change_as_a_machine_change_not_a_regression() {
 
 #[test]
 fn comment_says_what_each_side_was_measured_on() {
-    let dir = tempfile::tempdir().unwrap();
-    let (cur, base) = two_sides(dir.path());
-    write(
-        dir.path(),
-        "base.csv.fingerprint.json",
-        &amd("AMD Instinct MI325X", "6.2.1", "6.8.5"),
-    );
-    write(
-        dir.path(),
-        "cur.csv.fingerprint.json",
-        &amd("AMD Instinct MI355X", "6.4.0", "6.8.5"),
-    );
+    let (dir, cur, base) = mi325_against_mi355();
     let report = dir.path().join("report.json");
     against_main(Bin::new(), &cur, &base)
         .arg("--report")
@@ -468,10 +452,7 @@ fn comment_says_what_each_side_was_measured_on() {
 #[test]
 fn a_downloaded_baseline_from_another_machine_is_not_reused_unless_asked() {
     let dir = tempfile::tempdir().unwrap();
-    let path = tools(
-        dir.path(),
-        &[("nvidia-smi", &nvidia_smi("nvidia-h100.csv"))],
-    );
+    let path = h100(dir.path());
     let p = Project::new(&quiet("100", "gemm"), &quiet("90", "gemm"));
     // Downloaded into RUNNER_TEMP, where bench may read.
     let artifact = p.root.path().join("main-results.csv");
