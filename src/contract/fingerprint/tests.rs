@@ -102,8 +102,9 @@ fn output_that_is_not_the_tools_gives_nothing() {
         assert_eq!(nvidia_cuda(junk), None);
         assert_eq!(rocm_version(junk), None);
     }
+    assert_eq!(nvidia_cuda("CUDA Version: 12.4; rm -rf /"), None);
     assert_eq!(
-        nvidia_cuda("CUDA Version: 12.4; rm -rf /"),
+        nvidia_cuda("| CUDA Version: 12.4     |"),
         Some("CUDA 12.4".to_owned())
     );
     assert_eq!(nvidia_cuda("CUDA Version: $(id)"), None);
