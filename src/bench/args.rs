@@ -118,6 +118,12 @@ pub struct BenchArgs {
     /// (`docker exec NAME pkill -f run_benchmark.sh`). [env: INPUT_STOP_COMMAND]
     #[arg(long, value_name = "TEMPLATE")]
     pub stop_command: Option<String>,
+    /// A command that prints a JSON object of what else the machine is (`{"image":
+    /// "sha256:..."}`); merged into the fingerprint written beside each results file,
+    /// where every field it gives counts as one that moves performance. Runs once, in
+    /// the repository, at most 10 seconds. [env: INPUT_FINGERPRINT_COMMAND]
+    #[arg(long, value_name = "COMMAND")]
+    pub fingerprint_command: Option<String>,
 
     /// How {groups} is written: `comma` (a,b), `space` (a b) or `flag:NAME`
     /// (NAME a NAME b). [default: comma] [env: INPUT_GROUPS_FORMAT]
@@ -142,6 +148,13 @@ pub struct BenchArgs {
     /// [env: INPUT_STRICT]
     #[arg(long)]
     pub strict: bool,
+
+    /// Reuse --baseline-result even when the fingerprint beside it says it was measured on
+    /// another machine than this runner (another GPU, driver or runtime, clocks, power
+    /// cap). By default such a result is not reused: a notice, and the baseline runs in
+    /// this job. [env: INPUT_REUSE_OTHER_MACHINE]
+    #[arg(long)]
+    pub reuse_other_machine: bool,
 
     /// Where the CSVs go: current.csv, baseline.csv (tag.csv with --tag).
     /// [default: bench-results] [env: INPUT_OUT_DIR]

@@ -21,11 +21,14 @@ const BASELINE_RESULT: Input = Input::new("baseline-result", &["INPUT_BASELINE_R
 const LIST_COMMAND: Input = Input::new("list-command", &["INPUT_LIST_COMMAND"]);
 const SETUP_COMMAND: Input = Input::new("setup-command", &["INPUT_SETUP_COMMAND"]);
 const STOP_COMMAND: Input = Input::new("stop-command", &["INPUT_STOP_COMMAND"]);
+const FINGERPRINT_COMMAND: Input =
+    Input::new("fingerprint-command", &["INPUT_FINGERPRINT_COMMAND"]);
 const GROUPS_FORMAT: Input = Input::new("groups-format", &["INPUT_GROUPS_FORMAT"]);
 const TIMEOUT: Input = Input::new("timeout-minutes", &["INPUT_TIMEOUT_MINUTES"]);
 const SIDE: Input = Input::new("side", &["INPUT_SIDE"]);
 const TAG: Input = Input::new("tag", &["INPUT_TAG"]);
 const STRICT: Input = Input::new("strict", &["INPUT_STRICT"]);
+const REUSE_OTHER: Input = Input::new("reuse-other-machine", &["INPUT_REUSE_OTHER_MACHINE"]);
 const OUT_DIR: Input = Input::new("out-dir", &["INPUT_OUT_DIR"]);
 const WORKTREE_DIR: Input = Input::new("worktree-dir", &["INPUT_WORKTREE_DIR"]);
 const VOLUME: Input = Input::new("volume", &["INPUT_VOLUME"]);
@@ -56,6 +59,8 @@ pub struct Inputs {
     /// Run in a side's tree after its command was stopped (a timeout, a
     /// cancellation): what ends a harness inside a container.
     pub stop_command: Option<String>,
+    /// Prints a JSON object merged into the machine's fingerprint.
+    pub fingerprint_command: Option<String>,
     /// The JSON itself or a file of it, read by the command.
     pub resolution: Option<String>,
     pub selection: Option<String>,
@@ -67,6 +72,8 @@ pub struct Inputs {
     pub sides: Sides,
     pub tag: bool,
     pub strict: bool,
+    /// Reuse a downloaded result measured on another machine.
+    pub reuse_other_machine: bool,
     /// Absolute.
     pub out_dir: PathBuf,
     /// Absolute; `None`: a new directory in RUNNER_TEMP (else the system's).
@@ -180,6 +187,7 @@ pub fn validate(args: &BenchArgs, env: Env<'_>) -> Result<Inputs, InputError> {
         message: e.to_string(),
     })?;
     let path_of = |p: &Option<PathBuf>| p.as_ref().map(|p| p.to_string_lossy().into_owned());
+    let text = |input: &Input, given: Option<&str>| r.value(input, given).map(|v| v.text);
     let out_dir = r
         .value(&OUT_DIR, path_of(&args.out_dir).as_deref())
         .unwrap_or(crate::runner::Value {
@@ -200,21 +208,12 @@ pub fn validate(args: &BenchArgs, env: Env<'_>) -> Result<Inputs, InputError> {
         .unwrap_or(Sides::Both);
     let inputs = Inputs {
         command: command(&r, args)?,
-        list_command: r
-            .value(&LIST_COMMAND, args.list_command.as_deref())
-            .map(|v| v.text),
-        setup_command: r
-            .value(&SETUP_COMMAND, args.setup_command.as_deref())
-            .map(|v| v.text),
-        stop_command: r
-            .value(&STOP_COMMAND, args.stop_command.as_deref())
-            .map(|v| v.text),
-        resolution: r
-            .value(&RESOLUTION, args.resolution.as_deref())
-            .map(|v| v.text),
-        selection: r
-            .value(&SELECTION, args.selection.as_deref())
-            .map(|v| v.text),
+        list_command: text(&LIST_COMMAND, args.list_command.as_deref()),
+        setup_command: text(&SETUP_COMMAND, args.setup_command.as_deref()),
+        stop_command: text(&STOP_COMMAND, args.stop_command.as_deref()),
+        fingerprint_command: text(&FINGERPRINT_COMMAND, args.fingerprint_command.as_deref()),
+        resolution: text(&RESOLUTION, args.resolution.as_deref()),
+        selection: text(&SELECTION, args.selection.as_deref()),
         config: r
             .value(&CONFIG, path_of(&args.config).as_deref())
             .map(|v| cwd.join(v.text)),
@@ -228,6 +227,7 @@ pub fn validate(args: &BenchArgs, env: Env<'_>) -> Result<Inputs, InputError> {
         sides,
         tag: r.switch(&TAG, args.tag, false)?,
         strict: r.switch(&STRICT, args.strict, false)?,
+        reuse_other_machine: r.switch(&REUSE_OTHER, args.reuse_other_machine, false)?,
         out_dir: place(&out_dir, &cwd)?,
         worktree_dir: worktree_dir.map(|v| place(&v, &cwd)).transpose()?,
         temp: r

@@ -14,6 +14,7 @@
 
 pub mod args;
 pub mod files;
+pub mod fingerprint;
 pub mod inputs;
 pub mod live;
 pub mod log;
@@ -133,7 +134,10 @@ fn reusable(inputs: &Inputs) -> (Option<std::path::PathBuf>, Option<side::Note>)
                 text: format!("the downloaded result {shown_path} is {what}: the baseline runs"),
             }),
         ),
-        Ok(Some(rows)) if rows > 0 => (Some(path.clone()), None),
+        Ok(Some(rows)) if rows > 0 => match other_machine(path, inputs) {
+            Some(note) if !inputs.reuse_other_machine => (None, Some(note)),
+            note => (Some(path.clone()), note),
+        },
         Ok(Some(_)) => (
             None,
             Some(side::Note {
@@ -151,6 +155,33 @@ fn reusable(inputs: &Inputs) -> (Option<std::path::PathBuf>, Option<side::Note>)
             }),
         ),
     }
+}
+
+/// A notice when the fingerprint beside the downloaded result says another
+/// machine measured it than this runner: a baseline from another GPU or
+/// driver would judge the machine, not the change. `None` when they match
+/// or either is unknown.
+fn other_machine(path: &std::path::Path, inputs: &Inputs) -> Option<side::Note> {
+    use crate::contract::fingerprint::{Fingerprint, mismatch_sentence};
+    let theirs = Fingerprint::beside(path)?;
+    let ours = fingerprint::machine(&inputs.repository, inputs.fingerprint_command.as_deref());
+    let differences = theirs.differences(ours);
+    if differences.is_empty() {
+        return None;
+    }
+    let then = if inputs.reuse_other_machine {
+        "it is reused as --reuse-other-machine asks"
+    } else {
+        "it is not reused: the baseline runs in this job (--reuse-other-machine reuses it)"
+    };
+    Some(side::Note {
+        warning: false,
+        text: format!(
+            "the downloaded result {}: {}; {then}",
+            shown(&path.to_string_lossy()),
+            mismatch_sentence(&theirs, ours, &differences)
+        ),
+    })
 }
 
 /// Plans, runs each side once, writes; returns the exit code.

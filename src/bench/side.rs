@@ -307,6 +307,7 @@ pub fn remove_earlier(out: &Path) -> Result<(), BenchError> {
         ))
     })?;
     super::record::clear(out);
+    super::fingerprint::clear(out);
     let _ = std::fs::remove_file(super::log::path_for(out));
     Ok(())
 }
@@ -349,6 +350,10 @@ impl Opened {
                 None
             }
         };
+        // The machine is read before the first harness runs (its clocks
+        // idle, not raised by the harness), once per bench run.
+        let machine =
+            super::fingerprint::machine(&inputs.repository, inputs.fingerprint_command.as_deref());
         let done = process::run_logged(&script, &tree, timeout, &prefix, false, log)
             .map_err(|e| BenchError::Place(format!("cannot start bash: {e}")))?;
         stop_inside(&mut self.run, done.ended, out, &listed, &tree, inputs)?;
@@ -376,6 +381,9 @@ impl Opened {
             Ended::Cancelled(_) => (Status::Failed, None),
         };
         if let Err(warning) = super::record::write(out, status.name(), exit, measured.rows) {
+            self.run.warn(warning);
+        }
+        if let Err(warning) = super::fingerprint::write(out, machine) {
             self.run.warn(warning);
         }
         Ok(measured)

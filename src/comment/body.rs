@@ -134,6 +134,12 @@ fn provenance(report: &Report, ctx: &Context<'_>) -> String {
             parts.push(format!("release {} ({sha})", inert(tag, 60)));
         }
     }
+    if let Some(line) = crate::contract::fingerprint::measured_on_line(
+        report.current_measured_on.as_deref(),
+        report.baseline_measured_on.as_deref(),
+    ) {
+        parts.push(inert(&line, 700));
+    }
     if let Some(url) = ctx.run_url {
         parts.push(format!("[the benchmark run]({url})"));
     }

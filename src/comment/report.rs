@@ -52,6 +52,9 @@ pub struct Report {
     /// The first [`MAX_WARNINGS`] warnings, each cut.
     pub warnings: Vec<String>,
     pub warnings_total: usize,
+    /// What each side was measured on, one line each, cut.
+    pub current_measured_on: Option<String>,
+    pub baseline_measured_on: Option<String>,
 }
 
 #[derive(Debug, Default)]
@@ -213,6 +216,14 @@ impl Report {
                 .map(|w| cells::cut(w.into_owned(), TEXT))
                 .collect(),
             warnings_total,
+            current_measured_on: read
+                .machine
+                .current_measured_on
+                .map(|m| cells::cut(m.into_owned(), TEXT)),
+            baseline_measured_on: read
+                .machine
+                .baseline_measured_on
+                .map(|m| cells::cut(m.into_owned(), TEXT)),
         }
     }
 

@@ -202,6 +202,24 @@ pub struct CompareArgs {
     /// [default: 20] [env: INPUT_MAX_ROUNDS]
     #[arg(long, value_name = "N")]
     pub max_rounds: Option<String>,
+    /// What another machine means: `warn` (the report says first that the baseline was
+    /// measured on another GPU, driver or runtime, other clocks or power cap, from the
+    /// fingerprints bench wrote beside the files; rows judged as usual) or `strict` (the
+    /// gate is then inconclusive). History runs from another machine are always left out
+    /// of the noise bands. [default: warn] [env: INPUT_FINGERPRINT]
+    #[arg(long, value_name = "MODE")]
+    pub fingerprint: Option<String>,
+
+    /// The current side's fingerprint, instead of the one beside the first --current
+    /// file. [env: INPUT_CURRENT_FINGERPRINT]
+    #[arg(long, value_name = "FILE")]
+    pub current_fingerprint: Option<PathBuf>,
+
+    /// The gate baseline's fingerprint (uploaded with main's results), instead of the one
+    /// beside its first file. [env: INPUT_BASELINE_FINGERPRINT]
+    #[arg(long, value_name = "FILE")]
+    pub baseline_fingerprint: Option<PathBuf>,
+
     /// Also write the JSON report (what --format json prints, every row) to FILE: the
     /// file a later job's gate or comment reads, uploaded as an artifact. [env: INPUT_REPORT]
     #[arg(long, value_name = "FILE")]

@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 use super::CompareError;
 use super::defaults;
 use super::inputs::Inputs;
+use super::machine::Machine;
 use super::report::InputFile;
 use crate::config::Config;
 use crate::contract::run::RunRecord;
@@ -46,6 +47,8 @@ pub struct Read {
     pub history: Vec<Table>,
     pub inputs: Vec<InputFile>,
     pub warnings: Vec<String>,
+    /// What each side was measured on; the history runs left out.
+    pub machine: Machine,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -62,7 +65,15 @@ struct Job {
 
 /// Reads every file the inputs name.
 pub fn read(inputs: &Inputs, config: &Config) -> Result<Read, CompareError> {
-    let (jobs, warnings) = plan(inputs);
+    let (mut jobs, warnings) = plan(inputs);
+    let gate_files = inputs
+        .baselines
+        .iter()
+        .find(|b| b.label == inputs.gate)
+        .map_or(&[][..], |b| b.files.as_slice());
+    let mut machine = Machine::load(&inputs.machine, &inputs.current, gate_files)?;
+    // A history run from another machine would teach the bands its level.
+    jobs.retain(|j| j.role != Role::History || !machine.leaves_out(&j.path));
     if jobs.len() > defaults::MAX_FILES {
         return Err(CompareError::Input(InputError {
             origin: "--current / --baseline / --history".to_owned(),
@@ -83,6 +94,7 @@ pub fn read(inputs: &Inputs, config: &Config) -> Result<Read, CompareError> {
     });
     let mut out = Read {
         warnings,
+        machine,
         ..Read::default()
     };
     sort(inputs, &jobs, results, &mut out)?;

@@ -115,6 +115,8 @@ pub struct Inputs {
     pub gate_given: bool,
     pub format: Format,
     pub files: RunnerFiles,
+    /// `--fingerprint` and the fingerprint files named.
+    pub machine: super::machine::Asked,
 }
 
 pub fn validate(args: &CompareArgs, env: Env<'_>) -> Result<Inputs, InputError> {
@@ -124,15 +126,18 @@ pub fn validate(args: &CompareArgs, env: Env<'_>) -> Result<Inputs, InputError> 
         .iter()
         .map(|p| p.to_string_lossy().into_owned())
         .collect();
-    let current: Vec<PathBuf> = r
-        .values(&CURRENT, &flags)
-        .into_iter()
-        .map(|v| PathBuf::from(v.text))
-        .collect();
-    let manifest_flag = args.manifest.as_ref().map(|p| p.to_string_lossy());
-    let manifest = r
-        .value(&MANIFEST, manifest_flag.as_deref())
-        .map(|v| PathBuf::from(v.text));
+    let paths = |input: &Input, flags: &[String]| -> Vec<PathBuf> {
+        r.values(input, flags)
+            .into_iter()
+            .map(|v| PathBuf::from(v.text))
+            .collect()
+    };
+    let path = |input: &Input, flag: Option<&PathBuf>| {
+        r.value(input, flag.map(|p| p.to_string_lossy()).as_deref())
+            .map(|v| PathBuf::from(v.text))
+    };
+    let current = paths(&CURRENT, &flags);
+    let manifest = path(&MANIFEST, args.manifest.as_ref());
     match (current.is_empty(), manifest.is_some()) {
         (true, false) => return Err(usage(&CURRENT, Problem::NoCurrent)),
         (false, true) => return Err(usage(&MANIFEST, Problem::ManifestAndCurrent)),
@@ -140,7 +145,6 @@ pub fn validate(args: &CompareArgs, env: Env<'_>) -> Result<Inputs, InputError> 
     }
     let baselines = baselines(&r, args, manifest.is_some())?;
     let (gate, gate_given) = gate(&r, args, &baselines, manifest.is_some())?;
-    let config = args.config.as_ref().map(|p| p.to_string_lossy());
     let fail = r.value(&FAIL, args.fail_threshold.as_deref());
     let fail_origin = fail
         .as_ref()
@@ -165,23 +169,13 @@ pub fn validate(args: &CompareArgs, env: Env<'_>) -> Result<Inputs, InputError> 
         baselines,
         thresholds,
         fail_origin,
-        history: r
-            .values(&HISTORY, &history_flags)
-            .into_iter()
-            .map(|v| PathBuf::from(v.text))
-            .collect(),
-        config: r
-            .value(&CONFIG, config.as_deref())
-            .map(|v| PathBuf::from(v.text)),
+        history: paths(&HISTORY, &history_flags),
+        config: path(&CONFIG, args.config.as_ref()),
         results_format: r.parse(&RESULTS_FORMAT, args.results_format.as_deref(), named)?,
         strict: r.switch(&STRICT, args.strict, false)?,
         report_only: r.switch(&NO_GATE, args.no_gate, false)?,
         min_coverage: min_coverage(&r, args)?,
-        report: {
-            let flag = args.report.as_ref().map(|p| p.to_string_lossy());
-            r.value(&REPORT, flag.as_deref())
-                .map(|v| PathBuf::from(v.text))
-        },
+        report: path(&REPORT, args.report.as_ref()),
         resolution: r
             .value(&RESOLUTION, args.resolution.as_deref())
             .map(|v| v.text),
@@ -197,6 +191,7 @@ pub fn validate(args: &CompareArgs, env: Env<'_>) -> Result<Inputs, InputError> 
             crate::runner::on_runner(env),
         )?,
         files: RunnerFiles::from_env(&r),
+        machine: super::machine::asked(&r, args)?,
     })
 }
 

@@ -17,6 +17,7 @@ pub mod defaults;
 pub mod files;
 pub mod inputs;
 pub mod join;
+pub mod machine;
 pub mod manifest;
 pub mod noise;
 pub mod render;
@@ -293,7 +294,10 @@ fn comparison_warnings(
 /// inconclusive with a warning.
 pub fn compare<'t>(inputs: &Inputs, loaded: &'t Loaded) -> Report<'t> {
     let read = &loaded.read;
-    let mut warnings = read.warnings.clone();
+    // Another machine is said before anything else.
+    let mut warnings: Vec<String> = read.machine.sentence().into_iter().collect();
+    warnings.extend(read.machine.history_warning());
+    warnings.extend(read.warnings.iter().cloned());
     warnings.extend(loaded.selection_warnings.iter().cloned());
     let evidence = loaded
         .provenance
@@ -363,5 +367,6 @@ pub fn compare<'t>(inputs: &Inputs, loaded: &'t Loaded) -> Report<'t> {
         provenance: loaded.provenance.clone(),
         warnings,
         config: &loaded.config,
+        machine: read.machine.clone(),
     }
 }

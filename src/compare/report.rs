@@ -33,6 +33,8 @@ pub struct Report<'t> {
     /// Baselines that could not be read, and other things worth a warning.
     pub warnings: Vec<String>,
     pub config: &'t Config,
+    /// What each side was measured on, and whether the machines differ.
+    pub machine: super::machine::Machine,
 }
 
 impl<'t> Report<'t> {
@@ -48,8 +50,12 @@ impl<'t> Report<'t> {
             .is_some_and(|g| std::ptr::eq(g, comparison))
     }
 
-    /// The gate's verdict; inconclusive without a gate.
+    /// The gate's verdict; inconclusive without a gate, and under
+    /// `--fingerprint strict` when the baseline's machine is another.
     pub fn verdict(&self) -> Verdict {
+        if self.machine.inconclusive() {
+            return Verdict::Inconclusive;
+        }
         self.gate
             .as_ref()
             .map_or(Verdict::Inconclusive, Comparison::verdict)

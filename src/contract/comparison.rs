@@ -28,6 +28,7 @@ use thiserror::Error;
 
 use super::class::Class;
 use super::coverage::Coverage;
+use super::fingerprint::{Difference, Fingerprint};
 use super::resolution::Provenance;
 use crate::runner::read::{self, FileError};
 use crate::runner::shown;
@@ -61,6 +62,26 @@ pub struct Comparison<'a, R> {
     pub rerun: Rerun<'a>,
     pub baselines: Vec<Baseline<'a, R>>,
     pub warnings: Vec<Cow<'a, str>>,
+    /// What each side was measured on (`contract::fingerprint`).
+    pub machine: Machine<'a>,
+}
+
+/// What each side was measured on, and whether that moves the verdict.
+#[derive(Debug, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Machine<'a> {
+    pub current: Option<Cow<'a, Fingerprint>>,
+    pub baseline: Option<Cow<'a, Fingerprint>>,
+    /// The fields that move performance and differ.
+    pub differences: Cow<'a, [Difference]>,
+    /// Each side in one line (`Fingerprint::measured_on`), for comment and
+    /// gate to show without reading the fingerprints.
+    pub current_measured_on: Option<Cow<'a, str>>,
+    pub baseline_measured_on: Option<Cow<'a, str>>,
+    /// `--fingerprint strict`, and they differ: the gate is inconclusive.
+    pub inconclusive: bool,
+    /// History runs left out for another machine.
+    pub history_left_out: u64,
 }
 
 /// The thresholds the report was judged by.

@@ -8,6 +8,7 @@
 //! | [`selection`]: the groups that ran (`select --format json`, schema [`SELECTION_SCHEMA`]) | select | compare |
 //! | [`comparison`]: compare's report (`compare --format json`, `--report FILE`, schema [`REPORT_SCHEMA`]), its [`class`]es and verdicts | compare | comment, gate |
 //! | [`trend`]'s report (`trend --format json`, schema [`TREND_SCHEMA`]) | trend | comment |
+//! | [`fingerprint`]: what a results file was measured on (`<file>.fingerprint.json`, schema [`fingerprint::FINGERPRINT_SCHEMA`]) | bench | compare, trend |
 //! | [`run`]: how a side's run ended (`<csv>.run.json`, schema [`run::RUN_SCHEMA`]) | bench | compare |
 //!
 //! Every one of them crosses a job boundary as an artifact or an output,
@@ -18,6 +19,7 @@
 pub mod class;
 pub mod comparison;
 pub mod coverage;
+pub mod fingerprint;
 pub mod resolution;
 pub mod rounds;
 pub mod run;

@@ -53,6 +53,28 @@ pub struct TrendReport<'a> {
     pub rows_listed: usize,
     pub rows: Vec<TrendRow<'a>>,
     pub warnings: Vec<Cow<'a, str>>,
+    /// Where the machine changed along the history (added with issue 52;
+    /// absent from older reports).
+    #[serde(default)]
+    pub machine_changes: Vec<TrendMachineChange>,
+}
+
+/// A change of machine at one run, and the rows whose level moved with it
+/// (not counted as regressions or improvements).
+#[derive(Debug, Serialize, Deserialize)]
+pub struct TrendMachineChange {
+    pub run: String,
+    pub from: String,
+    pub to: String,
+    pub differences: Vec<crate::contract::fingerprint::Difference>,
+    pub rows: Vec<TrendMovedRow>,
+}
+
+/// A row that moved with a machine change.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct TrendMovedRow {
+    pub key: String,
+    pub change_pct: f64,
 }
 
 /// How many of each, over every row (listed or not).

@@ -59,6 +59,9 @@ pub struct History {
     pub runs: Vec<Run>,
     pub series: Vec<Series>,
     pub warnings: Vec<String>,
+    /// What each run was measured on (bench's fingerprint beside its
+    /// file), by run; `None` where there is none.
+    pub machines: Vec<Option<crate::contract::fingerprint::Fingerprint>>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -175,6 +178,9 @@ fn add(
     let run = history.runs.len();
     let (name, sha) = run_of(path);
     history.runs.push(Run { name, sha });
+    history
+        .machines
+        .push(crate::contract::fingerprint::Fingerprint::beside(path));
     for row in t.rows() {
         let Some((metric, value)) = row.measure() else {
             continue;

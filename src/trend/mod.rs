@@ -13,6 +13,7 @@ pub mod args;
 pub mod changes;
 pub mod history;
 pub mod inputs;
+pub mod machine;
 pub mod render;
 pub mod report;
 
@@ -111,8 +112,15 @@ pub fn run(inputs: &Inputs) -> Result<u8, TrendError> {
         None => Config::default(),
     };
     let history = history::read(&inputs.history, &mut config, inputs.results_format)?;
+    let mut rows = judge(&history, &config, inputs.min_change);
+    // A step where the machine changed is the machine's, not the code's.
+    let mut machines = machine::changes(&history.machines);
+    machine::attribute(&mut rows, &mut machines, |r| {
+        r.series.key().describe(&config.keys)
+    });
     let report = Report {
-        rows: judge(&history, &config, inputs.min_change),
+        rows,
+        machines,
         judged: history.series.len(),
         history: &history,
         config: &config,

@@ -11,7 +11,9 @@ use std::fmt::Write as _;
 
 use super::changes::Change;
 use super::report::{Found, Report, RowTrend, Section};
-use crate::contract::trend::{Counts, KeyCells, TrendChange, TrendReport, TrendRow};
+use crate::contract::trend::{
+    Counts, KeyCells, TrendChange, TrendMachineChange, TrendMovedRow, TrendReport, TrendRow,
+};
 use crate::runner::Rendered;
 use crate::runner::file_command::{self, EncodeError};
 use crate::runner::log::LogText;
@@ -132,6 +134,25 @@ pub fn json(report: &Report<'_>, rows: Option<usize>) -> String {
             .iter()
             .map(|w| shown(w, cut))
             .collect(),
+        machine_changes: report
+            .machines
+            .iter()
+            .map(|m| TrendMachineChange {
+                run: run_name(report, m.run, cut).into_owned(),
+                from: m.from.clone(),
+                to: m.to.clone(),
+                differences: m.differences.clone(),
+                rows: m
+                    .rows
+                    .iter()
+                    .take(rows.unwrap_or(usize::MAX))
+                    .map(|r| TrendMovedRow {
+                        key: shown(&r.key, cut).into_owned(),
+                        change_pct: r.change * 100.0,
+                    })
+                    .collect(),
+            })
+            .collect(),
     };
     serde_json::to_string(&value).unwrap_or_else(|e| format!("{{\"error\":{:?}}}", e.to_string()))
 }
@@ -198,10 +219,33 @@ fn headline(report: &Report<'_>) -> String {
     )
 }
 
+/// Each machine change, then the rows that moved with it (indented).
+fn machine_lines(report: &Report<'_>) -> Vec<String> {
+    let mut out = Vec::new();
+    for m in &report.machines {
+        let run = run_name(report, m.run, true);
+        out.push(visible(&super::machine::sentence(m, &run), 4 * SHOWN_CELL).into_owned());
+        for r in m.rows.iter().take(LISTED) {
+            out.push(format!(
+                "  {}: {:+.1}%",
+                visible(&r.key, 2 * SHOWN_CELL),
+                r.change * 100.0
+            ));
+        }
+        if let Some(more) = m.rows.len().checked_sub(LISTED).filter(|n| *n > 0) {
+            out.push(format!("  ... and {more} more (--format json lists all)"));
+        }
+    }
+    out
+}
+
 /// The trend for a person, line by line.
 pub fn text(report: &Report<'_>) -> LogText {
     let mut log = LogText::new();
     log.push_line(&headline(report));
+    for line in machine_lines(report) {
+        log.push_line(&line);
+    }
     for section in Section::ALL {
         let found = report.section(section);
         if found.is_empty() {
@@ -229,6 +273,12 @@ fn summary(report: &Report<'_>) -> String {
         c.new_regressions,
         md(&headline(report))
     );
+    for line in machine_lines(report) {
+        let _ = writeln!(out, "- {}", md(&line));
+    }
+    if !report.machines.is_empty() {
+        out.push('\n');
+    }
     for section in Section::ALL {
         let found = report.section(section);
         if found.is_empty() {
@@ -290,6 +340,14 @@ pub fn actions(report: &Report<'_>) -> Result<Rendered, EncodeError> {
             "warning",
             &[("title", "Benchmark regression on main")],
             &format!("and {more} more new regressions (see the job summary)"),
+        );
+    }
+    for m in report.machines.iter().take(ANNOTATED) {
+        let run = run_name(report, m.run, true);
+        stdout.push_command(
+            "warning",
+            &[("title", "Benchmark machine changed on main")],
+            &visible(&super::machine::sentence(m, &run), 4 * SHOWN_CELL),
         );
     }
     for warning in report.history.warnings.iter().take(ANNOTATED) {

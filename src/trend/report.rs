@@ -6,6 +6,7 @@
 use super::changes::{Change, Judged, Kind};
 use super::history::{History, Run, Series};
 use crate::config::Config;
+use crate::contract::fingerprint::Difference;
 
 /// One row's changes.
 #[derive(Debug)]
@@ -57,6 +58,26 @@ impl Section {
     }
 }
 
+/// One row that moved with a machine change.
+#[derive(Debug, Clone)]
+pub struct Moved {
+    /// The row's key, as the report describes it.
+    pub key: String,
+    /// after/before - 1, negative worse (as a trend change).
+    pub change: f64,
+}
+
+/// A change of machine at one run of the history.
+#[derive(Debug, Clone)]
+pub struct MachineChange {
+    /// The first run on the new machine.
+    pub run: usize,
+    pub from: String,
+    pub to: String,
+    pub differences: Vec<Difference>,
+    pub rows: Vec<Moved>,
+}
+
 pub struct Report<'h> {
     pub history: &'h History,
     pub config: &'h Config,
@@ -64,6 +85,8 @@ pub struct Report<'h> {
     pub rows: Vec<RowTrend<'h>>,
     /// Rows judged (every series).
     pub judged: usize,
+    /// Where main's machine changed, with the rows that moved with it.
+    pub machines: Vec<MachineChange>,
     pub min_change: f64,
     pub recent: usize,
 }

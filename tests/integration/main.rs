@@ -28,6 +28,7 @@ mod defaults;
 mod docs_blocks;
 mod examples_run;
 mod failures;
+mod fingerprint;
 mod fixtures;
 mod formats;
 mod gate;

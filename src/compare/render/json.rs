@@ -262,6 +262,23 @@ pub fn json(report: &Report<'_>, rows: Option<usize>) -> String {
             .iter()
             .map(|w| Cow::Owned(if cut { super::cut(w) } else { w.clone() }))
             .collect(),
+        machine: contract::Machine {
+            current: report.machine.current.as_ref().map(Cow::Borrowed),
+            baseline: report.machine.baseline.as_ref().map(Cow::Borrowed),
+            differences: Cow::Borrowed(&report.machine.differences),
+            current_measured_on: report
+                .machine
+                .current
+                .as_ref()
+                .map(|f| Cow::Owned(f.measured_on())),
+            baseline_measured_on: report
+                .machine
+                .baseline
+                .as_ref()
+                .map(|f| Cow::Owned(f.measured_on())),
+            inconclusive: report.machine.inconclusive(),
+            history_left_out: count(report.machine.history_left_out),
+        },
     };
     // Strings, numbers and options: serializing cannot fail.
     serde_json::to_string(&value).unwrap_or_else(|e| format!("{{\"error\":{:?}}}", e.to_string()))

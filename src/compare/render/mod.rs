@@ -308,6 +308,12 @@ pub fn verdict_line(report: &Report<'_>) -> String {
                 cut(g.unavailable.as_deref().unwrap_or_default())
             )
         }
+        (Verdict::Inconclusive, Some(g)) if report.machine.inconclusive() => format!(
+            "the baseline was measured on another machine (--fingerprint strict); {} regressed, {} lost of {} compared",
+            g.count(Class::Regressed),
+            g.count(Class::Lost),
+            g.compared()
+        ),
         (Verdict::Inconclusive, _) => "no row was compared".to_owned(),
         (_, Some(g)) => format!(
             "{} regressed, {} lost of {} compared",

@@ -39,6 +39,15 @@ fn table_row(report: &Report<'_>, row: &RowResult<'_>) -> String {
 
 const TABLE_HEAD: &str = "| key | baseline | current | change | class | fail threshold | why |\n|---|---|---|---|---|---|---|\n";
 
+/// Another machine, said before the verdict.
+fn machine_block(report: &Report<'_>) -> String {
+    report
+        .machine
+        .sentence()
+        .map(|s| format!("> [!WARNING]\n> {}\n\n", md(&s)))
+        .unwrap_or_default()
+}
+
 pub fn summary(report: &Report<'_>) -> String {
     let mut out = String::new();
     let _ = writeln!(
@@ -46,6 +55,7 @@ pub fn summary(report: &Report<'_>) -> String {
         "### Benchmark comparison: {}\n",
         report.verdict().as_str().to_uppercase()
     );
+    out.push_str(&machine_block(report));
     let _ = writeln!(out, "{}\n", md(&verdict_line(report)));
     if report.report_only {
         let _ = writeln!(out, "> [!NOTE]\n> {REPORT_ONLY}\n");

@@ -11,6 +11,9 @@ use crate::compare::verdict::Class;
 use crate::runner::log::{LogSink, LogText};
 
 pub fn write(report: &Report<'_>, out: &mut dyn LogSink) -> io::Result<()> {
+    if let Some(sentence) = report.machine.sentence() {
+        out.line(&format!("machine: {}", cut(&sentence)))?;
+    }
     out.line(&verdict_line(report))?;
     if report.report_only {
         out.line(REPORT_ONLY)?;
