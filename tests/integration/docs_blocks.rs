@@ -295,6 +295,10 @@ fn prepare(world: &mut World) {
     let gb = repo_root().join("tests/fixtures/formats/google-benchmark");
     std::fs::copy(gb.join("base.json"), ws.join("head.json")).unwrap();
     std::fs::copy(gb.join("base.json"), ws.join("main.json")).unwrap();
+    // docs/formats.md's peer-action block: that action's custom JSON.
+    let custom = repo_root().join("tests/fixtures/formats/custom");
+    std::fs::copy(custom.join("base.json"), ws.join("head-bench.json")).unwrap();
+    std::fs::copy(custom.join("base.json"), ws.join("main-bench.json")).unwrap();
     let resolve = format!(
         "GITHUB_SERVER_URL={} baseline-resolver resolve --offline --event {} --event-name pull_request --format json > resolution.json && cp resolution.json resolve.json && \
          baseline-resolver compare --current current.csv --baseline main=main.csv --format json > report.json",
