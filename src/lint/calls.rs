@@ -13,13 +13,17 @@
 //! at hand, is judged only by what the caller passes: a `with:` key
 //! naming a GPU (`gpu-arch-type: cuda`), or naming a runner or machine
 //! whose written value is an expensive label (`runner: linux.g5.4xlarge`,
-//! `machine_type: single-gpu`; the quoted labels of an expression too).
+//! `machine_type: single-gpu`; the quoted labels of an expression too),
+//! or any input whose value names one by the patterns `runs-on` is read
+//! with (a GPU, `self-hosted`, a larger hosted runner), whatever the
+//! key's name: rapids' calls pass `node_type: "gpu-l4-latest-1"`, and a
+//! list of key names misses the next project's.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use super::env::Env;
-use super::workflow::{Job, costly_labels};
+use super::workflow::{Job, costly_labels, github_hosted};
 use super::yaml::Node;
 
 /// The called workflows read beside their callers: path -> parsed file.
@@ -48,14 +52,20 @@ pub fn workflows_dir(caller: &Path) -> PathBuf {
     }
 }
 
+/// The called workflow of `job` when it is a call into the same
+/// repository whose file was read beside the caller at `caller`.
+pub fn called<'c>(job: &Job<'_>, caller: &Path, callees: &'c Callees) -> Option<&'c Node> {
+    let file = local_file(job.text("uses")?)?;
+    callees.get(&workflows_dir(caller).join(file))
+}
+
 /// Whether `job`, a call of a reusable workflow from the file at
 /// `caller`, is seen to hold an expensive runner.
 pub fn costly_call(job: &Job<'_>, caller: &Path, callees: &Callees) -> bool {
-    let Some(uses) = job.text("uses") else {
+    if job.text("uses").is_none() {
         return false;
-    };
-    let called = local_file(uses).and_then(|f| callees.get(&workflows_dir(caller).join(f)));
-    match called {
+    }
+    match called(job, caller, callees) {
         Some(root) => callee_costly(job, root),
         None => passes_costly_runner(job),
     }
@@ -64,6 +74,23 @@ pub fn costly_call(job: &Job<'_>, caller: &Path, callees: &Callees) -> bool {
 /// Whether a job of the called workflow `root` runs on an expensive
 /// runner, its `${{ inputs.K }}` labels read as `caller` passes them.
 fn callee_costly(caller: &Job<'_>, root: &Node) -> bool {
+    let jobs = root.get("jobs").map(Node::entries).unwrap_or_default();
+    jobs.iter().any(|(id, node)| {
+        let job = Job {
+            id,
+            node,
+            steps: Vec::new(),
+            env: Env::default(),
+        };
+        costly_labels(&callee_labels(caller, root, &job), job.devices())
+            || passes_costly_runner(&job)
+    })
+}
+
+/// The runner labels of `job`, a job of the called workflow `root`, with
+/// `${{ inputs.K }}` read as `caller` passes K (written out), else the
+/// input's `default:`; an input passed as an expression stays unknown.
+pub fn callee_labels(caller: &Job<'_>, root: &Node, job: &Job<'_>) -> Vec<String> {
     let declared = root
         .get("on")
         .and_then(|on| on.get("workflow_call"))
@@ -82,21 +109,10 @@ fn callee_costly(caller: &Job<'_>, root: &Node) -> bool {
             .filter(|v| !v.contains("${{"))
             .map(str::to_owned)
     };
-    let jobs = root.get("jobs").map(Node::entries).unwrap_or_default();
-    jobs.iter().any(|(id, node)| {
-        let job = Job {
-            id,
-            node,
-            steps: Vec::new(),
-            env: Env::default(),
-        };
-        let labels: Vec<String> = job
-            .runner_labels()
-            .into_iter()
-            .map(|l| input_named(&l).and_then(&input).unwrap_or(l))
-            .collect();
-        costly_labels(&labels, job.devices()) || passes_costly_runner(&job)
-    })
+    job.runner_labels()
+        .into_iter()
+        .map(|l| input_named(&l).and_then(&input).unwrap_or(l))
+        .collect()
 }
 
 /// `K` of a label written `${{ inputs.K }}`.
@@ -106,8 +122,9 @@ fn input_named(label: &str) -> Option<&str> {
 }
 
 /// Whether a call passes an expensive runner in its `with:`: a key naming
-/// a GPU with a value other than none (`gpu-arch-type: cuda`), or a key
-/// naming a runner or machine whose written labels are expensive.
+/// a GPU with a value other than none (`gpu-arch-type: cuda`), a key
+/// naming a runner or machine whose written labels are expensive, or any
+/// key whose value names an expensive runner ([`names_costly_runner`]).
 fn passes_costly_runner(job: &Job<'_>) -> bool {
     let with = job.get("with").map(Node::entries).unwrap_or_default();
     with.iter().any(|(key, value)| {
@@ -122,8 +139,24 @@ fn passes_costly_runner(job: &Job<'_>) -> bool {
         let names_runner = ["runner", "runs-on", "runs_on", "machine", "instance"]
             .iter()
             .any(|k| key.contains(k));
-        names_runner && costly_labels(&written_labels(value), false)
+        let labels = written_labels(value);
+        (names_runner && costly_labels(&labels, false))
+            || labels.iter().any(|l| names_costly_runner(l))
     })
+}
+
+/// Whether a value of any input names an expensive runner by the patterns
+/// `runs-on` is read with: a GPU label (`gpu-l4-latest-1`), `self-hosted`,
+/// or one of GitHub's larger runners (`ubuntu-latest-16-cores`). A custom
+/// word counts as a runner only under a key naming one: under any key it
+/// is as likely a name or a mode (`docs`, `nightly`). A value with spaces
+/// or a path (`tests/gpu`) is not a label.
+fn names_costly_runner(label: &str) -> bool {
+    let l = label.trim().to_ascii_lowercase();
+    let plain = !l.is_empty() && !l.contains(|c: char| c.is_whitespace() || c == '/');
+    plain
+        && (l.contains("gpu") || l == "self-hosted" || github_hosted(&l))
+        && costly_labels(&[l], false)
 }
 
 /// The labels a value writes out: itself, or the quoted strings of an
@@ -208,6 +241,8 @@ mod tests {
             "      machine_type: single-gpu\n",
             "      runner: ${{ inputs.big && 'mt-l-a100' || 'mt-l-a10g' }}\n",
             "      runner: linux.g5.4xlarge.nvidia.gpu\n",
+            "      node_type: \"gpu-l4-latest-1\"\n",
+            "      pool: ubuntu-24.04-16-cores\n",
         ] {
             assert!(costly(&call(yes), None), "{yes}");
         }
@@ -216,6 +251,9 @@ mod tests {
             "      runner: ubuntu-latest\n",
             "      upload-runner-logs: true\n",
             "      timeout: 90\n",
+            "      node_type: cpu16\n",
+            "      name: docs\n",
+            "      script: ci/test.sh tests/gpu\n",
         ] {
             assert!(!costly(&call(no), None), "{no}");
         }

@@ -23,9 +23,9 @@
 
 use std::path::Path;
 
-use super::calls::{Callees, costly_call};
+use super::calls::{Callees, called, callee_labels, costly_call};
 use super::shell::{Command, file_name};
-use super::workflow::{Job, Step, Workflow};
+use super::workflow::{Job, Step, Workflow, provider_hosted, read};
 use crate::config::Lint;
 use crate::lint::yaml::Node;
 
@@ -39,6 +39,9 @@ pub struct Benchmarks {
     pub kept: bool,
     /// Which jobs are seen on an expensive runner ([`Job::costly_runner`]).
     pub costly: Vec<bool>,
+    /// Which jobs call a workflow of the same repository that has a
+    /// benchmark job whose runner is an expression ([`unknown_bench_call`]).
+    pub calls_bench: Vec<bool>,
 }
 
 impl Benchmarks {
@@ -49,6 +52,11 @@ impl Benchmarks {
     /// Whether job `index` is seen on an expensive runner.
     pub fn costly(&self, index: usize) -> bool {
         self.costly.get(index).copied().unwrap_or(false)
+    }
+
+    /// Whether job `index` calls a benchmark job whose runner is unknown.
+    pub fn calls_bench(&self, index: usize) -> bool {
+        self.calls_bench.get(index).copied().unwrap_or(false)
     }
 
     /// Whether job `index` runs benchmarks or holds an expensive runner:
@@ -99,6 +107,11 @@ pub fn benchmarks(w: &Workflow<'_>, file: &str, context: Context<'_>) -> Benchma
         .iter()
         .map(|j| j.costly_runner() || costly_call(j, Path::new(file), callees))
         .collect();
+    let calls_bench = w
+        .jobs
+        .iter()
+        .map(|j| unknown_bench_call(j, Path::new(file), callees))
+        .collect();
     let any = jobs.iter().any(|b| *b);
     let kept = any
         && (consumed
@@ -112,7 +125,38 @@ pub fn benchmarks(w: &Workflow<'_>, file: &str, context: Context<'_>) -> Benchma
         any,
         kept,
         costly,
+        calls_bench,
     }
+}
+
+/// Whether `job` calls a workflow of its own repository (read beside it)
+/// with a job that runs benchmarks on a runner that is an expression once
+/// the call's inputs are read (`runner: ${{ matrix.test_config.os }}`):
+/// the benchmark job the caller starts may hold an expensive machine, as
+/// one written in the calling file would (read on vllm-ascend's nightly
+/// NPU benchmarks, whose `always()` is on the call).
+fn unknown_bench_call(job: &Job<'_>, caller: &Path, callees: &Callees) -> bool {
+    let Some(root) = called(job, caller, callees) else {
+        return false;
+    };
+    let Ok(flow) = read(root) else {
+        return false;
+    };
+    // The called file's own evidence, without following its calls further.
+    let none = Callees::new();
+    let context = Context {
+        lint: None,
+        consumed: false,
+        callees: &none,
+    };
+    let name = job.text("uses").unwrap_or_default();
+    let inner = benchmarks(&flow, name, context);
+    flow.jobs.iter().enumerate().any(|(i, called_job)| {
+        inner.job(i)
+            && callee_labels(job, root, called_job)
+                .iter()
+                .any(|l| l.contains("${{") && !provider_hosted(l))
+    })
 }
 
 /// Actions that keep a history of results (a dashboard, a baseline store).

@@ -59,3 +59,43 @@ fn a_call_whose_file_is_not_at_hand_is_judged_by_what_it_passes() {
         run.stdout
     );
 }
+
+/// Each finding of a lint run as (file name, rule, line).
+fn findings(v: &serde_json::Value) -> Vec<(String, String, u64)> {
+    v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            let file = f["file"].as_str().unwrap();
+            (
+                file.rsplit('/').next().unwrap().to_owned(),
+                f["rule"].as_str().unwrap().to_owned(),
+                f["line"].as_u64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn any_input_naming_a_gpu_runner_and_a_called_benchmark_job_count() {
+    // build.yaml: the docs job's GPU machine is passed as `node_type`, so
+    // the group that cancels main's pushes loses a GPU run (rapids' shape);
+    // cpu-build.yaml passes only CPU machines, names and paths. nightly's
+    // `always()` is on a call of a local benchmark job whose runner is an
+    // expression (vllm-ascend's shape); the call of a lint job is not.
+    let root = repo_root().join("tests/fixtures/lint/calls-inputs");
+    let (run, v) = Bin::new()
+        .in_dir(&root)
+        .args(["lint", ".github/workflows", "--fail-on", "note"])
+        .json_code(4);
+    assert_eq!(
+        findings(&v),
+        [
+            ("build.yaml".to_owned(), "cancel-main".to_owned(), 11),
+            ("nightly.yaml".to_owned(), "job-always".to_owned(), 20),
+        ],
+        "{}",
+        run.stdout
+    );
+}

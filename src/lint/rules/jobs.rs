@@ -12,7 +12,8 @@ pub fn check(w: &Workflow<'_>, bench: &Benchmarks, hits: &mut Vec<Hit>) {
     // a cancelled run of its default branch loses what it cost.
     let holds = (0..w.jobs.len()).any(|i| bench.costly(i));
     for (i, job) in w.jobs.iter().enumerate() {
-        job_always(job, bench.job(i), bench.costly(i), hits);
+        let costly = bench.costly(i) || bench.calls_bench(i);
+        job_always(job, bench.job(i), costly, hits);
         if bench.holds(i) {
             cache_discipline(w, job, hits);
             if let Some(c) = job.get("concurrency") {
@@ -59,7 +60,8 @@ fn reports_only(job: &Job<'_>) -> bool {
 }
 
 /// `job-always`: a job-level `always()` on a job seen on an expensive
-/// runner (`costly`), or on a benchmark job that may hold one (a runner
+/// runner (`costly`; for a call, also one that starts a benchmark job
+/// whose runner is an expression), or on a benchmark job that may hold one (a runner
 /// expression) or is allowed long (an explicit `timeout-minutes` over 30:
 /// a GitHub-hosted job with none is not a 360-minute job), unless it only
 /// reports.
