@@ -98,6 +98,12 @@ fn a_push_to_main_uploads_under_the_names_pull_requests_look_up() {
             .unwrap_or_else(|e| panic!("{name} holds bench's fingerprint beside the results: {e}"));
         let value: serde_json::Value = serde_json::from_str(&text).unwrap();
         assert_eq!(value["schema"], 1, "{text}");
+        let gpu = name.split('-').nth(1).unwrap();
+        assert_eq!(
+            value["extra"]["runner_labels"],
+            format!("self-hosted linux-{gpu}-gpu-1"),
+            "the runs-on labels, by --fingerprint-command: {text}"
+        );
     }
 }
 
