@@ -28,6 +28,9 @@ const NAME: usize = 60;
 const KEY: usize = 80;
 /// A reason as shown.
 const WHY: usize = 200;
+/// Jobs the headline names for a baseline from another machine; the
+/// table marks every one.
+const NAMED: usize = 5;
 
 /// One job, judged, with what its line shows.
 pub struct Line<'a> {
@@ -187,11 +190,15 @@ pub fn headline(table: &Table<'_>) -> String {
     }
     let other = table.another_machine();
     if !other.is_empty() {
+        let mut named: Vec<Cow<'_, str>> = other.iter().take(NAMED).cloned().collect();
+        if other.len() > NAMED {
+            named.push(format!("and {} more", other.len().saturating_sub(NAMED)).into());
+        }
         let _ = write!(
             text,
             "; {} from another machine ({})",
             counted(other.len(), "baseline"),
-            other.join(", ")
+            named.join(", ")
         );
     }
     text

@@ -185,3 +185,29 @@ fn a_hostile_machine_line_is_data_and_cut() {
         run.stdout
     );
 }
+
+/// The headline names five jobs with a baseline from another machine and
+/// counts the rest; the table marks every one.
+#[test]
+fn the_headline_names_five_jobs_from_another_machine_and_counts_the_rest() {
+    let bin = Bin::new();
+    for i in 1..=7 {
+        let at = bin.dir().join(format!("reports/r{i}/report.json"));
+        measured(&at, (MI325, "6.2.1"), (MI355, "6.4.0"), &[]);
+    }
+    let run = gate(bin).args(["--format", "text"]).run();
+    run.assert_code(0);
+    assert!(
+        run.stdout.starts_with(
+            "gate: pass: 0 of 7 jobs failed; 7 baselines from another machine (r1, r2, r3, r4, r5, and 2 more)\n"
+        ),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(
+        run.stdout
+            .matches("  baseline from another machine (")
+            .count(),
+        7
+    );
+}
