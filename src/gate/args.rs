@@ -16,7 +16,8 @@ Exit codes:
      the globs (the message names them: a gate with nothing to judge never passes); over
      256 reports, or over 100,000 directory entries walked
   3  --strict and a job is inconclusive: its baseline unavailable, nothing compared, less of
-     the suite compared than compare's --min-coverage, or (paired) rows still undecided
+     the suite compared than compare's --min-coverage, a baseline from another machine
+     under compare's --fingerprint strict, or (paired) rows still undecided
   4  a job regressed or lost rows against its gate baseline (whatever else failed)";
 
 const EXAMPLES: &str = "\
@@ -42,9 +43,12 @@ How it judges:
   baseline regressed or lost rows (compare's verdict regression, whether or not compare
   ran with --no-gate: the dashboard pattern compares report-only and gates here), or when
   its report cannot be read. A job is inconclusive when compare said so (no baseline,
-  nothing compared, coverage below --min-coverage) or, with --paired, rows are still
-  undecided: a warning, and --strict fails it. The table has one line per job: its
-  verdict, its worst rows, the share of its suite compared, and its rounds when paired.
+  nothing compared, coverage below --min-coverage, a baseline from another machine under
+  compare's --fingerprint strict) or, with --paired, rows are still undecided: a warning,
+  and --strict fails it. The table has one line per job: its verdict, its worst rows, the
+  share of its suite compared, its rounds when paired, and what both its sides were
+  measured on when its report knew (bench's fingerprints): a baseline from another
+  machine is marked there, counted in the headline and a warning on a runner.
   A glob is matched against paths from the working directory: `*` and `?` within one
   directory, `**` any number of directories; symbolic links are not followed.";
 

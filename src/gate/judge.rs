@@ -2,7 +2,8 @@
 //! read from its report. A job fails when its gate baseline regressed or
 //! lost rows (whatever `--no-gate` made of its own step) or when its report
 //! cannot be read; it is inconclusive when compare said so (no baseline,
-//! nothing compared, coverage below `--min-coverage`) or when paired rows
+//! nothing compared, coverage below `--min-coverage`, a baseline from
+//! another machine under `--fingerprint strict`) or when paired rows
 //! are still undecided. Anything the gate does not recognise is never a
 //! pass.
 
@@ -122,6 +123,7 @@ fn inconclusive_why(job: &Job) -> String {
             .unwrap_or("no reason given");
         return format!("baseline {} unavailable: {reason}", base.label);
     }
+    let strict_machine = job.report.as_ref().is_ok_and(|r| r.machine.inconclusive);
     match &base.coverage {
         Some(c) if c.compared == 0 => "nothing compared".to_owned(),
         Some(c) if c.pct.is_some_and(|p| p < c.min_pct) => format!(
@@ -129,6 +131,9 @@ fn inconclusive_why(job: &Job) -> String {
             c.pct.unwrap_or(0.0),
             c.min_pct
         ),
+        _ if strict_machine => {
+            "the baseline was measured on another machine (compare --fingerprint strict)".to_owned()
+        }
         _ => "compare found it inconclusive (see its job summary)".to_owned(),
     }
 }

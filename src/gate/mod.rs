@@ -8,14 +8,16 @@
 //! The flow: [`args`] and the environment become validated [`inputs`];
 //! [`find`] expands the globs (bounded); [`jobs`] reads each report through
 //! the shared contract (`contract::comparison`); [`judge`] (pure) gives each
-//! job and the gate a verdict; [`render`] shows the table and the runner
-//! layer writes it.
+//! job and the gate a verdict; [`machine`] says what each job's sides were
+//! measured on (and marks a baseline from another machine); [`render`]
+//! shows the table and the runner layer writes it.
 
 pub mod args;
 pub mod find;
 pub mod inputs;
 pub mod jobs;
 pub mod judge;
+pub mod machine;
 pub mod render;
 
 use thiserror::Error;

@@ -12,6 +12,7 @@ use serde::Serialize;
 
 use super::jobs::{Job, gate};
 use super::judge::{Judged, Verdict, overall};
+use super::machine::{self, Measured};
 use crate::contract::class::Class;
 use crate::contract::comparison::{Key, Row};
 use crate::contract::coverage::Coverage;
@@ -27,6 +28,9 @@ const NAME: usize = 60;
 const KEY: usize = 80;
 /// A reason as shown.
 const WHY: usize = 200;
+/// Jobs the headline names for a baseline from another machine; the
+/// table marks every one.
+const NAMED: usize = 5;
 
 /// One job, judged, with what its line shows.
 pub struct Line<'a> {
@@ -63,6 +67,15 @@ impl Table<'_> {
         self.lines
             .iter()
             .filter(|l| l.judged.verdict.fails())
+            .map(Line::name)
+            .collect()
+    }
+
+    /// The jobs whose baseline was measured on another machine.
+    fn another_machine(&self) -> Vec<Cow<'_, str>> {
+        self.lines
+            .iter()
+            .filter(|l| machine::of(l.job).is_some_and(|m| m.another_machine))
             .map(Line::name)
             .collect()
     }
@@ -175,15 +188,37 @@ pub fn headline(table: &Table<'_>) -> String {
     if let Some(missing) = table.missing_text() {
         let _ = write!(text, "; {missing}");
     }
+    let other = table.another_machine();
+    if !other.is_empty() {
+        let mut named: Vec<Cow<'_, str>> = other.iter().take(NAMED).cloned().collect();
+        if other.len() > NAMED {
+            named.push(format!("and {} more", other.len().saturating_sub(NAMED)).into());
+        }
+        let _ = write!(
+            text,
+            "; {} from another machine ({})",
+            counted(other.len(), "baseline"),
+            named.join(", ")
+        );
+    }
     text
 }
 
-/// The columns of every line: job, verdict, coverage, worst rows, rounds.
-fn cells(lines: &[Line<'_>]) -> (Vec<[String; 4]>, Vec<Option<String>>) {
-    let cells = lines
+/// The table's columns: job, verdict, coverage, worst rows, and the
+/// columns only some reports fill (rounds when a job was paired, machine
+/// when a report knew what its sides were measured on), each shown when
+/// any line has it.
+struct Columns {
+    head: Vec<&'static str>,
+    rows: Vec<Vec<String>>,
+}
+
+fn columns(lines: &[Line<'_>]) -> Columns {
+    let mut head = vec!["job", "verdict", "coverage", "worst rows"];
+    let mut rows: Vec<Vec<String>> = lines
         .iter()
         .map(|l| {
-            [
+            vec![
                 l.name().into_owned(),
                 verdict_text(l),
                 coverage(l),
@@ -191,35 +226,36 @@ fn cells(lines: &[Line<'_>]) -> (Vec<[String; 4]>, Vec<Option<String>>) {
             ]
         })
         .collect();
-    (cells, lines.iter().map(rounds).collect())
+    let optional: [(&'static str, Vec<Option<String>>); 2] = [
+        ("rounds", lines.iter().map(rounds).collect()),
+        (
+            "machine",
+            lines
+                .iter()
+                .map(|l| machine::of(l.job).map(|m| m.cell()))
+                .collect(),
+        ),
+    ];
+    for (name, cells) in optional {
+        if cells.iter().any(Option::is_some) {
+            head.push(name);
+            for (row, cell) in rows.iter_mut().zip(cells) {
+                row.push(cell.unwrap_or_default());
+            }
+        }
+    }
+    Columns { head, rows }
 }
 
 /// The table for a person, aligned.
 pub fn text(table: &Table<'_>) -> LogText {
     let mut log = LogText::new();
     log.push_line(&headline(table));
-    let (rows, rounds) = cells(&table.lines);
-    let paired = rounds.iter().any(Option::is_some);
-    let mut head = [
-        "job".to_owned(),
-        "verdict".to_owned(),
-        "coverage".to_owned(),
-        "worst rows".to_owned(),
-    ]
-    .to_vec();
-    if paired {
-        head.push("rounds".to_owned());
-    }
-    let all: Vec<Vec<String>> = std::iter::once(head)
-        .chain(rows.iter().zip(&rounds).map(|(r, p)| {
-            let mut line = r.to_vec();
-            if paired {
-                line.push(p.clone().unwrap_or_default());
-            }
-            line
-        }))
+    let Columns { head, rows } = columns(&table.lines);
+    let all: Vec<Vec<String>> = std::iter::once(head.iter().map(|h| (*h).to_owned()).collect())
+        .chain(rows)
         .collect();
-    let widths: Vec<usize> = (0..all.first().map_or(0, Vec::len))
+    let widths: Vec<usize> = (0..head.len())
         .map(|i| {
             all.iter()
                 .filter_map(|r| r.get(i))
@@ -247,20 +283,13 @@ pub fn text(table: &Table<'_>) -> LogText {
 
 /// The table as Markdown for the job summary.
 pub fn summary(table: &Table<'_>) -> String {
-    let (rows, rounds) = cells(&table.lines);
-    let paired = rounds.iter().any(Option::is_some);
+    let Columns { head, rows } = columns(&table.lines);
     let mut out = format!("### Benchmark gate\n\n{}\n\n", md(&headline(table)));
-    out.push_str("| job | verdict | coverage | worst rows |");
-    out.push_str(if paired { " rounds |\n" } else { "\n" });
-    out.push_str("|---|---|---|---|");
-    out.push_str(if paired { "---|\n" } else { "\n" });
-    for (row, round) in rows.iter().zip(&rounds) {
+    let _ = writeln!(out, "| {} |", head.join(" | "));
+    let _ = writeln!(out, "|{}", "---|".repeat(head.len()));
+    for row in &rows {
         let cells: Vec<String> = row.iter().map(|c| md(c)).collect();
-        let _ = write!(out, "| {} |", cells.join(" | "));
-        if paired {
-            let _ = write!(out, " {} |", md(round.as_deref().unwrap_or("")));
-        }
-        out.push('\n');
+        let _ = writeln!(out, "| {} |", cells.join(" | "));
     }
     for glob in &table.unmatched {
         let _ = write!(
@@ -286,6 +315,8 @@ struct JsonJob<'a> {
     worst: Vec<String>,
     coverage: Option<&'a Coverage>,
     rounds: Option<String>,
+    /// What each side was measured on, when the report knew.
+    machine: Option<Measured>,
 }
 
 #[derive(Serialize)]
@@ -313,6 +344,7 @@ fn json_job<'a>(line: &'a Line<'a>) -> JsonJob<'a> {
         worst: base.map_or_else(Vec::new, |b| b.rows.0.rows.iter().map(row_text).collect()),
         coverage: coverage_of(line),
         rounds: rounds(line),
+        machine: machine::of(line.job),
     }
 }
 
@@ -368,6 +400,15 @@ pub fn actions(table: &Table<'_>) -> Result<Rendered, EncodeError> {
         };
         let message = format!("{}: {}", line.name(), verdict_text(line));
         stdout.push_command(level, &[("title", title)], &message);
+    }
+    for line in &table.lines {
+        if let Some(m) = machine::of(line.job).filter(|m| m.another_machine) {
+            stdout.push_command(
+                "warning",
+                &[("title", "Benchmark baseline from another machine")],
+                &format!("{}: {}", line.name(), m.cell()),
+            );
+        }
     }
     for glob in &table.unmatched {
         stdout.push_command(

@@ -92,6 +92,19 @@ fn a_push_to_main_uploads_under_the_names_pull_requests_look_up() {
             .starts_with("op,shape,dtype,tbps,tflops"),
         "main's results themselves"
     );
+    for name in &want {
+        let fp = run.store.join(name).join("current.csv.fingerprint.json");
+        let text = std::fs::read_to_string(&fp)
+            .unwrap_or_else(|e| panic!("{name} holds bench's fingerprint beside the results: {e}"));
+        let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(value["schema"], 1, "{text}");
+        let gpu = name.split('-').nth(1).unwrap();
+        assert_eq!(
+            value["extra"]["runner_labels"],
+            format!("self-hosted linux-{gpu}-gpu-1"),
+            "the runs-on labels, by --fingerprint-command: {text}"
+        );
+    }
 }
 
 /// reuse-main-baseline.yml on a fork's pull request when main's push run
@@ -101,6 +114,59 @@ fn a_push_to_main_uploads_under_the_names_pull_requests_look_up() {
 /// does not run the baseline: the downloaded file is the baseline.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_pull_request_reuses_mains_uploaded_results_by_resolves_outputs() {
+    let log = reuse_on_a_pull_request(None).await;
+    assert_eq!(
+        log.matches("\nbaseline: reused, 3 rows -> ").count(),
+        3,
+        "each runner's baseline is main's downloaded result:\n{log}"
+    );
+    assert!(
+        !log.contains("[baseline] "),
+        "the baseline never ran:\n{log}"
+    );
+    assert_eq!(
+        log.matches("compare: PASS against main").count(),
+        3,
+        "{log}"
+    );
+}
+
+/// Issue 52: main's artifact holds the fingerprint of the machine that
+/// measured it, beside the results; the pull request's download puts it
+/// where bench's reuse check reads it. Measured on another GPU (an
+/// MI300X with another driver; this runner has none of its tools), each
+/// runner says so and runs the baseline itself instead of reusing it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_pull_request_downloads_mains_fingerprint_and_another_machine_is_not_reused() {
+    let other = r#"{"schema":1,"gpus":[{"vendor":"amd","model":"AMD Instinct MI300X","power_limit_w":750.0}],"driver":"6.3.6","runtime":"ROCm 6.1.2","cpu":"AMD EPYC 9654"}"#;
+    let log = reuse_on_a_pull_request(Some(other)).await;
+    let said = log
+        .lines()
+        .filter(|l| {
+            l.starts_with("::notice ")
+                && l.contains("the baseline was measured on AMD Instinct MI300X")
+                && l.ends_with("it is not reused: the baseline runs in this job (--reuse-other-machine reuses it)")
+        })
+        .count();
+    assert_eq!(
+        said, 3,
+        "each runner read main's downloaded fingerprint:\n{log}"
+    );
+    assert_eq!(
+        log.matches("\nbaseline: ok at ").count(),
+        3,
+        "each runner ran its baseline itself:\n{log}"
+    );
+    assert!(
+        !log.contains("\nbaseline: reused"),
+        "another machine's results are not reused:\n{log}"
+    );
+}
+
+/// reuse-main-baseline.yml on a fork's pull request, main's push run having
+/// uploaded each runner's results of the base commit (with `fingerprint`
+/// beside them, when given): its log.
+async fn reuse_on_a_pull_request(fingerprint: Option<&str>) -> String {
     use crate::support::mock_github::{MockGitHub, ok_json};
     use wiremock::Mock;
     use wiremock::matchers::{method, path, query_param};
@@ -130,6 +196,9 @@ async fn a_pull_request_reuses_mains_uploaded_results_by_resolves_outputs() {
             "op,shape,dtype,tbps,tflops\nsoftmax,4096x4096,bf16,-,100\ngemm,4096x4096,bf16,-,100\nlayernorm,4096x4096,bf16,-,100\n",
         )
         .unwrap();
+        if let Some(fp) = fingerprint {
+            std::fs::write(dir.join("current.csv.fingerprint.json"), fp).unwrap();
+        }
     }
     let run_json = json!({"id": 101, "name": "benchmark-reuse", "path": ".github/workflows/reuse-main-baseline.yml",
         "head_branch": "main", "head_sha": base, "event": "push", "status": "completed",
@@ -162,18 +231,5 @@ async fn a_pull_request_reuses_mains_uploaded_results_by_resolves_outputs() {
     .await
     .unwrap();
     check_jobs(got.unwrap(), &log).unwrap();
-    assert_eq!(
-        log.matches("\nbaseline: reused, 3 rows -> ").count(),
-        3,
-        "each runner's baseline is main's downloaded result:\n{log}"
-    );
-    assert!(
-        !log.contains("[baseline] "),
-        "the baseline never ran:\n{log}"
-    );
-    assert_eq!(
-        log.matches("compare: PASS against main").count(),
-        3,
-        "{log}"
-    );
+    log
 }

@@ -182,7 +182,7 @@ fn hostile_tools_are_bounded_hanging_flooding_or_not_utf8() {
 }
 
 /// A fingerprint of an AMD machine for compare's tests.
-fn amd(model: &str, rocm: &str, driver: &str) -> String {
+pub fn amd(model: &str, rocm: &str, driver: &str) -> String {
     format!(
         r#"{{"schema":1,"gpus":[{{"vendor":"amd","model":"{model}","power_limit_w":1000.0,"clocks_locked":false}}],"driver":"{driver}","runtime":"ROCm {rocm}","cpu":"AMD EPYC 9575F","runner":{{"name":"r1"}}}}"#
     )

@@ -12,10 +12,10 @@ use serde_json::Value;
 use crate::support::harness::{Bin, Run};
 use crate::support::workflow_commands::commands;
 
-const OPS: [&str; 6] = ["gemm", "softmax", "rmsnorm", "layernorm", "moe", "mla"];
+pub const OPS: [&str; 6] = ["gemm", "softmax", "rmsnorm", "layernorm", "moe", "mla"];
 
 /// A results file of `ops`, each at `tflops(op)`.
-fn csv(ops: &[&str], tflops: impl Fn(&str) -> f64) -> String {
+pub fn csv(ops: &[&str], tflops: impl Fn(&str) -> f64) -> String {
     let mut text = String::from("op,shape,dtype,tflops\n");
     for op in ops {
         text.push_str(&format!("{op},4096x4096,bf16,{:.3}\n", tflops(op)));
@@ -27,9 +27,24 @@ fn csv(ops: &[&str], tflops: impl Fn(&str) -> f64) -> String {
 /// (`--no-gate`, `--report`) and leaves the report at `report` (the path
 /// `actions/download-artifact` gives it in the gate job).
 fn job(report: &Path, baseline: &str, current: &str, extra: &[&str]) {
+    job_with(report, baseline, current, extra, &[]);
+}
+
+/// [`job`], with more files beside the results (bench's fingerprints,
+/// `base.csv.fingerprint.json`) as `(name, text)`.
+pub fn job_with(
+    report: &Path,
+    baseline: &str,
+    current: &str,
+    extra: &[&str],
+    beside: &[(&str, &str)],
+) {
     let bin = Bin::new();
     std::fs::write(bin.dir().join("base.csv"), baseline).unwrap();
     std::fs::write(bin.dir().join("cur.csv"), current).unwrap();
+    for (name, text) in beside {
+        std::fs::write(bin.dir().join(name), text).unwrap();
+    }
     std::fs::create_dir_all(report.parent().unwrap()).unwrap();
     let run = bin
         .args([
@@ -85,7 +100,7 @@ fn matrix(jobs: &[Runner<'_>]) -> Bin {
     bin
 }
 
-fn gate(bin: Bin) -> Bin {
+pub fn gate(bin: Bin) -> Bin {
     bin.args(["gate", "--reports", "reports/**/report.json"])
 }
 

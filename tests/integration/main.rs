@@ -32,6 +32,7 @@ mod fingerprint;
 mod fixtures;
 mod formats;
 mod gate;
+mod gate_machine;
 mod git_fallback;
 mod https;
 mod launcher;
