@@ -402,3 +402,104 @@ pub fn parse_text<'de, T: Deserialize<'de>>(
     })?;
     Ok(value)
 }
+
+/// Reads the entries of a `benchmarks` list (Google Benchmark,
+/// pytest-benchmark) one at a time into `each`, with their index, rather
+/// than into a list first: a large file's entries are never all held at
+/// once. A file that is not JSON, or whose entries are not `E`, is read
+/// again by [`parse_text`] for the message naming where.
+pub fn each<'de, E: Deserialize<'de>>(
+    path: &Path,
+    format: Format,
+    text: &'de [u8],
+    mut each: impl FnMut(usize, E) -> Result<(), TableError>,
+) -> Result<(), TableError> {
+    let mut failed = None;
+    let mut de = serde_json::Deserializer::from_slice(text);
+    let read = de
+        .deserialize_map(Each {
+            each: &mut each,
+            failed: &mut failed,
+            entry: std::marker::PhantomData,
+        })
+        .and_then(|()| de.end());
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    match read {
+        Ok(()) => Ok(()),
+        Err(e) => {
+            parse_text::<Benchmarks<E>>(path, format, text)?;
+            Err(TableError::Format {
+                path: path.to_owned(),
+                format: format.name(),
+                at: format!("line {} column {}", e.line(), e.column()),
+                message: e.to_string(),
+            })
+        }
+    }
+}
+
+/// The top-level object for [`each`]: `benchmarks` read entry by entry,
+/// every other field skipped.
+struct Each<'f, F, E> {
+    each: &'f mut F,
+    failed: &'f mut Option<TableError>,
+    entry: std::marker::PhantomData<E>,
+}
+
+impl<'de, F, E> Visitor<'de> for Each<'_, F, E>
+where
+    F: FnMut(usize, E) -> Result<(), TableError>,
+    E: Deserialize<'de>,
+{
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an object with a benchmarks list")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let mut seen = false;
+        while let Some(Key(key)) = map.next_key::<Key<'de>>()? {
+            if key != "benchmarks" {
+                map.next_value::<IgnoredAny>()?;
+                continue;
+            }
+            if seen {
+                return Err(de::Error::duplicate_field("benchmarks"));
+            }
+            seen = true;
+            map.next_value_seed(Each {
+                each: &mut *self.each,
+                failed: &mut *self.failed,
+                entry: self.entry,
+            })?;
+        }
+        if seen {
+            Ok(())
+        } else {
+            Err(de::Error::missing_field("benchmarks"))
+        }
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let mut i = 0usize;
+        while let Some(entry) = seq.next_element::<E>()? {
+            if let Err(e) = (self.each)(i, entry) {
+                *self.failed = Some(e);
+                return Err(de::Error::custom("refused"));
+            }
+            i = i.saturating_add(1);
+        }
+        Ok(())
+    }
+}
+
+impl<'de, F, E> DeserializeSeed<'de> for Each<'_, F, E>
+where
+    F: FnMut(usize, E) -> Result<(), TableError>,
+    E: Deserialize<'de>,
+{
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_seq(self)
+    }
+}
