@@ -100,6 +100,13 @@ pub struct BenchArgs {
     #[arg(long, value_name = "FILE")]
     pub baseline_result: Option<PathBuf>,
 
+    /// The results format of {out} and of --baseline-result, where the content does not
+    /// say it (customBiggerIsBetter or customSmallerIsBetter for the peer action's custom
+    /// JSON); a name from docs/formats.md. [default: found from each file's content]
+    /// [env: INPUT_RESULTS_FORMAT]
+    #[arg(long, value_name = "NAME")]
+    pub results_format: Option<String>,
+
     /// Prints the groups a tree's harness knows (runs in each tree, as --command does);
     /// {groups} keeps only those, and what is dropped is said. [env: INPUT_LIST_COMMAND]
     #[arg(long, value_name = "TEMPLATE")]

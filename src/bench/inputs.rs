@@ -18,6 +18,7 @@ const RESOLUTION: Input = Input::new("resolution", &["INPUT_RESOLUTION"]);
 const SELECTION: Input = Input::new("selection", &["INPUT_SELECTION"]);
 const CONFIG: Input = Input::new("config", &["INPUT_CONFIG"]);
 const BASELINE_RESULT: Input = Input::new("baseline-result", &["INPUT_BASELINE_RESULT"]);
+const RESULTS_FORMAT: Input = Input::new("results-format", &["INPUT_RESULTS_FORMAT"]);
 const LIST_COMMAND: Input = Input::new("list-command", &["INPUT_LIST_COMMAND"]);
 const SETUP_COMMAND: Input = Input::new("setup-command", &["INPUT_SETUP_COMMAND"]);
 const STOP_COMMAND: Input = Input::new("stop-command", &["INPUT_STOP_COMMAND"]);
@@ -67,6 +68,9 @@ pub struct Inputs {
     /// `--config`: the selection's groups must be its `[select]` groups.
     pub config: Option<PathBuf>,
     pub baseline_result: Option<PathBuf>,
+    /// `--results-format`: `{out}` and `--baseline-result` read as this
+    /// format; `None` finds each file's from its content.
+    pub results_format: Option<crate::table::formats::Format>,
     pub groups_format: GroupsFormat,
     pub timeout: Duration,
     pub sides: Sides,
@@ -220,6 +224,11 @@ pub fn validate(args: &BenchArgs, env: Env<'_>) -> Result<Inputs, InputError> {
         baseline_result: r
             .value(&BASELINE_RESULT, path_of(&args.baseline_result).as_deref())
             .map(|v| cwd.join(v.text)),
+        results_format: r.parse(
+            &RESULTS_FORMAT,
+            args.results_format.as_deref(),
+            crate::table::formats::Format::parse_name,
+        )?,
         groups_format: groups_format(&r, args)?,
         timeout: r
             .parse(&TIMEOUT, args.timeout_minutes.as_deref(), minutes)?

@@ -37,9 +37,15 @@ impl Live<'_> {
 
 /// A round's file read for judging; one that is not there (the command
 /// failed before writing) or cannot be read is an empty table: its rows
-/// are absent from that round, as compare reads it.
-fn table_of(path: &std::path::Path, config: &Config, budget: &table::read::Budget) -> Table {
-    table::read(path, &config.keys, &config.metrics, budget)
+/// are absent from that round, as compare reads it (as `--results-format`
+/// says, when it is given).
+fn table_of(
+    path: &std::path::Path,
+    config: &Config,
+    budget: &table::read::Budget,
+    named: Option<table::formats::Format>,
+) -> Table {
+    table::read::read_as(path, &config.keys, &config.metrics, budget, named)
         .unwrap_or_else(|_| Table::new(path.to_owned(), config.metrics.len()))
 }
 
@@ -61,12 +67,13 @@ impl World for Live<'_> {
 
     fn undecided(&mut self, pairs: &[Pair]) -> Result<Vec<Vec<String>>, String> {
         let budget = table::read::Budget::new(table::files::MAX_TOTAL_BYTES);
+        let named = self.inputs.results_format;
         let (current, baseline): (Vec<Table>, Vec<Table>) = pairs
             .iter()
             .map(|p| {
                 (
-                    table_of(&p.current.path, self.config, &budget),
-                    table_of(&p.baseline.path, self.config, &budget),
+                    table_of(&p.current.path, self.config, &budget, named),
+                    table_of(&p.baseline.path, self.config, &budget, named),
                 )
             })
             .unzip();

@@ -19,18 +19,21 @@ use super::signals;
 use super::worktree::{self, Worktree};
 use crate::github::network;
 use crate::runner::shown;
+use crate::table::formats::Format;
 
 /// Data rows of a results CSV (lines after the header that hold anything),
 /// counted as the file streams: constant memory at any size; a harness's
 /// file (JSON, XML, go test's text) is read and its rows counted, as
 /// compare will see them. `None` when no regular file is there
-/// ([`files::open_regular`]: a FIFO is never waited on).
-pub fn rows(path: &Path) -> Option<u64> {
-    counted(path, files::open_regular(path).ok()??)
+/// ([`files::open_regular`]: a FIFO is never waited on). `named` is
+/// `--results-format`: the file read as that format, not as its content
+/// suggests, as compare will read it.
+pub fn rows(path: &Path, named: Option<Format>) -> Option<u64> {
+    counted(path, files::open_regular(path).ok()??, named)
 }
 
-fn counted(path: &Path, mut file: std::fs::File) -> Option<u64> {
-    match crate::table::formats::rows_of(path, &mut file) {
+fn counted(path: &Path, mut file: std::fs::File, named: Option<Format>) -> Option<u64> {
+    match crate::table::formats::rows_of(path, &mut file, named) {
         Some(rows) => Some(rows),
         None => count(file),
     }
@@ -50,7 +53,7 @@ pub fn downloaded(path: &Path, inputs: &Inputs) -> Result<Option<u64>, String> {
         files::inside(dir, inputs)
             .map_err(|e| format!("outside the places bench may read ({e})"))?;
     }
-    Ok(files::open_regular(path)?.and_then(|f| counted(path, f)))
+    Ok(files::open_regular(path)?.and_then(|f| counted(path, f, inputs.results_format)))
 }
 
 fn count(mut file: std::fs::File) -> Option<u64> {
@@ -195,7 +198,7 @@ pub fn open(
         }
         Action::Reuse(path) => {
             run.status = Status::Reused;
-            run.rows = rows(path);
+            run.rows = rows(path, inputs.results_format);
             run.notice(format!(
                 "{} not run: the downloaded result {} stands for it ({} rows)",
                 side.name(),
@@ -369,7 +372,7 @@ impl Opened {
         let measured = Measured {
             ended: done.ended,
             duration: done.duration,
-            rows: rows(out).unwrap_or(0),
+            rows: rows(out, inputs.results_format).unwrap_or(0),
             path: out.to_owned(),
         };
         // The run's own record beside its file: compare reads a baseline

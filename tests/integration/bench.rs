@@ -513,3 +513,42 @@ fn bench_states_its_inputs_outputs_and_exits_alike_everywhere() {
     assert!(front.contains("`OWNER/baseline-resolver/bench`") && front.contains("(docs/bench.md)"));
     assert!(front.contains("| `bench` | 4 |"), "README exit codes");
 }
+
+/// Google Benchmark's JSON with its `context` left out (a script that
+/// keeps only `benchmarks`): the content names no format, so only
+/// `--results-format` says how bench reads the downloaded result.
+#[test]
+fn results_format_names_how_a_downloaded_result_is_read() {
+    let p = Project::new(&quiet("100", "gemm"), &quiet("90", "gemm"));
+    let bin = p.bench(&p.resolution(&p.base));
+    let artifact = bin.dir().join("main-results.json");
+    let json = r#"{"benchmarks": [{"name": "BM_gemm/4096", "run_type": "iteration",
+        "iterations": 10, "real_time": 5.0, "cpu_time": 5.0, "time_unit": "ns"}]}"#;
+    std::fs::write(&artifact, json).unwrap();
+    let run = bin.arg("--baseline-result").arg(&artifact).run();
+    run.assert_code(0);
+    assert_eq!(run.outputs()["baseline-source"], "ran", "no format found");
+    assert!(run.stdout.contains("holds no rows: the baseline runs"));
+
+    let bin = p.bench(&p.resolution(&p.base));
+    let artifact = bin.dir().join("main-results.json");
+    std::fs::write(&artifact, json).unwrap();
+    let run = bin
+        .arg("--baseline-result")
+        .arg(&artifact)
+        .args(["--results-format", "google-benchmark"])
+        .run();
+    run.assert_code(0);
+    let out = run.outputs();
+    assert_eq!(out["baseline-source"], "artifact", "{}", run.stdout);
+    assert_eq!(out["baseline-rows"], "1");
+
+    let bin = p.bench(&p.resolution(&p.base));
+    let run = bin.env("INPUT_RESULTS_FORMAT", "nope").run();
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("INPUT_RESULTS_FORMAT"),
+        "{}",
+        run.stderr
+    );
+}

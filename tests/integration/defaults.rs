@@ -456,3 +456,35 @@ fn comment_states_its_inputs_defaults_and_exits_alike_everywhere() {
         "README exit 0 of comment"
     );
 }
+
+/// `--results-format` is declared alike by every command that reads
+/// results: found from the content unless named, the same words in the
+/// help, an empty action input, and the docs table's default cell.
+#[test]
+fn results_format_is_declared_alike_by_every_command_that_reads_results() {
+    for command in ["bench", "compare", "trend"] {
+        let s = surfaces(command);
+        assert!(
+            s.help
+                .contains("--results-format <NAME> The results format of")
+                && s.help.contains(
+                    "[default: found from each file's content] [env: INPUT_RESULTS_FORMAT]"
+                ),
+            "{command} --help"
+        );
+        assert_eq!(
+            s.action["inputs"]["results-format"]["default"].as_str(),
+            Some(""),
+            "{command}/action.yml"
+        );
+        let row = s
+            .page
+            .lines()
+            .find(|l| l.starts_with("| `results-format` |"))
+            .unwrap_or_else(|| panic!("docs/{command}.md has a results-format row"));
+        assert!(
+            row.contains("found from each file's content"),
+            "docs/{command}.md: {row}"
+        );
+    }
+}

@@ -544,3 +544,20 @@ fn bad_files_of_the_new_formats_are_refused_naming_the_file_and_where() {
         run.stderr
     );
 }
+
+/// Google Benchmark's `context` before its `benchmarks` decides the
+/// format: a mistake inside the list is the reader's to name, where it
+/// is, not a "no known format" that lists every format tried.
+#[test]
+fn a_broken_entry_after_the_context_is_named_by_the_google_benchmark_reader() {
+    let (code, err) = refused(
+        "broken.json",
+        "{\"context\": {}, \"benchmarks\": [{\"name\": \"a\", \"real_time\": 1,}]}",
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("google-benchmark") && err.contains("benchmarks[0]"),
+        "{err}"
+    );
+    assert!(!err.contains("pytest-benchmark"), "{err}");
+}

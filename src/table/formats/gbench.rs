@@ -45,7 +45,6 @@ const AGGREGATE_SUFFIXES: [&str; 6] = ["_mean", "_median", "_stddev", "_cv", "_B
 pub fn parse(path: &Path, bytes: &[u8]) -> Result<Table, TableError> {
     let format = Format::GoogleBenchmark;
     let text = json::python_json(bytes);
-    let file: json::Benchmarks<Entry<'_>> = json::parse_text(path, format, &text)?;
     let metrics = vec![
         time("real_time"),
         time("cpu_time"),
@@ -53,13 +52,13 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Table, TableError> {
         by_unit("bytes_per_second", "B/s"),
     ];
     let mut rows = Collect::new(path, format, metrics);
-    for (i, entry) in file.benchmarks.iter().enumerate() {
+    json::each(path, format, &text, |i, entry: Entry<'_>| {
         let aggregate = match entry.run_type.as_deref() {
             Some(kind) => kind != "iteration",
             None => AGGREGATE_SUFFIXES.iter().any(|s| entry.name.ends_with(s)),
         };
         if aggregate {
-            continue;
+            return Ok(());
         }
         let run = entry.run_name.as_deref().unwrap_or(&entry.name);
         let (benchmark, params) = run.split_once('/').unwrap_or((run, ""));
@@ -68,7 +67,7 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Table, TableError> {
         if entry.error_occurred {
             let why = entry.error_message.as_deref().unwrap_or("error_occurred");
             rows.fail(row, &format!("error: {why}"));
-            continue;
+            return Ok(());
         }
         let unit = entry.time_unit.as_deref().unwrap_or("ns");
         let Some(scale) = nanos_per(unit) else {
@@ -89,6 +88,7 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Table, TableError> {
                 rows.sample(row, metric, v, at(field))?;
             }
         }
-    }
+        Ok(())
+    })?;
     Ok(rows.finish())
 }

@@ -16,23 +16,26 @@ use super::collect::Collect;
 use super::{Format, by_unit, time};
 use crate::table::{Table, TableError};
 
-/// One result line: name, iterations, then value-unit pairs.
-fn result(line: &str) -> Option<(&str, Vec<(f64, &str)>)> {
+/// One result line: its name, its iterations, then value-unit pairs put
+/// in `pairs` (cleared first, and kept from line to line so that a line
+/// allocates nothing).
+fn result<'t>(line: &'t str, pairs: &mut Vec<(f64, &'t str)>) -> Option<&'t str> {
+    pairs.clear();
     let mut words = line.split_ascii_whitespace();
     let name = words.next().filter(|n| n.starts_with("Benchmark"))?;
     words.next()?.parse::<u64>().ok()?;
-    let mut pairs = Vec::new();
     while let Some(value) = words.next() {
         let unit = words.next()?;
         pairs.push((value.parse::<f64>().ok()?, unit));
     }
-    (!pairs.is_empty()).then_some((name, pairs))
+    (!pairs.is_empty()).then_some(name)
 }
 
 /// Whether some line of `bytes` is a benchmark result line.
 pub fn looks_like(bytes: &[u8]) -> bool {
     let text = String::from_utf8_lossy(bytes);
-    text.lines().any(|l| result(l).is_some())
+    let mut pairs = Vec::new();
+    text.lines().any(|l| result(l, &mut pairs).is_some())
 }
 
 /// `BenchmarkX/sub-8` without its GOMAXPROCS suffix, as (benchmark, params).
@@ -52,6 +55,7 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Table, TableError> {
     let text = rows.text(bytes)?;
     let mut pkg = String::new();
     let mut qualified = String::new();
+    let mut pairs = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let number = u32::try_from(n).unwrap_or(u32::MAX).saturating_add(1);
         if let Some(p) = line.strip_prefix("pkg:") {
@@ -59,12 +63,11 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Table, TableError> {
             continue;
         }
         let failed = line.trim_start().strip_prefix("--- FAIL:").map(str::trim);
-        let (name, pairs) = match (failed, result(line)) {
+        let name = match (failed, result(line, &mut pairs)) {
             (Some(name), _) if name.starts_with("Benchmark") => {
-                let name = name.split_ascii_whitespace().next().unwrap_or(name);
-                (name, Vec::new())
+                name.split_ascii_whitespace().next().unwrap_or(name)
             }
-            (_, Some(found)) => found,
+            (_, Some(name)) => name,
             _ => continue,
         };
         let (benchmark, params) = split_name(name);
@@ -79,7 +82,7 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Table, TableError> {
             rows.fail(row, "--- FAIL");
             continue;
         }
-        for (value, unit) in pairs {
+        for &(value, unit) in &pairs {
             let (column, value) = match unit {
                 "ns/op" => ("time", value),
                 "sec/op" => ("time", value * 1e9),

@@ -8,7 +8,8 @@ use std::fmt;
 use std::path::Path;
 
 use serde::de::{
-    self, Deserialize, DeserializeOwned, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor,
+    self, Deserialize, DeserializeOwned, DeserializeSeed, Deserializer, IgnoredAny, MapAccess,
+    SeqAccess, Visitor,
 };
 
 use super::Format;
@@ -29,40 +30,69 @@ enum Kind {
 
 impl<'de> Deserialize<'de> for Kind {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Kind, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Kind;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("any value")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Kind, A::Error> {
-                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-                Ok(Kind::Object)
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Kind, A::Error> {
-                while seq.next_element::<IgnoredAny>()?.is_some() {}
-                Ok(Kind::Array)
-            }
-            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Kind, E> {
-                Ok(Kind::Other)
-            }
-            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Kind, E> {
-                Ok(Kind::Other)
-            }
-            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Kind, E> {
-                Ok(Kind::Other)
-            }
-            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Kind, E> {
-                Ok(Kind::Other)
-            }
-            fn visit_str<E: de::Error>(self, _: &str) -> Result<Kind, E> {
-                Ok(Kind::Other)
-            }
-            fn visit_unit<E: de::Error>(self) -> Result<Kind, E> {
-                Ok(Kind::Other)
-            }
-        }
-        d.deserialize_any(V)
+        let mut kind = Kind::Absent;
+        d.deserialize_any(KindOf {
+            lists: true,
+            seen: &mut kind,
+        })?;
+        Ok(kind)
+    }
+}
+
+/// Reads a value's kind into `seen`; `lists: false` leaves a list's
+/// entries unread (the read then stops with an error, and `seen` says
+/// it was a list).
+struct KindOf<'k> {
+    lists: bool,
+    seen: &'k mut Kind,
+}
+
+impl KindOf<'_> {
+    fn other<E>(self) -> Result<(), E> {
+        *self.seen = Kind::Other;
+        Ok(())
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for KindOf<'_> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for KindOf<'_> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any value")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+        *self.seen = Kind::Object;
+        Ok(())
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        *self.seen = Kind::Array;
+        while self.lists && seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(())
+    }
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<(), E> {
+        self.other()
+    }
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<(), E> {
+        self.other()
+    }
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<(), E> {
+        self.other()
+    }
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<(), E> {
+        self.other()
+    }
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<(), E> {
+        self.other()
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<(), E> {
+        self.other()
     }
 }
 
@@ -142,7 +172,7 @@ pub fn detect(bytes: &[u8]) -> Format {
     if first == Some(&b'[') {
         return detect_list(&text);
     }
-    let Ok(probe) = serde_json::from_slice::<Probe>(&text) else {
+    let Some(probe) = probe(&text) else {
         return Format::Csv;
     };
     let has = |k: Kind| k != Kind::Absent;
@@ -165,6 +195,97 @@ pub fn detect(bytes: &[u8]) -> Format {
                 _ => Format::Csv,
             }
         }
+    }
+}
+
+/// The top-level fields of `text`; `None` when it is not a JSON object.
+/// Google Benchmark and pytest-benchmark write their `context` or
+/// `machine_info` before `benchmarks`: once the list is reached after
+/// one of them the format is decided, and the list (nearly all of the
+/// file) is not read twice, here and again by the reader, which refuses
+/// what is wrong in it, naming where.
+fn probe(text: &[u8]) -> Option<Probe> {
+    let mut probe = Probe::default();
+    let mut decided = false;
+    let mut de = serde_json::Deserializer::from_slice(text);
+    let read = de.deserialize_map(ProbeVisitor {
+        probe: &mut probe,
+        decided: &mut decided,
+    });
+    match read {
+        _ if decided => Some(probe),
+        Ok(()) => de.end().ok().map(|()| probe),
+        Err(_) => None,
+    }
+}
+
+/// Fills a [`Probe`] field by field, stopping at a decided `benchmarks`.
+struct ProbeVisitor<'p> {
+    probe: &'p mut Probe,
+    decided: &'p mut bool,
+}
+
+impl<'de> Visitor<'de> for ProbeVisitor<'_> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an object")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let p = self.probe;
+        while let Some(Key(key)) = map.next_key::<Key<'de>>()? {
+            let field = match key.as_ref() {
+                "benchmarks" if p.context != Kind::Absent || p.machine_info != Kind::Absent => {
+                    // A list is all this needs to know: its entries are
+                    // left unread, which ends the read with an error.
+                    let read = map.next_value_seed(KindOf {
+                        lists: false,
+                        seen: &mut p.benchmarks,
+                    });
+                    *self.decided = p.benchmarks == Kind::Array;
+                    read?;
+                    continue;
+                }
+                "benchmarks" => &mut p.benchmarks,
+                "context" => &mut p.context,
+                "machine_info" => &mut p.machine_info,
+                "results" => &mut p.results,
+                "version" => &mut p.version,
+                "metadata" => &mut p.metadata,
+                "commit_hash" => &mut p.commit_hash,
+                "meta" => &mut p.meta,
+                "devices" => &mut p.devices,
+                "Benchmarks" => &mut p.dotnet_benchmarks,
+                "HostEnvironmentInfo" => &mut p.dotnet_host,
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                    continue;
+                }
+            };
+            *field = map.next_value::<Kind>()?;
+        }
+        Ok(())
+    }
+}
+
+/// An object's key, borrowed from the text where it holds no escape.
+struct Key<'de>(Cow<'de, str>);
+
+impl<'de> Deserialize<'de> for Key<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Key<'de>, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Key<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a key")
+            }
+            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Borrowed(v)))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Owned(v.to_owned())))
+            }
+        }
+        d.deserialize_str(V)
     }
 }
 
@@ -280,4 +401,105 @@ pub fn parse_text<'de, T: Deserialize<'de>>(
         message: e.to_string(),
     })?;
     Ok(value)
+}
+
+/// Reads the entries of a `benchmarks` list (Google Benchmark,
+/// pytest-benchmark) one at a time into `each`, with their index, rather
+/// than into a list first: a large file's entries are never all held at
+/// once. A file that is not JSON, or whose entries are not `E`, is read
+/// again by [`parse_text`] for the message naming where.
+pub fn each<'de, E: Deserialize<'de>>(
+    path: &Path,
+    format: Format,
+    text: &'de [u8],
+    mut each: impl FnMut(usize, E) -> Result<(), TableError>,
+) -> Result<(), TableError> {
+    let mut failed = None;
+    let mut de = serde_json::Deserializer::from_slice(text);
+    let read = de
+        .deserialize_map(Each {
+            each: &mut each,
+            failed: &mut failed,
+            entry: std::marker::PhantomData,
+        })
+        .and_then(|()| de.end());
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    match read {
+        Ok(()) => Ok(()),
+        Err(e) => {
+            parse_text::<Benchmarks<E>>(path, format, text)?;
+            Err(TableError::Format {
+                path: path.to_owned(),
+                format: format.name(),
+                at: format!("line {} column {}", e.line(), e.column()),
+                message: e.to_string(),
+            })
+        }
+    }
+}
+
+/// The top-level object for [`each`]: `benchmarks` read entry by entry,
+/// every other field skipped.
+struct Each<'f, F, E> {
+    each: &'f mut F,
+    failed: &'f mut Option<TableError>,
+    entry: std::marker::PhantomData<E>,
+}
+
+impl<'de, F, E> Visitor<'de> for Each<'_, F, E>
+where
+    F: FnMut(usize, E) -> Result<(), TableError>,
+    E: Deserialize<'de>,
+{
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an object with a benchmarks list")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let mut seen = false;
+        while let Some(Key(key)) = map.next_key::<Key<'de>>()? {
+            if key != "benchmarks" {
+                map.next_value::<IgnoredAny>()?;
+                continue;
+            }
+            if seen {
+                return Err(de::Error::duplicate_field("benchmarks"));
+            }
+            seen = true;
+            map.next_value_seed(Each {
+                each: &mut *self.each,
+                failed: &mut *self.failed,
+                entry: self.entry,
+            })?;
+        }
+        if seen {
+            Ok(())
+        } else {
+            Err(de::Error::missing_field("benchmarks"))
+        }
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let mut i = 0usize;
+        while let Some(entry) = seq.next_element::<E>()? {
+            if let Err(e) = (self.each)(i, entry) {
+                *self.failed = Some(e);
+                return Err(de::Error::custom("refused"));
+            }
+            i = i.saturating_add(1);
+        }
+        Ok(())
+    }
+}
+
+impl<'de, F, E> DeserializeSeed<'de> for Each<'_, F, E>
+where
+    F: FnMut(usize, E) -> Result<(), TableError>,
+    E: Deserialize<'de>,
+{
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_seq(self)
+    }
 }

@@ -164,14 +164,18 @@ pub fn detect(bytes: &[u8]) -> Option<Format> {
 /// The rows of a harness's results file (a JSON document's entries, not
 /// its lines), read whole within the results file's size limit; `None`
 /// when `file` is no harness's (the CSV, whose rows its lines are) and
-/// `Some(0)` when it is one but cannot be read.
-pub fn rows_of(path: &Path, file: &mut std::fs::File) -> Option<u64> {
+/// `Some(0)` when it is one but cannot be read. `named`
+/// (`--results-format`) is the format rather than the content's.
+pub fn rows_of(path: &Path, file: &mut std::fs::File, named: Option<Format>) -> Option<u64> {
     use std::io::{Read, Seek};
+    if named == Some(Format::Csv) {
+        return None;
+    }
     let mut head = Vec::new();
     file.by_ref().take(4096).read_to_end(&mut head).ok()?;
     file.rewind().ok()?;
     let first = head.iter().find(|b| !b.is_ascii_whitespace())?;
-    let harness = matches!(first, b'{' | b'[' | b'<') || detect(&head).is_some();
+    let harness = named.is_some() || matches!(first, b'{' | b'[' | b'<') || detect(&head).is_some();
     if !harness {
         return None;
     }
@@ -181,7 +185,8 @@ pub fn rows_of(path: &Path, file: &mut std::fs::File) -> Option<u64> {
         .take(limit.saturating_add(1))
         .read_to_end(&mut bytes)
         .ok()?;
-    let rows = detect(&bytes)
+    let rows = named
+        .or_else(|| detect(&bytes))
         .filter(|_| u64::try_from(bytes.len()).is_ok_and(|n| n <= limit))
         .and_then(|format| parse(path, &bytes, format).ok())
         .map_or(0, |t| u64::try_from(t.len()).unwrap_or(u64::MAX));

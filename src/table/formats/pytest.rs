@@ -37,9 +37,8 @@ struct Stats {
 pub fn parse(path: &Path, bytes: &[u8]) -> Result<Table, TableError> {
     let format = Format::PytestBenchmark;
     let text = json::python_json(bytes);
-    let file: json::Benchmarks<Entry<'_>> = json::parse_text(path, format, &text)?;
     let mut rows = Collect::new(path, format, vec![time("time")]);
-    for (i, entry) in file.benchmarks.iter().enumerate() {
+    json::each(path, format, &text, |i, entry: Entry<'_>| {
         let full = entry.fullname.as_deref().unwrap_or(&entry.name);
         let param = entry.param.as_deref().unwrap_or("");
         let benchmark = full
@@ -52,7 +51,7 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Table, TableError> {
         let row = rows.row(benchmark, param, line);
         let Some(stats) = &entry.stats else {
             rows.fail(row, "no stats: the benchmark did not run");
-            continue;
+            return Ok(());
         };
         match (&stats.data, stats.median) {
             (Some(data), _) if !data.is_empty() => {
@@ -70,6 +69,7 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Table, TableError> {
             }
             _ => {}
         }
-    }
+        Ok(())
+    })?;
     Ok(rows.finish())
 }
