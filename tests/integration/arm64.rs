@@ -202,6 +202,18 @@ fn newest_glibc(bin: &Path) -> ((u32, u32), usize) {
 /// Both shipped binaries ask for no glibc symbol newer than 2.17, and stay
 /// under 15 MB. The test build, linked against this machine's glibc, shows
 /// the check can fail.
+/// The most bytes a shipped binary may take: 15 MiB for what ships (the
+/// release profile, which release.yml builds and tests through .ci/run).
+/// CI's own build (`DIST_PROFILE=ci`: no LTO, opt-level 1, 16 codegen
+/// units) is about twice the release's size for the same code, so its
+/// bound is 24 MiB: it still catches a binary that doubles.
+fn size_bound() -> u64 {
+    match std::env::var("DIST_PROFILE").as_deref() {
+        Ok("ci") => 24 * 1024 * 1024,
+        _ => 15 * 1024 * 1024,
+    }
+}
+
 #[test]
 #[ignore = "needs scripts/build-dist (.ci/run)"]
 fn shipped_binaries_need_glibc_2_17_at_most() {
@@ -224,7 +236,7 @@ fn shipped_binaries_need_glibc_2_17_at_most() {
             newest.1
         );
         let size = std::fs::metadata(&bin).unwrap().len();
-        assert!(size < 15 * 1024 * 1024, "{platform}: {size} bytes");
+        assert!(size < size_bound(), "{platform}: {size} bytes");
         println!(
             "dist {platform}: {size} bytes, {count} versioned glibc symbols, newest GLIBC_{}.{}",
             newest.0, newest.1
