@@ -185,58 +185,71 @@ impl Stats {
 /// before (`effects`).
 const OUTLIER: f64 = 6.0;
 
-/// A row's statistics over its rounds before `look`, each round's effect
-/// taken out and its outlying rounds set aside. `scale` is the suite's
-/// typical robust spread: a row whose few rounds happen to agree closely
-/// is not left with a bound so narrow that ordinary noise crosses it.
-fn row_stats(
-    row: &RowRounds,
-    effects: &Effects,
+/// Every row's rounds before one look, each round's effect taken out, and
+/// the suite's typical robust spread among them: made once per look, read
+/// by every row judged there.
+struct Window {
     look: usize,
-    prior: Option<Prior>,
+    effects: Effects,
+    /// Per row (as `rows`), its values before the look, adjusted.
+    values: Vec<Vec<f64>>,
+    /// The median over rows of three or more rounds of each row's robust
+    /// spread: a row whose few rounds happen to agree closely is not left
+    /// with a bound so narrow that ordinary noise crosses it.
     scale: f64,
-) -> Stats {
-    let mut values: Vec<f64> = effects.adjusted(row, look).map(|(_, v)| v).collect();
-    let rounds = values.len();
-    if let Some((centre, own)) = robust(&values).filter(|_| values.len() >= 3) {
-        let limit = OUTLIER * own.max(scale);
-        if limit > 0.0 {
-            values.retain(|v| (v - centre).abs() <= limit);
+}
+
+impl Window {
+    fn new(rows: &[RowRounds], look: usize) -> Window {
+        let effects = Effects::estimate(rows, look);
+        let values: Vec<Vec<f64>> = rows
+            .iter()
+            .map(|r| effects.adjusted(r, look).map(|(_, v)| v).collect())
+            .collect();
+        let mut scales: Vec<f64> = values
+            .iter()
+            .filter(|v| v.len() >= 3)
+            .filter_map(|v| robust(v).map(|(_, spread)| spread))
+            .collect();
+        Window {
+            look,
+            effects,
+            values,
+            scale: median_of(&mut scales).unwrap_or(0.0),
         }
     }
-    Stats {
-        n: rounds,
-        ..stats(&values, effects.inflation(row, look), prior)
+
+    /// Row `i`'s statistics at this look, its outlying rounds set aside.
+    fn stats(&self, i: usize, row: &RowRounds, prior: Option<Prior>) -> Stats {
+        let mut values = self.values.get(i).cloned().unwrap_or_default();
+        let rounds = values.len();
+        if let Some((centre, own)) = robust(&values).filter(|_| values.len() >= 3) {
+            let limit = OUTLIER * own.max(self.scale);
+            if limit > 0.0 {
+                values.retain(|v| (v - centre).abs() <= limit);
+            }
+        }
+        Stats {
+            n: rounds,
+            ..stats(&values, self.effects.inflation(row, self.look), prior)
+        }
     }
-}
 
-/// The suite's typical robust spread at a look: the median over rows (of
-/// three or more rounds) of each row's robust spread.
-fn suite_scale(rows: &[RowRounds], effects: &Effects, look: usize) -> f64 {
-    let mut scales: Vec<f64> = rows
-        .iter()
-        .filter_map(|r| {
-            let values: Vec<f64> = effects.adjusted(r, look).map(|(_, v)| v).collect();
-            robust(&values)
-                .filter(|_| values.len() >= 3)
-                .map(|(_, spread)| spread)
-        })
-        .collect();
-    median_of(&mut scales).unwrap_or(0.0)
-}
-
-/// The first look's rounds of every row (at least two), fitted into the
-/// suite's prior for spreads.
-fn fit_prior(rows: &[RowRounds], effects: &Effects, first: usize) -> Option<Prior> {
-    Prior::fit(rows.iter().filter_map(|r| {
-        let used: Vec<f64> = effects.adjusted(r, first).map(|(_, v)| v).collect();
-        (used.len() >= 2).then(|| {
-            (
-                mean_var(&used).1 * effects.inflation(r, first),
-                used.len().saturating_sub(1) as f64,
-            )
-        })
-    }))
+    /// The suite's prior for spreads, from this look's rounds of every row
+    /// (at least two).
+    fn prior(&self, rows: &[RowRounds]) -> Option<Prior> {
+        Prior::fit(
+            rows.iter()
+                .zip(&self.values)
+                .filter(|(_, used)| used.len() >= 2)
+                .map(|(r, used)| {
+                    (
+                        mean_var(used).1 * self.effects.inflation(r, self.look),
+                        used.len().saturating_sub(1) as f64,
+                    )
+                }),
+        )
+    }
 }
 
 /// A row's class once a regression beyond its threshold is ruled out.
@@ -255,8 +268,8 @@ fn settled(row: &RowRounds, mean: f64) -> Class {
 pub fn decide(rows: &[RowRounds], settings: &Settings) -> Vec<Decision> {
     let looks = settings.schedule.looks();
     let first = looks.first().copied().unwrap_or(1);
-    let mut effects = Effects::estimate(rows, first);
-    let prior = fit_prior(rows, &effects, first);
+    let mut window = Window::new(rows, first);
+    let prior = window.prior(rows);
     let tested = rows.iter().filter(|r| !r.worse.is_empty()).count();
     let mut out: Vec<Option<Decision>> = vec![None; rows.len()];
     // Rows whose "no worse than before" was rejected, and by which look.
@@ -266,9 +279,8 @@ pub fn decide(rows: &[RowRounds], settings: &Settings) -> Vec<Decision> {
     for &look in &looks {
         let share = settings.false_alarms * settings.schedule.share(previous, look);
         if look != first {
-            effects = Effects::estimate(rows, look);
+            window = Window::new(rows, look);
         }
-        let scale = suite_scale(rows, &effects, look);
         // The rows in doubt that have rounds beyond the last look's.
         let mut active: Vec<(usize, Stats)> = rows
             .iter()
@@ -277,7 +289,7 @@ pub fn decide(rows: &[RowRounds], settings: &Settings) -> Vec<Decision> {
                 out.get(*i).is_some_and(Option::is_none)
                     && r.round.iter().any(|round| (previous..look).contains(round))
             })
-            .map(|(i, r)| (i, row_stats(r, &effects, look, prior, scale)))
+            .map(|(i, r)| (i, window.stats(i, r, prior)))
             .collect();
         found = holm(&mut active, &mut worse_found, found, tested, share);
         for (i, s) in &active {
@@ -289,14 +301,14 @@ pub fn decide(rows: &[RowRounds], settings: &Settings) -> Vec<Decision> {
         }
         previous = look;
     }
-    // The last look is the cap: its effects are the ones left in `effects`.
-    let cap = looks.last().copied().unwrap_or(1);
-    let scale = suite_scale(rows, &effects, cap);
+    // The last look is the cap: its window is the one left in `window`.
+    let cap = window.look;
     rows.iter()
         .zip(out)
-        .map(|(row, decided)| {
+        .enumerate()
+        .map(|(i, (row, decided))| {
             decided.unwrap_or_else(|| {
-                let s = row_stats(row, &effects, cap, prior, scale);
+                let s = window.stats(i, row, prior);
                 Decision {
                     class: Class::Noisy,
                     estimate: s.mean,
