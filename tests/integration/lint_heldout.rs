@@ -4,6 +4,7 @@
 //! real workflow's shape cut down, with a look-alike beside it; the text
 //! output a user reads is kept as a snapshot.
 
+use crate::lint_calls::{findings, text_findings};
 use crate::support::harness::{Bin, repo_root};
 
 fn lint(root: &std::path::Path) -> (crate::support::harness::Run, serde_json::Value) {
@@ -11,23 +12,6 @@ fn lint(root: &std::path::Path) -> (crate::support::harness::Run, serde_json::Va
         .in_dir(root)
         .args(["lint", ".github/workflows", "--fail-on", "note"])
         .json_code(4)
-}
-
-/// Each finding as (file name, rule, line).
-fn findings(v: &serde_json::Value) -> Vec<(String, String, u64)> {
-    v["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| {
-            let file = f["file"].as_str().unwrap();
-            (
-                file.rsplit('/').next().unwrap().to_owned(),
-                f["rule"].as_str().unwrap().to_owned(),
-                f["line"].as_u64().unwrap(),
-            )
-        })
-        .collect()
 }
 
 #[test]
@@ -61,17 +45,5 @@ fn benchmarks_run_through_local_actions_and_chores_and_hosted_providers_are_told
         "{}",
         run.stdout
     );
-    let text = Bin::new()
-        .in_dir(&root)
-        .args([
-            "lint",
-            ".github/workflows",
-            "--format",
-            "text",
-            "--fail-on",
-            "note",
-        ])
-        .run();
-    text.assert_code(4);
-    insta::assert_snapshot!("lint_heldout3_shapes", text.stdout);
+    insta::assert_snapshot!("lint_heldout3_shapes", text_findings(&root));
 }
