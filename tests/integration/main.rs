@@ -56,8 +56,6 @@ mod resolve_hostile_tags;
 mod rules;
 mod secrets;
 mod select;
-mod select_precedence;
-mod selection;
 mod snapshots;
 mod soak;
 mod support;
