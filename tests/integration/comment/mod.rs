@@ -5,6 +5,8 @@
 //! failures as warnings, the request count; and the body as a reviewer
 //! sees it, from a hostile report and from a 100,000-row one.
 
+mod issue;
+
 use std::sync::{Arc, Mutex};
 
 use serde_json::{Value, json};

@@ -3,6 +3,11 @@
 //! dashboard lines on stdout (a snapshot), the step outputs, the summary,
 //! the exit codes, and every way an input can be bad.
 
+mod limits;
+mod output;
+mod paired;
+mod safety;
+
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
