@@ -344,7 +344,7 @@ fn shipping(report: &mut String, payload: &Path) {
     let _ = writeln!(
         report,
         "## 5. Binary size and launcher overhead\n\n\
-         - Binary built by this bench (release profile: LTO, one codegen unit, stripped, `panic = \"abort\"`): **{:.2} MB**\n\
+         - Binary built by this bench (release profile: LTO, one codegen unit, stripped; panics unwind): **{:.2} MB**\n\
          - Shipped binaries (glibc 2.17 builds by `scripts/build-dist`): `dist/baseline-resolver-linux-x86_64` {}; \
          `dist/baseline-resolver-linux-aarch64` {}\n\
          - Launcher + binary (checksum verified with openssl's SHA-256), payload-only event: **{}** median of 50; \
