@@ -4,7 +4,7 @@
 //! real workflow's shape cut down, with a look-alike beside it; the text
 //! output a user reads is kept as a snapshot.
 
-use crate::lint_calls::{findings, text_findings};
+use super::calls::{findings, text_findings};
 use crate::support::harness::{Bin, repo_root};
 
 fn lint(root: &std::path::Path) -> (crate::support::harness::Run, serde_json::Value) {

@@ -5,6 +5,12 @@
 //! in every case; a downloaded result skips the baseline run; hostile
 //! values stay data; the action's inputs and outputs honoured.
 
+mod container;
+mod examples;
+mod hostile;
+mod rounds;
+mod trees;
+
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;

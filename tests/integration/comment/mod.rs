@@ -5,6 +5,8 @@
 //! failures as warnings, the request count; and the body as a reviewer
 //! sees it, from a hostile report and from a 100,000-row one.
 
+mod issue;
+
 use std::sync::{Arc, Mutex};
 
 use serde_json::{Value, json};
@@ -577,5 +579,20 @@ async fn a_forks_workflow_run_finds_its_pull_request_and_links_its_run() {
     assert!(
         body.contains("actions/runs/29366839827)"),
         "the run that wrote the report:\n{body}"
+    );
+}
+
+/// The body a reviewer reads, made from compare's own report of a failed
+/// baseline row, a regression and a new benchmark (`comment --dry-run`).
+#[test]
+fn body_of_a_compare_regression() {
+    let run = crate::compare::compare_seed()
+        .args(["--format", "json"])
+        .run();
+    run.assert_code(4);
+    let v = dry_run(&run.stdout);
+    insta::assert_snapshot!(
+        "comment_body_compare_regression",
+        v["body"].as_str().unwrap()
     );
 }

@@ -5,6 +5,8 @@
 //! artifacts: a report that does not parse, a hostile directory name, a
 //! symbolic link, too many files, a file over the limit.
 
+mod machine;
+
 use std::path::Path;
 
 use serde_json::Value;

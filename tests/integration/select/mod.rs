@@ -4,6 +4,11 @@
 //! only, a harness change, an unmapped file, renames inside and across
 //! groups, a deletion, mode and submodule changes, a base behind main, more
 //! files than max-files, an unknown base, and shallow clones of depth 1.
+//! `downstream`: what a selection does in `compare` and at the edges;
+//! `precedence`: an explicit claim beats an ignore.
+
+mod downstream;
+mod precedence;
 
 use std::path::{Path, PathBuf};
 
