@@ -9,7 +9,7 @@ use std::time::Duration;
 use super::args::BenchArgs;
 use super::plan::{self, GroupsFormat, Sides, Volume};
 use crate::github::network;
-use crate::runner::env::Input;
+use crate::runner::Input;
 use crate::runner::write::RunnerFiles;
 use crate::runner::{Env, Format, InputError, Reader, shown};
 

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use super::args::CommentArgs;
 use crate::github::network::{self, check_proxies, timeout};
-use crate::runner::env::Input;
+use crate::runner::Input;
 use crate::runner::write::RunnerFiles;
 use crate::runner::{Env, Format, InputError, Reader, shown};
 use crate::validate::secret::Secret;

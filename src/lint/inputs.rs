@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use super::LintError;
 use super::args::LintArgs;
 use super::finding::Severity;
-use crate::runner::env::Input;
+use crate::runner::Input;
 use crate::runner::write::RunnerFiles;
 use crate::runner::{Env, Format, InputError, Reader, shown};
 

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use super::args::SelectArgs;
-use crate::runner::env::Input;
+use crate::runner::Input;
 use crate::runner::write::RunnerFiles;
 use crate::runner::{Env, Format, InputError, Reader};
 use crate::validate::Sha;

@@ -24,6 +24,7 @@ mod compare_limits;
 mod compare_paired;
 mod compare_safety;
 mod config_docs;
+mod declarations;
 mod defaults;
 mod docs_blocks;
 mod examples_run;
