@@ -71,3 +71,7 @@ fn compare_action_yml_and_docs_say_what_its_declarations_say() {
     check("compare", baseline_resolver::compare::args::Compare::INPUTS);
 }
 
+#[test]
+fn gate_action_yml_and_docs_say_what_its_declarations_say() {
+    check("gate", baseline_resolver::gate::args::Gate::INPUTS);
+}
