@@ -107,6 +107,19 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// The value parsed by `parse` (a variable read where no flag is
+    /// declared: `GITHUB_SHA`); its error is named by the origin.
+    pub fn parsed<T, E: fmt::Display>(
+        &self,
+        input: &Input,
+        parse: impl FnOnce(&str) -> Result<T, E>,
+    ) -> Result<Option<T>, InputError> {
+        match self.text(input) {
+            Some(value) => parse(&value.text).map(Some).map_err(|e| value.invalid(e)),
+            None => Ok(None),
+        }
+    }
+
     /// The value parsed, else the declared default parsed the same way.
     pub fn typed_or_default<T>(&self, typed: &Typed<T>) -> Result<T, InputError> {
         if let Some(value) = self.typed(typed)? {

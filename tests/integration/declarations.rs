@@ -75,3 +75,9 @@ fn compare_action_yml_and_docs_say_what_its_declarations_say() {
 fn gate_action_yml_and_docs_say_what_its_declarations_say() {
     check("gate", baseline_resolver::gate::args::Gate::INPUTS);
 }
+
+#[test]
+fn select_action_yml_and_docs_say_what_its_declarations_say() {
+    check("select", baseline_resolver::select::args::Select::INPUTS);
+}
+
