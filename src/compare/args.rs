@@ -5,7 +5,7 @@
 use crate::config::FailThreshold;
 use crate::paired::schedule;
 use crate::runner::{Declared, Given, Input, Typed, shown};
-use crate::table::formats::Format as ResultsFormat;
+pub use crate::table::formats::RESULTS_FORMAT;
 
 pub const ABOUT: &str =
     "Compare benchmark results of the change with the baseline's: a verdict, never a silent pass.";
@@ -204,19 +204,6 @@ pub const CONFIG: Input = Input::one(
 )
 .path();
 
-pub const RESULTS_FORMAT: Typed<ResultsFormat> = Typed {
-    input: Input::one(
-        "results-format",
-        &["INPUT_RESULTS_FORMAT"],
-        "NAME",
-        "The results format of every file read, where the content does not say it (the peer \
-         action's custom JSON: customBiggerIsBetter or customSmallerIsBetter gives its \
-         direction); one of the names in docs/formats.md.",
-    )
-    .said("found from each file's content"),
-    parse: named,
-};
-
 pub const STRICT: Input = Input::switch(
     "strict",
     &["INPUT_STRICT"],
@@ -350,11 +337,6 @@ pub const REPORT: Input = Input::one(
      later job's gate or comment reads, uploaded as an artifact.",
 )
 .path();
-
-/// `--results-format`: a format's name.
-fn named(text: &str) -> Result<ResultsFormat, String> {
-    ResultsFormat::parse_name(text)
-}
 
 /// `--rounds`, `--max-rounds`: a whole number of rounds, at least one.
 fn round_count(text: &str) -> Result<usize, String> {

@@ -81,3 +81,7 @@ fn select_action_yml_and_docs_say_what_its_declarations_say() {
     check("select", baseline_resolver::select::args::Select::INPUTS);
 }
 
+#[test]
+fn trend_action_yml_and_docs_say_what_its_declarations_say() {
+    check("trend", baseline_resolver::trend::args::Trend::INPUTS);
+}
