@@ -57,6 +57,10 @@ pub struct Input {
     /// A path: any bytes on the command line (shown lossily), where another
     /// value must be UTF-8.
     pub path: bool,
+    /// Given without a flag name (`lint PATH...`).
+    pub positional: bool,
+    /// The flag this one only makes sense with (`--dry-run` needs `--fix`).
+    pub requires: Option<&'static str>,
 }
 
 impl Input {
@@ -71,6 +75,8 @@ impl Input {
             default: Default::None,
             help: "",
             path: false,
+            positional: false,
+            requires: None,
         }
     }
 
@@ -112,6 +118,22 @@ impl Input {
     /// A path (see [`Input::path`]).
     pub const fn path(self) -> Input {
         Input { path: true, ..self }
+    }
+
+    /// Given without a flag name, after the flags.
+    pub const fn positional(self) -> Input {
+        Input {
+            positional: true,
+            ..self
+        }
+    }
+
+    /// Refused (a usage error) without `flag`.
+    pub const fn requires(self, flag: &'static str) -> Input {
+        Input {
+            requires: Some(flag),
+            ..self
+        }
     }
 
     /// The default value, stated in `--help` and parsed when unset.
@@ -169,7 +191,13 @@ impl Input {
     /// The clap argument. No clap default and no clap `env`: whether a
     /// value was given at all is the [`super::Reader`]'s to know.
     pub fn arg(&self) -> Arg {
-        let arg = Arg::new(self.flag).long(self.flag).help(self.help_text());
+        let mut arg = Arg::new(self.flag).help(self.help_text());
+        if !self.positional {
+            arg = arg.long(self.flag);
+        }
+        if let Some(flag) = self.requires {
+            arg = arg.requires(flag);
+        }
         match self.shape {
             Shape::Switch => arg.action(ArgAction::SetTrue),
             Shape::One | Shape::Many => {

@@ -85,3 +85,8 @@ fn select_action_yml_and_docs_say_what_its_declarations_say() {
 fn trend_action_yml_and_docs_say_what_its_declarations_say() {
     check("trend", baseline_resolver::trend::args::Trend::INPUTS);
 }
+
+#[test]
+fn lint_action_yml_and_docs_say_what_its_declarations_say() {
+    check("lint", baseline_resolver::lint::args::Lint::INPUTS);
+}
