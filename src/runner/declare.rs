@@ -61,6 +61,8 @@ pub struct Input {
     pub positional: bool,
     /// The flag this one only makes sense with (`--dry-run` needs `--fix`).
     pub requires: Option<&'static str>,
+    /// The flag this one cannot be given with (`--issue`, `--pr`).
+    pub conflicts: Option<&'static str>,
 }
 
 impl Input {
@@ -77,6 +79,7 @@ impl Input {
             path: false,
             positional: false,
             requires: None,
+            conflicts: None,
         }
     }
 
@@ -136,6 +139,14 @@ impl Input {
         }
     }
 
+    /// Refused (a usage error) together with `flag`.
+    pub const fn conflicts(self, flag: &'static str) -> Input {
+        Input {
+            conflicts: Some(flag),
+            ..self
+        }
+    }
+
     /// The default value, stated in `--help` and parsed when unset.
     pub const fn default(self, value: &'static str) -> Input {
         Input {
@@ -183,7 +194,7 @@ impl Input {
             } else {
                 ""
             };
-            text.push_str(&format!(" [env: {}{lines}]", self.vars.join(", ")));
+            text.push_str(&format!(" [env: {}{lines}]", self.vars.join(", then ")));
         }
         text
     }
@@ -197,6 +208,9 @@ impl Input {
         }
         if let Some(flag) = self.requires {
             arg = arg.requires(flag);
+        }
+        if let Some(flag) = self.conflicts {
+            arg = arg.conflicts_with(flag);
         }
         match self.shape {
             Shape::Switch => arg.action(ArgAction::SetTrue),

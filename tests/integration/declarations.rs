@@ -2,8 +2,8 @@
 //! variable, default, help); `--help` is made from it, and this checks
 //! that each command's `action.yml` and docs table say the same: every
 //! declared `INPUT_*` variable is an action input of that name with the
-//! declared default (`false` for a switch, empty where the default is said
-//! in words), every action input is declared, and the docs table has a row
+//! declared default (`false` for a switch, empty or a `${{ }}` expression
+//! where none is declared), every action input is declared, and the docs table has a row
 //! for each, stating the declared default.
 
 use baseline_resolver::runner::Declared;
@@ -47,7 +47,11 @@ fn check(command: &str, inputs: &[Input]) {
             (_, Shape::Switch) => "false",
             (Default::Said(_) | Default::None, _) => "",
         };
-        assert_eq!(default, want, "{command}/action.yml default of {name}");
+        // An expression (`${{ github.token }}`) is the runner's value of
+        // what the binary would otherwise read from the environment.
+        if !(want.is_empty() && default.starts_with("${{")) {
+            assert_eq!(default, want, "{command}/action.yml default of {name}");
+        }
         let row = docs_row(&page, name)
             .unwrap_or_else(|| panic!("docs/{command}.md has no row for input {name}"));
         if let Default::Value(_) = input.default {
@@ -89,4 +93,9 @@ fn trend_action_yml_and_docs_say_what_its_declarations_say() {
 #[test]
 fn lint_action_yml_and_docs_say_what_its_declarations_say() {
     check("lint", baseline_resolver::lint::args::Lint::INPUTS);
+}
+
+#[test]
+fn comment_action_yml_and_docs_say_what_its_declarations_say() {
+    check("comment", baseline_resolver::comment::args::Comment::INPUTS);
 }
