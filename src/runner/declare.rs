@@ -63,6 +63,8 @@ pub struct Input {
     pub requires: Option<&'static str>,
     /// The flag this one cannot be given with (`--issue`, `--pr`).
     pub conflicts: Option<&'static str>,
+    /// clap refuses the command line without it (`convert FILE`).
+    pub required: bool,
 }
 
 impl Input {
@@ -80,6 +82,7 @@ impl Input {
             positional: false,
             requires: None,
             conflicts: None,
+            required: false,
         }
     }
 
@@ -135,6 +138,14 @@ impl Input {
     pub const fn requires(self, flag: &'static str) -> Input {
         Input {
             requires: Some(flag),
+            ..self
+        }
+    }
+
+    /// Refused (a usage error) when not given on the command line.
+    pub const fn required(self) -> Input {
+        Input {
+            required: true,
             ..self
         }
     }
@@ -202,7 +213,9 @@ impl Input {
     /// The clap argument. No clap default and no clap `env`: whether a
     /// value was given at all is the [`super::Reader`]'s to know.
     pub fn arg(&self) -> Arg {
-        let mut arg = Arg::new(self.flag).help(self.help_text());
+        let mut arg = Arg::new(self.flag)
+            .help(self.help_text())
+            .required(self.required);
         if !self.positional {
             arg = arg.long(self.flag);
         }
