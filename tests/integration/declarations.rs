@@ -99,3 +99,8 @@ fn lint_action_yml_and_docs_say_what_its_declarations_say() {
 fn comment_action_yml_and_docs_say_what_its_declarations_say() {
     check("comment", baseline_resolver::comment::args::Comment::INPUTS);
 }
+
+#[test]
+fn bench_action_yml_and_docs_say_what_its_declarations_say() {
+    check("bench", baseline_resolver::bench::args::Bench::INPUTS);
+}
