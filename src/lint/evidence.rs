@@ -24,6 +24,8 @@
 use std::path::Path;
 
 use super::calls::{Callees, called, callee_labels, costly_call};
+use super::names::named_for_benchmarks;
+use super::names::{job_does_chores, prepares_benchmarks, warms_up};
 use super::shell::{Command, file_name};
 use super::workflow::{Job, Step, Workflow, provider_hosted, read};
 use crate::config::Lint;
@@ -99,6 +101,7 @@ pub fn benchmarks(w: &Workflow<'_>, file: &str, context: Context<'_>) -> Benchma
                 || lint.is_some_and(|l| l.benchmark_jobs.iter().any(|g| g.matches(&job.id.text)))
                 || runs_benchmarks(job)
                 || ((workflow_named || named_for_benchmarks(&job.title()) || runner_named(job))
+                    && !job_does_chores(job)
                     && runs_a_program(job))
         })
         .collect();
@@ -224,6 +227,12 @@ pub fn step_runs_benchmarks(step: &Step<'_>) -> bool {
             return named("name") || named("path");
         }
     }
+    // A step named for warming up or smoke-testing (`valkey-benchmark -n 1`
+    // under "warm up", to fill a server before a test) runs a benchmark
+    // program for something else: read on valkey's daily test jobs.
+    if step.text("name").is_some_and(warms_up) {
+        return false;
+    }
     // A step named for benchmarking ("Run benchmark tests") that runs a
     // program is evidence, as a job so named is.
     step.text("name")
@@ -233,25 +242,6 @@ pub fn step_runs_benchmarks(step: &Step<'_>) -> bool {
             .script
             .as_ref()
             .is_some_and(|s| s.commands.iter().any(benchmark_command))
-}
-
-/// Whether a step's name says it builds or checks the benchmarks rather
-/// than running them ("build benchmarks", "Check benchmarks": a test job
-/// keeping the suite working; read on scikit-image and torchao).
-fn prepares_benchmarks(name: &str) -> bool {
-    name.to_lowercase()
-        .split(|c: char| !c.is_ascii_alphanumeric())
-        .any(|w| ["build", "check", "compile", "lint"].contains(&w))
-}
-
-/// Whether a name (a job's id and name, a workflow's name or file name)
-/// is about benchmarking or performance: a word starting with `bench` or
-/// `perf` (`benchmarks`, `perf-nightly`, `Performance`), not a word that
-/// only contains it (`testbench`).
-pub fn named_for_benchmarks(name: &str) -> bool {
-    name.to_lowercase()
-        .split(|c: char| !c.is_ascii_alphanumeric())
-        .any(|w| w.starts_with("bench") || (w.starts_with("perf") && !w.starts_with("perfetto")))
 }
 
 /// Whether the job's runner is named for benchmarking or performance (a
@@ -341,12 +331,46 @@ fn runs_a_program(job: &Job<'_>) -> bool {
 }
 
 fn step_runs_a_program(step: &Step<'_>) -> bool {
-    step.script.as_ref().is_some_and(|script| {
-        script
-            .commands
-            .iter()
-            .any(|c| invoked(c).is_some_and(|(n, _)| !SAYS.contains(&n) && !PLUMBING.contains(&n)))
-    })
+    local_program(step)
+        || step.script.as_ref().is_some_and(|script| {
+            script.commands.iter().any(|c| {
+                invoked(c).is_some_and(|(n, _)| !SAYS.contains(&n) && !PLUMBING.contains(&n))
+            })
+        })
+}
+
+/// Whether a step runs the repository's own composite action
+/// (`uses: ./.github/actions/run-python-test-set`): its scripts are the
+/// project's programs, as a `run:` script is (read on neon, whose
+/// benchmark jobs run their suites only through one), unless the action's
+/// folder says it sets up, fetches or stores (`setup-environment`,
+/// `download`, `upload-results`, `cache`).
+fn local_program(step: &Step<'_>) -> bool {
+    let Some(action) = step.action() else {
+        return false;
+    };
+    let Some(path) = action.strip_prefix("./") else {
+        return false;
+    };
+    let folder = path
+        .trim_end_matches('/')
+        .rsplit('/')
+        .next()
+        .unwrap_or(path);
+    ![
+        "setup",
+        "set-up",
+        "install",
+        "download",
+        "upload",
+        "cache",
+        "checkout",
+        "configure",
+        "prepare",
+        "harden",
+    ]
+    .iter()
+    .any(|p| folder.starts_with(p))
 }
 
 /// Commands that only say something: their words are a message.

@@ -15,6 +15,7 @@ pub mod evidence;
 pub mod finding;
 pub mod fix;
 pub mod inputs;
+pub mod names;
 pub mod places;
 pub mod render;
 pub mod rules;

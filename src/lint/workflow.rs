@@ -181,18 +181,35 @@ impl Workflow<'_> {
             .and_then(|on| on.get("schedule"))
             .map(Node::items)
             .unwrap_or_default();
-        crons
+        let crons: Vec<&str> = crons
             .iter()
             .filter_map(|c| c.get("cron").and_then(Node::str))
-            .any(|cron| {
-                let mut fields = cron.split_whitespace();
-                // Several minutes of an hour (`*/30`, `0,30`) fire within it.
-                let minutes = fields
-                    .next()
-                    .is_some_and(|m| m.contains(['*', ',', '-', '/']));
-                minutes || fields.next().is_some_and(frequent_hours)
-            })
+            .collect();
+        crons.iter().any(|cron| {
+            let mut fields = cron.split_whitespace();
+            // Several minutes of an hour (`*/30`, `0,30`) fire within it.
+            let minutes = fields
+                .next()
+                .is_some_and(|m| m.contains(['*', ',', '-', '/']));
+            minutes || fields.next().is_some_and(frequent_hours)
+        }) || spread_over_entries(&crons)
     }
+}
+
+/// Whether several cron entries on the same days, each at its own hour,
+/// together fire twice within [`JOB_HOURS`] (`0 6 * * *`, `0 8 * * *`, ...:
+/// one run every 2 hours, read on neon's growth benchmark).
+fn spread_over_entries(crons: &[&str]) -> bool {
+    let mut by_days: std::collections::BTreeMap<String, Vec<&str>> = Default::default();
+    for cron in crons {
+        let fields: Vec<&str> = cron.split_whitespace().collect();
+        if let [_, hours, days @ ..] = fields.as_slice() {
+            by_days.entry(days.join(" ")).or_default().push(hours);
+        }
+    }
+    by_days
+        .values()
+        .any(|hours| hours.len() > 1 && frequent_hours(&hours.join(",")))
 }
 
 /// Whether a cron's hour field fires twice within [`JOB_HOURS`].
@@ -242,6 +259,15 @@ pub fn provider_hosted(label: &str) -> bool {
     ]
     .iter()
     .any(|p| label.starts_with(p))
+        // A provider's bare name as the label (`runs-on: blacksmith`, read
+        // on turso's image builds): its default machine.
+        || ["blacksmith", "depot", "buildjet", "ubicloud", "namespace"].contains(&label)
+        // A provider's image of one of GitHub's (`blaze/macos-15`): a
+        // hosted machine of that image, billed by the minute and freed
+        // when the job ends (read on tracel-ai/burn's macOS tests).
+        || label
+            .rsplit_once('/')
+            .is_some_and(|(provider, image)| !provider.is_empty() && github_hosted(image))
 }
 
 impl<'a> Job<'a> {

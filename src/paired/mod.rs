@@ -18,8 +18,9 @@
 //!   for that row (`OUTLIER`);
 //! - its spread is its rounds' variance moderated by the suite's (limma's
 //!   empirical Bayes prior, [`crate::series::prior`], fitted to every row's
-//!   first look): with three rounds a row's own spread is barely known, and
-//!   the rows of one suite on one machine have spreads of a family. The
+//!   first look, each row's outlying rounds set aside there too): with
+//!   three rounds a row's own spread is barely known, and the rows of one
+//!   suite on one machine have spreads of a family. The
 //!   statistic is Smyth's moderated t (2004), with the prior's degrees of
 //!   freedom added to the row's own. The suite may widen a row's spread,
 //!   never narrow it below the row's own: on real rounds a spike that hit
@@ -185,18 +186,17 @@ impl Stats {
 /// before (`effects`).
 const OUTLIER: f64 = 6.0;
 
-/// Every row's rounds before one look, each round's effect taken out, and
-/// the suite's typical robust spread among them: made once per look, read
-/// by every row judged there.
+/// Every row's rounds before one look, each round's effect taken out and
+/// each row's outlying rounds set aside: made once per look, read by every
+/// row judged there and by the suite's prior, so that a burst which hit a
+/// few rows is neither their noise nor the suite's.
 struct Window {
     look: usize,
     effects: Effects,
-    /// Per row (as `rows`), its values before the look, adjusted.
-    values: Vec<Vec<f64>>,
-    /// The median over rows of three or more rounds of each row's robust
-    /// spread: a row whose few rounds happen to agree closely is not left
-    /// with a bound so narrow that ordinary noise crosses it.
-    scale: f64,
+    /// Per row (as `rows`): how many rounds it has before the look, and
+    /// its values there, adjusted, its outlying rounds set aside.
+    rounds: Vec<usize>,
+    kept: Vec<Vec<f64>>,
 }
 
 impl Window {
@@ -211,36 +211,46 @@ impl Window {
             .filter(|v| v.len() >= 3)
             .filter_map(|v| robust(v).map(|(_, spread)| spread))
             .collect();
+        // The median over rows of three or more rounds of each row's robust
+        // spread: a row whose few rounds happen to agree closely is not left
+        // with a bound so narrow that ordinary noise crosses it.
+        let scale = median_of(&mut scales).unwrap_or(0.0);
+        let rounds = values.iter().map(Vec::len).collect();
+        let kept = values
+            .into_iter()
+            .map(|mut v| {
+                if let Some((centre, own)) = robust(&v).filter(|_| v.len() >= 3) {
+                    let limit = OUTLIER * own.max(scale);
+                    if limit > 0.0 {
+                        v.retain(|x| (x - centre).abs() <= limit);
+                    }
+                }
+                v
+            })
+            .collect();
         Window {
             look,
             effects,
-            values,
-            scale: median_of(&mut scales).unwrap_or(0.0),
+            rounds,
+            kept,
         }
     }
 
     /// Row `i`'s statistics at this look, its outlying rounds set aside.
     fn stats(&self, i: usize, row: &RowRounds, prior: Option<Prior>) -> Stats {
-        let mut values = self.values.get(i).cloned().unwrap_or_default();
-        let rounds = values.len();
-        if let Some((centre, own)) = robust(&values).filter(|_| values.len() >= 3) {
-            let limit = OUTLIER * own.max(self.scale);
-            if limit > 0.0 {
-                values.retain(|v| (v - centre).abs() <= limit);
-            }
-        }
+        let values = self.kept.get(i).map_or(&[][..], Vec::as_slice);
         Stats {
-            n: rounds,
-            ..stats(&values, self.effects.inflation(row, self.look), prior)
+            n: self.rounds.get(i).copied().unwrap_or(0),
+            ..stats(values, self.effects.inflation(row, self.look), prior)
         }
     }
 
-    /// The suite's prior for spreads, from this look's rounds of every row
-    /// (at least two).
+    /// The suite's prior for spreads, from this look's kept rounds of every
+    /// row (at least two).
     fn prior(&self, rows: &[RowRounds]) -> Option<Prior> {
         Prior::fit(
             rows.iter()
-                .zip(&self.values)
+                .zip(&self.kept)
                 .filter(|(_, used)| used.len() >= 2)
                 .map(|(r, used)| {
                     (

@@ -315,3 +315,37 @@ fn a_burst_on_some_rows_of_one_round_is_set_aside_for_them() {
         "{at_once} of the 5 burst rows decided at the first look: {d:?}"
     );
 }
+
+/// The suite's prior for spreads is learned from the rounds each row is
+/// judged on, its outlying rounds set aside: a burst that hit a quarter of
+/// the rows in one round (the last benchmarks of one side's run) would
+/// otherwise read as rows of a wildly different spread, the prior would
+/// say rows share nothing (under two degrees of freedom on real rounds),
+/// and every row would be judged on its own three rounds alone, so that
+/// even a 25% slowdown waited for more rounds.
+#[test]
+fn a_burst_on_some_rows_leaves_the_suite_prior_its_strength() {
+    let mut rng = Rng(23);
+    let mut rows: Vec<RowRounds> = (0..20)
+        .map(|i| {
+            let effect = if i == 0 { 0.25f64.ln_1p() } else { 0.0 };
+            row((0..3).map(|_| effect + 0.02 * rng.normal()).collect())
+        })
+        .collect();
+    for r in rows.iter_mut().skip(15) {
+        if let Some(v) = r.worse.get_mut(1) {
+            *v -= 0.7;
+        }
+    }
+    let d = decide(&rows, &settings());
+    assert_eq!(
+        (d[0].class, d[0].rounds),
+        (Class::Regressed, 3),
+        "the slowed row: {:?}",
+        d[0]
+    );
+    assert!(
+        d.iter().skip(1).all(|d| d.class != Class::Regressed),
+        "{d:?}"
+    );
+}

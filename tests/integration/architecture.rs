@@ -378,6 +378,7 @@ fn the_lint_rules_do_no_io() {
             "env.rs",
             "places.rs",
             "evidence.rs",
+            "names.rs",
             "calls.rs",
         ]
         .map(|f| src.join(f)),
@@ -405,6 +406,7 @@ fn the_lint_rules_do_no_io() {
         "env",
         "places",
         "evidence",
+        "names",
         "calls",
         "hit",
         "hit_at",

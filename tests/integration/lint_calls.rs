@@ -8,8 +8,14 @@ use crate::support::harness::{Bin, repo_root};
 #[test]
 fn calls_are_judged_by_the_called_file_or_what_they_pass() {
     let root = repo_root().join("tests/fixtures/lint/calls");
+    insta::assert_snapshot!("lint_reusable_workflow_calls", text_findings(&root));
+}
+
+/// `lint .github/workflows --format text` run in `root`, as a user runs
+/// it in a checkout: its output, the exit asserted to be 4 (findings).
+pub(crate) fn text_findings(root: &std::path::Path) -> String {
     let run = Bin::new()
-        .in_dir(&root)
+        .in_dir(root)
         .args([
             "lint",
             ".github/workflows",
@@ -20,7 +26,7 @@ fn calls_are_judged_by_the_called_file_or_what_they_pass() {
         ])
         .run();
     run.assert_code(4);
-    insta::assert_snapshot!("lint_reusable_workflow_calls", run.stdout);
+    run.stdout
 }
 
 #[test]
@@ -61,7 +67,7 @@ fn a_call_whose_file_is_not_at_hand_is_judged_by_what_it_passes() {
 }
 
 /// Each finding of a lint run as (file name, rule, line).
-fn findings(v: &serde_json::Value) -> Vec<(String, String, u64)> {
+pub(crate) fn findings(v: &serde_json::Value) -> Vec<(String, String, u64)> {
     v["findings"]
         .as_array()
         .unwrap()

@@ -39,6 +39,7 @@ mod https;
 mod launcher;
 mod lint;
 mod lint_calls;
+mod lint_heldout;
 mod lint_never_panics;
 mod memory;
 mod noise;

@@ -14,12 +14,17 @@ pub fn check(w: &Workflow<'_>, bench: &Benchmarks, hits: &mut Vec<Hit>) {
     for (i, job) in w.jobs.iter().enumerate() {
         let costly = bench.costly(i) || bench.calls_bench(i);
         job_always(job, bench.job(i), costly, hits);
-        if bench.holds(i) {
-            cache_discipline(w, job, hits);
-            if let Some(c) = job.get("concurrency") {
-                let keeps = bench.costly(i) || (bench.job(i) && bench.kept);
-                concurrency(w, keeps, c, Some(job), hits);
-            }
+        // A key hashing the workflow file throws away the cache of every
+        // job of a benchmark workflow at each edit, the jobs that build
+        // for the benchmarks among them (the seed's MLIR cache).
+        if bench.holds(i) || bench.any {
+            cache_discipline(w, job, bench.holds(i), hits);
+        }
+        if bench.holds(i)
+            && let Some(c) = job.get("concurrency")
+        {
+            let keeps = bench.costly(i) || (bench.job(i) && bench.kept);
+            concurrency(w, keeps, c, Some(job), hits);
         }
         if bench.job(i) {
             long_timeout(job, hits);
@@ -155,7 +160,14 @@ fn concurrency(
         ]
         .iter()
         .any(|k| group.contains(k));
-    if !per_pull || (unique && !main_own) {
+    // A group with no per-run or per-ref part (`large-oltp-growth`,
+    // `${{ github.workflow }}`): every run of the workflow shares it, the
+    // default branch's among them.
+    let constant = group.split("${{").skip(1).all(|e| {
+        let inner = e.split("}}").next().unwrap_or("").trim();
+        inner == "github.workflow" || inner == "github.repository"
+    });
+    if !(per_pull || constant) || (unique && !main_own) {
         return;
     }
     let push = |rule: &'static str, hits: &mut Vec<Hit>| {
@@ -170,19 +182,23 @@ fn concurrency(
     // A schedule is a stream of runs that cancel each other only when it
     // fires again before a run can end (a nightly never meets itself).
     let main_runs = w.pushes_to_default() || w.on("issue_comment") || w.frequent_schedule();
-    let by_ref = group.contains("github.ref") || group.contains("head_ref");
+    let by_ref = group.contains("github.ref") || group.contains("head_ref") || constant;
     if always_cancels && main_runs && by_ref && keeps && !unique {
         push("cancel-main", hits);
     }
     let labels_cancel = always_cancels
         || (cancel_text.contains("pull_request") && !cancel_text.contains("labeled"));
     let by_action = group.contains("event.action") || group.contains("event.label");
-    if w.pull_request_types().contains(&"labeled") && labels_cancel && !by_action {
+    if per_pull && w.pull_request_types().contains(&"labeled") && labels_cancel && !by_action {
         push("label-cancel", hits);
     }
 }
 
-fn cache_discipline(w: &Workflow<'_>, job: &Job<'_>, hits: &mut Vec<Hit>) {
+/// `cache-discipline`: a key hashing the workflow file (`hashed`: in any
+/// job of a workflow that runs benchmarks or holds expensive runners), and
+/// a key per run or pull request saved from pull requests (`holds`: in a
+/// job that runs benchmarks or holds an expensive runner).
+fn cache_discipline(w: &Workflow<'_>, job: &Job<'_>, holds: bool, hits: &mut Vec<Hit>) {
     for step in &job.steps {
         let Some(action) = step.action() else {
             continue;
@@ -223,6 +239,7 @@ fn cache_discipline(w: &Workflow<'_>, job: &Job<'_>, hits: &mut Vec<Hit>) {
             .any(|v| k.contains(v))
         });
         if saves
+            && holds
             && w.on_pull_request()
             && !guarded
             && per_run

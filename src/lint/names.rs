@@ -1,0 +1,82 @@
+//! What a name says: a job's, step's, workflow's or runner's name read
+//! as evidence that it runs benchmarks, or that it does a chore around them
+//! (prepares, builds, cleans up, warms up) and so is not evidence. Split
+//! from [`super::evidence`], which reads commands and actions. Pure.
+
+use super::workflow::Job;
+
+/// The words of a name, lower-cased.
+pub fn words(name: &str) -> impl Iterator<Item = String> + '_ {
+    name.split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_ascii_lowercase)
+}
+
+/// Whether a step's name says it warms up or smoke-tests ("warm up",
+/// "Warmup", "smoke test", "sanity check").
+pub fn warms_up(name: &str) -> bool {
+    let w: Vec<String> = words(name).collect();
+    w.iter()
+        .any(|x| ["warmup", "smoke", "sanity"].contains(&x.as_str()))
+        || w.windows(2)
+            .any(|p| matches!(p, [a, b] if a == "warm" && b == "up"))
+}
+
+/// Whether a job's own name (its id or `name:`) says it does a chore
+/// around the benchmarks rather than running them ("Prepare pinned
+/// benchmark environment", `cleanup`, "Build benchmarks"): neither its
+/// name nor its workflow's then makes it a benchmark job; a known harness
+/// among its commands still does. Read on pytorch/rl's environment job on
+/// its GPU runner and neon's project clean-up in its "Benchmarking"
+/// workflow.
+pub fn job_does_chores(job: &Job<'_>) -> bool {
+    // Not "compile": a compile-time benchmark measures compiling (read on
+    // cccl's "Compile-time" GPU job).
+    words(&job.title()).any(|w| w != "compile" && CHORES.contains(&w.as_str()))
+}
+
+/// Whether a step's name says it builds or checks the benchmarks rather
+/// than running them ("build benchmarks", "Check benchmarks": a test job
+/// keeping the suite working; read on scikit-image and torchao).
+pub fn prepares_benchmarks(name: &str) -> bool {
+    words(name).any(|w| CHORES.contains(&w.as_str()) || w == "check" || w == "validate")
+}
+
+/// Words that name a chore around the benchmarks, not running them.
+const CHORES: &[&str] = &[
+    "prepare", "setup", "install", "build", "compile", "cleanup", "clean", "lint",
+];
+
+/// Whether a name (a job's id and name, a workflow's name or file name)
+/// is about benchmarking or performance: a word starting with `bench` or
+/// `perf` (`benchmarks`, `perf-nightly`, `Performance`), not a word that
+/// only contains it (`testbench`).
+pub fn named_for_benchmarks(name: &str) -> bool {
+    words(name).any(|w| {
+        w.starts_with("bench")
+            || (w.starts_with("perf") && !w.starts_with("perfetto"))
+            || named_benchmark_program(&w)
+    })
+}
+
+/// A word naming a known benchmark program (`pgbench`, `sysbench`, ...):
+/// "pgbench with custom-scripts" names what the step runs. Not any word
+/// ending in `bench`: `TorchBench` names a project whose test job is a
+/// test (read on pytorch/benchmark), `testbench` a hardware test rig.
+fn named_benchmark_program(word: &str) -> bool {
+    [
+        "pgbench",
+        "sysbench",
+        "pagebench",
+        "clickbench",
+        "jsonbench",
+        "ycsb",
+        "memtier",
+        "nvbench",
+        "hyperfine",
+        "pyperf",
+        "pyperformance",
+        "asv",
+    ]
+    .contains(&word)
+}
