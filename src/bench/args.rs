@@ -1,9 +1,10 @@
-//! The `bench` command line as typed, and its help text. Each flag also has
-//! an `INPUT_*` variable (what `bench/action.yml` passes).
+//! The inputs of `bench`, each declared once (flag, `INPUT_*` variable,
+//! parser, default, help: [`crate::runner::declare`]), and its help text.
 
-use std::path::PathBuf;
+use std::time::Duration;
 
-use clap::Args;
+use super::plan::{GroupsFormat, Sides};
+use crate::runner::{Declared, Given, Input, Typed, shown};
 
 pub const ABOUT: &str = "Run the benchmark suite on the change and on the one resolved baseline in paired rounds (each once a round, in a seeded random order; rows still in doubt run again): a worktree at the exact base commit, the selected groups, partial results kept, a time budget per side.";
 
@@ -71,155 +72,331 @@ pub fn after_long_help() -> String {
     format!("{EXAMPLES}\n\n{EXIT_CODES}")
 }
 
-#[derive(Debug, Clone, Default, Args)]
-pub struct BenchArgs {
-    /// The harness, as a bash command with {out} (required), {groups}, {tree}, {side},
-    /// {sha}. [env: INPUT_COMMAND]
-    #[arg(long, value_name = "TEMPLATE")]
-    pub command: Option<String>,
+/// What the command line gave `bench`.
+pub type BenchArgs = Given<Bench>;
 
-    /// resolve's JSON answer (its `json` output, or a file of it): the base commit.
-    /// [env: INPUT_RESOLUTION]
-    #[arg(long, value_name = "JSON|FILE")]
-    pub resolution: Option<String>,
+/// `bench`'s inputs, in `--help` order.
+pub struct Bench;
 
-    /// The TOML config select and compare read (keys, metrics, rules, [select] groups):
-    /// a selection's group that is not one of them is refused; the rounds are judged
-    /// between looks by it, as compare --paired judges, and its groups say which rows
-    /// each group runs again. [env: INPUT_CONFIG]
-    #[arg(long, value_name = "FILE")]
-    pub config: Option<PathBuf>,
+impl Declared for Bench {
+    const INPUTS: &'static [Input] = &[
+        COMMAND,
+        RESOLUTION,
+        CONFIG,
+        SELECTION,
+        BASELINE_RESULT,
+        RESULTS_FORMAT.input,
+        LIST_COMMAND,
+        SETUP_COMMAND,
+        STOP_COMMAND,
+        FINGERPRINT_COMMAND,
+        GROUPS_FORMAT.input,
+        TIMEOUT.input,
+        SIDE.input,
+        TAG,
+        STRICT,
+        REUSE_OTHER,
+        OUT_DIR,
+        WORKTREE_DIR,
+        VOLUME,
+        REPOSITORY,
+        ROUNDS_INPUT.input,
+        MAX_ROUNDS_INPUT.input,
+        SEED.input,
+        FAIL.input,
+        WARN.input,
+        FALSE_ALARMS.input,
+        crate::runner::format::FORMAT,
+    ];
+}
 
-    /// select's JSON answer: `none` runs nothing, `some` the groups it names.
-    /// [default: the whole suite] [env: INPUT_SELECTION]
-    #[arg(long, value_name = "JSON|FILE")]
-    pub selection: Option<String>,
+pub const COMMAND: Input = Input::one(
+    "command",
+    &["INPUT_COMMAND"],
+    "TEMPLATE",
+    "The harness, as a bash command with {out} (required), {groups}, {tree}, {side}, {sha}.",
+);
 
-    /// main's downloaded results for the base commit: when the file is there with rows,
-    /// the baseline is not run. [env: INPUT_BASELINE_RESULT]
-    #[arg(long, value_name = "FILE")]
-    pub baseline_result: Option<PathBuf>,
+pub const RESOLUTION: Input = Input::one(
+    "resolution",
+    &["INPUT_RESOLUTION"],
+    "JSON|FILE",
+    "resolve's JSON answer (its `json` output, or a file of it): the base commit.",
+);
 
-    /// The results format of {out} and of --baseline-result, where the content does not
-    /// say it (customBiggerIsBetter or customSmallerIsBetter for the peer action's custom
-    /// JSON); a name from docs/formats.md. [default: found from each file's content]
-    /// [env: INPUT_RESULTS_FORMAT]
-    #[arg(long, value_name = "NAME")]
-    pub results_format: Option<String>,
+pub const CONFIG: Input = Input::one(
+    "config",
+    &["INPUT_CONFIG"],
+    "FILE",
+    "The TOML config select and compare read (keys, metrics, rules, [select] groups): a \
+     selection's group that is not one of them is refused; the rounds are judged between looks \
+     by it, as compare --paired judges, and its groups say which rows each group runs again.",
+)
+.path();
 
-    /// Prints the groups a tree's harness knows (runs in each tree, as --command does);
-    /// {groups} keeps only those, and what is dropped is said. [env: INPUT_LIST_COMMAND]
-    #[arg(long, value_name = "TEMPLATE")]
-    pub list_command: Option<String>,
+pub const SELECTION: Input = Input::one(
+    "selection",
+    &["INPUT_SELECTION"],
+    "JSON|FILE",
+    "select's JSON answer: `none` runs nothing, `some` the groups it names.",
+)
+.said("the whole suite");
 
-    /// Runs once per side, in its tree, before its list command and harness (same
-    /// placeholders: {side}, {tree}, {sha}, {label}): what one side needs first, such as
-    /// the base commit's wheel ({side} says which). When it fails or times out the side
-    /// is failed, with a warning, and its harness is not run. [env: INPUT_SETUP_COMMAND]
-    #[arg(long, value_name = "TEMPLATE")]
-    pub setup_command: Option<String>,
+pub const BASELINE_RESULT: Input = Input::one(
+    "baseline-result",
+    &["INPUT_BASELINE_RESULT"],
+    "FILE",
+    "main's downloaded results for the base commit: when the file is there with rows, the \
+     baseline is not run.",
+)
+.path();
 
-    /// Runs in a side's tree when its command was stopped by --timeout-minutes or a
-    /// cancellation (same placeholders), within 60 seconds even after a cancellation: ends
-    /// what bench's own stop cannot reach, such as a harness inside a container
-    /// (`docker exec NAME pkill -f run_benchmark.sh`). [env: INPUT_STOP_COMMAND]
-    #[arg(long, value_name = "TEMPLATE")]
-    pub stop_command: Option<String>,
-    /// A command that prints a JSON object of what else the machine is (`{"image":
-    /// "sha256:..."}`); merged into the fingerprint written beside each results file,
-    /// where every field it gives counts as one that moves performance. Runs once, in
-    /// the repository, at most 10 seconds. [env: INPUT_FINGERPRINT_COMMAND]
-    #[arg(long, value_name = "COMMAND")]
-    pub fingerprint_command: Option<String>,
+pub use crate::table::formats::RESULTS_FORMAT;
 
-    /// How {groups} is written: `comma` (a,b), `space` (a b) or `flag:NAME`
-    /// (NAME a NAME b). [default: comma] [env: INPUT_GROUPS_FORMAT]
-    #[arg(long, value_name = "FORM")]
-    pub groups_format: Option<String>,
+pub const LIST_COMMAND: Input = Input::one(
+    "list-command",
+    &["INPUT_LIST_COMMAND"],
+    "TEMPLATE",
+    "Prints the groups a tree's harness knows (runs in each tree, as --command does); {groups} \
+     keeps only those, and what is dropped is said.",
+);
 
-    /// The longest one side may run, in minutes (above 0, at most 1440). [default: 60]
-    /// [env: INPUT_TIMEOUT_MINUTES]
-    #[arg(long, value_name = "MINUTES")]
-    pub timeout_minutes: Option<String>,
+pub const SETUP_COMMAND: Input = Input::one(
+    "setup-command",
+    &["INPUT_SETUP_COMMAND"],
+    "TEMPLATE",
+    "Runs once per side, in its tree, before its list command and harness (same placeholders: \
+     {side}, {tree}, {sha}, {label}): what one side needs first, such as the base commit's \
+     wheel ({side} says which). When it fails or times out the side is failed, with a warning, \
+     and its harness is not run.",
+);
 
-    /// Which sides run: `current`, `baseline` or `both`. [default: both] [env: INPUT_SIDE]
-    #[arg(long, value_name = "SIDE")]
-    pub side: Option<String>,
+pub const STOP_COMMAND: Input = Input::one(
+    "stop-command",
+    &["INPUT_STOP_COMMAND"],
+    "TEMPLATE",
+    "Runs in a side's tree when its command was stopped by --timeout-minutes or a cancellation \
+     (same placeholders), within 60 seconds even after a cancellation: ends what bench's own \
+     stop cannot reach, such as a harness inside a container (`docker exec NAME pkill -f \
+     run_benchmark.sh`).",
+);
 
-    /// The baseline is the latest release tag (the resolution's tag_sha), not the base
-    /// commit. [env: INPUT_TAG]
-    #[arg(long)]
-    pub tag: bool,
+pub const FINGERPRINT_COMMAND: Input = Input::one(
+    "fingerprint-command",
+    &["INPUT_FINGERPRINT_COMMAND"],
+    "COMMAND",
+    "A command that prints a JSON object of what else the machine is (`{\"image\": \
+     \"sha256:...\"}`); merged into the fingerprint written beside each results file, where \
+     every field it gives counts as one that moves performance. Runs once, in the repository, \
+     at most 10 seconds.",
+);
 
-    /// Exit 4 when a side failed or timed out, or the baseline is unavailable.
-    /// [env: INPUT_STRICT]
-    #[arg(long)]
-    pub strict: bool,
+pub const GROUPS_FORMAT: Typed<GroupsFormat> = Typed {
+    input: Input::one(
+        "groups-format",
+        &["INPUT_GROUPS_FORMAT"],
+        "FORM",
+        "How {groups} is written: `comma` (a,b), `space` (a b) or `flag:NAME` (NAME a NAME b).",
+    )
+    .default("comma"),
+    parse: GroupsFormat::parse,
+};
 
-    /// Reuse --baseline-result even when the fingerprint beside it says it was measured on
-    /// another machine than this runner (another GPU, driver or runtime, clocks, power
-    /// cap). By default such a result is not reused: a notice, and the baseline runs in
-    /// this job. [env: INPUT_REUSE_OTHER_MACHINE]
-    #[arg(long)]
-    pub reuse_other_machine: bool,
+/// A day: a side that needs longer is not a benchmark step.
+pub const MAX_TIMEOUT_MINUTES: u64 = 1440;
 
-    /// Where the CSVs go: current.csv, baseline.csv (tag.csv with --tag).
-    /// [default: bench-results] [env: INPUT_OUT_DIR]
-    #[arg(long, value_name = "DIR")]
-    pub out_dir: Option<PathBuf>,
+pub const TIMEOUT: Typed<Duration> = Typed {
+    input: Input::one(
+        "timeout-minutes",
+        &["INPUT_TIMEOUT_MINUTES"],
+        "MINUTES",
+        "The longest one side may run, in minutes (above 0, at most 1440).",
+    )
+    .default("60"),
+    parse: minutes,
+};
 
-    /// Where the baseline's worktree is made (it must not exist; a container must see it).
-    /// [default: a new directory in RUNNER_TEMP] [env: INPUT_WORKTREE_DIR]
-    #[arg(long, value_name = "DIR")]
-    pub worktree_dir: Option<PathBuf>,
+pub const SIDE: Typed<Sides> = Typed {
+    input: Input::one(
+        "side",
+        &["INPUT_SIDE"],
+        "SIDE",
+        "Which sides run: `current`, `baseline` or `both`.",
+    )
+    .default("both"),
+    parse: |t| Sides::parse(t).ok_or_else(|| "expected current, baseline or both".to_owned()),
+};
 
-    /// The harness runs in a container that mounts HOST at INSIDE (`docker run -v`'s
-    /// form): {out} and {tree} are given as the container sees them; the out dir and
-    /// the worktree must be under HOST (the worktree's default is).
-    /// [env: INPUT_VOLUME]
-    #[arg(long, value_name = "HOST:INSIDE")]
-    pub volume: Option<String>,
+pub const TAG: Input = Input::switch(
+    "tag",
+    &["INPUT_TAG"],
+    "The baseline is the latest release tag (the resolution's tag_sha), not the base commit.",
+);
 
-    /// The checkout the current side measures and the worktree is made from.
-    /// [default: GITHUB_WORKSPACE, else .] [env: INPUT_REPOSITORY]
-    #[arg(long, value_name = "DIR")]
-    pub repository: Option<PathBuf>,
+pub const STRICT: Input = Input::switch(
+    "strict",
+    &["INPUT_STRICT"],
+    "Exit 4 when a side failed or timed out, or the baseline is unavailable.",
+);
 
-    /// Rounds: the change and the baseline each run once per round, on this runner, in an
-    /// order drawn from --seed; each round's results in their own file per side, and a
-    /// manifest compare --paired reads. 1: one run per side, as before rounds existed.
-    /// [default: 3] [env: INPUT_ROUNDS]
-    #[arg(long, value_name = "N")]
-    pub rounds: Option<String>,
+pub const REUSE_OTHER: Input = Input::switch(
+    "reuse-other-machine",
+    &["INPUT_REUSE_OTHER_MACHINE"],
+    "Reuse --baseline-result even when the fingerprint beside it says it was measured on \
+     another machine than this runner (another GPU, driver or runtime, clocks, power cap). By \
+     default such a result is not reused: a notice, and the baseline runs in this job.",
+);
 
-    /// The most rounds: after --rounds, the groups whose rows are still undecided run
-    /// again (doubling: 3, 6, 12, 20) until every row is decided, this many rounds ran,
-    /// or a side's --timeout-minutes is spent. [default: 20] [env: INPUT_MAX_ROUNDS]
-    #[arg(long, value_name = "M")]
-    pub max_rounds: Option<String>,
+pub const OUT_DIR: Input = Input::one(
+    "out-dir",
+    &["INPUT_OUT_DIR"],
+    "DIR",
+    "Where the CSVs go: current.csv, baseline.csv (tag.csv with --tag).",
+)
+.default("bench-results")
+.path();
 
-    /// The seed of the order within each round (which side runs first): the same seed,
-    /// the same order. [default: drawn at random, and printed] [env: INPUT_SEED]
-    #[arg(long, value_name = "S")]
-    pub seed: Option<String>,
+pub const WORKTREE_DIR: Input = Input::one(
+    "worktree-dir",
+    &["INPUT_WORKTREE_DIR"],
+    "DIR",
+    "Where the baseline's worktree is made (it must not exist; a container must see it).",
+)
+.said("a new directory in RUNNER_TEMP")
+.path();
 
-    /// Between looks, as compare --paired judges: worse by more than this percent fails.
-    /// [default: 10] [env: INPUT_FAIL_THRESHOLD]
-    #[arg(long, value_name = "PCT")]
-    pub fail_threshold: Option<String>,
+pub const VOLUME: Input = Input::one(
+    "volume",
+    &["INPUT_VOLUME"],
+    "HOST:INSIDE",
+    "The harness runs in a container that mounts HOST at INSIDE (`docker run -v`'s form): \
+     {out} and {tree} are given as the container sees them; the out dir and the worktree must \
+     be under HOST (the worktree's default is).",
+);
 
-    /// Between looks, as compare --paired judges: worse by more than this percent warns.
-    /// [default: 3] [env: INPUT_WARN_THRESHOLD]
-    #[arg(long, value_name = "PCT")]
-    pub warn_threshold: Option<String>,
+pub const REPOSITORY: Input = Input::one(
+    "repository",
+    &["INPUT_REPOSITORY", "GITHUB_WORKSPACE"],
+    "DIR",
+    "The checkout the current side measures and the worktree is made from.",
+)
+.said(".")
+.path();
 
-    /// Between looks, as compare --paired judges: the chance (percent) that a change of
-    /// nothing fails some row. [default: 1] [env: INPUT_FALSE_ALARMS]
-    #[arg(long, value_name = "PCT")]
-    pub false_alarms: Option<String>,
+pub const ROUNDS_INPUT: Typed<usize> = Typed {
+    input: Input::one(
+        "rounds",
+        &["INPUT_ROUNDS"],
+        "N",
+        "Rounds: the change and the baseline each run once per round, on this runner, in an \
+         order drawn from --seed; each round's results in their own file per side, and a \
+         manifest compare --paired reads. 1: one run per side, as before rounds existed.",
+    )
+    .default("3"),
+    parse: count,
+};
 
-    /// github (step outputs, summary, annotations), json, or text.
-    /// [default: github on a runner, else text]
-    #[arg(long, value_name = "FORMAT")]
-    pub format: Option<String>,
+pub const MAX_ROUNDS_INPUT: Typed<usize> = Typed {
+    input: Input::one(
+        "max-rounds",
+        &["INPUT_MAX_ROUNDS"],
+        "M",
+        "The most rounds: after --rounds, the groups whose rows are still undecided run again \
+         (doubling: 3, 6, 12, 20) until every row is decided, this many rounds ran, or a side's \
+         --timeout-minutes is spent.",
+    )
+    .default("20"),
+    parse: count,
+};
+
+pub const SEED: Typed<u64> = Typed {
+    input: Input::one(
+        "seed",
+        &["INPUT_SEED"],
+        "S",
+        "The seed of the order within each round (which side runs first): the same seed, the \
+         same order.",
+    )
+    .said("drawn at random, and printed"),
+    parse: |t| {
+        t.trim().parse::<u64>().map_err(|_| {
+            format!(
+                "expected a whole number from 0 to {}, got {:?}",
+                u64::MAX,
+                shown(t)
+            )
+        })
+    },
+};
+
+pub const FAIL: Typed<f64> = Typed {
+    input: Input::one(
+        "fail-threshold",
+        &["INPUT_FAIL_THRESHOLD"],
+        "PCT",
+        "Between looks, as compare --paired judges: worse by more than this percent fails.",
+    )
+    .default("10"),
+    parse: |t| percent(t, 0.0, 1000.0),
+};
+
+pub const WARN: Typed<f64> = Typed {
+    input: Input::one(
+        "warn-threshold",
+        &["INPUT_WARN_THRESHOLD"],
+        "PCT",
+        "Between looks, as compare --paired judges: worse by more than this percent warns.",
+    )
+    .default("3"),
+    parse: |t| percent(t, -0.000_001, 1000.0),
+};
+
+pub const FALSE_ALARMS: Typed<f64> = Typed {
+    input: Input::one(
+        "false-alarms",
+        &["INPUT_FALSE_ALARMS"],
+        "PCT",
+        "Between looks, as compare --paired judges: the chance (percent) that a change of \
+         nothing fails some row.",
+    )
+    .default("1"),
+    parse: |t| percent(t, 0.0, 50.0),
+};
+
+/// Minutes above 0, at most a day (`90`, `0.5`).
+fn minutes(text: &str) -> Result<Duration, String> {
+    match text.trim().parse::<f64>() {
+        Ok(m) if m > 0.0 && m <= MAX_TIMEOUT_MINUTES as f64 => {
+            Ok(Duration::from_secs_f64(m * 60.0))
+        }
+        _ => Err(format!(
+            "expected minutes above 0 and at most {MAX_TIMEOUT_MINUTES}, got {:?}",
+            shown(text)
+        )),
+    }
+}
+
+/// `--rounds`, `--max-rounds`: the paired decision's bound (compare
+/// --paired takes the same), so bench's looks are the ones compare
+/// judges at.
+fn count(text: &str) -> Result<usize, String> {
+    const MOST: usize = crate::paired::schedule::LIMIT;
+    match text.trim().parse::<usize>() {
+        Ok(n) if (1..=MOST).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "expected a whole number from 1 to {MOST}, got {:?}",
+            shown(text)
+        )),
+    }
+}
+
+/// A percentage above `low` and at most `high`, as a fraction.
+fn percent(text: &str, low: f64, high: f64) -> Result<f64, String> {
+    match text.trim_end_matches('%').trim().parse::<f64>() {
+        Ok(p) if p.is_finite() && p > low && p <= high => Ok(p / 100.0),
+        _ => Err(format!(
+            "expected a percentage above {low} and at most {high}, got {:?}",
+            shown(text)
+        )),
+    }
 }

@@ -1,53 +1,20 @@
-//! Validated inputs of `bench`: flags merged with `INPUT_*` variables
-//! through the runner's [`Reader`], each named by where it came from when
-//! it is wrong. Paths that go into the command are made absolute and must
+//! Validated inputs of `bench`: the inputs [`super::args`] declares, flags
+//! merged with `INPUT_*` variables through the runner's [`Reader`], each
+//! named by where it came from when it is wrong. Paths that go into the command are made absolute and must
 //! be plain words ([`plan::plain_word`]).
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use super::args::BenchArgs;
+use super::args::*;
 use super::plan::{self, GroupsFormat, Sides, Volume};
 use crate::github::network;
-use crate::runner::env::Input;
+use crate::runner::declare::Default;
+use crate::runner::format::FORMAT;
 use crate::runner::write::RunnerFiles;
-use crate::runner::{Env, Format, InputError, Reader, shown};
+use crate::runner::{Env, Format, Input, InputError, Reader, Value, shown};
 
-const COMMAND: Input = Input::new("command", &["INPUT_COMMAND"]);
-const RESOLUTION: Input = Input::new("resolution", &["INPUT_RESOLUTION"]);
-const SELECTION: Input = Input::new("selection", &["INPUT_SELECTION"]);
-const CONFIG: Input = Input::new("config", &["INPUT_CONFIG"]);
-const BASELINE_RESULT: Input = Input::new("baseline-result", &["INPUT_BASELINE_RESULT"]);
-const RESULTS_FORMAT: Input = Input::new("results-format", &["INPUT_RESULTS_FORMAT"]);
-const LIST_COMMAND: Input = Input::new("list-command", &["INPUT_LIST_COMMAND"]);
-const SETUP_COMMAND: Input = Input::new("setup-command", &["INPUT_SETUP_COMMAND"]);
-const STOP_COMMAND: Input = Input::new("stop-command", &["INPUT_STOP_COMMAND"]);
-const FINGERPRINT_COMMAND: Input =
-    Input::new("fingerprint-command", &["INPUT_FINGERPRINT_COMMAND"]);
-const GROUPS_FORMAT: Input = Input::new("groups-format", &["INPUT_GROUPS_FORMAT"]);
-const TIMEOUT: Input = Input::new("timeout-minutes", &["INPUT_TIMEOUT_MINUTES"]);
-const SIDE: Input = Input::new("side", &["INPUT_SIDE"]);
-const TAG: Input = Input::new("tag", &["INPUT_TAG"]);
-const STRICT: Input = Input::new("strict", &["INPUT_STRICT"]);
-const REUSE_OTHER: Input = Input::new("reuse-other-machine", &["INPUT_REUSE_OTHER_MACHINE"]);
-const OUT_DIR: Input = Input::new("out-dir", &["INPUT_OUT_DIR"]);
-const WORKTREE_DIR: Input = Input::new("worktree-dir", &["INPUT_WORKTREE_DIR"]);
-const VOLUME: Input = Input::new("volume", &["INPUT_VOLUME"]);
-const REPOSITORY: Input = Input::new("repository", &["INPUT_REPOSITORY", "GITHUB_WORKSPACE"]);
 const SERVER_URL: Input = Input::new("", &["GITHUB_SERVER_URL"]);
-const FORMAT: Input = Input::new("format", &[]);
-const ROUNDS_INPUT: Input = Input::new("rounds", &["INPUT_ROUNDS"]);
-const MAX_ROUNDS_INPUT: Input = Input::new("max-rounds", &["INPUT_MAX_ROUNDS"]);
-const SEED: Input = Input::new("seed", &["INPUT_SEED"]);
-const FAIL: Input = Input::new("fail-threshold", &["INPUT_FAIL_THRESHOLD"]);
-const WARN: Input = Input::new("warn-threshold", &["INPUT_WARN_THRESHOLD"]);
-const FALSE_ALARMS: Input = Input::new("false-alarms", &["INPUT_FALSE_ALARMS"]);
-
-/// The defaults, as the help, the action and docs/bench.md say them.
-pub const TIMEOUT_MINUTES: u64 = 60;
-/// A day: a side that needs longer is not a benchmark step.
-pub const MAX_TIMEOUT_MINUTES: u64 = 1440;
-pub const OUT_DIR_DEFAULT: &str = "bench-results";
 
 #[derive(Debug, Clone)]
 pub struct Inputs {
@@ -102,19 +69,6 @@ pub struct Inputs {
     pub rounds: Asked,
 }
 
-/// Minutes above 0, at most a day (`90`, `0.5`).
-fn minutes(text: &str) -> Result<Duration, String> {
-    match text.trim().parse::<f64>() {
-        Ok(m) if m > 0.0 && m <= MAX_TIMEOUT_MINUTES as f64 => {
-            Ok(Duration::from_secs_f64(m * 60.0))
-        }
-        _ => Err(format!(
-            "expected minutes above 0 and at most {MAX_TIMEOUT_MINUTES}, got {:?}",
-            shown(text)
-        )),
-    }
-}
-
 /// `path` made absolute against `cwd`, and a plain word (it goes into the
 /// command unquoted).
 fn place(value: &crate::runner::Value, cwd: &Path) -> Result<PathBuf, InputError> {
@@ -129,10 +83,9 @@ fn place(value: &crate::runner::Value, cwd: &Path) -> Result<PathBuf, InputError
     Ok(path)
 }
 
-fn command(r: &Reader<'_>, args: &BenchArgs) -> Result<String, InputError> {
-    let value = r.required(
+fn command(r: &Reader<'_>) -> Result<String, InputError> {
+    let value = r.needed(
         &COMMAND,
-        args.command.as_deref(),
         "no command: pass --command './run_benchmark.sh --output_csv {out}' (the harness; {out} is the CSV it writes)",
     )?;
     if !value.text.contains("{out}") {
@@ -185,99 +138,61 @@ fn seen(volume: Option<&Volume>, path: &Path, input: &Input) -> Result<(), Input
 }
 
 pub fn validate(args: &BenchArgs, env: Env<'_>) -> Result<Inputs, InputError> {
-    let r = Reader::new(env);
+    let r = Reader::given(env, &args.flags);
     let cwd = std::env::current_dir().map_err(|e| InputError {
         origin: "the working directory".to_owned(),
         message: e.to_string(),
     })?;
-    let path_of = |p: &Option<PathBuf>| p.as_ref().map(|p| p.to_string_lossy().into_owned());
-    let text = |input: &Input, given: Option<&str>| r.value(input, given).map(|v| v.text);
-    let out_dir = r
-        .value(&OUT_DIR, path_of(&args.out_dir).as_deref())
-        .unwrap_or(crate::runner::Value {
-            text: OUT_DIR_DEFAULT.to_owned(),
-            origin: OUT_DIR.both(),
-        });
-    let repository = r
-        .value(&REPOSITORY, path_of(&args.repository).as_deref())
-        .unwrap_or(crate::runner::Value {
-            text: ".".to_owned(),
-            origin: REPOSITORY.both(),
-        });
-    let worktree_dir = r.value(&WORKTREE_DIR, path_of(&args.worktree_dir).as_deref());
-    let sides = r
-        .parse(&SIDE, args.side.as_deref(), |t| {
-            Sides::parse(t).ok_or("expected current, baseline or both")
-        })?
-        .unwrap_or(Sides::Both);
+    let text = |input: &Input| r.text(input).map(|v| v.text);
     let inputs = Inputs {
-        command: command(&r, args)?,
-        list_command: text(&LIST_COMMAND, args.list_command.as_deref()),
-        setup_command: text(&SETUP_COMMAND, args.setup_command.as_deref()),
-        stop_command: text(&STOP_COMMAND, args.stop_command.as_deref()),
-        fingerprint_command: text(&FINGERPRINT_COMMAND, args.fingerprint_command.as_deref()),
-        resolution: text(&RESOLUTION, args.resolution.as_deref()),
-        selection: text(&SELECTION, args.selection.as_deref()),
-        config: r
-            .value(&CONFIG, path_of(&args.config).as_deref())
-            .map(|v| cwd.join(v.text)),
-        baseline_result: r
-            .value(&BASELINE_RESULT, path_of(&args.baseline_result).as_deref())
-            .map(|v| cwd.join(v.text)),
-        results_format: r.parse(
-            &RESULTS_FORMAT,
-            args.results_format.as_deref(),
-            crate::table::formats::Format::parse_name,
-        )?,
-        groups_format: groups_format(&r, args)?,
-        timeout: r
-            .parse(&TIMEOUT, args.timeout_minutes.as_deref(), minutes)?
-            .unwrap_or(Duration::from_secs(TIMEOUT_MINUTES.saturating_mul(60))),
-        sides,
-        tag: r.switch(&TAG, args.tag, false)?,
-        strict: r.switch(&STRICT, args.strict, false)?,
-        reuse_other_machine: r.switch(&REUSE_OTHER, args.reuse_other_machine, false)?,
-        out_dir: place(&out_dir, &cwd)?,
-        worktree_dir: worktree_dir.map(|v| place(&v, &cwd)).transpose()?,
+        command: command(&r)?,
+        list_command: text(&LIST_COMMAND),
+        setup_command: text(&SETUP_COMMAND),
+        stop_command: text(&STOP_COMMAND),
+        fingerprint_command: text(&FINGERPRINT_COMMAND),
+        resolution: text(&RESOLUTION),
+        selection: text(&SELECTION),
+        config: r.path(&CONFIG).map(|p| cwd.join(p)),
+        baseline_result: r.path(&BASELINE_RESULT).map(|p| cwd.join(p)),
+        results_format: r.typed(&RESULTS_FORMAT)?,
+        groups_format: r.typed_or_default(&GROUPS_FORMAT)?,
+        timeout: r.typed_or_default(&TIMEOUT)?,
+        sides: r.typed_or_default(&SIDE)?,
+        tag: r.on(&TAG)?,
+        strict: r.on(&STRICT)?,
+        reuse_other_machine: r.on(&REUSE_OTHER)?,
+        out_dir: place(&or_default(&r, &OUT_DIR), &cwd)?,
+        worktree_dir: r.text(&WORKTREE_DIR).map(|v| place(&v, &cwd)).transpose()?,
         temp: r
             .var("RUNNER_TEMP")
             .map_or_else(std::env::temp_dir, PathBuf::from),
-        volume: r
-            .value(&VOLUME, args.volume.as_deref())
-            .map(|v| volume(&v, &cwd))
-            .transpose()?,
-        repository: place(&repository, &cwd)?,
+        volume: r.text(&VOLUME).map(|v| volume(&v, &cwd)).transpose()?,
+        repository: place(&or_default(&r, &REPOSITORY), &cwd)?,
         workspace: r
             .var("GITHUB_WORKSPACE")
             .map_or_else(|| cwd.clone(), |w| cwd.join(w)),
         cwd: cwd.clone(),
         server_url: r
-            .parse(&SERVER_URL, None, network::git_server)?
+            .parsed(&SERVER_URL, network::git_server)?
             .unwrap_or_else(|| network::SERVER_URL.to_owned()),
-        format: Format::choose(
-            r.value(&FORMAT, args.format.as_deref()),
-            crate::runner::on_runner(env),
-        )?,
+        format: Format::choose(r.text(&FORMAT), crate::runner::on_runner(env))?,
         files: RunnerFiles::from_env(&r),
-        rounds: asked(&r, args)?,
+        rounds: asked(&r)?,
     };
     checked(inputs)
 }
 
-/// `--groups-format`: how `{groups}` is written (commas by default).
-fn groups_format(r: &Reader<'_>, args: &BenchArgs) -> Result<GroupsFormat, InputError> {
-    Ok(r.parse(
-        &GROUPS_FORMAT,
-        args.groups_format.as_deref(),
-        GroupsFormat::parse,
-    )?
-    .unwrap_or(GroupsFormat::Comma))
+/// A directory input's value, else its declared default, else the working
+/// directory; named by the input.
+fn or_default(r: &Reader<'_>, input: &Input) -> Value {
+    r.text(input).unwrap_or_else(|| Value {
+        text: match input.default {
+            Default::Value(v) => v.to_owned(),
+            Default::Said(_) | Default::None => ".".to_owned(),
+        },
+        origin: input.both(),
+    })
 }
-
-/// `--rounds`' and `--max-rounds`' defaults, and the most either may be:
-/// the paired decision's (compare --paired takes the same), so bench's
-/// looks are the ones compare judges at.
-pub use crate::paired::schedule::{LIMIT as MAX_ROUNDS, MAX_ROUNDS as MAX_ROUNDS_DEFAULT, ROUNDS};
 
 /// What the user asked of the rounds.
 #[derive(Debug, Clone, PartialEq)]
@@ -297,63 +212,27 @@ pub struct Asked {
 
 /// `--rounds`, `--max-rounds`, `--seed`, the config and thresholds the
 /// looks between rounds are judged by.
-fn asked(r: &Reader<'_>, args: &BenchArgs) -> Result<Asked, InputError> {
-    const MOST: usize = MAX_ROUNDS;
-    let count = |text: &str| match text.trim().parse::<usize>() {
-        Ok(n) if (1..=MOST).contains(&n) => Ok(n),
-        _ => Err(format!(
-            "expected a whole number from 1 to {MOST}, got {:?}",
-            shown(text)
-        )),
-    };
-    let pct = |low: f64, high: f64| {
-        move |text: &str| match text.trim_end_matches('%').trim().parse::<f64>() {
-            Ok(p) if p.is_finite() && p > low && p <= high => Ok(p / 100.0),
-            _ => Err(format!(
-                "expected a percentage above {low} and at most {high}, got {:?}",
-                shown(text)
-            )),
-        }
-    };
-    let rounds = r
-        .parse(&ROUNDS_INPUT, args.rounds.as_deref(), count)?
-        .unwrap_or(ROUNDS);
-    let max = r.parse(&MAX_ROUNDS_INPUT, args.max_rounds.as_deref(), count)?;
-    let max_rounds = match max {
+fn asked(r: &Reader<'_>) -> Result<Asked, InputError> {
+    let rounds = r.typed_or_default(&ROUNDS_INPUT)?;
+    let max_rounds = match r.typed(&MAX_ROUNDS_INPUT)? {
         Some(m) if m < rounds => {
             return Err(InputError {
-                origin: MAX_ROUNDS_INPUT.both(),
+                origin: MAX_ROUNDS_INPUT.input.both(),
                 message: format!("--max-rounds {m} is below --rounds {rounds}"),
             });
         }
         Some(m) => m,
-        None => MAX_ROUNDS_DEFAULT.max(rounds),
+        None => r.typed_or_default(&MAX_ROUNDS_INPUT)?.max(rounds),
     };
-    let fail = r.parse(&FAIL, args.fail_threshold.as_deref(), pct(0.0, 1000.0))?;
+    let fail = r.typed(&FAIL)?;
     Ok(Asked {
         rounds,
         max_rounds,
-        seed: r.parse(&SEED, args.seed.as_deref(), |t| {
-            t.trim().parse::<u64>().map_err(|_| {
-                format!(
-                    "expected a whole number from 0 to {}, got {:?}",
-                    u64::MAX,
-                    shown(t)
-                )
-            })
-        })?,
+        seed: r.typed(&SEED)?,
         fail_given: fail.is_some(),
-        fail: fail.unwrap_or(crate::config::defaults::FAIL_THRESHOLD),
-        warn: r
-            .parse(
-                &WARN,
-                args.warn_threshold.as_deref(),
-                pct(-0.000_001, 1000.0),
-            )?
-            .unwrap_or(crate::config::defaults::WARN_THRESHOLD),
-        false_alarms: r
-            .parse(&FALSE_ALARMS, args.false_alarms.as_deref(), pct(0.0, 50.0))?
-            .unwrap_or(crate::config::defaults::FALSE_ALARMS),
+        fail: fail.map_or_else(|| r.typed_or_default(&FAIL), Ok)?,
+        warn: r.typed_or_default(&WARN)?,
+        false_alarms: r.typed_or_default(&FALSE_ALARMS)?,
     })
 }
 

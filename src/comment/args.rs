@@ -1,9 +1,8 @@
-//! The `comment` command line as typed, and its help text. Each flag also
-//! has an `INPUT_*` variable (what `comment/action.yml` passes).
+//! The inputs of `comment`, each declared once (flag, `INPUT_*` variable,
+//! parser, default, help: [`crate::runner::declare`]), and its help text.
 
-use std::path::PathBuf;
-
-use clap::Args;
+use crate::runner::{Declared, Given, Input, Typed, shown};
+use crate::validate::RepoName;
 
 pub const ABOUT: &str = "Post compare's verdict on the pull request as one comment, updated in place on every run (one per --marker), fork-safe from a workflow_run job.";
 
@@ -42,60 +41,156 @@ pub fn after_long_help() -> String {
     format!("{EXAMPLES}\n\n{EXIT_CODES}")
 }
 
-#[derive(Debug, Clone, Default, Args)]
-pub struct CommentArgs {
-    /// compare's JSON report (--format json, or its json output): a file, or the JSON
-    /// itself. [env: INPUT_REPORT]
-    #[arg(long, value_name = "FILE")]
-    pub report: Option<String>,
+/// What the command line gave `comment`.
+pub type CommentArgs = Given<Comment>;
 
-    /// The pull request number. [default: the event's pull request] [env: INPUT_PR]
-    #[arg(long, value_name = "N")]
-    pub pr: Option<String>,
+/// `comment`'s inputs, in `--help` order.
+pub struct Comment;
 
-    /// Post on this issue instead of a pull request (a tracking issue for trend's report):
-    /// one comment per marker there too, updated in place. [env: INPUT_ISSUE]
-    #[arg(long, value_name = "N", conflicts_with = "pr")]
-    pub issue: Option<String>,
+impl Declared for Comment {
+    const INPUTS: &'static [Input] = &[
+        REPORT,
+        PR.input,
+        ISSUE.input,
+        REPO.input,
+        MARKER.input,
+        AUTHOR.input,
+        TOKEN,
+        STRICT,
+        DRY_RUN,
+        TIMEOUT.input,
+        EVENT,
+        crate::runner::format::FORMAT,
+    ];
+}
 
-    /// The repository of the pull request, OWNER/NAME. [default: GITHUB_REPOSITORY]
-    /// [env: INPUT_REPO]
-    #[arg(long, value_name = "OWNER/NAME")]
-    pub repo: Option<String>,
+pub const MARKER_DEFAULT: &str = "default";
+pub const AUTHOR_DEFAULT: &str = "github-actions[bot]";
 
-    /// Which comment: one per pull request and marker (a matrix keeps one per runner
-    /// with --marker mi355). [default: default] [env: INPUT_MARKER]
-    #[arg(long, value_name = "ID")]
-    pub marker: Option<String>,
+pub const REPORT: Input = Input::one(
+    "report",
+    &["INPUT_REPORT"],
+    "FILE",
+    "compare's JSON report (--format json, or its json output): a file, or the JSON itself.",
+);
 
-    /// The login the token comments as: only its comments are updated.
-    /// [default: github-actions[bot]] [env: INPUT_AUTHOR]
-    #[arg(long, value_name = "LOGIN")]
-    pub author: Option<String>,
+pub const PR: Typed<u64> = Typed {
+    input: Input::one("pr", &["INPUT_PR"], "N", "The pull request number.")
+        .said("the event's pull request"),
+    parse: number,
+};
 
-    /// The token (pull-requests: write). [env: INPUT_TOKEN, GITHUB_TOKEN]
-    #[arg(long, value_name = "TOKEN")]
-    pub token: Option<String>,
+pub const ISSUE: Typed<u64> = Typed {
+    input: Input::one(
+        "issue",
+        &["INPUT_ISSUE"],
+        "N",
+        "Post on this issue instead of a pull request (a tracking issue for trend's report): one \
+         comment per marker there too, updated in place.",
+    )
+    .conflicts("pr"),
+    parse: number,
+};
 
-    /// Exit 1 when the comment cannot be posted (default: a warning, exit 0).
-    /// [env: INPUT_STRICT]
-    #[arg(long)]
-    pub strict: bool,
+pub const REPO: Typed<RepoName> = Typed {
+    input: Input::one(
+        "repo",
+        &["INPUT_REPO", "GITHUB_REPOSITORY"],
+        "OWNER/NAME",
+        "The repository of the pull request, OWNER/NAME.",
+    ),
+    parse: |t| RepoName::parse(t).map_err(|e| e.to_string()),
+};
 
-    /// Print the body and post nothing (no token, no network).
-    #[arg(long)]
-    pub dry_run: bool,
+pub const MARKER: Typed<String> = Typed {
+    input: Input::one(
+        "marker",
+        &["INPUT_MARKER"],
+        "ID",
+        "Which comment: one per pull request and marker (a matrix keeps one per runner with \
+         --marker mi355).",
+    )
+    .default(MARKER_DEFAULT),
+    parse: marker,
+};
 
-    /// Seconds for all requests together. [default: 60] [env: INPUT_TIMEOUT]
-    #[arg(long, value_name = "SECONDS")]
-    pub timeout: Option<String>,
+pub const AUTHOR: Typed<String> = Typed {
+    input: Input::one(
+        "author",
+        &["INPUT_AUTHOR"],
+        "LOGIN",
+        "The login the token comments as: only its comments are updated.",
+    )
+    .default(AUTHOR_DEFAULT),
+    parse: login,
+};
 
-    /// The event payload. [default: GITHUB_EVENT_PATH]
-    #[arg(long, value_name = "FILE")]
-    pub event: Option<PathBuf>,
+pub const TOKEN: Input = Input::one(
+    "token",
+    &["INPUT_TOKEN", "GITHUB_TOKEN"],
+    "TOKEN",
+    "The token (pull-requests: write).",
+);
 
-    /// Output form: github (step outputs, summary, annotations), json or text.
-    /// [default: github when GITHUB_ACTIONS=true, else text]
-    #[arg(long, value_name = "FORMAT")]
-    pub format: Option<String>,
+pub const STRICT: Input = Input::switch(
+    "strict",
+    &["INPUT_STRICT"],
+    "Exit 1 when the comment cannot be posted (default: a warning, exit 0).",
+);
+
+pub const DRY_RUN: Input = Input::switch(
+    "dry-run",
+    &[],
+    "Print the body and post nothing (no token, no network).",
+);
+
+pub use crate::github::network::TIMEOUT;
+
+pub const EVENT: Input = Input::one(
+    "event",
+    &["GITHUB_EVENT_PATH"],
+    "FILE",
+    "The event payload.",
+)
+.path();
+
+/// A marker is a word: it goes into an HTML comment and an output.
+fn marker(value: &str) -> Result<String, String> {
+    let ok = (1..=64).contains(&value.len())
+        && value
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b));
+    if ok {
+        Ok(value.to_owned())
+    } else {
+        Err(format!(
+            "expected a word of letters, digits, '.', '_' and '-' (at most 64), got {:?}",
+            shown(value)
+        ))
+    }
+}
+
+/// A GitHub login: letters, digits, '-', and an app's `[bot]` suffix.
+fn login(value: &str) -> Result<String, String> {
+    let name = value.strip_suffix("[bot]").unwrap_or(value);
+    let ok = (1..=39).contains(&name.len())
+        && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-');
+    if ok {
+        Ok(value.to_owned())
+    } else {
+        Err(format!(
+            "expected a GitHub login such as github-actions[bot], got {:?}",
+            shown(value)
+        ))
+    }
+}
+
+fn number(value: &str) -> Result<u64, String> {
+    match value.trim_start_matches('#').parse::<u64>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err(format!(
+            "expected a number such as 42, got {:?}",
+            shown(value)
+        )),
+    }
 }

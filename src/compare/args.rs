@@ -1,10 +1,11 @@
-//! The `compare` command line as typed, and its help text. Each flag also
-//! has an `INPUT_*` variable (what `compare/action.yml` passes); several
-//! files in one variable go one per line.
+//! The inputs of `compare`, each declared once (flag, `INPUT_*` variable,
+//! parser, default, help: [`crate::runner::declare`]), and its help text.
+//! Several files in one variable go one per line.
 
-use std::path::PathBuf;
-
-use clap::Args;
+use crate::config::FailThreshold;
+use crate::paired::schedule;
+use crate::runner::{Declared, Given, Input, Typed, shown};
+pub use crate::table::formats::RESULTS_FORMAT;
 
 pub const ABOUT: &str =
     "Compare benchmark results of the change with the baseline's: a verdict, never a silent pass.";
@@ -94,139 +95,314 @@ pub fn after_long_help() -> String {
     format!("{EXAMPLES}\n\n{EXIT_CODES}")
 }
 
-#[derive(Debug, Clone, Default, Args)]
-pub struct CompareArgs {
-    /// Results of the change (CSV with a header). Repeat for repeated runs: medians are
-    /// compared. [env: INPUT_CURRENT, one file per line]
-    #[arg(long, value_name = "FILE")]
-    pub current: Vec<PathBuf>,
+/// What the command line gave `compare`.
+pub type CompareArgs = Given<Compare>;
 
-    /// A baseline's results, as LABEL=FILE. Repeat a label for repeated runs; another label
-    /// is another baseline (the release tag), reported but not gated. LABEL matches
-    /// [A-Za-z0-9_][A-Za-z0-9_.~-]* (dashboards read it). [env: INPUT_BASELINE, one per line]
-    #[arg(long, value_name = "LABEL=FILE")]
-    pub baseline: Vec<String>,
+/// `compare`'s inputs, in `--help` order.
+pub struct Compare;
 
-    /// The baseline label whose regressions fail the step.
-    /// [default: the first --baseline] [env: INPUT_GATE]
-    #[arg(long, value_name = "LABEL")]
-    pub gate: Option<String>,
+impl Declared for Compare {
+    const INPUTS: &'static [Input] = &[
+        CURRENT,
+        BASELINE,
+        GATE,
+        FAIL.input,
+        WARN.input,
+        FALSE_ALARMS.input,
+        CONFIG,
+        RESULTS_FORMAT.input,
+        STRICT,
+        MIN_COVERAGE.input,
+        NO_GATE,
+        RESOLUTION,
+        SELECTION,
+        HISTORY,
+        PAIRED,
+        MANIFEST,
+        ROUNDS.input,
+        MAX_ROUNDS.input,
+        FINGERPRINT,
+        CURRENT_FINGERPRINT,
+        BASELINE_FINGERPRINT,
+        REPORT,
+        crate::runner::format::FORMAT,
+    ];
+}
 
-    /// Worse by more than this percentage is a regression, or `auto`: each row's own
-    /// run-to-run noise band learned from --history (rows without enough history keep
-    /// the default). Under 100 unless every metric is lower-is-better. [default: 10]
-    /// [env: INPUT_FAIL_THRESHOLD]
-    #[arg(long, value_name = "PCT|auto")]
-    pub fail_threshold: Option<String>,
+pub const CURRENT: Input = Input::one(
+    "current",
+    &["INPUT_CURRENT"],
+    "FILE",
+    "Results of the change (CSV with a header). Repeat for repeated runs: medians are \
+     compared.",
+)
+.many()
+.path();
 
-    /// Worse by more than this percentage is a warning. [default: 3]
-    /// [env: INPUT_WARN_THRESHOLD]
-    #[arg(long, value_name = "PCT")]
-    pub warn_threshold: Option<String>,
+pub const BASELINE: Input = Input::one(
+    "baseline",
+    &["INPUT_BASELINE"],
+    "LABEL=FILE",
+    "A baseline's results, as LABEL=FILE. Repeat a label for repeated runs; another label is \
+     another baseline (the release tag), reported but not gated. LABEL matches \
+     [A-Za-z0-9_][A-Za-z0-9_.~-]* (dashboards read it).",
+)
+.many();
 
-    /// With --history: the chance that a pull request changing nothing fails on some row.
-    /// The learned bands share it among the rows compared (with 100 rows, each row's
-    /// chance is about 1/100 of it), so a suite of a thousand rows is no likelier to
-    /// fail by chance than one of ten. [default: 1] [env: INPUT_FALSE_ALARMS]
-    #[arg(long, value_name = "PCT")]
-    pub false_alarms: Option<String>,
+pub const GATE: Input = Input::one(
+    "gate",
+    &["INPUT_GATE"],
+    "LABEL",
+    "The baseline label whose regressions fail the step.",
+)
+.said("the first --baseline");
 
-    /// A TOML file of key columns, metrics and per-row rules (thresholds, floor, direction,
-    /// ignore). [env: INPUT_CONFIG]
-    #[arg(long, value_name = "FILE")]
-    pub config: Option<PathBuf>,
+pub const FAIL: Typed<FailThreshold> = Typed {
+    input: Input::one(
+        "fail-threshold",
+        &["INPUT_FAIL_THRESHOLD"],
+        "PCT|auto",
+        "Worse by more than this percentage is a regression, or `auto`: each row's own \
+         run-to-run noise band learned from --history (rows without enough history keep the \
+         default). Under 100 unless every metric is lower-is-better.",
+    )
+    .default("10"),
+    parse: fail_threshold,
+};
 
-    /// The results format of every file read, where the content does not say it (the peer
-    /// action's custom JSON: customBiggerIsBetter or customSmallerIsBetter gives its
-    /// direction); one of the names in docs/formats.md. [default: found from each file's
-    /// content] [env: INPUT_RESULTS_FORMAT]
-    #[arg(long, value_name = "NAME")]
-    pub results_format: Option<String>,
+pub const WARN: Typed<f64> = Typed {
+    input: Input::one(
+        "warn-threshold",
+        &["INPUT_WARN_THRESHOLD"],
+        "PCT",
+        "Worse by more than this percentage is a warning.",
+    )
+    .default("3"),
+    parse: fraction,
+};
 
-    /// Exit 3 when the gate is inconclusive. [env: INPUT_STRICT]
-    #[arg(long)]
-    pub strict: bool,
+pub const FALSE_ALARMS: Typed<f64> = Typed {
+    input: Input::one(
+        "false-alarms",
+        &["INPUT_FALSE_ALARMS"],
+        "PCT",
+        "With --history: the chance that a pull request changing nothing fails on some row. \
+         The learned bands share it among the rows compared (with 100 rows, each row's chance \
+         is about 1/100 of it), so a suite of a thousand rows is no likelier to fail by chance \
+         than one of ten.",
+    )
+    .default("1"),
+    parse: rate,
+};
 
-    /// The share of the suite (percent of the rows neither ignored nor unselected) that
-    /// must be compared for a pass; below it the gate is inconclusive with a warning (a
-    /// baseline whose run died after a third of the suite never passes on that third).
-    /// [default: 50] [env: INPUT_MIN_COVERAGE]
-    #[arg(long, value_name = "PCT")]
-    pub min_coverage: Option<String>,
+pub const CONFIG: Input = Input::one(
+    "config",
+    &["INPUT_CONFIG"],
+    "FILE",
+    "A TOML file of key columns, metrics and per-row rules (thresholds, floor, direction, \
+     ignore).",
+)
+.path();
 
-    /// Report only: exit 0 whatever the verdict (bad input and usage errors still exit 1
-    /// and 2), and say REPORT-ONLY in every output. [env: INPUT_NO_GATE]
-    #[arg(long)]
-    pub no_gate: bool,
+pub const STRICT: Input = Input::switch(
+    "strict",
+    &["INPUT_STRICT"],
+    "Exit 3 when the gate is inconclusive.",
+);
 
-    /// resolve's JSON answer (a file, or the JSON itself): the provenance (base repository
-    /// and commit, release tag), and evidence: when it says there is no baseline, or its
-    /// label is none of the --baseline labels, the gate is inconclusive. [env: INPUT_RESOLUTION]
-    #[arg(long, value_name = "FILE")]
-    pub resolution: Option<String>,
+pub const MIN_COVERAGE: Typed<f64> = Typed {
+    input: Input::one(
+        "min-coverage",
+        &["INPUT_MIN_COVERAGE"],
+        "PCT",
+        "The share of the suite (percent of the rows neither ignored nor unselected) that must \
+         be compared for a pass; below it the gate is inconclusive with a warning (a baseline \
+         whose run died after a third of the suite never passes on that third).",
+    )
+    .default("50"),
+    parse: coverage,
+};
 
-    /// select's answer (a file, or its json output itself): rows that only groups it did
-    /// not select produce are not-selected (not compared, not failing); a selected group's
-    /// missing row is still lost. Needs the config's [select] groups. [env: INPUT_SELECTION]
-    #[arg(long, value_name = "FILE")]
-    pub selection: Option<String>,
+pub const NO_GATE: Input = Input::switch(
+    "no-gate",
+    &["INPUT_NO_GATE"],
+    "Report only: exit 0 whatever the verdict (bad input and usage errors still exit 1 and 2), \
+     and say REPORT-ONLY in every output.",
+);
 
-    /// A past run of the gate baseline's branch (same CSV format), oldest first; repeat, or
-    /// a glob in the file name (history/*.csv, expanded in name order). Each row's fail
-    /// threshold becomes the larger of the configured one and its run-to-run noise band;
-    /// a row with fewer than 5 valid runs keeps the configured one. A file that cannot be
-    /// read is a warning. [env: INPUT_HISTORY, one per line]
-    #[arg(long, value_name = "FILE")]
-    pub history: Vec<PathBuf>,
+pub const RESOLUTION: Input = Input::one(
+    "resolution",
+    &["INPUT_RESOLUTION"],
+    "FILE",
+    "resolve's JSON answer (a file, or the JSON itself): the provenance (base repository and \
+     commit, release tag), and evidence: when it says there is no baseline, or its label is \
+     none of the --baseline labels, the gate is inconclusive.",
+);
 
-    /// The --current files and the gate baseline's files are paired rounds, measured in
-    /// the same job (bench --rounds): the i-th current file pairs with the i-th baseline
-    /// file. Each row is judged on its rounds' ratios (see "Paired rounds" below).
-    /// [env: INPUT_PAIRED]
-    #[arg(long)]
-    pub paired: bool,
+pub const SELECTION: Input = Input::one(
+    "selection",
+    &["INPUT_SELECTION"],
+    "FILE",
+    "select's answer (a file, or its json output itself): rows that only groups it did not \
+     select produce are not-selected (not compared, not failing); a selected group's missing \
+     row is still lost. Needs the config's [select] groups.",
+);
 
-    /// bench's rounds manifest (its manifest output): the change's and the baseline's files
-    /// in round order, the baseline's label as the gate, and bench's look schedule. Implies
-    /// --paired; instead of --current and the gate's --baseline files. [env: INPUT_MANIFEST]
-    #[arg(long, value_name = "FILE")]
-    pub manifest: Option<PathBuf>,
+pub const HISTORY: Input = Input::one(
+    "history",
+    &["INPUT_HISTORY"],
+    "FILE",
+    "A past run of the gate baseline's branch (same CSV format), oldest first; repeat, or a \
+     glob in the file name (history/*.csv, expanded in name order). Each row's fail threshold \
+     becomes the larger of the configured one and its run-to-run noise band; a row with fewer \
+     than 5 valid runs keeps the configured one. A file that cannot be read is a warning.",
+)
+.many()
+.path();
 
-    /// With --paired: the rounds of the first look; a row still in doubt is looked at
-    /// again at twice as many, up to --max-rounds. The same as bench's. [default: 3]
-    /// [env: INPUT_ROUNDS]
-    #[arg(long, value_name = "N")]
-    pub rounds: Option<String>,
+pub const PAIRED: Input = Input::switch(
+    "paired",
+    &["INPUT_PAIRED"],
+    "The --current files and the gate baseline's files are paired rounds, measured in the \
+     same job (bench --rounds): the i-th current file pairs with the i-th baseline file. Each \
+     row is judged on its rounds' ratios (see \"Paired rounds\" below).",
+);
 
-    /// With --paired: the most rounds a row gets; a row still in doubt then stays noisy.
-    /// [default: 20] [env: INPUT_MAX_ROUNDS]
-    #[arg(long, value_name = "N")]
-    pub max_rounds: Option<String>,
-    /// What another machine means: `warn` (the report says first that the baseline was
-    /// measured on another GPU, driver or runtime, other clocks or power cap, from the
-    /// fingerprints bench wrote beside the files; rows judged as usual) or `strict` (the
-    /// gate is then inconclusive). History runs from another machine are always left out
-    /// of the noise bands. [default: warn] [env: INPUT_FINGERPRINT]
-    #[arg(long, value_name = "MODE")]
-    pub fingerprint: Option<String>,
+pub const MANIFEST: Input = Input::one(
+    "manifest",
+    &["INPUT_MANIFEST"],
+    "FILE",
+    "bench's rounds manifest (its manifest output): the change's and the baseline's files in \
+     round order, the baseline's label as the gate, and bench's look schedule. Implies \
+     --paired; instead of --current and the gate's --baseline files.",
+)
+.path();
 
-    /// The current side's fingerprint, instead of the one beside the first --current
-    /// file. [env: INPUT_CURRENT_FINGERPRINT]
-    #[arg(long, value_name = "FILE")]
-    pub current_fingerprint: Option<PathBuf>,
+pub const ROUNDS: Typed<usize> = Typed {
+    input: Input::one(
+        "rounds",
+        &["INPUT_ROUNDS"],
+        "N",
+        "With --paired: the rounds of the first look; a row still in doubt is looked at again \
+         at twice as many, up to --max-rounds. The same as bench's.",
+    )
+    .default("3"),
+    parse: round_count,
+};
 
-    /// The gate baseline's fingerprint (uploaded with main's results), instead of the one
-    /// beside its first file. [env: INPUT_BASELINE_FINGERPRINT]
-    #[arg(long, value_name = "FILE")]
-    pub baseline_fingerprint: Option<PathBuf>,
+pub const MAX_ROUNDS: Typed<usize> = Typed {
+    input: Input::one(
+        "max-rounds",
+        &["INPUT_MAX_ROUNDS"],
+        "N",
+        "With --paired: the most rounds a row gets; a row still in doubt then stays noisy.",
+    )
+    .default("20"),
+    parse: round_count,
+};
 
-    /// Also write the JSON report (what --format json prints, every row) to FILE: the
-    /// file a later job's gate or comment reads, uploaded as an artifact. [env: INPUT_REPORT]
-    #[arg(long, value_name = "FILE")]
-    pub report: Option<PathBuf>,
+pub const FINGERPRINT: Input = Input::one(
+    "fingerprint",
+    &["INPUT_FINGERPRINT"],
+    "MODE",
+    "What another machine means: `warn` (the report says first that the baseline was measured \
+     on another GPU, driver or runtime, other clocks or power cap, from the fingerprints bench \
+     wrote beside the files; rows judged as usual) or `strict` (the gate is then \
+     inconclusive). History runs from another machine are always left out of the noise bands.",
+)
+.default("warn");
 
-    /// Output form: github (step outputs, summary, annotations), json (one object on
-    /// stdout) or text. [default: github when GITHUB_ACTIONS=true, else text]
-    #[arg(long, value_name = "FORMAT")]
-    pub format: Option<String>,
+pub const CURRENT_FINGERPRINT: Input = Input::one(
+    "current-fingerprint",
+    &["INPUT_CURRENT_FINGERPRINT"],
+    "FILE",
+    "The current side's fingerprint, instead of the one beside the first --current file.",
+)
+.path();
+
+pub const BASELINE_FINGERPRINT: Input = Input::one(
+    "baseline-fingerprint",
+    &["INPUT_BASELINE_FINGERPRINT"],
+    "FILE",
+    "The gate baseline's fingerprint (uploaded with main's results), instead of the one beside \
+     its first file.",
+)
+.path();
+
+pub const REPORT: Input = Input::one(
+    "report",
+    &["INPUT_REPORT"],
+    "FILE",
+    "Also write the JSON report (what --format json prints, every row) to FILE: the file a \
+     later job's gate or comment reads, uploaded as an artifact.",
+)
+.path();
+
+/// `--rounds`, `--max-rounds`: a whole number of rounds, at least one.
+fn round_count(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(n) if (1..=schedule::LIMIT).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "expected a number of rounds from 1 to {}, got {:?}",
+            schedule::LIMIT,
+            shown(text)
+        )),
+    }
+}
+
+/// `--min-coverage`: a percentage from 0 to 100.
+fn coverage(text: &str) -> Result<f64, String> {
+    match percent(text) {
+        Ok(p) if p <= 100.0 => Ok(p),
+        _ => Err(format!(
+            "expected a percentage from 0 to 100, got {:?}",
+            shown(text)
+        )),
+    }
+}
+
+/// `--warn-threshold`: a percentage, as a fraction.
+fn fraction(text: &str) -> Result<f64, String> {
+    percent(text).map(|p| p / 100.0)
+}
+
+/// A percentage as written (`10`, `10%`), from 0 to 1000.
+fn percent(text: &str) -> Result<f64, String> {
+    match text.trim_end_matches('%').trim().parse::<f64>() {
+        Ok(p) if p.is_finite() && (0.0..=1000.0).contains(&p) => Ok(p),
+        _ => Err(format!(
+            "expected a percentage from 0 to 1000, got {:?}",
+            shown(text)
+        )),
+    }
+}
+
+/// `--false-alarms`: a chance, above 0 (a band of certainty is infinite)
+/// and at most 50% (a gate that fails every other pull request of noise
+/// alone is no gate).
+fn rate(text: &str) -> Result<f64, String> {
+    match text.trim_end_matches('%').trim().parse::<f64>() {
+        Ok(p) if p > 0.0 && p <= 50.0 => Ok(p / 100.0),
+        _ => Err(format!(
+            "expected a percentage above 0 and at most 50, got {:?}",
+            shown(text)
+        )),
+    }
+}
+
+/// `--fail-threshold`: a percentage, or `auto` (learned per row from
+/// `--history`). Whether a percentage can ever fail depends on the
+/// metrics' directions, checked once the config is read.
+fn fail_threshold(text: &str) -> Result<FailThreshold, String> {
+    if text.eq_ignore_ascii_case("auto") {
+        return Ok(FailThreshold::Auto);
+    }
+    percent(text)
+        .map(|p| FailThreshold::Fixed(p / 100.0))
+        .map_err(|_| {
+            format!(
+                "expected a percentage from 0 to 1000 or auto, got {:?}",
+                shown(text)
+            )
+        })
 }

@@ -1,41 +1,19 @@
-//! Validated inputs of `compare`: flags merged with `INPUT_*` variables
-//! through the runner's [`Reader`], every value checked and named by where
-//! it came from when it is wrong.
+//! Validated inputs of `compare`: the inputs [`super::args`] declares,
+//! flags merged with `INPUT_*` variables through the runner's [`Reader`],
+//! every value checked and named by where it came from when it is wrong.
 
 use std::path::PathBuf;
 
 use thiserror::Error;
 
-use super::args::CompareArgs;
-use super::defaults;
-use crate::config::{FailThreshold, Thresholds};
-use crate::paired::{Schedule, schedule};
-use crate::runner::env::{Input, Value};
+use super::args::*;
+use crate::config::Thresholds;
+use crate::paired::Schedule;
+use crate::runner::format::FORMAT;
 use crate::runner::write::RunnerFiles;
-use crate::runner::{Env, Format, InputError, Reader, shown};
+use crate::runner::{Env, Format, Input, InputError, Reader, shown};
 use crate::table::formats::Format as ResultsFormat;
 use crate::validate::Label;
-
-const CURRENT: Input = Input::new("current", &["INPUT_CURRENT"]);
-const BASELINE: Input = Input::new("baseline", &["INPUT_BASELINE"]);
-const GATE: Input = Input::new("gate", &["INPUT_GATE"]);
-const FAIL: Input = Input::new("fail-threshold", &["INPUT_FAIL_THRESHOLD"]);
-const WARN: Input = Input::new("warn-threshold", &["INPUT_WARN_THRESHOLD"]);
-const FALSE_ALARMS: Input = Input::new("false-alarms", &["INPUT_FALSE_ALARMS"]);
-const CONFIG: Input = Input::new("config", &["INPUT_CONFIG"]);
-const STRICT: Input = Input::new("strict", &["INPUT_STRICT"]);
-const RESULTS_FORMAT: Input = Input::new("results-format", &["INPUT_RESULTS_FORMAT"]);
-const NO_GATE: Input = Input::new("no-gate", &["INPUT_NO_GATE"]);
-const MIN_COVERAGE: Input = Input::new("min-coverage", &["INPUT_MIN_COVERAGE"]);
-const REPORT: Input = Input::new("report", &["INPUT_REPORT"]);
-const RESOLUTION: Input = Input::new("resolution", &["INPUT_RESOLUTION"]);
-const HISTORY: Input = Input::new("history", &["INPUT_HISTORY"]);
-const SELECTION: Input = Input::new("selection", &["INPUT_SELECTION"]);
-const PAIRED: Input = Input::new("paired", &["INPUT_PAIRED"]);
-const MANIFEST: Input = Input::new("manifest", &["INPUT_MANIFEST"]);
-const ROUNDS: Input = Input::new("rounds", &["INPUT_ROUNDS"]);
-const MAX_ROUNDS: Input = Input::new("max-rounds", &["INPUT_MAX_ROUNDS"]);
-const FORMAT: Input = Input::new("format", &[]);
 
 #[derive(Debug, Error)]
 enum Problem {
@@ -47,18 +25,10 @@ enum Problem {
     NotLabelFile(String),
     #[error("{0:?} is not one of the baseline labels ({1})")]
     UnknownGate(String, String),
-    #[error("expected a percentage from 0 to 1000, got {0:?}")]
-    Percent(String),
-    #[error("expected a percentage from 0 to 1000 or auto, got {0:?}")]
-    FailPercent(String),
-    #[error("expected a percentage above 0 and at most 50, got {0:?}")]
-    Rate(String),
     #[error(
         "--manifest names the rounds of both sides: give it, or --current and --baseline files, not both"
     )]
     ManifestAndCurrent,
-    #[error("expected a number of rounds from 1 to {max}, got {0:?}", max = schedule::LIMIT)]
-    Rounds(String),
     #[error(
         "--paired pairs the i-th --current file with the i-th file of the gate baseline {label}: {current} current files, {baseline} of {label}"
     )]
@@ -67,8 +37,6 @@ enum Problem {
         current: usize,
         baseline: usize,
     },
-    #[error("expected a percentage from 0 to 100, got {0:?}")]
-    Coverage(String),
 }
 
 /// One baseline label and its sample files, in the order given.
@@ -120,78 +88,53 @@ pub struct Inputs {
 }
 
 pub fn validate(args: &CompareArgs, env: Env<'_>) -> Result<Inputs, InputError> {
-    let r = Reader::new(env);
-    let flags: Vec<String> = args
-        .current
-        .iter()
-        .map(|p| p.to_string_lossy().into_owned())
-        .collect();
-    let paths = |input: &Input, flags: &[String]| -> Vec<PathBuf> {
-        r.values(input, flags)
-            .into_iter()
-            .map(|v| PathBuf::from(v.text))
-            .collect()
-    };
-    let path = |input: &Input, flag: Option<&PathBuf>| {
-        r.value(input, flag.map(|p| p.to_string_lossy()).as_deref())
-            .map(|v| PathBuf::from(v.text))
-    };
-    let current = paths(&CURRENT, &flags);
-    let manifest = path(&MANIFEST, args.manifest.as_ref());
+    let r = Reader::given(env, &args.flags);
+    let current = r.paths(&CURRENT);
+    let manifest = r.path(&MANIFEST);
     match (current.is_empty(), manifest.is_some()) {
         (true, false) => return Err(usage(&CURRENT, Problem::NoCurrent)),
         (false, true) => return Err(usage(&MANIFEST, Problem::ManifestAndCurrent)),
         _ => {}
     }
-    let baselines = baselines(&r, args, manifest.is_some())?;
-    let (gate, gate_given) = gate(&r, args, &baselines, manifest.is_some())?;
-    let fail = r.value(&FAIL, args.fail_threshold.as_deref());
+    let baselines = baselines(&r, manifest.is_some())?;
+    let (gate, gate_given) = gate(&r, &baselines, manifest.is_some())?;
+    let fail = r.text(&FAIL.input);
     let fail_origin = fail
         .as_ref()
-        .map_or_else(|| FAIL.both(), |v| v.origin.clone());
-    let thresholds = thresholds(&r, args, fail)?;
-    let schedule_given = (
-        r.parse(&ROUNDS, args.rounds.as_deref(), round_count)?,
-        r.parse(&MAX_ROUNDS, args.max_rounds.as_deref(), round_count)?,
-    );
+        .map_or_else(|| FAIL.input.both(), |v| v.origin.clone());
+    let thresholds = Thresholds {
+        fail_given: fail.is_some(),
+        fail: r.typed_or_default(&FAIL)?,
+        warn: r.typed_or_default(&WARN)?,
+        false_alarms: r.typed_or_default(&FALSE_ALARMS)?,
+    };
+    let schedule_given = (r.typed(&ROUNDS)?, r.typed(&MAX_ROUNDS)?);
     let paired = match manifest {
         Some(_) => None,
-        None => paired_schedule(&r, args, &current, &baselines, &gate, schedule_given)?,
+        None => paired_schedule(&r, &current, &baselines, &gate, schedule_given)?,
     };
-    let history_flags: Vec<String> = args
-        .history
-        .iter()
-        .map(|p| p.to_string_lossy().into_owned())
-        .collect();
     Ok(Inputs {
         current,
         gate,
         baselines,
         thresholds,
         fail_origin,
-        history: paths(&HISTORY, &history_flags),
-        config: path(&CONFIG, args.config.as_ref()),
-        results_format: r.parse(&RESULTS_FORMAT, args.results_format.as_deref(), named)?,
-        strict: r.switch(&STRICT, args.strict, false)?,
-        report_only: r.switch(&NO_GATE, args.no_gate, false)?,
-        min_coverage: min_coverage(&r, args)?,
-        report: path(&REPORT, args.report.as_ref()),
-        resolution: r
-            .value(&RESOLUTION, args.resolution.as_deref())
-            .map(|v| v.text),
-        selection: r
-            .value(&SELECTION, args.selection.as_deref())
-            .map(|v| v.text),
+        history: r.paths(&HISTORY),
+        config: r.path(&CONFIG),
+        results_format: r.typed(&RESULTS_FORMAT)?,
+        strict: r.on(&STRICT)?,
+        report_only: r.on(&NO_GATE)?,
+        min_coverage: r.typed_or_default(&MIN_COVERAGE)?,
+        report: r.path(&REPORT),
+        resolution: r.text(&RESOLUTION).map(|v| v.text),
+        selection: r.text(&SELECTION).map(|v| v.text),
         paired,
         manifest,
         schedule_given,
         gate_given,
-        format: Format::choose(
-            r.value(&FORMAT, args.format.as_deref()),
-            crate::runner::on_runner(env),
-        )?,
+        format: Format::choose(r.text(&FORMAT), crate::runner::on_runner(env))?,
         files: RunnerFiles::from_env(&r),
-        machine: super::machine::asked(&r, args)?,
+        machine: super::machine::asked(&r)?,
     })
 }
 
@@ -200,7 +143,6 @@ pub fn validate(args: &CompareArgs, env: Env<'_>) -> Result<Inputs, InputError> 
 /// `--gate` was given.
 fn gate(
     r: &Reader<'_>,
-    args: &CompareArgs,
     baselines: &[BaselineFiles],
     manifest: bool,
 ) -> Result<(Label, bool), InputError> {
@@ -211,7 +153,7 @@ fn gate(
             .collect::<Vec<_>>()
             .join(", ")
     };
-    let gate_value = r.value(&GATE, args.gate.as_deref());
+    let gate_value = r.text(&GATE);
     let gate_given = gate_value.is_some();
     let gate = match gate_value {
         Some(v) => match baselines.iter().find(|b| b.label.as_str() == v.text) {
@@ -236,13 +178,12 @@ fn gate(
 /// gate's files and current's must pair one to one.
 fn paired_schedule(
     r: &Reader<'_>,
-    args: &CompareArgs,
     current: &[PathBuf],
     baselines: &[BaselineFiles],
     gate: &Label,
     (rounds, max_rounds): (Option<usize>, Option<usize>),
 ) -> Result<Option<Schedule>, InputError> {
-    if !r.switch(&PAIRED, args.paired, false)? {
+    if !r.on(&PAIRED)? {
         return Ok(None);
     }
     let baseline = baselines
@@ -260,22 +201,9 @@ fn paired_schedule(
         ));
     }
     Ok(Some(Schedule {
-        rounds: rounds.unwrap_or(defaults::ROUNDS),
-        max_rounds: max_rounds.unwrap_or(defaults::MAX_ROUNDS),
+        rounds: rounds.map_or_else(|| r.typed_or_default(&ROUNDS), Ok)?,
+        max_rounds: max_rounds.map_or_else(|| r.typed_or_default(&MAX_ROUNDS), Ok)?,
     }))
-}
-
-/// `--results-format`: a format's name.
-fn named(text: &str) -> Result<ResultsFormat, String> {
-    ResultsFormat::parse_name(text)
-}
-
-/// `--rounds`, `--max-rounds`: a whole number of rounds, at least one.
-fn round_count(text: &str) -> Result<usize, Problem> {
-    match text.trim().parse::<usize>() {
-        Ok(n) if (1..=schedule::LIMIT).contains(&n) => Ok(n),
-        _ => Err(Problem::Rounds(shown(text))),
-    }
 }
 
 fn usage(input: &Input, problem: Problem) -> InputError {
@@ -289,13 +217,9 @@ fn usage(input: &Input, problem: Problem) -> InputError {
 /// `LABEL=` with no file (an earlier step that was skipped or failed left
 /// its output empty) keeps the label with no file: that baseline is
 /// unavailable with a warning, and the others are still compared.
-fn baselines(
-    r: &Reader<'_>,
-    args: &CompareArgs,
-    manifest: bool,
-) -> Result<Vec<BaselineFiles>, InputError> {
+fn baselines(r: &Reader<'_>, manifest: bool) -> Result<Vec<BaselineFiles>, InputError> {
     let mut out: Vec<BaselineFiles> = Vec::new();
-    for value in r.values(&BASELINE, &args.baseline) {
+    for value in r.list(&BASELINE) {
         let (label, file) = value
             .text
             .split_once('=')
@@ -317,69 +241,6 @@ fn baselines(
         return Err(usage(&BASELINE, Problem::NoBaseline));
     }
     Ok(out)
-}
-
-/// `--min-coverage`: a percentage from 0 to 100, 50 by default.
-fn min_coverage(r: &Reader<'_>, args: &CompareArgs) -> Result<f64, InputError> {
-    let Some(value) = r.value(&MIN_COVERAGE, args.min_coverage.as_deref()) else {
-        return Ok(super::coverage::DEFAULT_MIN_COVERAGE);
-    };
-    match percent(&value.text) {
-        Ok(p) if p <= 100.0 => Ok(p),
-        _ => Err(value.invalid(Problem::Coverage(shown(&value.text)))),
-    }
-}
-
-/// A percentage as written (`10`, `10%`), from 0 to 1000.
-fn percent(text: &str) -> Result<f64, Problem> {
-    match text.trim_end_matches('%').trim().parse::<f64>() {
-        Ok(p) if p.is_finite() && (0.0..=1000.0).contains(&p) => Ok(p),
-        _ => Err(Problem::Percent(shown(text))),
-    }
-}
-
-/// The thresholds: `--fail-threshold` (already read: `fail`),
-/// `--warn-threshold` and `--false-alarms`, fractions.
-fn thresholds(
-    r: &Reader<'_>,
-    args: &CompareArgs,
-    fail: Option<Value>,
-) -> Result<Thresholds, InputError> {
-    Ok(Thresholds {
-        fail_given: fail.is_some(),
-        fail: match fail {
-            Some(v) => fail_threshold(&v.text).map_err(|e| v.invalid(e))?,
-            None => FailThreshold::Fixed(defaults::FAIL_THRESHOLD),
-        },
-        warn: r
-            .parse(&WARN, args.warn_threshold.as_deref(), percent)?
-            .map_or(defaults::WARN_THRESHOLD, |p| p / 100.0),
-        false_alarms: r
-            .parse(&FALSE_ALARMS, args.false_alarms.as_deref(), rate)?
-            .map_or(defaults::FALSE_ALARMS, |p| p / 100.0),
-    })
-}
-
-/// `--false-alarms`: a chance, above 0 (a band of certainty is infinite)
-/// and at most 50% (a gate that fails every other pull request of noise
-/// alone is no gate).
-fn rate(text: &str) -> Result<f64, Problem> {
-    match text.trim_end_matches('%').trim().parse::<f64>() {
-        Ok(p) if p > 0.0 && p <= 50.0 => Ok(p),
-        _ => Err(Problem::Rate(shown(text))),
-    }
-}
-
-/// `--fail-threshold`: a percentage, or `auto` (learned per row from
-/// `--history`). Whether a percentage can ever fail depends on the
-/// metrics' directions, checked once the config is read.
-fn fail_threshold(text: &str) -> Result<FailThreshold, Problem> {
-    if text.eq_ignore_ascii_case("auto") {
-        return Ok(FailThreshold::Auto);
-    }
-    percent(text)
-        .map(|p| FailThreshold::Fixed(p / 100.0))
-        .map_err(|_| Problem::FailPercent(shown(text)))
 }
 
 #[cfg(test)]
@@ -411,7 +272,10 @@ mod tests {
         assert_eq!(inputs.baselines.len(), 2);
         assert_eq!(inputs.baselines[0].files.len(), 2);
         assert_eq!(inputs.gate.as_str(), "main");
-        assert_eq!(inputs.thresholds.fail, FailThreshold::Fixed(0.15));
+        assert_eq!(
+            inputs.thresholds.fail,
+            crate::config::FailThreshold::Fixed(0.15)
+        );
         assert_eq!(inputs.thresholds.warn, 0.03);
         assert!(inputs.thresholds.fail_given);
         assert!(inputs.report_only);
@@ -423,10 +287,7 @@ mod tests {
             validate_with(CompareArgs::default(), &[("INPUT_BASELINE", "main=m.csv")]).unwrap_err();
         assert_eq!(err.origin, "--current / INPUT_CURRENT");
         let cur = [("INPUT_CURRENT", "c.csv")];
-        let args = |b: &str| CompareArgs {
-            baseline: vec![b.to_owned()],
-            ..CompareArgs::default()
-        };
+        let args = |b: &str| CompareArgs::default().with("baseline", b);
         let err = validate_with(args("main@x=m.csv"), &cur).unwrap_err();
         assert_eq!(err.origin, "--baseline");
         assert!(err.message.contains("not a valid label"), "{err}");

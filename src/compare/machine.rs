@@ -9,13 +9,9 @@
 use std::path::{Path, PathBuf};
 
 use super::CompareError;
-use super::args::CompareArgs;
+use super::args::{BASELINE_FINGERPRINT, CURRENT_FINGERPRINT, FINGERPRINT};
 use crate::contract::fingerprint::{Difference, Fingerprint, mismatch_sentence};
-use crate::runner::{Input, InputError, Reader, shown};
-
-const FINGERPRINT: Input = Input::new("fingerprint", &["INPUT_FINGERPRINT"]);
-const CURRENT_FP: Input = Input::new("current-fingerprint", &["INPUT_CURRENT_FINGERPRINT"]);
-const BASELINE_FP: Input = Input::new("baseline-fingerprint", &["INPUT_BASELINE_FINGERPRINT"]);
+use crate::runner::{InputError, Reader, shown};
 
 /// What the command line asks about machines.
 #[derive(Debug, Clone, Default)]
@@ -30,8 +26,8 @@ pub struct Asked {
 
 /// `--fingerprint warn|strict`, `--current-fingerprint`,
 /// `--baseline-fingerprint`.
-pub fn asked(r: &Reader<'_>, args: &CompareArgs) -> Result<Asked, InputError> {
-    let strict = match r.value(&FINGERPRINT, args.fingerprint.as_deref()) {
+pub fn asked(r: &Reader<'_>) -> Result<Asked, InputError> {
+    let strict = match r.text(&FINGERPRINT) {
         None => false,
         Some(v) => match v.text.as_str() {
             "" | "warn" => false,
@@ -44,16 +40,14 @@ pub fn asked(r: &Reader<'_>, args: &CompareArgs) -> Result<Asked, InputError> {
             }
         },
     };
-    let path = |input: &Input, flag: &Option<PathBuf>| {
-        let flag = flag.as_ref().map(|p| p.to_string_lossy().into_owned());
-        r.value(input, flag.as_deref())
-            .filter(|v| !v.text.is_empty())
-            .map(|v| PathBuf::from(v.text))
-    };
     Ok(Asked {
         strict,
-        current: path(&CURRENT_FP, &args.current_fingerprint),
-        baseline: path(&BASELINE_FP, &args.baseline_fingerprint),
+        current: r
+            .path(&CURRENT_FINGERPRINT)
+            .filter(|p| !p.as_os_str().is_empty()),
+        baseline: r
+            .path(&BASELINE_FINGERPRINT)
+            .filter(|p| !p.as_os_str().is_empty()),
     })
 }
 

@@ -1,8 +1,8 @@
-//! The `convert` command line as typed, and its help text.
+//! The inputs of `convert`, each declared once ([`crate::runner::declare`]),
+//! and its help text.
 
-use std::path::PathBuf;
-
-use clap::Args;
+use crate::runner::{Declared, Given, Input, Typed};
+use crate::table::formats::Format;
 
 pub const ABOUT: &str = "Write a harness's results (Google Benchmark, pytest-benchmark, criterion, asv, pyperf, hyperfine, go test, cargo bench, nvbench, Catch2 XML, JMH, BenchmarkDotNet, the Bencher Metric Format, the peer action's custom JSON) as the CSV: one row per benchmark, the median of its repetitions.";
 
@@ -38,21 +38,44 @@ pub fn after_long_help() -> String {
     format!("{EXAMPLES}\n\n{EXIT_CODES}")
 }
 
-#[derive(Debug, Clone, Default, Args)]
-pub struct ConvertArgs {
-    /// The results file (criterion: its target/criterion directory).
-    #[arg(value_name = "FILE")]
-    pub file: PathBuf,
+/// What the command line gave `convert`.
+pub type ConvertArgs = Given<Convert>;
 
-    /// The format, where the content does not say it: csv, google-benchmark,
-    /// pytest-benchmark, asv, criterion, pyperf, hyperfine, go-test, cargo-bench, nvbench,
-    /// catch2, jmh, benchmarkdotnet, bmf, custom, customBiggerIsBetter,
-    /// customSmallerIsBetter.
-    /// [default: found from the content]
-    #[arg(long, value_name = "NAME")]
-    pub results_format: Option<String>,
+/// `convert`'s inputs, in `--help` order: flags only (no action runs it).
+pub struct Convert;
 
-    /// Write the CSV here rather than to stdout.
-    #[arg(long, value_name = "FILE")]
-    pub output: Option<PathBuf>,
+impl Declared for Convert {
+    const INPUTS: &'static [Input] = &[FILE, RESULTS_FORMAT.input, OUTPUT];
 }
+
+pub const FILE: Input = Input::one(
+    "file",
+    &[],
+    "FILE",
+    "The results file (criterion: its target/criterion directory).",
+)
+.path()
+.positional()
+.required();
+
+pub const RESULTS_FORMAT: Typed<Format> = Typed {
+    input: Input::one(
+        "results-format",
+        &[],
+        "NAME",
+        "The format, where the content does not say it: csv, google-benchmark, \
+         pytest-benchmark, asv, criterion, pyperf, hyperfine, go-test, cargo-bench, nvbench, \
+         catch2, jmh, benchmarkdotnet, bmf, custom, customBiggerIsBetter, \
+         customSmallerIsBetter.",
+    )
+    .said("found from the content"),
+    parse: Format::parse_name,
+};
+
+pub const OUTPUT: Input = Input::one(
+    "output",
+    &[],
+    "FILE",
+    "Write the CSV here rather than to stdout.",
+)
+.path();

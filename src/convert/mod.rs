@@ -11,15 +11,14 @@ use thiserror::Error;
 
 use crate::config::Config;
 use crate::runner::{self, Env, exit, shown, write::WriteError};
-use crate::table::formats::Format;
 use crate::table::read::{Budget, read_as};
 use crate::table::{Status, Table, TableError};
 use args::ConvertArgs;
 
 #[derive(Debug, Error)]
 pub enum ConvertError {
-    #[error("--results-format: {given:?} is not a format; the formats are {names}")]
-    Usage { given: String, names: String },
+    #[error(transparent)]
+    Usage(#[from] runner::InputError),
     #[error(transparent)]
     Table(#[from] TableError),
     #[error("{path}: cannot write: {source}")]
@@ -32,29 +31,25 @@ pub enum ConvertError {
 }
 
 pub fn main(args: &ConvertArgs, env: Env<'_>) -> u8 {
-    match run(args) {
+    match run(&runner::Reader::given(env, &args.flags)) {
         Ok(()) => exit::OK,
         Err(err) => {
             runner::report_error("baseline-resolver convert", &err.to_string(), env);
             match err {
-                ConvertError::Usage { .. } => exit::USAGE,
+                ConvertError::Usage(_) => exit::USAGE,
                 _ => exit::BAD_INPUT,
             }
         }
     }
 }
 
-fn run(args: &ConvertArgs) -> Result<(), ConvertError> {
-    let named = match &args.results_format {
-        Some(name) => Some(Format::from_name(name).ok_or_else(|| ConvertError::Usage {
-            given: shown(name),
-            names: Format::names(),
-        })?),
-        None => None,
-    };
+fn run(r: &runner::Reader<'_>) -> Result<(), ConvertError> {
+    let named = r.typed(&args::RESULTS_FORMAT)?;
+    let file = r.needed(&args::FILE, "no file: name the results file")?;
+    let file = std::path::PathBuf::from(file.text);
     let config = Config::default();
     let budget = Budget::new(crate::table::files::MAX_TOTAL_BYTES);
-    let table = read_as(&args.file, &config.keys, &config.metrics, &budget, named)?;
+    let table = read_as(&file, &config.keys, &config.metrics, &budget, named)?;
     let (keys, metrics): (Vec<String>, Vec<String>) = match &table.schema {
         Some(s) => (
             s.keys.clone(),
@@ -74,12 +69,12 @@ fn run(args: &ConvertArgs) -> Result<(), ConvertError> {
     let mut said = runner::log::LogText::new();
     said.push_line(&format!(
         "convert: {}: {format}, {} rows ({} valid), {samples} samples",
-        shown(&args.file.display().to_string()),
+        shown(&file.display().to_string()),
         table.len(),
         table.valid_rows()
     ));
     runner::write::stderr(&said);
-    match &args.output {
+    match &r.path(&args::OUTPUT) {
         Some(path) => std::fs::write(path, csv).map_err(|source| ConvertError::Output {
             path: path.clone(),
             source,

@@ -1,8 +1,8 @@
-//! The `gate` command line as typed, and its help text. Each flag also has
-//! an `INPUT_*` variable (what `gate/action.yml` passes); several globs in
-//! one variable go one per line.
+//! The inputs of `gate`, each declared once (flag, `INPUT_*` variable,
+//! parser, default, help: [`crate::runner::declare`]), and its help text.
+//! Several globs in one variable go one per line.
 
-use clap::Args;
+use crate::runner::{Declared, Given, Input, Typed, shown};
 
 pub const ABOUT: &str = "Read every benchmark job's compare report (downloaded artifacts) and give one verdict: fail when any job regressed, lost rows or left a report that cannot be read.";
 
@@ -56,30 +56,84 @@ pub fn after_long_help() -> String {
     format!("{EXAMPLES}\n\n{EXIT_CODES}")
 }
 
-#[derive(Debug, Clone, Default, Args)]
-pub struct GateArgs {
-    /// The jobs' compare reports: files or globs (`reports/**/report.json`). Repeatable.
-    /// [env: INPUT_REPORTS, one per line]
-    #[arg(long, value_name = "GLOB")]
-    pub reports: Vec<String>,
+/// What the command line gave `gate`.
+pub type GateArgs = Given<Gate>;
 
-    /// Where a job's name comes from: `dir` (the directory the report is in: the
-    /// artifact's name) or `file` (the report's file name without its extension).
-    /// [default: dir] [env: INPUT_JOB_NAME_FROM]
-    #[arg(long, value_name = "dir|file")]
-    pub job_name_from: Option<String>,
+/// `gate`'s inputs, in `--help` order.
+pub struct Gate;
 
-    /// The jobs the matrix runs: fewer reports found fails the gate (a runner that left
-    /// no report). [default: 0, any number] [env: INPUT_EXPECT_JOBS]
-    #[arg(long, value_name = "N")]
-    pub expect_jobs: Option<String>,
+impl Declared for Gate {
+    const INPUTS: &'static [Input] = &[
+        REPORTS,
+        JOB_NAME_FROM.input,
+        EXPECT_JOBS.input,
+        STRICT,
+        crate::runner::format::FORMAT,
+    ];
+}
 
-    /// Exit 3 when a job is inconclusive. [env: INPUT_STRICT]
-    #[arg(long)]
-    pub strict: bool,
+pub const REPORTS: Input = Input::one(
+    "reports",
+    &["INPUT_REPORTS"],
+    "GLOB",
+    "The jobs' compare reports: files or globs (`reports/**/report.json`). Repeatable.",
+)
+.many();
 
-    /// github (step outputs, summary, annotations), json, or text.
-    /// [default: github on a runner, else text]
-    #[arg(long, value_name = "FORMAT")]
-    pub format: Option<String>,
+pub const JOB_NAME_FROM: Typed<NameFrom> = Typed {
+    input: Input::one(
+        "job-name-from",
+        &["INPUT_JOB_NAME_FROM"],
+        "dir|file",
+        "Where a job's name comes from: `dir` (the directory the report is in: the artifact's \
+         name) or `file` (the report's file name without its extension).",
+    )
+    .default("dir"),
+    parse: name_from,
+};
+
+pub const EXPECT_JOBS: Typed<usize> = Typed {
+    input: Input::one(
+        "expect-jobs",
+        &["INPUT_EXPECT_JOBS"],
+        "N",
+        "The jobs the matrix runs: fewer reports found fails the gate (a runner that left no \
+         report); 0 takes any number.",
+    )
+    .default("0"),
+    parse: jobs,
+};
+
+pub const STRICT: Input = Input::switch(
+    "strict",
+    &["INPUT_STRICT"],
+    "Exit 3 when a job is inconclusive.",
+);
+
+/// Where a job's name comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NameFrom {
+    /// The directory the report is in (the artifact's name).
+    Dir,
+    /// The report's file name without its extension.
+    File,
+}
+
+fn name_from(text: &str) -> Result<NameFrom, String> {
+    match text.trim() {
+        "dir" => Ok(NameFrom::Dir),
+        "file" => Ok(NameFrom::File),
+        other => Err(format!("expected dir or file, got {:?}", shown(other))),
+    }
+}
+
+fn jobs(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(n) if n <= super::find::MAX_REPORTS => Ok(n),
+        _ => Err(format!(
+            "expected a number of jobs from 0 to {}, got {:?}",
+            super::find::MAX_REPORTS,
+            shown(text)
+        )),
+    }
 }

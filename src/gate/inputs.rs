@@ -1,26 +1,11 @@
-//! Validated inputs of `gate`: flags merged with `INPUT_*` variables
-//! through the runner's [`Reader`], each named by where it came from when
-//! it is wrong.
+//! Validated inputs of `gate`: the inputs [`super::args`] declares, flags
+//! merged with `INPUT_*` variables through the runner's [`Reader`], each
+//! named by where it came from when it is wrong.
 
-use super::args::GateArgs;
-use crate::runner::env::Input;
+use super::args::*;
+use crate::runner::format::FORMAT;
 use crate::runner::write::RunnerFiles;
-use crate::runner::{Env, Format, InputError, Reader, shown};
-
-const REPORTS: Input = Input::new("reports", &["INPUT_REPORTS"]);
-const JOB_NAME_FROM: Input = Input::new("job-name-from", &["INPUT_JOB_NAME_FROM"]);
-const EXPECT_JOBS: Input = Input::new("expect-jobs", &["INPUT_EXPECT_JOBS"]);
-const STRICT: Input = Input::new("strict", &["INPUT_STRICT"]);
-const FORMAT: Input = Input::new("format", &[]);
-
-/// Where a job's name comes from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum NameFrom {
-    /// The directory the report is in (the artifact's name).
-    Dir,
-    /// The report's file name without its extension.
-    File,
-}
+use crate::runner::{Env, Format, InputError, Reader};
 
 #[derive(Debug, Clone)]
 pub struct Inputs {
@@ -34,32 +19,9 @@ pub struct Inputs {
     pub files: RunnerFiles,
 }
 
-fn name_from(text: &str) -> Result<NameFrom, String> {
-    match text.trim() {
-        "dir" => Ok(NameFrom::Dir),
-        "file" => Ok(NameFrom::File),
-        other => Err(format!("expected dir or file, got {:?}", shown(other))),
-    }
-}
-
-fn jobs(text: &str) -> Result<usize, String> {
-    match text.trim().parse::<usize>() {
-        Ok(n) if n <= super::find::MAX_REPORTS => Ok(n),
-        _ => Err(format!(
-            "expected a number of jobs from 0 to {}, got {:?}",
-            super::find::MAX_REPORTS,
-            shown(text)
-        )),
-    }
-}
-
 pub fn validate(args: &GateArgs, env: Env<'_>) -> Result<Inputs, InputError> {
-    let r = Reader::new(env);
-    let reports: Vec<String> = r
-        .values(&REPORTS, &args.reports)
-        .into_iter()
-        .map(|v| v.text)
-        .collect();
+    let r = Reader::given(env, &args.flags);
+    let reports: Vec<String> = r.list(&REPORTS).into_iter().map(|v| v.text).collect();
     if reports.is_empty() {
         return Err(InputError {
             origin: REPORTS.both(),
@@ -68,17 +30,10 @@ pub fn validate(args: &GateArgs, env: Env<'_>) -> Result<Inputs, InputError> {
     }
     Ok(Inputs {
         reports,
-        name_from: r
-            .parse(&JOB_NAME_FROM, args.job_name_from.as_deref(), name_from)?
-            .unwrap_or(NameFrom::Dir),
-        expect_jobs: r
-            .parse(&EXPECT_JOBS, args.expect_jobs.as_deref(), jobs)?
-            .unwrap_or(0),
-        strict: r.switch(&STRICT, args.strict, false)?,
-        format: Format::choose(
-            r.value(&FORMAT, args.format.as_deref()),
-            crate::runner::on_runner(env),
-        )?,
+        name_from: r.typed_or_default(&JOB_NAME_FROM)?,
+        expect_jobs: r.typed_or_default(&EXPECT_JOBS)?,
+        strict: r.on(&STRICT)?,
+        format: Format::choose(r.text(&FORMAT), crate::runner::on_runner(env))?,
         files: RunnerFiles::from_env(&r),
     })
 }

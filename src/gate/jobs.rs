@@ -6,8 +6,8 @@
 
 use std::path::{Path, PathBuf};
 
+use super::args::NameFrom;
 use super::find::Found;
-use super::inputs::NameFrom;
 use crate::contract::class::Class;
 use crate::contract::comparison::{self, Baseline, Keep, Read, Row, Streamed};
 

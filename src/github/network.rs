@@ -35,6 +35,18 @@ pub const TIMEOUT_SECONDS: u64 = 60;
 /// The longest `--timeout` accepted, in seconds.
 pub const MAX_TIMEOUT_SECONDS: u64 = 3600;
 
+/// `--timeout`, declared once for every online command (resolve, comment).
+pub const TIMEOUT: crate::runner::Typed<Duration> = crate::runner::Typed {
+    input: crate::runner::Input::one(
+        "timeout",
+        &["INPUT_TIMEOUT"],
+        "SECONDS",
+        "One deadline for all network work, in seconds.",
+    )
+    .default("60"),
+    parse: |t| timeout(t).map_err(|e| e.to_string()),
+};
+
 /// A `--timeout` that is not whole seconds in range.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[error("expected whole seconds from 1 to {max}, got {0:?}", max = MAX_TIMEOUT_SECONDS)]

@@ -1,9 +1,8 @@
-//! The `lint` command line as typed, and its help text. Each flag also has
-//! an `INPUT_*` variable (what `lint/action.yml` passes).
+//! The inputs of `lint`, each declared once (flag, `INPUT_*` variable,
+//! parser, default, help: [`crate::runner::declare`]), and its help text.
 
-use std::path::PathBuf;
-
-use clap::Args;
+use super::finding::Severity;
+use crate::runner::{Declared, Given, Input, Typed, shown};
 
 pub const ABOUT: &str = "Find the benchmark-CI patterns that waste GPU hours or hide a missing comparison in a repository's own workflows: a baseline from the fork, a walk over older commits, always() on GPU jobs, silent comparisons, moving fallbacks and dependencies, and more (14 rules).";
 
@@ -49,43 +48,84 @@ pub fn after_long_help() -> String {
     format!("{EXAMPLES}\n\n{EXIT_CODES}")
 }
 
-#[derive(Debug, Clone, Default, Args)]
-pub struct LintArgs {
-    /// Workflow files, or directories of them. [default: .github/workflows]
-    /// [env: INPUT_PATHS, one per line]
-    #[arg(value_name = "PATH")]
-    pub paths: Vec<PathBuf>,
+/// What the command line gave `lint`.
+pub type LintArgs = Given<Lint>;
 
-    /// Output form: text, github (annotations and a summary), json or sarif
-    /// (SARIF 2.1.0, for code scanning). [default: github when GITHUB_ACTIONS=true, else text]
-    #[arg(long, value_name = "FORMAT")]
-    pub format: Option<String>,
+/// `lint`'s inputs, in `--help` order.
+pub struct Lint;
 
-    /// The lowest severity that fails the run (exit 4): error, warning or note.
-    /// [default: warning] [env: INPUT_FAIL_ON]
-    #[arg(long, value_name = "SEVERITY")]
-    pub fail_on: Option<String>,
-
-    /// Also write the findings as SARIF 2.1.0 to FILE (for
-    /// github/codeql-action/upload-sarif). [env: INPUT_SARIF]
-    #[arg(long, value_name = "FILE")]
-    pub sarif: Option<PathBuf>,
-
-    /// Mend the mechanical findings in place: job-always (always() becomes
-    /// !cancelled()), cancel-main and label-cancel (cancel only pull requests'
-    /// runs, not labeled ones), tag-sort (baseline-resolver's tag output,
-    /// where the job uses it). Every other byte stays; the result is
-    /// re-linted and kept only when the fixed findings are gone.
-    #[arg(long)]
-    pub fix: bool,
-
-    /// With --fix: print the edits as a unified diff and change no file.
-    #[arg(long, requires = "fix")]
-    pub dry_run: bool,
-
-    /// The benchmark config compare reads (bench.toml): its [lint] table names
-    /// the jobs and workflows that run benchmarks where their steps do not show
-    /// it (benchmark-jobs, benchmark-workflows: globs). [env: INPUT_CONFIG]
-    #[arg(long, value_name = "FILE")]
-    pub config: Option<PathBuf>,
+impl Declared for Lint {
+    const INPUTS: &'static [Input] = &[PATHS, FORMAT, FAIL_ON.input, SARIF, FIX, DRY_RUN, CONFIG];
 }
+
+/// Where the workflows are when no path is given.
+pub const DEFAULT_DIR: &str = ".github/workflows";
+
+pub const PATHS: Input = Input::one(
+    "paths",
+    &["INPUT_PATHS"],
+    "PATH",
+    "Workflow files, or directories of them.",
+)
+.many()
+.path()
+.positional()
+.said(DEFAULT_DIR);
+
+/// `--format`: the runner's three forms and SARIF.
+pub const FORMAT: Input = Input::one(
+    "format",
+    &[],
+    "FORMAT",
+    "Output form: text, github (annotations and a summary), json or sarif (SARIF 2.1.0, for \
+     code scanning).",
+)
+.said("github when GITHUB_ACTIONS=true, else text");
+
+pub const FAIL_ON: Typed<Severity> = Typed {
+    input: Input::one(
+        "fail-on",
+        &["INPUT_FAIL_ON"],
+        "SEVERITY",
+        "The lowest severity that fails the run (exit 4): error, warning or note.",
+    )
+    .default("warning"),
+    parse: |t| {
+        Severity::parse(t)
+            .ok_or_else(|| format!("expected error, warning or note, got {:?}", shown(t)))
+    },
+};
+
+pub const SARIF: Input = Input::one(
+    "sarif",
+    &["INPUT_SARIF"],
+    "FILE",
+    "Also write the findings as SARIF 2.1.0 to FILE (for github/codeql-action/upload-sarif).",
+)
+.path();
+
+pub const FIX: Input = Input::switch(
+    "fix",
+    &[],
+    "Mend the mechanical findings in place: job-always (always() becomes !cancelled()), \
+     cancel-main and label-cancel (cancel only pull requests' runs, not labeled ones), \
+     tag-sort (baseline-resolver's tag output, where the job uses it). Every other byte stays; \
+     the result is re-linted and kept only when the fixed findings are gone.",
+);
+
+pub const DRY_RUN: Input = Input::switch(
+    "dry-run",
+    &[],
+    "With --fix: print the edits as a unified diff and change no file.",
+)
+.requires("fix");
+
+pub const CONFIG: Input = Input::one(
+    "config",
+    &["INPUT_CONFIG"],
+    "FILE",
+    "The benchmark config compare reads (bench.toml): its [lint] table names the jobs and \
+     workflows that run benchmarks where their steps do not show it (benchmark-jobs, \
+     benchmark-workflows: globs).",
+)
+.path();

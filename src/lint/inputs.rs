@@ -1,23 +1,13 @@
-//! Validated inputs of `lint`: flags merged with `INPUT_*` variables, and
-//! the workflow files the paths name.
+//! Validated inputs of `lint`: the inputs [`super::args`] declares, flags
+//! merged with `INPUT_*` variables, and the workflow files the paths name.
 
 use std::path::{Path, PathBuf};
 
 use super::LintError;
-use super::args::LintArgs;
+use super::args::*;
 use super::finding::Severity;
-use crate::runner::env::Input;
 use crate::runner::write::RunnerFiles;
-use crate::runner::{Env, Format, InputError, Reader, shown};
-
-const PATHS: Input = Input::new("paths", &["INPUT_PATHS"]);
-const FAIL_ON: Input = Input::new("fail-on", &["INPUT_FAIL_ON"]);
-const SARIF: Input = Input::new("sarif", &["INPUT_SARIF"]);
-const CONFIG: Input = Input::new("config", &["INPUT_CONFIG"]);
-const FORMAT: Input = Input::new("format", &[]);
-
-/// Where the workflows are when no path is given.
-pub const DEFAULT_DIR: &str = ".github/workflows";
+use crate::runner::{Env, Format, InputError, Reader};
 
 /// `lint`'s output forms: the runner's three and SARIF.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,28 +33,8 @@ pub struct Inputs {
 }
 
 pub fn validate(args: &LintArgs, env: Env<'_>) -> Result<Inputs, InputError> {
-    let r = Reader::new(env);
-    let paths = if args.paths.is_empty() {
-        r.value(&PATHS, None)
-            .map(|v| {
-                v.text
-                    .lines()
-                    .map(str::trim)
-                    .filter(|l| !l.is_empty())
-                    .map(PathBuf::from)
-                    .collect()
-            })
-            .unwrap_or_default()
-    } else {
-        args.paths.clone()
-    };
-    let fail_on = r
-        .parse(&FAIL_ON, args.fail_on.as_deref(), |t| {
-            Severity::parse(t)
-                .ok_or_else(|| format!("expected error, warning or note, got {:?}", shown(t)))
-        })?
-        .unwrap_or(Severity::Warning);
-    let asked = r.value(&FORMAT, args.format.as_deref());
+    let r = Reader::given(env, &args.flags);
+    let asked = r.text(&FORMAT);
     let form = match asked {
         Some(v) if v.text == "sarif" => Form::Sarif,
         asked => match Format::choose(asked, crate::runner::on_runner(env)).map_err(|mut e| {
@@ -78,20 +48,14 @@ pub fn validate(args: &LintArgs, env: Env<'_>) -> Result<Inputs, InputError> {
             Format::Text => Form::Text,
         },
     };
-    let sarif = args.sarif.as_ref().map(|p| p.to_string_lossy());
-    let config = args.config.as_ref().map(|p| p.to_string_lossy());
     Ok(Inputs {
-        fix: args.fix,
-        dry_run: args.dry_run,
-        config: r
-            .value(&CONFIG, config.as_deref())
-            .map(|v| PathBuf::from(v.text)),
-        paths,
+        fix: r.on(&FIX)?,
+        dry_run: r.on(&DRY_RUN)?,
+        config: r.path(&CONFIG),
+        paths: r.paths(&PATHS),
         form,
-        fail_on,
-        sarif: r
-            .value(&SARIF, sarif.as_deref())
-            .map(|v| PathBuf::from(v.text)),
+        fail_on: r.typed_or_default(&FAIL_ON)?,
+        sarif: r.path(&SARIF),
         files: RunnerFiles::from_env(&r),
     })
 }

@@ -17,7 +17,7 @@ use super::rules::Settings;
 use super::tags::TagPolicy;
 use crate::github::event::EventName;
 use crate::github::network::{check_proxies, git_server, timeout};
-use crate::runner::env::Input;
+use crate::runner::Input;
 use crate::runner::write::RunnerFiles;
 use crate::runner::{Env, Format, InputError, Reader, shown};
 use crate::validate::secret::Secret;

@@ -8,9 +8,11 @@
 //! (YAML block scalars end in a line break).
 
 use std::fmt;
+use std::path::PathBuf;
 
 use thiserror::Error;
 
+use super::declare::{self, Default, Flags, Input, Shape, Typed};
 use super::text::shown;
 
 /// Reads a variable of the process environment (or a test's map).
@@ -23,29 +25,6 @@ pub struct InputError {
     /// e.g. `--base-sha`, `INPUT_BASE_SHA` or `--strict / INPUT_STRICT`.
     pub origin: String,
     pub message: String,
-}
-
-/// One input: its flag (without `--`) and the variables that may carry it,
-/// in order of precedence.
-#[derive(Debug, Clone, Copy)]
-pub struct Input {
-    pub flag: &'static str,
-    pub vars: &'static [&'static str],
-}
-
-impl Input {
-    pub const fn new(flag: &'static str, vars: &'static [&'static str]) -> Input {
-        Input { flag, vars }
-    }
-
-    /// `--flag / VAR` for messages about the input as a whole.
-    pub fn both(&self) -> String {
-        match self.vars.first() {
-            Some(var) if self.flag.is_empty() => (*var).to_owned(),
-            Some(var) => format!("--{} / {var}", self.flag),
-            None => format!("--{}", self.flag),
-        }
-    }
 }
 
 /// A value as given, trimmed, with its origin.
@@ -67,11 +46,103 @@ impl Value {
 /// Reads inputs from flags and an environment.
 pub struct Reader<'a> {
     env: Env<'a>,
+    flags: &'a Flags,
 }
 
 impl<'a> Reader<'a> {
+    /// The environment alone: no flag given.
     pub fn new(env: Env<'a>) -> Reader<'a> {
-        Reader { env }
+        Reader {
+            env,
+            flags: &declare::NONE,
+        }
+    }
+
+    /// The command line's flags over the environment.
+    pub fn given(env: Env<'a>, flags: &'a Flags) -> Reader<'a> {
+        Reader { env, flags }
+    }
+
+    /// One value: the flag's (the last given), else the first non-empty
+    /// variable's, trimmed.
+    pub fn text(&self, input: &Input) -> Option<Value> {
+        self.value(
+            input,
+            self.flags.flag(input.flag).last().map(String::as_str),
+        )
+    }
+
+    /// Every value: the flag's, each its own, else the variable's lines.
+    pub fn list(&self, input: &Input) -> Vec<Value> {
+        self.values(input, self.flags.flag(input.flag))
+    }
+
+    /// A path: the value as given.
+    pub fn path(&self, input: &Input) -> Option<PathBuf> {
+        self.text(input).map(|v| PathBuf::from(v.text))
+    }
+
+    /// Every path given (a repeated flag, or the variable's lines).
+    pub fn paths(&self, input: &Input) -> Vec<PathBuf> {
+        self.list(input)
+            .into_iter()
+            .map(|v| PathBuf::from(v.text))
+            .collect()
+    }
+
+    /// A switch: on when the flag is given, else `true`/`false` from the
+    /// variable, off when unset.
+    pub fn on(&self, input: &Input) -> Result<bool, InputError> {
+        debug_assert_eq!(input.shape, Shape::Switch);
+        self.switch(input, self.flags.is_on(input.flag), false)
+    }
+
+    /// The value parsed by the input's parser; `None` when unset.
+    pub fn typed<T>(&self, typed: &Typed<T>) -> Result<Option<T>, InputError> {
+        match self.text(&typed.input) {
+            Some(value) => (typed.parse)(&value.text)
+                .map(Some)
+                .map_err(|e| value.invalid(e)),
+            None => Ok(None),
+        }
+    }
+
+    /// The value parsed by `parse` (a variable read where no flag is
+    /// declared: `GITHUB_SHA`); its error is named by the origin.
+    pub fn parsed<T, E: fmt::Display>(
+        &self,
+        input: &Input,
+        parse: impl FnOnce(&str) -> Result<T, E>,
+    ) -> Result<Option<T>, InputError> {
+        match self.text(input) {
+            Some(value) => parse(&value.text).map(Some).map_err(|e| value.invalid(e)),
+            None => Ok(None),
+        }
+    }
+
+    /// The value parsed, else the declared default parsed the same way.
+    pub fn typed_or_default<T>(&self, typed: &Typed<T>) -> Result<T, InputError> {
+        if let Some(value) = self.typed(typed)? {
+            return Ok(value);
+        }
+        let Default::Value(default) = typed.input.default else {
+            return Err(InputError {
+                origin: typed.input.both(),
+                message: "has no default: give a value".to_owned(),
+            });
+        };
+        (typed.parse)(default).map_err(|e| InputError {
+            origin: format!("the default of {}", typed.input.both()),
+            message: e,
+        })
+    }
+
+    /// An input that must be there: `missing` says how to give it.
+    pub fn needed(&self, input: &Input, missing: &str) -> Result<Value, InputError> {
+        self.text(input).ok_or_else(|| InputError {
+            origin: input.both(),
+            message: missing.to_owned(),
+        })
     }
 
     /// A variable, `None` when unset or empty.

@@ -1,7 +1,18 @@
 //! The output forms: `github` for a runner (step outputs, summary,
 //! annotations), `json` for scripts, `text` for a person.
 
+use super::declare::Input;
 use super::env::{InputError, Value};
+
+/// `--format`, a flag only (a step's outputs are always `github`).
+pub const FORMAT: Input = Input::one(
+    "format",
+    &[],
+    "FORMAT",
+    "Output form: github (step outputs, summary, annotations), json (one object on stdout) or \
+     text.",
+)
+.said("github when GITHUB_ACTIONS=true, else text");
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {

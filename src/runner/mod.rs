@@ -11,6 +11,7 @@
 //! its answer into a [`Rendered`] and this layer writes it.
 //! See <https://docs.github.com/en/actions/reference/workflow-commands-for-github-actions>.
 
+pub mod declare;
 pub mod env;
 pub mod exit;
 pub mod file_command;
@@ -24,7 +25,8 @@ pub mod text;
 pub mod workflow_command;
 pub mod write;
 
-pub use env::{Env, Input, InputError, Reader, Value};
+pub use declare::{Declared, Given, Input, Typed};
+pub use env::{Env, InputError, Reader, Value};
 pub use format::Format;
 pub use text::shown;
 pub use write::{Rendered, WriteError};

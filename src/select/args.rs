@@ -1,9 +1,9 @@
-//! The `select` command line as typed, and its help text. Each flag also
-//! has an `INPUT_*` variable (what `select/action.yml` passes).
+//! The inputs of `select`, each declared once (flag, `INPUT_*` variable,
+//! parser, default, help: [`crate::runner::declare`]), and its help text.
 
 use std::path::PathBuf;
 
-use clap::Args;
+use crate::runner::{Declared, Given, Input, Typed};
 
 pub const ABOUT: &str = "Select the benchmark groups a change can affect: the files that differ between the two benchmarked commits, mapped to groups, failing safe to all.";
 
@@ -46,41 +46,94 @@ pub fn after_long_help() -> String {
     format!("{EXAMPLES}\n\n{EXIT_CODES}")
 }
 
-#[derive(Debug, Clone, Default, Args)]
-pub struct SelectArgs {
-    /// The TOML config with a [select] table (the same file compare reads).
-    /// [env: INPUT_CONFIG]
-    #[arg(long, value_name = "FILE")]
-    pub config: Option<PathBuf>,
+/// What the command line gave `select`.
+pub type SelectArgs = Given<Select>;
 
-    /// The baseline commit: a full SHA, or any revision the repository
-    /// resolves (HEAD, a branch, main~1); the SHA used is printed.
-    /// [default: the resolution's base_sha] [env: INPUT_BASE]
-    #[arg(long, value_name = "REV")]
-    pub base: Option<String>,
+/// `select`'s inputs, in `--help` order.
+pub struct Select;
 
-    /// The commit benchmarked as the change, as --base.
-    /// [default: the resolution's head_sha, then GITHUB_SHA; HEAD with --check] [env: INPUT_HEAD]
-    #[arg(long, value_name = "REV")]
-    pub head: Option<String>,
+impl Declared for Select {
+    const INPUTS: &'static [Input] = &[
+        CONFIG,
+        BASE.input,
+        HEAD.input,
+        CHECK,
+        REPO.input,
+        RESOLUTION,
+        crate::runner::format::FORMAT,
+    ];
+}
 
-    /// Only check the config against the tree of the head commit: warn where
-    /// an ignore pattern matches a path that all or a group claims (the claim
-    /// wins, so that ignore is partly dead). No base, no diff.
-    #[arg(long)]
-    pub check: bool,
+pub const CONFIG: Input = Input::one(
+    "config",
+    &["INPUT_CONFIG"],
+    "FILE",
+    "The TOML config with a [select] table (the same file compare reads).",
+)
+.path();
 
-    /// The git repository holding both commits. [default: .] [env: INPUT_REPO]
-    #[arg(long, value_name = "DIR")]
-    pub repo: Option<PathBuf>,
+pub const BASE: Typed<String> = Typed {
+    input: Input::one(
+        "base",
+        &["INPUT_BASE"],
+        "REV",
+        "The baseline commit: a full SHA, or any revision the repository resolves (HEAD, a \
+         branch, main~1); the SHA used is printed.",
+    )
+    .said("the resolution's base_sha"),
+    parse: revision,
+};
 
-    /// resolve's JSON answer (a file, or the JSON itself), for the default base and head.
-    /// [env: INPUT_RESOLUTION]
-    #[arg(long, value_name = "FILE")]
-    pub resolution: Option<String>,
+pub const HEAD: Typed<String> = Typed {
+    input: Input::one(
+        "head",
+        &["INPUT_HEAD"],
+        "REV",
+        "The commit benchmarked as the change, as --base.",
+    )
+    .said("the resolution's head_sha, then GITHUB_SHA; HEAD with --check"),
+    parse: revision,
+};
 
-    /// Output form: github (step outputs, summary, annotations), json (one object on
-    /// stdout) or text. [default: github when GITHUB_ACTIONS=true, else text]
-    #[arg(long, value_name = "FORMAT")]
-    pub format: Option<String>,
+pub const CHECK: Input = Input::switch(
+    "check",
+    &[],
+    "Only check the config against the tree of the head commit: warn where an ignore pattern \
+     matches a path that all or a group claims (the claim wins, so that ignore is partly \
+     dead). No base, no diff.",
+);
+
+pub const REPO: Typed<PathBuf> = Typed {
+    input: Input::one(
+        "repo",
+        &["INPUT_REPO"],
+        "DIR",
+        "The git repository holding both commits.",
+    )
+    .default(".")
+    .path(),
+    parse: |text| Ok(PathBuf::from(text)),
+};
+
+pub const RESOLUTION: Input = Input::one(
+    "resolution",
+    &["INPUT_RESOLUTION"],
+    "FILE",
+    "resolve's JSON answer (a file, or the JSON itself), for the default base and head.",
+);
+
+/// `GITHUB_SHA`: the head when neither `--head` nor the resolution says.
+pub const GITHUB_SHA: Input = Input::new("", &["GITHUB_SHA"]);
+
+/// A revision git can be asked to resolve: printable, not an option (a
+/// leading `-`), at most 256 bytes.
+fn revision(text: &str) -> Result<String, String> {
+    let t = text.trim();
+    if t.is_empty() || t.len() > 256 || t.starts_with('-') || t.chars().any(char::is_control) {
+        return Err(format!(
+            "{:?} is not a revision (a full SHA, HEAD, a branch or tag; at most 256 characters, not starting with -)",
+            crate::runner::shown(t)
+        ));
+    }
+    Ok(t.to_owned())
 }

@@ -1,10 +1,9 @@
-//! The `trend` command line as typed, and its help text. Each flag also has
-//! an `INPUT_*` variable (what `trend/action.yml` passes); several history
-//! patterns in one variable go one per line.
+//! The inputs of `trend`, each declared once (flag, `INPUT_*` variable,
+//! parser, default, help: [`crate::runner::declare`]), and its help text.
+//! Several history patterns in one variable go one per line.
 
-use std::path::PathBuf;
-
-use clap::Args;
+use crate::runner::{Declared, Given, Input, Typed, shown};
+pub use crate::table::formats::RESULTS_FORMAT;
 
 pub const ABOUT: &str = "Find the change points in main's own benchmark history: the regression that landed anyway, the slow creep, no server.";
 
@@ -51,41 +50,108 @@ pub fn after_long_help() -> String {
     format!("{EXAMPLES}\n\n{EXIT_CODES}")
 }
 
-#[derive(Debug, Clone, Default, Args)]
-pub struct TrendArgs {
-    /// main's past runs: files or globs (`*`/`?` in the last part), read in name order.
-    /// Repeatable. [env: INPUT_HISTORY, one per line]
-    #[arg(long, value_name = "FILE")]
-    pub history: Vec<PathBuf>,
+/// What the command line gave `trend`.
+pub type TrendArgs = Given<Trend>;
 
-    /// The TOML config compare reads: key columns, metrics and their direction.
-    /// [default: keys op,shape,dtype; metrics tflops, tbps] [env: INPUT_CONFIG]
-    #[arg(long, value_name = "FILE")]
-    pub config: Option<PathBuf>,
+/// `trend`'s inputs, in `--help` order.
+pub struct Trend;
 
-    /// The results format of every history file, where the content does not say it
-    /// (customBiggerIsBetter or customSmallerIsBetter for the peer action's custom JSON); a
-    /// name from docs/formats.md. [default: found from each file's content]
-    /// [env: INPUT_RESULTS_FORMAT]
-    #[arg(long, value_name = "NAME")]
-    pub results_format: Option<String>,
+impl Declared for Trend {
+    const INPUTS: &'static [Input] = &[
+        HISTORY,
+        CONFIG,
+        RESULTS_FORMAT.input,
+        MIN_CHANGE.input,
+        RECENT.input,
+        FAIL_ON.input,
+        crate::runner::format::FORMAT,
+    ];
+}
 
-    /// The smallest change reported, in percent. [default: 5] [env: INPUT_MIN_CHANGE]
-    #[arg(long, value_name = "PCT")]
-    pub min_change: Option<String>,
+pub const HISTORY: Input = Input::one(
+    "history",
+    &["INPUT_HISTORY"],
+    "FILE",
+    "main's past runs: files or globs (`*`/`?` in the last part), read in name order. \
+     Repeatable.",
+)
+.many()
+.path();
 
-    /// Change points within the last N runs are new (warned; --fail-on counts only
-    /// these). [default: 5] [env: INPUT_RECENT]
-    #[arg(long, value_name = "N")]
-    pub recent: Option<String>,
+pub const CONFIG: Input = Input::one(
+    "config",
+    &["INPUT_CONFIG"],
+    "FILE",
+    "The TOML config compare reads: key columns, metrics and their direction.",
+)
+.said("keys op,shape,dtype; metrics tflops, tbps")
+.path();
 
-    /// `regression`: exit 4 when a new persistent regression is found; `never`.
-    /// [default: never] [env: INPUT_FAIL_ON]
-    #[arg(long, value_name = "WHAT")]
-    pub fail_on: Option<String>,
+pub const MIN_CHANGE: Typed<f64> = Typed {
+    input: Input::one(
+        "min-change",
+        &["INPUT_MIN_CHANGE"],
+        "PCT",
+        "The smallest change reported, in percent.",
+    )
+    .default("5"),
+    parse: percent,
+};
 
-    /// github (step outputs, summary, annotations), json, or text.
-    /// [default: github on a runner, else text]
-    #[arg(long, value_name = "FORMAT")]
-    pub format: Option<String>,
+pub const RECENT: Typed<usize> = Typed {
+    input: Input::one(
+        "recent",
+        &["INPUT_RECENT"],
+        "N",
+        "Change points within the last N runs are new (warned; --fail-on counts only these).",
+    )
+    .default("5"),
+    parse: runs,
+};
+
+pub const FAIL_ON: Typed<bool> = Typed {
+    input: Input::one(
+        "fail-on",
+        &["INPUT_FAIL_ON"],
+        "WHAT",
+        "`regression`: exit 4 when a new persistent regression is found; `never`.",
+    )
+    .default("never"),
+    parse: fail_on,
+};
+
+/// The most runs `--recent` may name (as many as the history may hold).
+pub const MAX_RECENT: usize = crate::table::files::MAX_FILES;
+
+/// `--min-change`: a percentage above 0 and below 100 (`5`, `5%`, `2.5`),
+/// as a fraction.
+fn percent(text: &str) -> Result<f64, String> {
+    match text.trim().trim_end_matches('%').parse::<f64>() {
+        Ok(p) if p > 0.0 && p < 100.0 => Ok(p / 100.0),
+        _ => Err(format!(
+            "expected a percentage above 0 and below 100, got {:?}",
+            shown(text)
+        )),
+    }
+}
+
+fn runs(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(n) if (1..=MAX_RECENT).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "expected a number of runs from 1 to {MAX_RECENT}, got {:?}",
+            shown(text)
+        )),
+    }
+}
+
+fn fail_on(text: &str) -> Result<bool, String> {
+    match text.trim() {
+        "regression" => Ok(true),
+        "never" => Ok(false),
+        other => Err(format!(
+            "expected regression or never, got {:?}",
+            shown(other)
+        )),
+    }
 }

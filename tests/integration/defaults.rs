@@ -395,7 +395,7 @@ fn lint_states_its_inputs_and_exits_alike_everywhere() {
 /// `--help`, `comment/action.yml`, docs/comment.md and the README.
 #[test]
 fn comment_states_its_inputs_defaults_and_exits_alike_everywhere() {
-    use baseline_resolver::comment::inputs::{AUTHOR_DEFAULT, MARKER_DEFAULT};
+    use baseline_resolver::comment::args::{AUTHOR_DEFAULT, MARKER_DEFAULT};
     let Surfaces {
         help,
         action,

@@ -19,6 +19,7 @@ mod commands;
 mod comment;
 mod compare;
 mod config_docs;
+mod declarations;
 mod defaults;
 mod docs_blocks;
 mod examples_run;

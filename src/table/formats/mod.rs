@@ -288,3 +288,18 @@ pub fn nanos_per(unit: &str) -> Option<f64> {
 
 #[cfg(test)]
 mod tests;
+
+/// `--results-format`, declared once for every command that reads results
+/// (compare, trend, bench).
+pub const RESULTS_FORMAT: crate::runner::Typed<Format> = crate::runner::Typed {
+    input: crate::runner::Input::one(
+        "results-format",
+        &["INPUT_RESULTS_FORMAT"],
+        "NAME",
+        "The results format of every results file read, where the content does not say it \
+         (customBiggerIsBetter or customSmallerIsBetter for the peer action's custom JSON); a \
+         name from docs/formats.md.",
+    )
+    .said("found from each file's content"),
+    parse: Format::parse_name,
+};
