@@ -164,7 +164,7 @@ pub struct BenchArgs {
     pub reuse_other_machine: bool,
 
     /// Where the CSVs go: current.csv, baseline.csv (tag.csv with --tag).
-    /// [default: bench-results] [env: INPUT_OUT_DIR]
+    /// [default: bench-results, under --volume's HOST with one] [env: INPUT_OUT_DIR]
     #[arg(long, value_name = "DIR")]
     pub out_dir: Option<PathBuf>,
 
@@ -180,8 +180,19 @@ pub struct BenchArgs {
     #[arg(long, value_name = "HOST:INSIDE")]
     pub volume: Option<String>,
 
+    /// The harness runs in this running container: every command (setup, list, harness,
+    /// stop) is run as `docker exec -w TREE NAME bash -c '...'`, TREE the tree as the
+    /// container sees it (with --volume). [env: INPUT_CONTAINER]
+    #[arg(long, value_name = "NAME")]
+    pub container: Option<String>,
+
+    /// Variables passed into --container by name (`docker exec -e NAME`: the step's own
+    /// value), separated by spaces or commas. [env: INPUT_CONTAINER_ENV]
+    #[arg(long, value_name = "NAMES")]
+    pub container_env: Option<String>,
+
     /// The checkout the current side measures and the worktree is made from.
-    /// [default: GITHUB_WORKSPACE, else .] [env: INPUT_REPOSITORY]
+    /// [default: --volume's HOST, else GITHUB_WORKSPACE, else .] [env: INPUT_REPOSITORY]
     #[arg(long, value_name = "DIR")]
     pub repository: Option<PathBuf>,
 
@@ -217,6 +228,13 @@ pub struct BenchArgs {
     /// nothing fails some row. [default: 1] [env: INPUT_FALSE_ALARMS]
     #[arg(long, value_name = "PCT")]
     pub false_alarms: Option<String>,
+
+    /// Print a side's harness output again once bench is done, unprefixed and as it
+    /// printed it (`current`, `baseline`, `both`), in a collapsed group: for a dashboard
+    /// that parses the harness's table from the job log. Each line is still never read as
+    /// a workflow command; at most the first 8 MiB. [default: none] [env: INPUT_PRINT_LOG]
+    #[arg(long, value_name = "SIDE")]
+    pub print_log: Option<String>,
 
     /// github (step outputs, summary, annotations), json, or text.
     /// [default: github on a runner, else text]

@@ -34,8 +34,13 @@ const OUT_DIR: Input = Input::new("out-dir", &["INPUT_OUT_DIR"]);
 const WORKTREE_DIR: Input = Input::new("worktree-dir", &["INPUT_WORKTREE_DIR"]);
 const VOLUME: Input = Input::new("volume", &["INPUT_VOLUME"]);
 const REPOSITORY: Input = Input::new("repository", &["INPUT_REPOSITORY", "GITHUB_WORKSPACE"]);
+/// The repository as given, without the workspace it otherwise defaults to.
+const REPOSITORY_GIVEN: Input = Input::new("repository", &["INPUT_REPOSITORY"]);
 const SERVER_URL: Input = Input::new("", &["GITHUB_SERVER_URL"]);
 const FORMAT: Input = Input::new("format", &[]);
+const CONTAINER: Input = Input::new("container", &["INPUT_CONTAINER"]);
+const CONTAINER_ENV: Input = Input::new("container-env", &["INPUT_CONTAINER_ENV"]);
+const PRINT_LOG: Input = Input::new("print-log", &["INPUT_PRINT_LOG"]);
 const ROUNDS_INPUT: Input = Input::new("rounds", &["INPUT_ROUNDS"]);
 const MAX_ROUNDS_INPUT: Input = Input::new("max-rounds", &["INPUT_MAX_ROUNDS"]);
 const SEED: Input = Input::new("seed", &["INPUT_SEED"]);
@@ -85,6 +90,8 @@ pub struct Inputs {
     pub temp: PathBuf,
     /// The harness sees paths under another name (a container's mount).
     pub volume: Option<Volume>,
+    /// Every command runs through `docker exec` in this container.
+    pub container: Option<super::container::Container>,
     /// Absolute.
     pub repository: PathBuf,
     /// `GITHUB_WORKSPACE`, else the working directory: with `repository`,
@@ -97,6 +104,8 @@ pub struct Inputs {
     /// repository the baseline's commit is fetched from is under it.
     pub server_url: String,
     pub format: Format,
+    /// Which sides' harness output is printed again, unprefixed, at the end.
+    pub print_log: super::print_log::PrintLog,
     pub files: RunnerFiles,
     /// How many rounds, how many at most, in which order, judged how.
     pub rounds: Asked,
@@ -192,18 +201,7 @@ pub fn validate(args: &BenchArgs, env: Env<'_>) -> Result<Inputs, InputError> {
     })?;
     let path_of = |p: &Option<PathBuf>| p.as_ref().map(|p| p.to_string_lossy().into_owned());
     let text = |input: &Input, given: Option<&str>| r.value(input, given).map(|v| v.text);
-    let out_dir = r
-        .value(&OUT_DIR, path_of(&args.out_dir).as_deref())
-        .unwrap_or(crate::runner::Value {
-            text: OUT_DIR_DEFAULT.to_owned(),
-            origin: OUT_DIR.both(),
-        });
-    let repository = r
-        .value(&REPOSITORY, path_of(&args.repository).as_deref())
-        .unwrap_or(crate::runner::Value {
-            text: ".".to_owned(),
-            origin: REPOSITORY.both(),
-        });
+    let (out_dir, repository, volume) = places(&r, args, &cwd)?;
     let worktree_dir = r.value(&WORKTREE_DIR, path_of(&args.worktree_dir).as_deref());
     let sides = r
         .parse(&SIDE, args.side.as_deref(), |t| {
@@ -237,16 +235,14 @@ pub fn validate(args: &BenchArgs, env: Env<'_>) -> Result<Inputs, InputError> {
         tag: r.switch(&TAG, args.tag, false)?,
         strict: r.switch(&STRICT, args.strict, false)?,
         reuse_other_machine: r.switch(&REUSE_OTHER, args.reuse_other_machine, false)?,
-        out_dir: place(&out_dir, &cwd)?,
+        out_dir,
         worktree_dir: worktree_dir.map(|v| place(&v, &cwd)).transpose()?,
         temp: r
             .var("RUNNER_TEMP")
             .map_or_else(std::env::temp_dir, PathBuf::from),
-        volume: r
-            .value(&VOLUME, args.volume.as_deref())
-            .map(|v| volume(&v, &cwd))
-            .transpose()?,
-        repository: place(&repository, &cwd)?,
+        volume,
+        container: container(&r, args)?,
+        repository,
         workspace: r
             .var("GITHUB_WORKSPACE")
             .map_or_else(|| cwd.clone(), |w| cwd.join(w)),
@@ -258,10 +254,87 @@ pub fn validate(args: &BenchArgs, env: Env<'_>) -> Result<Inputs, InputError> {
             r.value(&FORMAT, args.format.as_deref()),
             crate::runner::on_runner(env),
         )?,
+        print_log: r
+            .parse(
+                &PRINT_LOG,
+                args.print_log.as_deref(),
+                super::print_log::PrintLog::parse,
+            )?
+            .unwrap_or_default(),
         files: RunnerFiles::from_env(&r),
         rounds: asked(&r, args)?,
     };
     checked(inputs)
+}
+
+/// The out dir, the repository and the volume. With a volume and neither
+/// of the others given, the repository is the volume's HOST (the checkout
+/// the container mounts: the harness must see the tree it measures) and
+/// the out dir `HOST/bench-results` (it must see where it writes), so a
+/// container's workflow names the mount once instead of three times.
+fn places(
+    r: &Reader<'_>,
+    args: &BenchArgs,
+    cwd: &Path,
+) -> Result<(PathBuf, PathBuf, Option<Volume>), InputError> {
+    let path_of = |p: &Option<PathBuf>| p.as_ref().map(|p| p.to_string_lossy().into_owned());
+    let volume = r
+        .value(&VOLUME, args.volume.as_deref())
+        .map(|v| volume(&v, cwd))
+        .transpose()?;
+    let host = volume.as_ref().map(|v| PathBuf::from(&v.host));
+    let out_dir = match r.value(&OUT_DIR, path_of(&args.out_dir).as_deref()) {
+        Some(v) => place(&v, cwd)?,
+        None => match &host {
+            Some(host) => host.join(OUT_DIR_DEFAULT),
+            None => place(
+                &crate::runner::Value {
+                    text: OUT_DIR_DEFAULT.to_owned(),
+                    origin: OUT_DIR.both(),
+                },
+                cwd,
+            )?,
+        },
+    };
+    let given = r.value(&REPOSITORY_GIVEN, path_of(&args.repository).as_deref());
+    let repository = match (given, &host) {
+        (Some(v), _) => place(&v, cwd)?,
+        (None, Some(host)) => host.clone(),
+        (None, None) => {
+            let v = r.value(&REPOSITORY, None).unwrap_or(crate::runner::Value {
+                text: ".".to_owned(),
+                origin: REPOSITORY.both(),
+            });
+            place(&v, cwd)?
+        }
+    };
+    Ok((out_dir, repository, volume))
+}
+
+/// `--container` and `--container-env`, checked (`--container-env`
+/// without a container is refused: it would pass nothing anywhere).
+fn container(
+    r: &Reader<'_>,
+    args: &BenchArgs,
+) -> Result<Option<super::container::Container>, InputError> {
+    use super::container;
+    let name = r.parse(&CONTAINER, args.container.as_deref(), container::name)?;
+    let env = r.parse(
+        &CONTAINER_ENV,
+        args.container_env.as_deref(),
+        container::env,
+    )?;
+    match (name, env) {
+        (Some(name), env) => Ok(Some(container::Container {
+            name,
+            env: env.unwrap_or_default(),
+        })),
+        (None, Some(env)) if !env.is_empty() => Err(InputError {
+            origin: CONTAINER_ENV.both(),
+            message: "container-env names variables for --container, which is not given".into(),
+        }),
+        (None, _) => Ok(None),
+    }
 }
 
 /// `--groups-format`: how `{groups}` is written (commas by default).

@@ -12,6 +12,7 @@ mod bench;
 mod bench_container;
 mod bench_examples;
 mod bench_hostile;
+mod bench_print_log;
 mod bench_rounds;
 mod bench_trees;
 mod cli;
