@@ -100,12 +100,12 @@ mod tests {
             r"exec docker exec -e ROCM_PATH -e HIP_VISIBLE_DEVICES -w /flydsl-test flydsl_test bash -c 'echo '\''a b'\'' && ./run --out /x/out.csv'"
         );
         let out = std::process::Command::new("bash")
-            .args(["-c", &line.replace("exec docker exec", "echo")])
+            .args(["-c", &line.replace("exec docker exec", "printf '%s|'")])
             .output()
             .unwrap();
         assert_eq!(
             String::from_utf8_lossy(&out.stdout),
-            "-e ROCM_PATH -e HIP_VISIBLE_DEVICES -w /flydsl-test flydsl_test bash -c echo 'a b' && ./run --out /x/out.csv\n"
+            "-e|ROCM_PATH|-e|HIP_VISIBLE_DEVICES|-w|/flydsl-test|flydsl_test|bash|-c|echo 'a b' && ./run --out /x/out.csv|"
         );
     }
 

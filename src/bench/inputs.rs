@@ -105,7 +105,7 @@ pub struct Inputs {
     pub server_url: String,
     pub format: Format,
     /// Which sides' harness output is printed again, unprefixed, at the end.
-    pub print_log: super::print_log::PrintLog,
+    pub print_log: super::plan::PrintLog,
     pub files: RunnerFiles,
     /// How many rounds, how many at most, in which order, judged how.
     pub rounds: Asked,
@@ -258,7 +258,7 @@ pub fn validate(args: &BenchArgs, env: Env<'_>) -> Result<Inputs, InputError> {
             .parse(
                 &PRINT_LOG,
                 args.print_log.as_deref(),
-                super::print_log::PrintLog::parse,
+                super::plan::PrintLog::parse,
             )?
             .unwrap_or_default(),
         files: RunnerFiles::from_env(&r),

@@ -215,7 +215,7 @@ pub fn run(inputs: &Inputs) -> Result<u8, BenchError> {
         baseline,
         rounds,
     };
-    if inputs.print_log != print_log::PrintLog::None {
+    if inputs.print_log != plan::PrintLog::None {
         let mut text = runner::log::LogText::new();
         let _ = print_log::print(
             inputs.print_log,

@@ -16,6 +16,7 @@ use std::io::{BufRead as _, BufReader, Read as _};
 
 use super::files;
 use super::outcome::SideRun;
+pub use super::plan::PrintLog;
 use crate::runner::log::LogSink;
 use crate::runner::shown;
 
@@ -24,43 +25,11 @@ use crate::runner::shown;
 /// not double a log that large.
 pub const PRINT_LIMIT: u64 = 8 * 1024 * 1024;
 
-/// Which sides' logs are printed again.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum PrintLog {
-    #[default]
-    None,
-    Current,
-    Baseline,
-    Both,
-}
-
-impl PrintLog {
-    pub fn parse(text: &str) -> Result<PrintLog, &'static str> {
-        match text.trim() {
-            "" | "none" => Ok(PrintLog::None),
-            "current" => Ok(PrintLog::Current),
-            "baseline" => Ok(PrintLog::Baseline),
-            "both" => Ok(PrintLog::Both),
-            _ => Err("expected current, baseline, both or none"),
-        }
-    }
-
-    fn wants(self, run: &SideRun) -> bool {
-        use super::plan::Side;
-        matches!(
-            (self, run.side),
-            (PrintLog::Both, _)
-                | (PrintLog::Current, Side::Current)
-                | (PrintLog::Baseline, Side::Baseline)
-        )
-    }
-}
-
 /// Prints the logs `which` asks for, each in a collapsed group titled by
 /// its side; a side that did not run (no log) is left out silently, as its
 /// empty `*-log` output already says.
 pub fn print(which: PrintLog, runs: &[&SideRun], log: &mut impl LogSink) -> std::io::Result<()> {
-    for run in runs.iter().filter(|r| which.wants(r)) {
+    for run in runs.iter().filter(|r| which.wants(r.side)) {
         let Some(path) = &run.log else {
             continue;
         };

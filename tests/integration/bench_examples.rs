@@ -293,7 +293,7 @@ fn the_release_examples_setup_installs_the_released_package_once() {
 /// docs/migrating.md's `bench` command for the seed's containerised
 /// harness, run with `docker` played by a shim that runs the script on the
 /// host with `/flydsl-test` at the volume's host path: the harness fails
-/// after printing its table, the rows it printed are converted and kept on
+/// after writing two rows, the rows it wrote are kept on
 /// both sides, the baseline side installs the base wheel first.
 #[test]
 fn the_migration_guides_container_command_keeps_a_failing_harnesss_rows() {
@@ -314,16 +314,12 @@ fn the_migration_guides_container_command_keeps_a_failing_harnesss_rows() {
     let run = crate::support::harness::Bin::new()
         .env("PATH", path)
         .env("GITHUB_WORKSPACE", root.path())
+        .env("ROCM_PATH", "/opt/rocm")
+        .in_dir(root.path())
         .args(["bench", "--resolution", &resolution, "--format", "json"])
-        .args([
-            "--repository",
-            &root.path().join(arg("repository")).display().to_string(),
-        ])
-        .args(["--volume", &format!("{}:/flydsl-test", checkout.display())])
-        .args([
-            "--out-dir",
-            &root.path().join(arg("out-dir")).display().to_string(),
-        ])
+        .args(["--volume", &arg("volume")])
+        .args(["--container", &arg("container")])
+        .args(["--container-env", &arg("container-env")])
         .args(["--command", &arg("command")])
         .args(["--setup-command", &arg("setup-command")])
         .run();
@@ -350,22 +346,17 @@ fn the_migration_guides_container_command_keeps_a_failing_harnesss_rows() {
 }
 
 /// A checkout of the migration guide's harness (`flydsl-test`): a benchmark
-/// script that prints two rows and exits 1, its CSV converter and the base
-/// wheel's installer; two commits. Returns it and the base commit.
+/// script that writes two rows to its `--output_csv` (it needs `ROCM_PATH`
+/// passed into the container) and exits 1, and the base wheel's
+/// installer; two commits. Returns it and the base commit.
 fn flydsl_checkout(root: &std::path::Path) -> (std::path::PathBuf, String) {
     let checkout = root.join("flydsl-test");
     std::fs::create_dir_all(checkout.join("scripts")).unwrap();
     std::fs::create_dir_all(checkout.join(".github/scripts")).unwrap();
-    let files = [
-        (
-            "scripts/run_benchmark.sh",
-            "echo 'softmax 32768x8192 bf16 3.9'\necho 'gemm 4096x4096 bf16 100.0'\nexit 1\n",
-        ),
-        (
-            "scripts/benchmark_output_to_csv.py",
-            "import sys\nrows = [l.split() for l in open(sys.argv[1]) if len(l.split()) == 4]\nwith open(sys.argv[2], 'w') as f:\n    f.write('op,shape,dtype,tflops\\n')\n    for r in rows:\n        f.write(','.join(r) + '\\n')\n",
-        ),
-    ];
+    let files = [(
+        "scripts/run_benchmark.sh",
+        "[ \"$1\" = --output_csv ] || exit 2\n[ -n \"$ROCM_PATH\" ] || exit 3\necho op,shape,dtype,tflops > \"$2\"\nfor r in 'softmax 32768x8192 bf16 3.9' 'gemm 4096x4096 bf16 100.0'; do\n  echo \"$r\"; set -- \"$1\" \"$2\" $r; echo \"$3,$4,$5,$6\" >> \"$2\"\ndone\nexit 1\n",
+    )];
     crate::support::harness::write_executable(
         &checkout.join(".github/scripts/install-base-wheel.sh"),
         "#!/bin/bash\n[ \"$1\" = baseline ] || exit 0\necho installed the base wheel in \"$PWD\"\n",
