@@ -7,25 +7,9 @@
 //! run; a line made to look like a workflow command is still not one.
 
 use crate::bench::{Project, quiet};
-use crate::support::harness::repo_root;
+use crate::support::seed::dashboard;
 
 const TABLE: &str = r#"printf 'op shape dtype TB/s TFLOPS\nsoftmax 4096x4096 bf16 - %s\n::error::from the harness\n' "$(cat value)"; bash bench.sh {out} {groups}"#;
-
-/// The records the seed's dashboard parser finds in `log`.
-fn dashboard(log: &str) -> Vec<String> {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("job.log");
-    std::fs::write(&path, log).unwrap();
-    let out = std::process::Command::new("bash")
-        .arg(repo_root().join("tests/fixtures/flydsl/parse_bench.sh"))
-        .arg(&path)
-        .output()
-        .unwrap();
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .map(str::to_owned)
-        .collect()
-}
 
 #[test]
 fn print_log_gives_the_dashboard_the_current_table_and_no_command() {

@@ -242,3 +242,19 @@ wait $!
         container = container.display()
     )
 }
+
+/// The records the seed's dashboard parser finds in `log`.
+pub fn dashboard(log: &str) -> Vec<String> {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("job.log");
+    std::fs::write(&path, log).unwrap();
+    let out = std::process::Command::new("bash")
+        .arg(repo_root().join("tests/fixtures/flydsl/parse_bench.sh"))
+        .arg(&path)
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
