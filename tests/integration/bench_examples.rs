@@ -385,3 +385,76 @@ fn docker_shim(root: &std::path::Path, checkout: &std::path::Path) -> std::path:
     );
     bin_dir
 }
+
+/// The guide's base-wheel installer (docs/migrating.md, `migrate:script`)
+/// in paired rounds: the sides alternate on one machine, so the base wheel
+/// must go into the baseline's tree (where the harness looks first), never
+/// into the Python both sides import from, or the change's side measures
+/// the base wheel from its second round on. A stand-in `pip` installs into
+/// `--target`, else into a shared "site-packages"; the harness reports the
+/// wheel it imports.
+#[test]
+fn the_guides_base_wheel_stays_in_the_baselines_tree_through_paired_rounds() {
+    let root = tempfile::tempdir().unwrap();
+    let (_, base) = flydsl_checkout(root.path());
+    let (site, wheels, bin) = (
+        root.path().join("site"),
+        root.path().join("wheels"),
+        root.path().join("bin"),
+    );
+    std::fs::create_dir_all(site.join("flydsl")).unwrap();
+    std::fs::write(site.join("flydsl/VERSION"), "pr").unwrap();
+    std::fs::create_dir_all(wheels.join("base")).unwrap();
+    std::fs::write(wheels.join("base/flydsl-0.1-base.whl"), "base").unwrap();
+    std::fs::write(wheels.join("base/fly-opt"), "#!/bin/sh\n").unwrap();
+    let sums = std::process::Command::new("sha256sum")
+        .args(["flydsl-0.1-base.whl", "fly-opt"])
+        .current_dir(wheels.join("base"))
+        .output()
+        .unwrap();
+    std::fs::write(wheels.join("base/SHA256SUMS"), sums.stdout).unwrap();
+    let python = "#!/bin/bash\n[ \"$1 $2\" = '-m pip' ] || exit 99\n\
+        dest=$SITE; for a in \"$@\"; do [ \"$prev\" = --target ] && dest=$a; prev=$a; done\n\
+        mkdir -p \"$dest/flydsl\" && cat \"${@: -1}\" > \"$dest/flydsl/VERSION\"\n";
+    crate::support::seed::executable(&bin.join("python3"), python);
+    let guide = std::fs::read_to_string(repo_root().join("docs/migrating.md")).unwrap();
+    let script = guide
+        .split("<!-- migrate:script -->\n```bash\n")
+        .nth(1)
+        .and_then(|b| b.split("\n```").next())
+        .unwrap()
+        .replace("/flydsl-ci-wheels", &wheels.display().to_string());
+    let installer = root.path().join("install-base-wheel.sh");
+    crate::support::seed::executable(&installer, &script);
+    let harness = "v=$(cat build-fly/python_packages/flydsl/VERSION 2>/dev/null || cat \"$SITE/flydsl/VERSION\"); \
+        printf 'op,shape,dtype,tflops\\nsoftmax,1x1,bf16,%s\\n' \"$([ \"$v\" = pr ] && echo 90 || echo 100)\" > {out}";
+    let resolution = format!(r#"{{"label":"main","base_sha":"{base}","base_available":true}}"#);
+    let run = crate::support::harness::Bin::new()
+        .env(
+            "PATH",
+            format!("{}:{}", bin.display(), std::env::var("PATH").unwrap()),
+        )
+        .env("SITE", &site)
+        .env("GITHUB_WORKSPACE", root.path())
+        .in_dir(root.path())
+        .args(["bench", "--resolution", &resolution, "--format", "json"])
+        .args(["--repository", "flydsl-test", "--out-dir", "results"])
+        .args(["--rounds", "3", "--max-rounds", "3", "--seed", "7"])
+        .args(["--command", harness])
+        .args([
+            "--setup-command",
+            &format!("{} {{side}}", installer.display()),
+        ])
+        .run();
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    for round in 1..=3 {
+        for (side, value) in [("current", "90"), ("baseline", "100")] {
+            let file = root.path().join(format!("results/{side}-{round}.csv"));
+            let text = std::fs::read_to_string(&file).unwrap();
+            assert!(
+                text.ends_with(&format!(",{value}\n")),
+                "round {round}, {side}: {text}"
+            );
+        }
+    }
+}
