@@ -458,3 +458,104 @@ fn the_guides_base_wheel_stays_in_the_baselines_tree_through_paired_rounds() {
         }
     }
 }
+
+/// The guide's allreduce step (docs/migrating.md, `migrate:multi`) through
+/// the container: the test script is newer than the base commit and
+/// imports the kernels of the tree it lies in, so the installer copies the
+/// change's copy into the baseline's tree and each side runs its own
+/// tree's kernels (the base's measure 100, the change's 90). Running the
+/// change's copy where it lies measured the change's kernels on both sides.
+#[test]
+fn the_guides_allreduce_step_measures_each_sides_own_kernels() {
+    let root = tempfile::tempdir().unwrap();
+    let checkout = root.path().join("flydsl-test");
+    let git = |args: &[&str]| crate::support::gitrepo::git(&checkout, args);
+    std::fs::create_dir_all(checkout.join("kernels")).unwrap();
+    std::fs::write(checkout.join("kernels/value"), "100").unwrap();
+    git(&["init", "-q", "-b", "main"]);
+    let base = commit_all(&checkout, "base: no allreduce test yet");
+    let wheels = root.path().join("wheels");
+    std::fs::create_dir_all(wheels.join("base")).unwrap();
+    std::fs::write(wheels.join("base/flydsl-base.whl"), "base").unwrap();
+    std::fs::write(wheels.join("base/fly-opt"), "").unwrap();
+    let sums = std::process::Command::new("sha256sum")
+        .args(["flydsl-base.whl", "fly-opt"])
+        .current_dir(wheels.join("base"))
+        .output()
+        .unwrap();
+    std::fs::write(wheels.join("base/SHA256SUMS"), sums.stdout).unwrap();
+    let guide = std::fs::read_to_string(repo_root().join("docs/migrating.md")).unwrap();
+    let block = |name: &str| {
+        guide
+            .split(&format!("<!-- migrate:{name} -->\n"))
+            .nth(1)
+            .and_then(|b| b.split_once('\n'))
+            .and_then(|(_, b)| b.split("\n```").next())
+            .unwrap()
+            .to_owned()
+    };
+    let installer = block("script")
+        .replace("/flydsl-ci-wheels", &wheels.display().to_string())
+        .replace("/flydsl-test", &checkout.display().to_string());
+    crate::support::seed::executable(
+        &checkout.join(".github/scripts/install-base-wheel.sh"),
+        &installer,
+    );
+    std::fs::create_dir_all(checkout.join("tests/kernels")).unwrap();
+    std::fs::write(
+        checkout.join("tests/kernels/test_allreduce.py"),
+        "import argparse, pathlib\np = argparse.ArgumentParser()\np.add_argument('--output_csv')\n\
+         a, _ = p.parse_known_args()\nv = (pathlib.Path(__file__).resolve().parents[2] / 'kernels/value').read_text().strip()\n\
+         open(a.output_csv, 'w').write(f'rank,shape,dtype,avg_time_us\\naggregate,2x7168,fp16,{v}\\n')\n",
+    )
+    .unwrap();
+    std::fs::write(checkout.join("kernels/value"), "90").unwrap();
+    commit_all(&checkout, "head: the allreduce test, faster kernels");
+    let bin_dir = docker_shim(root.path(), &checkout);
+    let python = String::from_utf8(
+        std::process::Command::new("bash")
+            .args(["-c", "command -v python3"])
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    crate::support::seed::executable(
+        &root.path().join("container-bin/python3"),
+        &format!(
+            "#!/bin/bash\n[ \"$1 $2\" = '-m pip' ] && {{ echo \"pip (a stand-in): ${{*:3}}\"; exit 0; }}\nexec {} \"$@\"\n",
+            python.trim()
+        ),
+    );
+    let steps: Vec<Value> = serde_yaml_ng::from_str(&block("multi")).unwrap();
+    let with = &steps[0]["with"];
+    let arg = |k: &str| with[k].as_str().unwrap().to_owned();
+    let resolution = format!(r#"{{"label":"main","base_sha":"{base}","base_available":true}}"#);
+    let run = crate::support::harness::Bin::new()
+        .env(
+            "PATH",
+            format!("{}:{}", bin_dir.display(), std::env::var("PATH").unwrap()),
+        )
+        .env("GITHUB_WORKSPACE", root.path())
+        .env("ROCM_PATH", "/opt/rocm")
+        .in_dir(root.path())
+        .args(["bench", "--resolution", &resolution, "--format", "json"])
+        .args(["--rounds", "2", "--max-rounds", "2", "--seed", "3"])
+        .args(["--volume", &arg("volume"), "--container", &arg("container")])
+        .args(["--container-env", &arg("container-env")])
+        .args(["--command", &arg("command")])
+        .args(["--setup-command", &arg("setup-command")])
+        .run();
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    for round in 1..=2 {
+        for (side, value) in [("current", "90"), ("baseline", "100")] {
+            let file = checkout.join(format!("bench-results/{side}-{round}.csv"));
+            let text = std::fs::read_to_string(&file)
+                .unwrap_or_else(|e| panic!("{side}-{round}: {e}\n{}", run.stderr));
+            assert!(
+                text.ends_with(&format!(",{value}\n")),
+                "round {round}, {side}: {text}"
+            );
+        }
+    }
+}
