@@ -99,6 +99,8 @@ impl Declared for Bench {
         OUT_DIR,
         WORKTREE_DIR,
         VOLUME,
+        CONTAINER,
+        CONTAINER_ENV,
         REPOSITORY,
         ROUNDS_INPUT.input,
         MAX_ROUNDS_INPUT.input,
@@ -106,6 +108,7 @@ impl Declared for Bench {
         FAIL.input,
         WARN.input,
         FALSE_ALARMS.input,
+        PRINT_LOG,
         crate::runner::format::FORMAT,
     ];
 }
@@ -251,7 +254,8 @@ pub const OUT_DIR: Input = Input::one(
     "out-dir",
     &["INPUT_OUT_DIR"],
     "DIR",
-    "Where the CSVs go: current.csv, baseline.csv (tag.csv with --tag).",
+    "Where the CSVs go: current.csv, baseline.csv (tag.csv with --tag); with --volume and no \
+     --out-dir, bench-results under its HOST.",
 )
 .default("bench-results")
 .path();
@@ -274,11 +278,29 @@ pub const VOLUME: Input = Input::one(
      be under HOST (the worktree's default is).",
 );
 
+pub const CONTAINER: Input = Input::one(
+    "container",
+    &["INPUT_CONTAINER"],
+    "NAME",
+    "The harness runs in this running container: every command (setup, list, harness, stop) is \
+     run as `docker exec -w TREE NAME bash -c '...'`, TREE the tree as the container sees it \
+     (with --volume).",
+);
+
+pub const CONTAINER_ENV: Input = Input::one(
+    "container-env",
+    &["INPUT_CONTAINER_ENV"],
+    "NAMES",
+    "Variables passed into --container by name (`docker exec -e NAME`: the step's own value), \
+     separated by spaces or commas.",
+);
+
 pub const REPOSITORY: Input = Input::one(
     "repository",
     &["INPUT_REPOSITORY", "GITHUB_WORKSPACE"],
     "DIR",
-    "The checkout the current side measures and the worktree is made from.",
+    "The checkout the current side measures and the worktree is made from: --volume's HOST \
+     when one is given, else GITHUB_WORKSPACE.",
 )
 .said(".")
 .path();
@@ -350,6 +372,17 @@ pub const WARN: Typed<f64> = Typed {
     .default("3"),
     parse: |t| percent(t, -0.000_001, 1000.0),
 };
+
+pub const PRINT_LOG: Input = Input::one(
+    "print-log",
+    &["INPUT_PRINT_LOG"],
+    "SIDE",
+    "Print a side's harness output again once bench is done, unprefixed and as it printed it \
+     (`current`, `baseline`, `both`), in a collapsed group: for a dashboard that parses the \
+     harness's table from the job log. Each line is still never read as a workflow command; at \
+     most the first 8 MiB.",
+)
+.said("none");
 
 pub const FALSE_ALARMS: Typed<f64> = Typed {
     input: Input::one(

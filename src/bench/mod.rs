@@ -13,6 +13,7 @@
 //! writes it.
 
 pub mod args;
+pub mod container;
 pub mod files;
 pub mod fingerprint;
 pub mod inputs;
@@ -21,6 +22,7 @@ pub mod log;
 pub mod manifest;
 pub mod outcome;
 pub mod plan;
+pub mod print_log;
 pub mod process;
 pub mod record;
 pub mod render;
@@ -213,6 +215,15 @@ pub fn run(inputs: &Inputs) -> Result<u8, BenchError> {
         baseline,
         rounds,
     };
+    if inputs.print_log != plan::PrintLog::None {
+        let mut text = runner::log::LogText::new();
+        let _ = print_log::print(
+            inputs.print_log,
+            &[&outcome.current, &outcome.baseline],
+            &mut text,
+        );
+        runner::write::stderr(&text);
+    }
     match inputs.format {
         Format::Json => runner::write::stdout(|log| log.json(&render::json(&outcome)))?,
         Format::Text => runner::write::stdout(|log| log.append(&render::text(&outcome)))?,

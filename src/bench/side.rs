@@ -525,7 +525,8 @@ fn seen(path: &Path, inputs: &Inputs) -> String {
 }
 
 /// Runs `template` for this side: placeholders filled, then `bash -c` in
-/// the tree on the host.
+/// the tree on the host (with `--container`, that `bash -c` runs it
+/// through `docker exec` in the tree as the container sees it).
 fn script(
     template: &str,
     run: &SideRun,
@@ -544,5 +545,9 @@ fn script(
         label: &run.label,
     };
     fill.check()?;
-    Ok(plan::expand(template, &fill))
+    let script = plan::expand(template, &fill);
+    Ok(match &inputs.container {
+        Some(container) => container.wrap(&script, &tree),
+        None => script,
+    })
 }

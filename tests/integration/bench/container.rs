@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::bench::{Project, quiet};
+use crate::bench::{Project, csv, quiet};
 
 /// The seed fixture's `docker` ([`crate::support::seed::docker_shim`]):
 /// `exec` runs the command in a new session and waits for it; the client
@@ -222,5 +222,68 @@ fn a_worktree_file_that_cannot_be_deleted_is_named_in_a_warning() {
         // Without the privilege to lock a file: the read-only directory
         // alone does not stop the removal.
         assert!(!p.worktree_dir().exists(), "{}", run.stdout);
+    }
+}
+
+/// `--container NAME`: the setup command and the harness run through
+/// `docker exec` in the tree as the container sees it, with the variables
+/// `--container-env` names and no other of the step's; a quote in the
+/// command survives. With `--volume` and nothing else, the tree measured
+/// is the volume's HOST and the results go to `HOST/bench-results`.
+#[test]
+fn container_runs_each_command_inside_it_in_the_tree_with_the_named_variables() {
+    let p = Project::new(&quiet("100", "gemm"), &quiet("90", "gemm"));
+    let bin = docker_exec_shim(p.root.path());
+    let command = r#"echo "harness in $PWD rocm=${ROCM_PATH:-unset} host=${HOST_ONLY:-unset} it's"; bash bench.sh {out} {groups}"#;
+    let run = crate::support::harness::Bin::new()
+        .on_runner()
+        .in_dir(p.root.path())
+        .env("GITHUB_WORKSPACE", p.root.path())
+        .env("RUNNER_TEMP", p.root.path())
+        .env("PATH", path_with(&bin))
+        .env("DOCKER_SHIM_VOLUME", &p.checkout)
+        .env("ROCM_PATH", "/opt/rocm-7.14")
+        .env("HOST_ONLY", "the runner's")
+        .args(["bench", "--side", "current", "--command", command])
+        .args(["--setup-command", "echo setup in $PWD for {side} at {tree}"])
+        .args(["--container", "flydsl_test", "--container-env", "ROCM_PATH"])
+        .args(["--volume", "checkout:/flydsl-test"])
+        .run();
+    run.assert_code(0);
+    let tree = p.checkout.display().to_string();
+    for line in [
+        format!("[current setup] setup in {tree} for current at {tree}"),
+        format!("[current] harness in {tree} rocm=/opt/rocm-7.14 host=unset it's"),
+    ] {
+        assert!(run.stderr.contains(&line), "{line}\n{}", run.stderr);
+    }
+    let outputs = run.outputs();
+    assert_eq!(outputs["current-status"], "ok");
+    let written = p.checkout.join("bench-results");
+    assert!(
+        outputs["current"].starts_with(&written.display().to_string()),
+        "{}",
+        outputs["current"]
+    );
+    assert!(csv(&outputs["current"]).contains("gemm"));
+}
+
+/// A container name that docker would read as an option, or a variable
+/// name that is not one, is refused before anything runs.
+#[test]
+fn container_names_that_are_no_names_are_refused() {
+    let p = Project::new(&quiet("100", "gemm"), &quiet("90", "gemm"));
+    for (container, env, said) in [
+        ("-it", "ROCM_PATH", "is not a container name"),
+        ("flydsl_test", "ROCM PATH=1", "is not a variable name"),
+    ] {
+        let run = p
+            .bench(&p.resolution(&p.base))
+            .args(["--side", "current"])
+            .arg(format!("--container={container}"))
+            .arg(format!("--container-env={env}"))
+            .run();
+        run.assert_code(2);
+        assert!(run.stderr.contains(said), "{}", run.stderr);
     }
 }

@@ -293,7 +293,7 @@ fn the_release_examples_setup_installs_the_released_package_once() {
 /// docs/migrating.md's `bench` command for the seed's containerised
 /// harness, run with `docker` played by a shim that runs the script on the
 /// host with `/flydsl-test` at the volume's host path: the harness fails
-/// after printing its table, the rows it printed are converted and kept on
+/// after writing two rows, the rows it wrote are kept on
 /// both sides, the baseline side installs the base wheel first.
 #[test]
 fn the_migration_guides_container_command_keeps_a_failing_harnesss_rows() {
@@ -314,16 +314,12 @@ fn the_migration_guides_container_command_keeps_a_failing_harnesss_rows() {
     let run = crate::support::harness::Bin::new()
         .env("PATH", path)
         .env("GITHUB_WORKSPACE", root.path())
+        .env("ROCM_PATH", "/opt/rocm")
+        .in_dir(root.path())
         .args(["bench", "--resolution", &resolution, "--format", "json"])
-        .args([
-            "--repository",
-            &root.path().join(arg("repository")).display().to_string(),
-        ])
-        .args(["--volume", &format!("{}:/flydsl-test", checkout.display())])
-        .args([
-            "--out-dir",
-            &root.path().join(arg("out-dir")).display().to_string(),
-        ])
+        .args(["--volume", &arg("volume")])
+        .args(["--container", &arg("container")])
+        .args(["--container-env", &arg("container-env")])
         .args(["--command", &arg("command")])
         .args(["--setup-command", &arg("setup-command")])
         .run();
@@ -350,22 +346,17 @@ fn the_migration_guides_container_command_keeps_a_failing_harnesss_rows() {
 }
 
 /// A checkout of the migration guide's harness (`flydsl-test`): a benchmark
-/// script that prints two rows and exits 1, its CSV converter and the base
-/// wheel's installer; two commits. Returns it and the base commit.
+/// script that writes two rows to its `--output_csv` (it needs `ROCM_PATH`
+/// passed into the container) and exits 1, and the base wheel's
+/// installer; two commits. Returns it and the base commit.
 fn flydsl_checkout(root: &std::path::Path) -> (std::path::PathBuf, String) {
     let checkout = root.join("flydsl-test");
     std::fs::create_dir_all(checkout.join("scripts")).unwrap();
     std::fs::create_dir_all(checkout.join(".github/scripts")).unwrap();
-    let files = [
-        (
-            "scripts/run_benchmark.sh",
-            "echo 'softmax 32768x8192 bf16 3.9'\necho 'gemm 4096x4096 bf16 100.0'\nexit 1\n",
-        ),
-        (
-            "scripts/benchmark_output_to_csv.py",
-            "import sys\nrows = [l.split() for l in open(sys.argv[1]) if len(l.split()) == 4]\nwith open(sys.argv[2], 'w') as f:\n    f.write('op,shape,dtype,tflops\\n')\n    for r in rows:\n        f.write(','.join(r) + '\\n')\n",
-        ),
-    ];
+    let files = [(
+        "scripts/run_benchmark.sh",
+        "[ \"$1\" = --output_csv ] || exit 2\n[ -n \"$ROCM_PATH\" ] || exit 3\necho op,shape,dtype,tflops > \"$2\"\nfor r in 'softmax 32768x8192 bf16 3.9' 'gemm 4096x4096 bf16 100.0'; do\n  echo \"$r\"; set -- \"$1\" \"$2\" $r; echo \"$3,$4,$5,$6\" >> \"$2\"\ndone\nexit 1\n",
+    )];
     crate::support::harness::write_executable(
         &checkout.join(".github/scripts/install-base-wheel.sh"),
         "#!/bin/bash\n[ \"$1\" = baseline ] || exit 0\necho installed the base wheel in \"$PWD\"\n",
@@ -393,4 +384,178 @@ fn docker_shim(root: &std::path::Path, checkout: &std::path::Path) -> std::path:
         &crate::support::seed::docker_shim(&container),
     );
     bin_dir
+}
+
+/// The guide's base-wheel installer (docs/migrating.md, `migrate:script`)
+/// in paired rounds: the sides alternate on one machine, so the base wheel
+/// must go into the baseline's tree (where the harness looks first), never
+/// into the Python both sides import from, or the change's side measures
+/// the base wheel from its second round on. A stand-in `pip` installs into
+/// `--target`, else into a shared "site-packages"; the harness reports the
+/// wheel it imports.
+#[test]
+fn the_guides_base_wheel_stays_in_the_baselines_tree_through_paired_rounds() {
+    let root = tempfile::tempdir().unwrap();
+    let (_, base) = flydsl_checkout(root.path());
+    let (site, wheels, bin) = (
+        root.path().join("site"),
+        root.path().join("wheels"),
+        root.path().join("bin"),
+    );
+    std::fs::create_dir_all(site.join("flydsl")).unwrap();
+    std::fs::write(site.join("flydsl/VERSION"), "pr").unwrap();
+    std::fs::create_dir_all(wheels.join("base")).unwrap();
+    std::fs::write(wheels.join("base/flydsl-0.1-base.whl"), "base").unwrap();
+    std::fs::write(wheels.join("base/fly-opt"), "#!/bin/sh\n").unwrap();
+    let sums = std::process::Command::new("sha256sum")
+        .args(["flydsl-0.1-base.whl", "fly-opt"])
+        .current_dir(wheels.join("base"))
+        .output()
+        .unwrap();
+    std::fs::write(wheels.join("base/SHA256SUMS"), sums.stdout).unwrap();
+    let python = "#!/bin/bash\n[ \"$1 $2\" = '-m pip' ] || exit 99\n\
+        dest=$SITE; for a in \"$@\"; do [ \"$prev\" = --target ] && dest=$a; prev=$a; done\n\
+        mkdir -p \"$dest/flydsl\" && cat \"${@: -1}\" > \"$dest/flydsl/VERSION\"\n";
+    crate::support::seed::executable(&bin.join("python3"), python);
+    let guide = std::fs::read_to_string(repo_root().join("docs/migrating.md")).unwrap();
+    let script = guide
+        .split("<!-- migrate:script -->\n```bash\n")
+        .nth(1)
+        .and_then(|b| b.split("\n```").next())
+        .unwrap()
+        .replace("/flydsl-ci-wheels", &wheels.display().to_string());
+    let installer = root.path().join("install-base-wheel.sh");
+    crate::support::seed::executable(&installer, &script);
+    let harness = "v=$(cat build-fly/python_packages/flydsl/VERSION 2>/dev/null || cat \"$SITE/flydsl/VERSION\"); \
+        printf 'op,shape,dtype,tflops\\nsoftmax,1x1,bf16,%s\\n' \"$([ \"$v\" = pr ] && echo 90 || echo 100)\" > {out}";
+    let resolution = format!(r#"{{"label":"main","base_sha":"{base}","base_available":true}}"#);
+    let run = crate::support::harness::Bin::new()
+        .env(
+            "PATH",
+            format!("{}:{}", bin.display(), std::env::var("PATH").unwrap()),
+        )
+        .env("SITE", &site)
+        .env("GITHUB_WORKSPACE", root.path())
+        .in_dir(root.path())
+        .args(["bench", "--resolution", &resolution, "--format", "json"])
+        .args(["--repository", "flydsl-test", "--out-dir", "results"])
+        .args(["--rounds", "3", "--max-rounds", "3", "--seed", "7"])
+        .args(["--command", harness])
+        .args([
+            "--setup-command",
+            &format!("{} {{side}}", installer.display()),
+        ])
+        .run();
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    for round in 1..=3 {
+        for (side, value) in [("current", "90"), ("baseline", "100")] {
+            let file = root.path().join(format!("results/{side}-{round}.csv"));
+            let text = std::fs::read_to_string(&file).unwrap();
+            assert!(
+                text.ends_with(&format!(",{value}\n")),
+                "round {round}, {side}: {text}"
+            );
+        }
+    }
+}
+
+/// The guide's allreduce step (docs/migrating.md, `migrate:multi`) through
+/// the container: the test script is newer than the base commit and
+/// imports the kernels of the tree it lies in, so the installer copies the
+/// change's copy into the baseline's tree and each side runs its own
+/// tree's kernels (the base's measure 100, the change's 90). Running the
+/// change's copy where it lies measured the change's kernels on both sides.
+#[test]
+fn the_guides_allreduce_step_measures_each_sides_own_kernels() {
+    let root = tempfile::tempdir().unwrap();
+    let checkout = root.path().join("flydsl-test");
+    let git = |args: &[&str]| crate::support::gitrepo::git(&checkout, args);
+    std::fs::create_dir_all(checkout.join("kernels")).unwrap();
+    std::fs::write(checkout.join("kernels/value"), "100").unwrap();
+    git(&["init", "-q", "-b", "main"]);
+    let base = commit_all(&checkout, "base: no allreduce test yet");
+    let wheels = root.path().join("wheels");
+    std::fs::create_dir_all(wheels.join("base")).unwrap();
+    std::fs::write(wheels.join("base/flydsl-base.whl"), "base").unwrap();
+    std::fs::write(wheels.join("base/fly-opt"), "").unwrap();
+    let sums = std::process::Command::new("sha256sum")
+        .args(["flydsl-base.whl", "fly-opt"])
+        .current_dir(wheels.join("base"))
+        .output()
+        .unwrap();
+    std::fs::write(wheels.join("base/SHA256SUMS"), sums.stdout).unwrap();
+    let guide = std::fs::read_to_string(repo_root().join("docs/migrating.md")).unwrap();
+    let block = |name: &str| {
+        guide
+            .split(&format!("<!-- migrate:{name} -->\n"))
+            .nth(1)
+            .and_then(|b| b.split_once('\n'))
+            .and_then(|(_, b)| b.split("\n```").next())
+            .unwrap()
+            .to_owned()
+    };
+    let installer = block("script")
+        .replace("/flydsl-ci-wheels", &wheels.display().to_string())
+        .replace("/flydsl-test", &checkout.display().to_string());
+    crate::support::seed::executable(
+        &checkout.join(".github/scripts/install-base-wheel.sh"),
+        &installer,
+    );
+    std::fs::create_dir_all(checkout.join("tests/kernels")).unwrap();
+    std::fs::write(
+        checkout.join("tests/kernels/test_allreduce.py"),
+        "import argparse, pathlib\np = argparse.ArgumentParser()\np.add_argument('--output_csv')\n\
+         a, _ = p.parse_known_args()\nv = (pathlib.Path(__file__).resolve().parents[2] / 'kernels/value').read_text().strip()\n\
+         open(a.output_csv, 'w').write(f'rank,shape,dtype,avg_time_us\\naggregate,2x7168,fp16,{v}\\n')\n",
+    )
+    .unwrap();
+    std::fs::write(checkout.join("kernels/value"), "90").unwrap();
+    commit_all(&checkout, "head: the allreduce test, faster kernels");
+    let bin_dir = docker_shim(root.path(), &checkout);
+    let python = String::from_utf8(
+        std::process::Command::new("bash")
+            .args(["-c", "command -v python3"])
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    crate::support::seed::executable(
+        &root.path().join("container-bin/python3"),
+        &format!(
+            "#!/bin/bash\n[ \"$1 $2\" = '-m pip' ] && {{ echo \"pip (a stand-in): ${{*:3}}\"; exit 0; }}\nexec {} \"$@\"\n",
+            python.trim()
+        ),
+    );
+    let steps: Vec<Value> = serde_yaml_ng::from_str(&block("multi")).unwrap();
+    let with = &steps[0]["with"];
+    let arg = |k: &str| with[k].as_str().unwrap().to_owned();
+    let resolution = format!(r#"{{"label":"main","base_sha":"{base}","base_available":true}}"#);
+    let run = crate::support::harness::Bin::new()
+        .env(
+            "PATH",
+            format!("{}:{}", bin_dir.display(), std::env::var("PATH").unwrap()),
+        )
+        .env("GITHUB_WORKSPACE", root.path())
+        .env("ROCM_PATH", "/opt/rocm")
+        .in_dir(root.path())
+        .args(["bench", "--resolution", &resolution, "--format", "json"])
+        .args(["--rounds", "2", "--max-rounds", "2", "--seed", "3"])
+        .args(["--volume", &arg("volume"), "--container", &arg("container")])
+        .args(["--container-env", &arg("container-env")])
+        .args(["--command", &arg("command")])
+        .args(["--setup-command", &arg("setup-command")])
+        .run();
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    for round in 1..=2 {
+        for (side, value) in [("current", "90"), ("baseline", "100")] {
+            let file = checkout.join(format!("bench-results/{side}-{round}.csv"));
+            let text = std::fs::read_to_string(&file)
+                .unwrap_or_else(|e| panic!("{side}-{round}: {e}\n{}", run.stderr));
+            assert!(
+                text.ends_with(&format!(",{value}\n")),
+                "round {round}, {side}: {text}"
+            );
+        }
+    }
 }
