@@ -254,10 +254,9 @@ pub const OUT_DIR: Input = Input::one(
     "out-dir",
     &["INPUT_OUT_DIR"],
     "DIR",
-    "Where the CSVs go: current.csv, baseline.csv (tag.csv with --tag); with --volume and no \
-     --out-dir, bench-results under its HOST.",
+    "Where the CSVs go: current.csv, baseline.csv (tag.csv with --tag).",
 )
-.default("bench-results")
+.said("bench-results, under --volume's HOST with one")
 .path();
 
 pub const WORKTREE_DIR: Input = Input::one(
@@ -382,7 +381,7 @@ pub const PRINT_LOG: Input = Input::one(
      harness's table from the job log. Each line is still never read as a workflow command; at \
      most the first 8 MiB.",
 )
-.said("none");
+.default("none");
 
 pub const FALSE_ALARMS: Typed<f64> = Typed {
     input: Input::one(

@@ -15,6 +15,9 @@ use crate::runner::write::RunnerFiles;
 use crate::runner::{Env, Format, Input, InputError, Reader, Value, shown};
 
 const SERVER_URL: Input = Input::new("", &["GITHUB_SERVER_URL"]);
+/// The out dir when none is given: under the volume's HOST with one, else
+/// under the working directory.
+const OUT_DIR_DEFAULT: &str = "bench-results";
 /// The repository as given, without the workspace it otherwise defaults to.
 const REPOSITORY_GIVEN: Input = Input::new("repository", &["INPUT_REPOSITORY"]);
 
@@ -203,8 +206,14 @@ fn places(r: &Reader<'_>, cwd: &Path) -> Result<(PathBuf, PathBuf, Option<Volume
     let host = volume.as_ref().map(|v| PathBuf::from(&v.host));
     let out_dir = match (r.text(&OUT_DIR), &host) {
         (Some(v), _) => place(&v, cwd)?,
-        (None, Some(host)) => host.join(or_default(r, &OUT_DIR).text),
-        (None, None) => place(&or_default(r, &OUT_DIR), cwd)?,
+        (None, Some(host)) => host.join(OUT_DIR_DEFAULT),
+        (None, None) => place(
+            &Value {
+                text: OUT_DIR_DEFAULT.to_owned(),
+                origin: OUT_DIR.both(),
+            },
+            cwd,
+        )?,
     };
     let repository = match (r.text(&REPOSITORY_GIVEN), &host) {
         (Some(v), _) => place(&v, cwd)?,
