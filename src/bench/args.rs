@@ -182,7 +182,8 @@ pub struct BenchArgs {
 
     /// The harness runs in this running container: every command (setup, list, harness,
     /// stop) is run as `docker exec -w TREE NAME bash -c '...'`, TREE the tree as the
-    /// container sees it (with --volume). [env: INPUT_CONTAINER]
+    /// container sees it (with --volume); a timeout or a cancellation stops the command
+    /// inside the container too. [env: INPUT_CONTAINER]
     #[arg(long, value_name = "NAME")]
     pub container: Option<String>,
 
