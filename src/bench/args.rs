@@ -151,6 +151,17 @@ pub struct BenchArgs {
     #[arg(long)]
     pub tag: bool,
 
+    /// Also measure the latest release tag (the resolution's tag_sha), once, after the
+    /// change and the base commit, into tag.csv, reported beside (the `tag*` outputs, and
+    /// a `TAG=FILE` line in compare-baseline). [env: INPUT_WITH_TAG]
+    #[arg(long)]
+    pub with_tag: bool,
+
+    /// The tag's setup with --with-tag (same placeholders, {label} the tag: the release's
+    /// package installed first). [default: --setup-command] [env: INPUT_TAG_SETUP_COMMAND]
+    #[arg(long, value_name = "TEMPLATE")]
+    pub tag_setup_command: Option<String>,
+
     /// Exit 4 when a side failed or timed out, or the baseline is unavailable.
     /// [env: INPUT_STRICT]
     #[arg(long)]

@@ -28,6 +28,8 @@ const GROUPS_FORMAT: Input = Input::new("groups-format", &["INPUT_GROUPS_FORMAT"
 const TIMEOUT: Input = Input::new("timeout-minutes", &["INPUT_TIMEOUT_MINUTES"]);
 const SIDE: Input = Input::new("side", &["INPUT_SIDE"]);
 const TAG: Input = Input::new("tag", &["INPUT_TAG"]);
+const WITH_TAG: Input = Input::new("with-tag", &["INPUT_WITH_TAG"]);
+const TAG_SETUP_COMMAND: Input = Input::new("tag-setup-command", &["INPUT_TAG_SETUP_COMMAND"]);
 const STRICT: Input = Input::new("strict", &["INPUT_STRICT"]);
 const REUSE_OTHER: Input = Input::new("reuse-other-machine", &["INPUT_REUSE_OTHER_MACHINE"]);
 const OUT_DIR: Input = Input::new("out-dir", &["INPUT_OUT_DIR"]);
@@ -80,6 +82,10 @@ pub struct Inputs {
     pub timeout: Duration,
     pub sides: Sides,
     pub tag: bool,
+    /// `--with-tag`: the release tag measured too, after both sides.
+    pub with_tag: bool,
+    /// `--tag-setup-command`: the tag's setup (else `setup_command`).
+    pub tag_setup_command: Option<String>,
     pub strict: bool,
     /// Reuse a downloaded result measured on another machine.
     pub reuse_other_machine: bool,
@@ -233,6 +239,8 @@ pub fn validate(args: &BenchArgs, env: Env<'_>) -> Result<Inputs, InputError> {
             .unwrap_or(Duration::from_secs(TIMEOUT_MINUTES.saturating_mul(60))),
         sides,
         tag: r.switch(&TAG, args.tag, false)?,
+        with_tag: r.switch(&WITH_TAG, args.with_tag, false)?,
+        tag_setup_command: text(&TAG_SETUP_COMMAND, args.tag_setup_command.as_deref()),
         strict: r.switch(&STRICT, args.strict, false)?,
         reuse_other_machine: r.switch(&REUSE_OTHER, args.reuse_other_machine, false)?,
         out_dir,
@@ -435,6 +443,12 @@ fn checked(inputs: Inputs) -> Result<Inputs, InputError> {
     seen(inputs.volume.as_ref(), &inputs.out_dir, &OUT_DIR)?;
     if let Some(dir) = &inputs.worktree_dir {
         seen(inputs.volume.as_ref(), dir, &WORKTREE_DIR)?;
+    }
+    if inputs.with_tag && inputs.tag {
+        return Err(InputError {
+            origin: WITH_TAG.both(),
+            message: "with-tag measures the release beside the base commit; tag makes the tag the baseline: give one".to_owned(),
+        });
     }
     if inputs.sides.has(plan::Side::Baseline)
         && inputs.resolution.is_none()
