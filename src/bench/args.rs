@@ -94,6 +94,8 @@ impl Declared for Bench {
         TIMEOUT.input,
         SIDE.input,
         TAG,
+        WITH_TAG,
+        TAG_SETUP_COMMAND,
         STRICT,
         REUSE_OTHER,
         OUT_DIR,
@@ -236,6 +238,23 @@ pub const TAG: Input = Input::switch(
     "The baseline is the latest release tag (the resolution's tag_sha), not the base commit.",
 );
 
+pub const WITH_TAG: Input = Input::switch(
+    "with-tag",
+    &["INPUT_WITH_TAG"],
+    "Also measure the latest release tag (the resolution's tag_sha), once, after the change and \
+     the base commit, into tag.csv, reported beside (the `tag*` outputs, and a `TAG=FILE` line \
+     in compare-baseline).",
+);
+
+pub const TAG_SETUP_COMMAND: Input = Input::one(
+    "tag-setup-command",
+    &["INPUT_TAG_SETUP_COMMAND"],
+    "TEMPLATE",
+    "The tag's setup with --with-tag (same placeholders, {label} the tag: the release's package \
+     installed first).",
+)
+.said("--setup-command");
+
 pub const STRICT: Input = Input::switch(
     "strict",
     &["INPUT_STRICT"],
@@ -283,7 +302,7 @@ pub const CONTAINER: Input = Input::one(
     "NAME",
     "The harness runs in this running container: every command (setup, list, harness, stop) is \
      run as `docker exec -w TREE NAME bash -c '...'`, TREE the tree as the container sees it \
-     (with --volume).",
+     (with --volume); a timeout or a cancellation stops the command inside the container too.",
 );
 
 pub const CONTAINER_ENV: Input = Input::one(

@@ -62,26 +62,61 @@ pub fn env(text: &str) -> Result<Vec<String>, String> {
     Ok(names)
 }
 
+/// `text` inside single quotes for `bash -c`, each `'` in it written `'\''`.
+fn quoted(text: &str) -> String {
+    format!("'{}'", text.replace('\'', r"'\''"))
+}
+
 impl Container {
-    /// `script` (placeholders already filled) as the host's `bash -c`
-    /// runs it: through `docker exec` in `tree` (the container's path).
-    /// The script goes inside single quotes, each `'` in it written `'\''`;
-    /// `tree` is a plain word (checked with the placeholders).
-    pub fn wrap(&self, script: &str, tree: &str) -> String {
+    fn exec(&self, tree: Option<&str>) -> String {
         let mut line = String::from("exec docker exec");
         for var in &self.env {
             line.push_str(" -e ");
             line.push_str(var);
         }
-        line.push_str(" -w ");
-        line.push_str(tree);
+        if let Some(tree) = tree {
+            line.push_str(" -w ");
+            line.push_str(tree);
+        }
         line.push(' ');
         line.push_str(&self.name);
-        line.push_str(" bash -c '");
-        line.push_str(&script.replace('\'', r"'\''"));
-        line.push('\'');
         line
     }
+
+    /// `script` (placeholders already filled) as the host's `bash -c`
+    /// runs it: through `docker exec` in `tree` (the container's path, a
+    /// plain word, checked with the placeholders). Inside, the script runs
+    /// as a job of its own process group (`set -m`) whose id goes to
+    /// `pidfile`: stopping the `docker` client does not reach into the
+    /// container, so [`Container::stop`] ends that group there.
+    pub fn wrap(&self, script: &str, tree: &str, pidfile: &str) -> String {
+        let inner = format!(
+            "set -m; bash -c {} & echo $! > {pidfile}; wait $!",
+            quoted(script)
+        );
+        format!("{} bash -c {}", self.exec(Some(tree)), quoted(&inner))
+    }
+
+    /// Ends, inside the container, the process group [`Container::wrap`]
+    /// wrote to `pidfile`: TERM, then KILL after 10 seconds if any of it
+    /// is left. The file is in the container, where the harness could
+    /// rewrite it: anything but a process number above 1 ends nothing.
+    pub fn stop(&self, pidfile: &str) -> String {
+        let inner = format!(
+            "p=$(cat {pidfile}) || exit 0; case $p in ''|*[!0-9]*|0|1) exit 0 ;; esac; \
+             kill -TERM -- -$p 2>/dev/null || exit 0; \
+             for i in 1 2 3 4 5 6 7 8 9 10; do sleep 1; kill -0 -- -$p 2>/dev/null || exit 0; done; \
+             kill -KILL -- -$p"
+        );
+        format!("{} bash -c {}", self.exec(None), quoted(&inner))
+    }
+}
+
+/// Where the process group of a side's running command is written inside
+/// the container: bench's own pid and the side, so two bench steps in one
+/// container do not share it. A plain word.
+pub fn pidfile(side: &str) -> String {
+    format!("/tmp/baseline-resolver-{}-{side}.pid", std::process::id())
 }
 
 #[cfg(test)]
@@ -94,19 +129,41 @@ mod tests {
             name: "flydsl_test".into(),
             env: env("ROCM_PATH, HIP_VISIBLE_DEVICES").unwrap(),
         };
-        let line = c.wrap("echo 'a b' && ./run --out /x/out.csv", "/flydsl-test");
-        assert_eq!(
-            line,
-            r"exec docker exec -e ROCM_PATH -e HIP_VISIBLE_DEVICES -w /flydsl-test flydsl_test bash -c 'echo '\''a b'\'' && ./run --out /x/out.csv'"
+        let line = c.wrap(
+            "echo 'a b' && ./run --out /x/out.csv",
+            "/flydsl-test",
+            "/tmp/p.pid",
         );
+        assert!(
+            line.starts_with(
+                "exec docker exec -e ROCM_PATH -e HIP_VISIBLE_DEVICES -w /flydsl-test flydsl_test bash -c '"
+            ),
+            "{line}"
+        );
+        // What docker would hand to the container's bash, run here.
+        let dir = tempfile::tempdir().unwrap();
+        let pidfile = dir.path().join("p.pid");
+        let inner = line
+            .replace(
+                "exec docker exec -e ROCM_PATH -e HIP_VISIBLE_DEVICES -w /flydsl-test flydsl_test ",
+                "exec ",
+            )
+            .replace("/tmp/p.pid", &pidfile.display().to_string());
         let out = std::process::Command::new("bash")
-            .args(["-c", &line.replace("exec docker exec", "printf '%s|'")])
+            .args(["-c", &inner.replace("./run --out /x/out.csv", "echo ran")])
             .output()
             .unwrap();
-        assert_eq!(
-            String::from_utf8_lossy(&out.stdout),
-            "-e|ROCM_PATH|-e|HIP_VISIBLE_DEVICES|-w|/flydsl-test|flydsl_test|bash|-c|echo 'a b' && ./run --out /x/out.csv|"
+        assert_eq!(String::from_utf8_lossy(&out.stdout), "a b\nran\n");
+        assert!(
+            std::fs::read_to_string(&pidfile)
+                .unwrap()
+                .trim()
+                .parse::<u32>()
+                .is_ok()
         );
+        assert!(c.stop("/tmp/p.pid").starts_with(
+            "exec docker exec -e ROCM_PATH -e HIP_VISIBLE_DEVICES flydsl_test bash -c '"
+        ));
     }
 
     #[test]

@@ -47,6 +47,10 @@ pub struct Inputs {
     pub timeout: Duration,
     pub sides: Sides,
     pub tag: bool,
+    /// `--with-tag`: the release tag measured too, after both sides.
+    pub with_tag: bool,
+    /// `--tag-setup-command`: the tag's setup (else `setup_command`).
+    pub tag_setup_command: Option<String>,
     pub strict: bool,
     /// Reuse a downloaded result measured on another machine.
     pub reuse_other_machine: bool,
@@ -169,6 +173,8 @@ pub fn validate(args: &BenchArgs, env: Env<'_>) -> Result<Inputs, InputError> {
         timeout: r.typed_or_default(&TIMEOUT)?,
         sides: r.typed_or_default(&SIDE)?,
         tag: r.on(&TAG)?,
+        with_tag: r.on(&WITH_TAG)?,
+        tag_setup_command: text(&TAG_SETUP_COMMAND),
         strict: r.on(&STRICT)?,
         reuse_other_machine: r.on(&REUSE_OTHER)?,
         out_dir,
@@ -301,6 +307,12 @@ fn checked(inputs: Inputs) -> Result<Inputs, InputError> {
     seen(inputs.volume.as_ref(), &inputs.out_dir, &OUT_DIR)?;
     if let Some(dir) = &inputs.worktree_dir {
         seen(inputs.volume.as_ref(), dir, &WORKTREE_DIR)?;
+    }
+    if inputs.with_tag && inputs.tag {
+        return Err(InputError {
+            origin: WITH_TAG.both(),
+            message: "with-tag measures the release beside the base commit; tag makes the tag the baseline: give one".to_owned(),
+        });
     }
     if inputs.sides.has(plan::Side::Baseline)
         && inputs.resolution.is_none()

@@ -31,6 +31,7 @@ pub mod setup;
 pub mod side;
 pub mod signals;
 pub mod values;
+pub mod with_tag;
 pub mod worktree;
 
 use thiserror::Error;
@@ -210,9 +211,14 @@ pub fn run(inputs: &Inputs) -> Result<u8, BenchError> {
     if let Some(note) = reuse_note.filter(|_| inputs.sides.has(Side::Baseline)) {
         baseline.notes.insert(0, note);
     }
+    let tag = match inputs.with_tag && signals::caught().is_none() {
+        true => Some(with_tag::run(inputs, resolution.as_ref(), chosen.as_ref())?),
+        false => None,
+    };
     let outcome = Outcome {
         current,
         baseline,
+        tag,
         rounds,
     };
     if inputs.print_log != plan::PrintLog::None {

@@ -287,3 +287,38 @@ fn container_names_that_are_no_names_are_refused() {
         assert!(run.stderr.contains(said), "{}", run.stderr);
     }
 }
+
+/// With `--container`, no stop command is needed: a timeout ends the
+/// harness inside the container too (bench ran it as a process group of
+/// its own there and stops that group), where stopping the `docker`
+/// client alone left it running.
+#[test]
+fn container_stops_its_harness_inside_the_container_on_a_timeout() {
+    let p = Project::new(&quiet("100", "gemm"), &quiet("90", "gemm"));
+    let bin = docker_exec_shim(p.root.path());
+    let pidfile = p.root.path().join("harness.pid");
+    let command = format!(
+        "echo $$ > {}; echo op,shape,dtype,tflops > {{out}}; exec sleep 300",
+        pidfile.display()
+    );
+    let run = p
+        .bench_with(&p.resolution(&p.base), &command)
+        .env("PATH", path_with(&bin))
+        .args(["--side", "current", "--timeout-minutes", "0.02"])
+        .args(["--container", "flydsl_test"])
+        .timeout(Duration::from_secs(60))
+        .run();
+    run.assert_code(0);
+    assert_eq!(run.outputs()["current-status"], "timed-out");
+    let pid = harness_pid(&pidfile);
+    assert!(
+        gone_soon(pid),
+        "the harness in the container was stopped:\n{}",
+        run.stderr
+    );
+    assert!(
+        !run.stdout.contains("may still be running"),
+        "{}",
+        run.stdout
+    );
+}

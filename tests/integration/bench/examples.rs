@@ -404,15 +404,7 @@ fn the_guides_base_wheel_stays_in_the_baselines_tree_through_paired_rounds() {
     );
     std::fs::create_dir_all(site.join("flydsl")).unwrap();
     std::fs::write(site.join("flydsl/VERSION"), "pr").unwrap();
-    std::fs::create_dir_all(wheels.join("base")).unwrap();
-    std::fs::write(wheels.join("base/flydsl-0.1-base.whl"), "base").unwrap();
-    std::fs::write(wheels.join("base/fly-opt"), "#!/bin/sh\n").unwrap();
-    let sums = std::process::Command::new("sha256sum")
-        .args(["flydsl-0.1-base.whl", "fly-opt"])
-        .current_dir(wheels.join("base"))
-        .output()
-        .unwrap();
-    std::fs::write(wheels.join("base/SHA256SUMS"), sums.stdout).unwrap();
+    base_wheels(&wheels);
     let python = "#!/bin/bash\n[ \"$1 $2\" = '-m pip' ] || exit 99\n\
         dest=$SITE; for a in \"$@\"; do [ \"$prev\" = --target ] && dest=$a; prev=$a; done\n\
         mkdir -p \"$dest/flydsl\" && cat \"${@: -1}\" > \"$dest/flydsl/VERSION\"\n";
@@ -475,15 +467,7 @@ fn the_guides_allreduce_step_measures_each_sides_own_kernels() {
     git(&["init", "-q", "-b", "main"]);
     let base = commit_all(&checkout, "base: no allreduce test yet");
     let wheels = root.path().join("wheels");
-    std::fs::create_dir_all(wheels.join("base")).unwrap();
-    std::fs::write(wheels.join("base/flydsl-base.whl"), "base").unwrap();
-    std::fs::write(wheels.join("base/fly-opt"), "").unwrap();
-    let sums = std::process::Command::new("sha256sum")
-        .args(["flydsl-base.whl", "fly-opt"])
-        .current_dir(wheels.join("base"))
-        .output()
-        .unwrap();
-    std::fs::write(wheels.join("base/SHA256SUMS"), sums.stdout).unwrap();
+    base_wheels(&wheels);
     let guide = std::fs::read_to_string(repo_root().join("docs/migrating.md")).unwrap();
     let block = |name: &str| {
         guide
@@ -558,4 +542,19 @@ fn the_guides_allreduce_step_measures_each_sides_own_kernels() {
             );
         }
     }
+}
+
+/// The build job's `base/` wheel directory as the guide's installer reads
+/// it: a wheel whose content is `base`, fly-opt, and their SHA256SUMS.
+fn base_wheels(wheels: &std::path::Path) {
+    let base = wheels.join("base");
+    std::fs::create_dir_all(&base).unwrap();
+    std::fs::write(base.join("flydsl-0.1-base.whl"), "base").unwrap();
+    std::fs::write(base.join("fly-opt"), "#!/bin/sh\n").unwrap();
+    let sums = std::process::Command::new("sha256sum")
+        .args(["flydsl-0.1-base.whl", "fly-opt"])
+        .current_dir(&base)
+        .output()
+        .unwrap();
+    std::fs::write(base.join("SHA256SUMS"), sums.stdout).unwrap();
 }

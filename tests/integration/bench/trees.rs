@@ -136,3 +136,66 @@ fn the_base_commit_comes_from_the_base_repository_not_the_forks_origin() {
         run.stdout
     );
 }
+
+/// `--with-tag`: the release tag measured in the same step, once, after
+/// the change and the base commit, with its own setup (`{label}` the
+/// tag): `tag.csv` from the tag's tree, the `tag*` outputs, and its line
+/// after main's in `compare-baseline`, which compare takes as it is. No
+/// tag in the resolution: unavailable with a warning, the step green, and
+/// a `release=` line compare reports as unavailable.
+#[test]
+fn with_tag_measures_the_release_after_both_sides_in_one_step() {
+    let p = Project::new(&quiet("100", "gemm"), &quiet("90", "gemm"));
+    let tagged = format!(
+        r#"{{"label":"main","base_sha":"{0}","base_available":true,"base_source":"payload","head_sha":"{1}","tag":"v1.0","tag_sha":"{0}","tag_available":true}}"#,
+        p.base, p.head
+    );
+    let run = p
+        .bench(&tagged)
+        .args(["--rounds", "1", "--with-tag"])
+        .args(["--setup-command", "echo setup {side} {label}"])
+        .args(["--tag-setup-command", "echo release {label} installed"])
+        .run();
+    run.assert_code(0);
+    let out = run.outputs();
+    assert_eq!(out["tag-status"], "ok", "{}", run.stdout);
+    assert_eq!(out["tag-label"], "v1.0");
+    assert!(out["tag"].ends_with("/tag.csv"), "{}", out["tag"]);
+    assert!(csv(&out["tag"]).contains("gemm"));
+    assert_eq!(
+        out["compare-baseline"],
+        format!("main={}\nv1.0={}", out["baseline"], out["tag"])
+    );
+    assert!(
+        run.stderr
+            .contains("[baseline setup] release v1.0 installed"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("[baseline setup] setup baseline main"),
+        "{}",
+        run.stderr
+    );
+    let mut compare = Bin::new().args(["compare", "--current", &out["current-files"]]);
+    for line in out["compare-baseline"].lines() {
+        compare = compare.args(["--baseline", line]);
+    }
+    let compare = compare.run();
+    assert!(
+        compare.stdout.contains("current vs v1.0"),
+        "{}",
+        compare.stdout
+    );
+
+    let untagged = p
+        .bench(&p.resolution(&p.base))
+        .args(["--rounds", "1", "--with-tag"])
+        .run();
+    untagged.assert_code(0);
+    let out = untagged.outputs();
+    assert_eq!(out["tag-status"], "unavailable");
+    assert_eq!(out["tag-label"], "release");
+    assert!(out["compare-baseline"].ends_with(&format!("\nrelease={}", out["tag"])));
+    assert!(untagged.stdout.contains("::warning"), "{}", untagged.stdout);
+}
