@@ -93,8 +93,14 @@ impl<'a> Reader<'a> {
     /// A switch: on when the flag is given, else `true`/`false` from the
     /// variable, off when unset.
     pub fn on(&self, input: &Input) -> Result<bool, InputError> {
+        self.on_or(input, false)
+    }
+
+    /// A switch that is on when unset, when `default` is (the action's
+    /// `tag: true`).
+    pub fn on_or(&self, input: &Input, default: bool) -> Result<bool, InputError> {
         debug_assert_eq!(input.shape, Shape::Switch);
-        self.switch(input, self.flags.is_on(input.flag), false)
+        self.switch(input, self.flags.is_on(input.flag), default)
     }
 
     /// The value parsed by the input's parser; `None` when unset.

@@ -29,7 +29,11 @@ fn states(cell: &str, value: &str) -> bool {
 }
 
 fn check(command: &str, inputs: &[Input]) {
-    let action = action_at(&format!("{command}/action.yml"));
+    // resolve, the first command, is the repository's root action.
+    let action = match command {
+        "resolve" => action_at("action.yml"),
+        _ => action_at(&format!("{command}/action.yml")),
+    };
     let page = std::fs::read_to_string(repo_root().join(format!("docs/{command}.md"))).unwrap();
     let declared: Vec<(String, &Input)> = inputs
         .iter()
@@ -103,4 +107,9 @@ fn comment_action_yml_and_docs_say_what_its_declarations_say() {
 #[test]
 fn bench_action_yml_and_docs_say_what_its_declarations_say() {
     check("bench", baseline_resolver::bench::args::Bench::INPUTS);
+}
+
+#[test]
+fn resolve_action_yml_and_docs_say_what_its_declarations_say() {
+    check("resolve", baseline_resolver::resolve::args::Resolve::INPUTS);
 }
