@@ -94,11 +94,15 @@ impl Declared for Bench {
         TIMEOUT.input,
         SIDE.input,
         TAG,
+        WITH_TAG,
+        TAG_SETUP_COMMAND,
         STRICT,
         REUSE_OTHER,
         OUT_DIR,
         WORKTREE_DIR,
         VOLUME,
+        CONTAINER,
+        CONTAINER_ENV,
         REPOSITORY,
         ROUNDS_INPUT.input,
         MAX_ROUNDS_INPUT.input,
@@ -106,6 +110,7 @@ impl Declared for Bench {
         FAIL.input,
         WARN.input,
         FALSE_ALARMS.input,
+        PRINT_LOG,
         crate::runner::format::FORMAT,
     ];
 }
@@ -233,6 +238,23 @@ pub const TAG: Input = Input::switch(
     "The baseline is the latest release tag (the resolution's tag_sha), not the base commit.",
 );
 
+pub const WITH_TAG: Input = Input::switch(
+    "with-tag",
+    &["INPUT_WITH_TAG"],
+    "Also measure the latest release tag (the resolution's tag_sha), once, after the change and \
+     the base commit, into tag.csv, reported beside (the `tag*` outputs, and a `TAG=FILE` line \
+     in compare-baseline).",
+);
+
+pub const TAG_SETUP_COMMAND: Input = Input::one(
+    "tag-setup-command",
+    &["INPUT_TAG_SETUP_COMMAND"],
+    "TEMPLATE",
+    "The tag's setup with --with-tag (same placeholders, {label} the tag: the release's package \
+     installed first).",
+)
+.said("--setup-command");
+
 pub const STRICT: Input = Input::switch(
     "strict",
     &["INPUT_STRICT"],
@@ -253,7 +275,7 @@ pub const OUT_DIR: Input = Input::one(
     "DIR",
     "Where the CSVs go: current.csv, baseline.csv (tag.csv with --tag).",
 )
-.default("bench-results")
+.said("bench-results, under --volume's HOST with one")
 .path();
 
 pub const WORKTREE_DIR: Input = Input::one(
@@ -274,11 +296,29 @@ pub const VOLUME: Input = Input::one(
      be under HOST (the worktree's default is).",
 );
 
+pub const CONTAINER: Input = Input::one(
+    "container",
+    &["INPUT_CONTAINER"],
+    "NAME",
+    "The harness runs in this running container: every command (setup, list, harness, stop) is \
+     run as `docker exec -w TREE NAME bash -c '...'`, TREE the tree as the container sees it \
+     (with --volume); a timeout or a cancellation stops the command inside the container too.",
+);
+
+pub const CONTAINER_ENV: Input = Input::one(
+    "container-env",
+    &["INPUT_CONTAINER_ENV"],
+    "NAMES",
+    "Variables passed into --container by name (`docker exec -e NAME`: the step's own value), \
+     separated by spaces or commas.",
+);
+
 pub const REPOSITORY: Input = Input::one(
     "repository",
     &["INPUT_REPOSITORY", "GITHUB_WORKSPACE"],
     "DIR",
-    "The checkout the current side measures and the worktree is made from.",
+    "The checkout the current side measures and the worktree is made from: --volume's HOST \
+     when one is given, else GITHUB_WORKSPACE.",
 )
 .said(".")
 .path();
@@ -350,6 +390,17 @@ pub const WARN: Typed<f64> = Typed {
     .default("3"),
     parse: |t| percent(t, -0.000_001, 1000.0),
 };
+
+pub const PRINT_LOG: Input = Input::one(
+    "print-log",
+    &["INPUT_PRINT_LOG"],
+    "SIDE",
+    "Print a side's harness output again once bench is done, unprefixed and as it printed it \
+     (`current`, `baseline`, `both`), in a collapsed group: for a dashboard that parses the \
+     harness's table from the job log. Each line is still never read as a workflow command; at \
+     most the first 8 MiB.",
+)
+.default("none");
 
 pub const FALSE_ALARMS: Typed<f64> = Typed {
     input: Input::one(

@@ -15,6 +15,11 @@ use crate::runner::write::RunnerFiles;
 use crate::runner::{Env, Format, Input, InputError, Reader, Value, shown};
 
 const SERVER_URL: Input = Input::new("", &["GITHUB_SERVER_URL"]);
+/// The out dir when none is given: under the volume's HOST with one, else
+/// under the working directory.
+const OUT_DIR_DEFAULT: &str = "bench-results";
+/// The repository as given, without the workspace it otherwise defaults to.
+const REPOSITORY_GIVEN: Input = Input::new("repository", &["INPUT_REPOSITORY"]);
 
 #[derive(Debug, Clone)]
 pub struct Inputs {
@@ -42,6 +47,10 @@ pub struct Inputs {
     pub timeout: Duration,
     pub sides: Sides,
     pub tag: bool,
+    /// `--with-tag`: the release tag measured too, after both sides.
+    pub with_tag: bool,
+    /// `--tag-setup-command`: the tag's setup (else `setup_command`).
+    pub tag_setup_command: Option<String>,
     pub strict: bool,
     /// Reuse a downloaded result measured on another machine.
     pub reuse_other_machine: bool,
@@ -52,6 +61,8 @@ pub struct Inputs {
     pub temp: PathBuf,
     /// The harness sees paths under another name (a container's mount).
     pub volume: Option<Volume>,
+    /// Every command runs through `docker exec` in this container.
+    pub container: Option<super::container::Container>,
     /// Absolute.
     pub repository: PathBuf,
     /// `GITHUB_WORKSPACE`, else the working directory: with `repository`,
@@ -64,6 +75,8 @@ pub struct Inputs {
     /// repository the baseline's commit is fetched from is under it.
     pub server_url: String,
     pub format: Format,
+    /// Which sides' harness output is printed again, unprefixed, at the end.
+    pub print_log: super::plan::PrintLog,
     pub files: RunnerFiles,
     /// How many rounds, how many at most, in which order, judged how.
     pub rounds: Asked,
@@ -144,6 +157,7 @@ pub fn validate(args: &BenchArgs, env: Env<'_>) -> Result<Inputs, InputError> {
         message: e.to_string(),
     })?;
     let text = |input: &Input| r.text(input).map(|v| v.text);
+    let (out_dir, repository, volume) = places(&r, &cwd)?;
     let inputs = Inputs {
         command: command(&r)?,
         list_command: text(&LIST_COMMAND),
@@ -159,15 +173,18 @@ pub fn validate(args: &BenchArgs, env: Env<'_>) -> Result<Inputs, InputError> {
         timeout: r.typed_or_default(&TIMEOUT)?,
         sides: r.typed_or_default(&SIDE)?,
         tag: r.on(&TAG)?,
+        with_tag: r.on(&WITH_TAG)?,
+        tag_setup_command: text(&TAG_SETUP_COMMAND),
         strict: r.on(&STRICT)?,
         reuse_other_machine: r.on(&REUSE_OTHER)?,
-        out_dir: place(&or_default(&r, &OUT_DIR), &cwd)?,
+        out_dir,
         worktree_dir: r.text(&WORKTREE_DIR).map(|v| place(&v, &cwd)).transpose()?,
         temp: r
             .var("RUNNER_TEMP")
             .map_or_else(std::env::temp_dir, PathBuf::from),
-        volume: r.text(&VOLUME).map(|v| volume(&v, &cwd)).transpose()?,
-        repository: place(&or_default(&r, &REPOSITORY), &cwd)?,
+        volume,
+        container: container(&r)?,
+        repository,
         workspace: r
             .var("GITHUB_WORKSPACE")
             .map_or_else(|| cwd.clone(), |w| cwd.join(w)),
@@ -176,10 +193,59 @@ pub fn validate(args: &BenchArgs, env: Env<'_>) -> Result<Inputs, InputError> {
             .parsed(&SERVER_URL, network::git_server)?
             .unwrap_or_else(|| network::SERVER_URL.to_owned()),
         format: Format::choose(r.text(&FORMAT), crate::runner::on_runner(env))?,
+        print_log: r
+            .parsed(&PRINT_LOG, super::plan::PrintLog::parse)?
+            .unwrap_or_default(),
         files: RunnerFiles::from_env(&r),
         rounds: asked(&r)?,
     };
     checked(inputs)
+}
+
+/// The out dir, the repository and the volume. With a volume and neither
+/// of the others given, the repository is the volume's HOST (the checkout
+/// the container mounts: the harness must see the tree it measures) and
+/// the out dir `HOST/bench-results` (it must see where it writes), so a
+/// container's workflow names the mount once instead of three times.
+fn places(r: &Reader<'_>, cwd: &Path) -> Result<(PathBuf, PathBuf, Option<Volume>), InputError> {
+    let volume = r.text(&VOLUME).map(|v| volume(&v, cwd)).transpose()?;
+    let host = volume.as_ref().map(|v| PathBuf::from(&v.host));
+    let out_dir = match (r.text(&OUT_DIR), &host) {
+        (Some(v), _) => place(&v, cwd)?,
+        (None, Some(host)) => host.join(OUT_DIR_DEFAULT),
+        (None, None) => place(
+            &Value {
+                text: OUT_DIR_DEFAULT.to_owned(),
+                origin: OUT_DIR.both(),
+            },
+            cwd,
+        )?,
+    };
+    let repository = match (r.text(&REPOSITORY_GIVEN), &host) {
+        (Some(v), _) => place(&v, cwd)?,
+        (None, Some(host)) => host.clone(),
+        (None, None) => place(&or_default(r, &REPOSITORY), cwd)?,
+    };
+    Ok((out_dir, repository, volume))
+}
+
+/// `--container` and `--container-env`, checked (`--container-env`
+/// without a container is refused: it would pass nothing anywhere).
+fn container(r: &Reader<'_>) -> Result<Option<super::container::Container>, InputError> {
+    use super::container;
+    let name = r.parsed(&CONTAINER, container::name)?;
+    let env = r.parsed(&CONTAINER_ENV, container::env)?;
+    match (name, env) {
+        (Some(name), env) => Ok(Some(container::Container {
+            name,
+            env: env.unwrap_or_default(),
+        })),
+        (None, Some(env)) if !env.is_empty() => Err(InputError {
+            origin: CONTAINER_ENV.both(),
+            message: "container-env names variables for --container, which is not given".into(),
+        }),
+        (None, _) => Ok(None),
+    }
 }
 
 /// A directory input's value, else its declared default, else the working
@@ -241,6 +307,12 @@ fn checked(inputs: Inputs) -> Result<Inputs, InputError> {
     seen(inputs.volume.as_ref(), &inputs.out_dir, &OUT_DIR)?;
     if let Some(dir) = &inputs.worktree_dir {
         seen(inputs.volume.as_ref(), dir, &WORKTREE_DIR)?;
+    }
+    if inputs.with_tag && inputs.tag {
+        return Err(InputError {
+            origin: WITH_TAG.both(),
+            message: "with-tag measures the release beside the base commit; tag makes the tag the baseline: give one".to_owned(),
+        });
     }
     if inputs.sides.has(plan::Side::Baseline)
         && inputs.resolution.is_none()

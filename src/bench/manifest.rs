@@ -132,7 +132,12 @@ pub fn single(
     baseline: Option<&Path>,
     label: &str,
 ) -> Vec<(String, String)> {
-    let file = |p: Option<&Path>| p.map(|p| shown(&p.to_string_lossy())).unwrap_or_default();
+    // Whole: compare is handed these (a self-hosted runner's workspace
+    // path alone passes the 80 characters a message shows).
+    let file = |p: Option<&Path>| {
+        p.map(|p| p.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    };
     let pairs = usize::from(current.is_some() && baseline.is_some());
     let labelled = baseline.map_or_else(String::new, |_| format!("{label}={}", file(baseline)));
     vec![

@@ -13,6 +13,7 @@
 //! writes it.
 
 pub mod args;
+pub mod container;
 pub mod files;
 pub mod fingerprint;
 pub mod inputs;
@@ -21,6 +22,7 @@ pub mod log;
 pub mod manifest;
 pub mod outcome;
 pub mod plan;
+pub mod print_log;
 pub mod process;
 pub mod record;
 pub mod render;
@@ -29,6 +31,7 @@ pub mod setup;
 pub mod side;
 pub mod signals;
 pub mod values;
+pub mod with_tag;
 pub mod worktree;
 
 use thiserror::Error;
@@ -196,11 +199,25 @@ pub fn work(inputs: &Inputs) -> Result<u8, BenchError> {
     if let Some(note) = reuse_note.filter(|_| inputs.sides.has(Side::Baseline)) {
         baseline.notes.insert(0, note);
     }
+    let tag = match inputs.with_tag && signals::caught().is_none() {
+        true => Some(with_tag::run(inputs, resolution.as_ref(), chosen.as_ref())?),
+        false => None,
+    };
     let outcome = Outcome {
         current,
         baseline,
+        tag,
         rounds,
     };
+    if inputs.print_log != plan::PrintLog::None {
+        let mut text = runner::log::LogText::new();
+        let _ = print_log::print(
+            inputs.print_log,
+            &[&outcome.current, &outcome.baseline],
+            &mut text,
+        );
+        runner::write::stderr(&text);
+    }
     match inputs.format {
         Format::Json => runner::write::stdout(|log| log.json(&render::json(&outcome)))?,
         Format::Text => runner::write::stdout(|log| log.append(&render::text(&outcome)))?,

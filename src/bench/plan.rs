@@ -28,6 +28,38 @@ impl Side {
     }
 }
 
+/// Which sides' harness output `--print-log` prints again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum PrintLog {
+    #[default]
+    None,
+    Current,
+    Baseline,
+    Both,
+}
+
+impl PrintLog {
+    pub fn parse(text: &str) -> Result<PrintLog, &'static str> {
+        match text.trim() {
+            "" | "none" => Ok(PrintLog::None),
+            "current" => Ok(PrintLog::Current),
+            "baseline" => Ok(PrintLog::Baseline),
+            "both" => Ok(PrintLog::Both),
+            _ => Err("expected current, baseline, both or none"),
+        }
+    }
+
+    /// Whether `side`'s log is printed.
+    pub fn wants(self, side: Side) -> bool {
+        matches!(
+            (self, side),
+            (PrintLog::Both, _)
+                | (PrintLog::Current, Side::Current)
+                | (PrintLog::Baseline, Side::Baseline)
+        )
+    }
+}
+
 /// Which sides `--side` asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Sides {

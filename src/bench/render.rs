@@ -6,7 +6,6 @@
 
 use serde::Serialize;
 
-use super::plan::Side;
 use super::side::{SideRun, Status};
 use crate::runner::file_command::{self, EncodeError};
 use crate::runner::log::LogText;
@@ -21,6 +20,8 @@ pub const SCHEMA: u32 = 1;
 pub struct Outcome {
     pub current: SideRun,
     pub baseline: SideRun,
+    /// `--with-tag`: the release tag's one run, reported beside.
+    pub tag: Option<SideRun>,
     /// The paired rounds, when there were several (`--rounds` above 1 and
     /// both sides ran).
     pub rounds: Option<super::manifest::Done>,
@@ -38,8 +39,15 @@ impl Outcome {
         }
     }
 
-    fn sides(&self) -> [&SideRun; 2] {
-        [&self.current, &self.baseline]
+    /// Each side that was asked for, by the name its outputs carry
+    /// (`tag` for `--with-tag`'s).
+    fn sides(&self) -> Vec<(&'static str, &SideRun)> {
+        let mut sides = vec![
+            (self.current.side.name(), &self.current),
+            (self.baseline.side.name(), &self.baseline),
+        ];
+        sides.extend(self.tag.as_ref().map(|t| ("tag", t)));
+        sides
     }
 }
 
@@ -85,8 +93,26 @@ pub fn step_outputs(outcome: &Outcome) -> Vec<(String, String)> {
             outcome.baseline_source().to_owned(),
         ),
     ];
-    for run in outcome.sides() {
-        let side = run.side.name();
+    match &outcome.tag {
+        Some(tag) => {
+            out.push(("tag".to_owned(), path_full(tag)));
+            out.push(("tag-label".to_owned(), tag.label.clone()));
+        }
+        // Declared by the action, so written: empty without --with-tag.
+        None => out.extend(
+            [
+                "",
+                "-label",
+                "-status",
+                "-log",
+                "-exit-code",
+                "-duration",
+                "-rows",
+            ]
+            .map(|o| (format!("tag{o}"), String::new())),
+        ),
+    }
+    for (side, run) in outcome.sides() {
         out.push((format!("{side}-status"), run.status.name().to_owned()));
         out.push((format!("{side}-log"), log_path(run)));
         out.push((
@@ -107,6 +133,19 @@ pub fn step_outputs(outcome: &Outcome) -> Vec<(String, String)> {
             &outcome.baseline.label,
         )),
     }
+    if let (Some(tag), Some((_, lines))) = (
+        &outcome.tag,
+        out.iter_mut().find(|(name, _)| name == "compare-baseline"),
+    ) {
+        // The tag's file, or where it would have been (compare then says
+        // the release is unavailable), beside main's.
+        let line = format!("{}={}", tag.label, path_full(tag));
+        *lines = if lines.is_empty() {
+            line
+        } else {
+            format!("{lines}\n{line}")
+        };
+    }
     out
 }
 
@@ -126,10 +165,10 @@ struct SideJson {
     notes: Vec<String>,
 }
 
-fn side_json(run: &SideRun) -> SideJson {
+fn side_json(side: &'static str, run: &SideRun) -> SideJson {
     let cut = |v: &[String]| v.iter().take(200).map(|g| shown(g)).collect::<Vec<_>>();
     SideJson {
-        side: run.side.name(),
+        side,
         status: run.status.name(),
         sha: run.sha.as_deref().map(shown),
         path: run.path.as_ref().map(|_| path_full(run)),
@@ -150,9 +189,15 @@ pub fn json(outcome: &Outcome) -> String {
     let mut value = serde_json::json!({
         "schema": SCHEMA,
         "baseline_source": outcome.baseline_source(),
-        "current": side_json(&outcome.current),
-        "baseline": side_json(&outcome.baseline),
+        "current": side_json("current", &outcome.current),
+        "baseline": side_json("baseline", &outcome.baseline),
     });
+    if let (Some(tag), Some(map)) = (&outcome.tag, value.as_object_mut()) {
+        map.insert(
+            "tag".to_owned(),
+            serde_json::to_value(side_json("tag", tag)).unwrap_or_default(),
+        );
+    }
     if let (Some(done), Some(map)) = (&outcome.rounds, value.as_object_mut()) {
         map.insert("rounds".to_owned(), super::manifest::json(done));
     }
@@ -172,8 +217,8 @@ fn groups_text(run: &SideRun) -> String {
 /// One line per side, then its notes.
 pub fn text(outcome: &Outcome) -> LogText {
     let mut out = LogText::new();
-    for run in outcome.sides() {
-        let mut line = format!("{}: {}", run.side.name(), run.status.name());
+    for (side, run) in outcome.sides() {
+        let mut line = format!("{side}: {}", run.status.name());
         if let Some(sha) = &run.sha {
             line.push_str(&format!(" at {}", shown(sha)));
         }
@@ -209,11 +254,11 @@ fn summary(outcome: &Outcome) -> String {
     let mut s = String::from(
         "### Benchmarks run\n\n| side | commit | status | exit | seconds | rows | groups |\n|---|---|---|---|---|---|---|\n",
     );
-    for run in outcome.sides() {
+    for (side, run) in outcome.sides() {
         let sha = run.sha.as_deref().map(shown).unwrap_or_default();
         s.push_str(&format!(
             "| {} | `{}` | {} | {} | {} | {} | {} |\n",
-            run.side.name(),
+            side,
             md(sha.get(..12).unwrap_or(&sha)),
             run.status.name(),
             run.exit.map(|c| c.to_string()).unwrap_or_default(),
@@ -229,7 +274,7 @@ fn summary(outcome: &Outcome) -> String {
     if let Some(done) = &outcome.rounds {
         s.push_str(&super::manifest::summary(done));
     }
-    for note in outcome.sides().iter().flat_map(|r| &r.notes) {
+    for note in outcome.sides().iter().flat_map(|(_, r)| &r.notes) {
         let kind = if note.warning { "Warning" } else { "Note" };
         s.push_str(&format!("\n> **{kind}:** {}\n", md(&note.text)));
     }
@@ -244,8 +289,8 @@ pub fn actions(outcome: &Outcome) -> Result<Rendered, EncodeError> {
     }
     file_command::encode(&mut rendered.outputs, "json", &json(outcome))?;
     rendered.summary = summary(outcome);
-    for run in outcome.sides() {
-        let title = format!("bench: {}", side_title(run.side));
+    for (side, run) in outcome.sides() {
+        let title = format!("bench: {}", side_title(side));
         for note in &run.notes {
             let kind = if note.warning { "warning" } else { "notice" };
             rendered
@@ -257,9 +302,10 @@ pub fn actions(outcome: &Outcome) -> Result<Rendered, EncodeError> {
     Ok(rendered)
 }
 
-fn side_title(side: Side) -> &'static str {
+fn side_title(side: &str) -> &'static str {
     match side {
-        Side::Current => "the change",
-        Side::Baseline => "the baseline",
+        "current" => "the change",
+        "tag" => "the release tag",
+        _ => "the baseline",
     }
 }

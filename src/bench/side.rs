@@ -271,10 +271,13 @@ fn setup(run: &mut SideRun, tree: &Path, inputs: &Inputs) -> Result<bool, BenchE
     Ok(false)
 }
 
-/// `--stop-command` after a command of this side was stopped (a timeout
-/// or a cancellation): bench stopped the process group it started, but a
-/// harness started through `docker exec` lives in the container, and only
-/// the user's command can end it there. Its failure is a warning.
+/// After a command of this side was stopped (a timeout or a
+/// cancellation): bench stopped the process group it started, but a
+/// harness started through `docker exec` lives in the container. With
+/// `--container`, bench ends the command's group there itself (it knows
+/// the group: [`super::container::Container::wrap`]); then the user's
+/// `--stop-command`, for what else only they know how to end. A failure
+/// of either is a warning.
 fn stop_inside(
     run: &mut SideRun,
     ended: Ended,
@@ -283,8 +286,25 @@ fn stop_inside(
     tree: &Path,
     inputs: &Inputs,
 ) -> Result<(), BenchError> {
-    let (Some(template), Ended::TimedOut | Ended::Cancelled(_)) = (&inputs.stop_command, ended)
-    else {
+    if !matches!(ended, Ended::TimedOut | Ended::Cancelled(_)) {
+        return Ok(());
+    }
+    if let Some(container) = &inputs.container {
+        let stop = container.stop(&super::container::pidfile(run.side.name()));
+        let how = match super::setup::stop(&stop, tree, run.side.name()) {
+            Ok(Ended::Exit(0)) => None,
+            Ok(other) => Some(ended_text(other)),
+            Err(e) => Some(format!("could not start: {e}")),
+        };
+        if let Some(how) = how {
+            run.warn(format!(
+                "stopping the {} side's command inside the container {} {how}: it may still be running",
+                run.side.name(),
+                shown(&container.name)
+            ));
+        }
+    }
+    let Some(template) = &inputs.stop_command else {
         return Ok(());
     };
     let stop = script(template, run, out, groups, tree, inputs)?;
@@ -525,7 +545,8 @@ fn seen(path: &Path, inputs: &Inputs) -> String {
 }
 
 /// Runs `template` for this side: placeholders filled, then `bash -c` in
-/// the tree on the host.
+/// the tree on the host (with `--container`, that `bash -c` runs it
+/// through `docker exec` in the tree as the container sees it).
 fn script(
     template: &str,
     run: &SideRun,
@@ -544,5 +565,11 @@ fn script(
         label: &run.label,
     };
     fill.check()?;
-    Ok(plan::expand(template, &fill))
+    let script = plan::expand(template, &fill);
+    Ok(match &inputs.container {
+        Some(container) => {
+            container.wrap(&script, &tree, &super::container::pidfile(run.side.name()))
+        }
+        None => script,
+    })
 }

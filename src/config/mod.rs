@@ -1,3 +1,6 @@
+//! Why `config`: the one config file (`bench.toml`) that bench, compare,
+//! select, trend, convert and lint read; resolve and comment never read it.
+//!
 //! The comparison config, checked into the repository (TOML): which columns
 //! are the key, which metrics (and which way is better), and ordered rules
 //! that give some rows their own thresholds, an absolute floor, a direction,

@@ -13,6 +13,14 @@
 //! semver label sorts as semver says. Build metadata and local versions
 //! (`+...`) do not order; ties are broken by the tag name, so the choice is
 //! deterministic.
+//!
+//! The text is read by the `pep440_rs` and `semver` crates (a PEP 440
+//! version first, semver for the labels PEP 440 has no word for); only the
+//! shared key is ours. Where the crates are more lenient than the
+//! specifications (a second `v`, spaces, a separator with no number after
+//! it) the text is refused before they see it; semver's numbers with
+//! leading zeros (`1.0.07-x`, `1.0.0-nightly.01`) are not versions, as semver
+//! 2.0.0 says.
 
 use std::cmp::Ordering;
 
@@ -58,6 +66,13 @@ impl Version {
     /// `v0.3.2.dev838`, `2!1.0.post2`. `None` for anything else.
     pub fn parse(tag: &str) -> Option<Version> {
         let text = tag.strip_prefix(['v', 'V']).unwrap_or(tag);
+        // Both schemes start with a digit. The PEP 440 reader would also
+        // take a second `v` and surrounding spaces, which no tag name is.
+        if !text.starts_with(|c: char| c.is_ascii_digit())
+            || text.contains(|c: char| !c.is_ascii_graphic())
+        {
+            return None;
+        }
         // Build metadata / local version: ignored for ordering, but must be
         // well formed.
         let text = match text.split_once('+') {
@@ -124,162 +139,49 @@ impl PartialOrd for Version {
     }
 }
 
-/// A cursor over the version text, lowercase.
-struct Cursor<'a> {
-    s: &'a [u8],
-    i: usize,
-}
-
-#[allow(
-    clippy::arithmetic_side_effects,
-    clippy::indexing_slicing,
-    reason = "every index is below the length it was checked against; fuzzed by fuzz/version_order"
-)]
-impl Cursor<'_> {
-    fn done(&self) -> bool {
-        self.i == self.s.len()
-    }
-
-    fn peek(&self) -> Option<u8> {
-        self.s.get(self.i).copied()
-    }
-
-    fn number(&mut self) -> Option<u64> {
-        let start = self.i;
-        while self.peek().is_some_and(|b| b.is_ascii_digit()) {
-            self.i += 1;
-        }
-        if start == self.i {
-            return None;
-        }
-        std::str::from_utf8(&self.s[start..self.i])
-            .ok()?
-            .parse()
-            .ok()
-    }
-
-    fn separator(&mut self) -> bool {
-        if matches!(self.peek(), Some(b'.' | b'-' | b'_')) {
-            self.i += 1;
-            true
-        } else {
-            false
-        }
-    }
-
-    /// Consumes the longest of `words` at the cursor.
-    fn word(&mut self, words: &[&'static str]) -> Option<&'static str> {
-        let rest = &self.s[self.i..];
-        let found = words
-            .iter()
-            .filter(|w| rest.starts_with(w.as_bytes()))
-            .max_by_key(|w| w.len())?;
-        self.i += found.len();
-        Some(found)
-    }
-
-    /// An optional separator then an optional number (PEP 440's implicit 0).
-    fn label_number(&mut self) -> u64 {
-        let save = self.i;
-        self.separator();
-        match self.number() {
-            Some(n) => n,
-            None => {
-                self.i = save;
-                0
-            }
-        }
-    }
-}
-
-#[allow(
-    clippy::arithmetic_side_effects,
-    clippy::indexing_slicing,
-    reason = "every index is below the length it was checked against; fuzzed by fuzz/version_order"
-)]
+/// PEP 440, as `pep440_rs` reads it (its normalisation: `1.0-alpha-1` is
+/// `1.0a1`, `1.0c1` is `1.0rc1`, `1.0-1` is `1.0.post1`), the labels
+/// spelled as the semver identifiers they are compared with.
 fn pep440(text: &str) -> Option<Version> {
-    let lower = text.to_ascii_lowercase();
-    let mut c = Cursor {
-        s: lower.as_bytes(),
-        i: 0,
-    };
-    let mut epoch = 0;
-    let first = c.number()?;
-    let mut release = vec![first];
-    if c.peek() == Some(b'!') {
-        c.i += 1;
-        epoch = first;
-        release = vec![c.number()?];
-    }
-    while c.peek() == Some(b'.') && c.s.get(c.i + 1).is_some_and(u8::is_ascii_digit) {
-        c.i += 1;
-        release.push(c.number()?);
-    }
-    let mut version = Version {
-        epoch,
-        release,
-        pre: None,
-        post: None,
-        dev: None,
-    };
-    // Pre-release.
-    let save = c.i;
-    c.separator();
-    let pre_words = ["alpha", "a", "beta", "b", "rc", "c", "preview", "pre"];
-    match c.word(&pre_words) {
-        Some(word) => {
-            let label = match word {
-                "a" | "alpha" => "alpha",
-                "b" | "beta" => "beta",
-                _ => "rc",
-            };
-            let n = c.label_number();
-            version.pre = Some(vec![Ident::Text(label.to_owned()), Ident::Num(n)]);
-        }
-        None => c.i = save,
-    }
-    // Post-release: `.post1`, `-1`.
-    let save = c.i;
-    if c.peek() == Some(b'-') && c.s.get(c.i + 1).is_some_and(u8::is_ascii_digit) {
-        c.i += 1;
-        version.post = Some(c.number()?);
-    } else {
-        c.separator();
-        match c.word(&["post", "rev", "r"]) {
-            Some(_) => version.post = Some(c.label_number()),
-            None => c.i = save,
-        }
-    }
-    // Development release.
-    let save = c.i;
-    c.separator();
-    match c.word(&["dev"]) {
-        Some(_) => version.dev = Some(c.label_number()),
-        None => c.i = save,
-    }
-    c.done().then_some(version)
-}
-
-/// `MAJOR.MINOR.PATCH-pre.ids` as semver writes it, for pre-release labels
-/// PEP 440 has no word for (`-beta.2.x`, `-nightly.20240101`).
-fn semver(text: &str) -> Option<Version> {
-    let (core, pre) = text.split_once('-')?;
-    let release: Vec<u64> = core
-        .split('.')
-        .map(|p| {
-            let ok = !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit());
-            if ok { p.parse().ok() } else { None }
-        })
-        .collect::<Option<_>>()?;
-    if release.len() != 3 {
+    // The reader also takes a separator with no number after it (`1.0rc.`,
+    // `1.0rc--2`), which PEP 440's grammar (and `packaging`) refuses.
+    let separator = |b: &u8| matches!(b, b'.' | b'-' | b'_');
+    let bytes = text.as_bytes();
+    if bytes.last().is_some_and(separator) || bytes.windows(2).any(|w| w.iter().all(separator)) {
         return None;
     }
-    let pre: Vec<Ident> = pre
+    let parsed: pep440_rs::Version = text.parse().ok()?;
+    let pre = parsed.pre().map(|pre| {
+        let label = match pre.kind {
+            pep440_rs::PrereleaseKind::Alpha => "alpha",
+            pep440_rs::PrereleaseKind::Beta => "beta",
+            pep440_rs::PrereleaseKind::Rc => "rc",
+        };
+        vec![Ident::Text(label.to_owned()), Ident::Num(pre.number)]
+    });
+    Some(Version {
+        epoch: parsed.epoch(),
+        release: parsed.release().to_vec(),
+        pre,
+        post: parsed.post(),
+        dev: parsed.dev(),
+    })
+}
+
+/// `MAJOR.MINOR.PATCH-pre.ids` as the `semver` crate reads it, for
+/// pre-release labels PEP 440 has no word for (`-beta.2.x`,
+/// `-nightly.20240101`); a version without one is PEP 440's already.
+fn semver(text: &str) -> Option<Version> {
+    let parsed = semver::Version::parse(text).ok()?;
+    if parsed.pre.is_empty() {
+        return None;
+    }
+    let pre = parsed
+        .pre
+        .as_str()
         .split('.')
         .map(|id| {
-            if id.is_empty() || !id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-') {
-                None
-            } else if id.bytes().all(|b| b.is_ascii_digit()) {
+            if id.bytes().all(|b| b.is_ascii_digit()) {
                 id.parse().ok().map(Ident::Num)
             } else {
                 Some(Ident::Text(id.to_owned()))
@@ -288,7 +190,7 @@ fn semver(text: &str) -> Option<Version> {
         .collect::<Option<_>>()?;
     Some(Version {
         epoch: 0,
-        release,
+        release: vec![parsed.major, parsed.minor, parsed.patch],
         pre: Some(pre),
         post: None,
         dev: None,
@@ -439,6 +341,15 @@ mod tests {
             "release-1",
             "v1$(id)",
             "1.0.0-beta..1",
+            "vv1.0",
+            " 1.0",
+            "1.0 ",
+            "1.0rc.",
+            "1.0rc--2",
+            "1.2.3-nightly.01",
+            "1.2.07-nightly",
+            "1.2.3-18446744073709551616",
+            "1.2.*",
         ] {
             assert!(Version::parse(s).is_none(), "{s:?}");
         }

@@ -1,3 +1,6 @@
+//! Why `runner`: the GitHub Actions runner, the program that runs a job's
+//! steps and reads what a step writes; what runs the benchmarks is `bench`.
+//!
 //! The GitHub Actions runner, as every command meets it: values from flags
 //! and the environment (named by where they came from when they are wrong),
 //! the output formats, the file commands (`GITHUB_OUTPUT`), workflow commands

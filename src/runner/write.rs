@@ -143,6 +143,10 @@ pub fn outputs_and_summary(
 /// line goes through [`LogSink`], so none is read as a command it was not
 /// meant to be. A closed stdout (`| head`) is not worth failing an answer
 /// over.
+#[expect(
+    clippy::disallowed_methods,
+    reason = "the one writer of stdout (clippy.toml)"
+)]
 pub fn stdout(
     write: impl FnOnce(&mut LogStream<'_>) -> std::io::Result<()>,
 ) -> Result<(), WriteError> {
@@ -159,6 +163,10 @@ pub fn stdout(
 }
 
 /// Lines on stderr (an error message), each made safe like every log line.
+#[expect(
+    clippy::disallowed_methods,
+    reason = "the one writer of stderr (clippy.toml)"
+)]
 pub fn stderr(lines: &LogText) {
     let _ = std::io::stderr()
         .lock()

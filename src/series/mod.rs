@@ -1,3 +1,6 @@
+//! Why `series`: a time series, the runs of one row in order; the
+//! statistics of such series live here.
+//!
 //! A row's history as a series of runs, in log space (ratios: scaling a
 //! file changes nothing), and what can be told from it: where its level
 //! changed ([`segment`]), how far it moves from run to run within a level,

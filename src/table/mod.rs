@@ -1,3 +1,6 @@
+//! Why `table`: every results format (CSV, Google Benchmark, pytest-benchmark
+//! and the rest) is read into the one table of rows every command judges.
+//!
 //! Benchmark results as the benchmark scripts write them: CSV with a header,
 //! key columns (`op,shape,dtype`), metric columns (`tflops`, `tbps`) and an
 //! optional `status`. This is the model; [`read`] builds it from a file.

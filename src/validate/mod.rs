@@ -1,3 +1,6 @@
+//! Why `validate`: each type here can only be made by checking its input,
+//! so holding one is proof the value was validated.
+//!
 //! Validated identifiers: commit SHAs, repository names, git ref names and
 //! comparison labels; the job's token ([`secret`]) and the runner's URLs
 //! ([`url`]).

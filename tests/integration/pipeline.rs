@@ -52,8 +52,9 @@ fn a_baseline_only_step_keeps_the_current_csv_an_earlier_step_wrote() {
 }
 
 /// Break 9: on a self-hosted runner the workspace path alone is longer than
-/// 80 characters; bench's `current`/`baseline` outputs and JSON paths are
-/// what compare is handed, so they are whole, and compare reads them.
+/// 80 characters; bench's `current`/`baseline` outputs, `current-files`
+/// and `compare-baseline` (what the guide hands compare) and JSON paths
+/// are whole, and compare reads them.
 #[test]
 fn a_long_out_dir_reaches_compare_whole() {
     let p = Project::new(&quiet("100", "gemm"), &quiet("101", "gemm"));
@@ -73,9 +74,12 @@ fn a_long_out_dir_reaches_compare_whole() {
     );
     let json: serde_json::Value = serde_json::from_str(&out["json"]).unwrap();
     assert_eq!(json["current"]["path"], current.as_str());
+    // The guide's compare reads these two (one run a side: not the rounds').
+    assert_eq!(out["current-files"], current);
+    assert_eq!(out["compare-baseline"], format!("main={}", out["baseline"]));
     let compare = Bin::new()
-        .args(["compare", "--current", &out["current"]])
-        .args(["--baseline", &format!("main={}", out["baseline"])])
+        .args(["compare", "--current", &out["current-files"]])
+        .args(["--baseline", &out["compare-baseline"]])
         .run();
     assert_eq!(compare.code, 0, "{}\n{}", compare.stdout, compare.stderr);
 }

@@ -91,11 +91,11 @@ fn a_baseline_that_died_after_a_third_of_the_suite_is_not_a_pass() {
 
 /// Break 2: the seed's dashboard parses the harness's own table from the
 /// job log. bench relays it behind `[current] `, where the parser finds
-/// nothing; docs/migrating.md's step prints bench's `current-log` (the
-/// output as the harness printed it) between stop-commands markers, and
-/// the parser finds every row.
+/// nothing; docs/migrating.md's bench step has `print-log: current`, which
+/// prints the output as the harness printed it once more, and the parser
+/// finds every row of the change's side (and none of the baseline's).
 #[test]
-fn the_dashboard_reads_the_harnesss_table_from_the_guides_log_step() {
+fn the_dashboard_reads_the_harnesss_table_the_guides_bench_step_prints() {
     let (repo, base) = flydsl_repo("100", "90");
     let dir = repo.path();
     let bench = bench_flydsl(dir, &base, &[]);
@@ -122,29 +122,18 @@ fn the_dashboard_reads_the_harnesss_table_from_the_guides_log_step() {
         String::from_utf8(out.stdout).unwrap()
     };
     assert_eq!(parse(&bench.stderr), "", "the relayed lines are prefixed");
-    let (_, block) = marked_block("docs/migrating.md", "migrate:dashboard-log");
+    let (_, block) = marked_block("docs/migrating.md", "migrate:single");
     let steps: Vec<serde_yaml_ng::Value> = serde_yaml_ng::from_str(&block).unwrap();
+    let asked = steps[0]["with"]["print-log"].as_str().unwrap();
+    assert_eq!(asked, "current");
+    let printed = bench_flydsl(dir, &base, &["--print-log", asked]);
+    printed.assert_code(0);
     assert_eq!(
-        steps[0]["env"]["LOG"].as_str(),
-        Some("${{ steps.bench.outputs.current-log }}")
-    );
-    let step = std::process::Command::new("bash")
-        .args(["--noprofile", "--norc", "-eo", "pipefail", "-c"])
-        .arg(steps[0]["run"].as_str().unwrap())
-        .env("LOG", &out["current-log"])
-        .output()
-        .unwrap();
-    assert!(step.status.success());
-    let log = String::from_utf8(step.stdout).unwrap();
-    assert_eq!(
-        parse(&log),
+        parse(&printed.stderr),
         "softmax 4096x4096 bf16 - 90\ngemm 4096x4096 bf16 - 90\n",
-        "{log}"
+        "{}",
+        printed.stderr
     );
-    let first = log.lines().next().unwrap();
-    let token = first.strip_prefix("::stop-commands::").unwrap();
-    assert!(token.len() >= 32, "{first}");
-    assert_eq!(log.lines().last().unwrap(), format!("::{token}::"));
     assert_eq!(
         std::fs::read_to_string(&out["baseline-log"])
             .unwrap()

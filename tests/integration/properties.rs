@@ -86,6 +86,22 @@ proptest! {
         prop_assert_eq!(ours, theirs, "{} vs {}", a, b);
     }
 
+    /// Where semver refuses (a number with a leading zero, semver 2.0.0
+    /// items 2 and 9), so do we: such a tag is not a version, never the
+    /// release (the semver crate reads them since issue 50).
+    #[test]
+    fn a_leading_zero_in_a_semver_number_is_not_a_version(
+        (a, b, c) in (0u64..5, 0u64..12, 0u64..12),
+        at in 0usize..4,
+        label in "(nightly|x|y)",
+    ) {
+        let mut parts = [a.to_string(), b.to_string(), c.to_string(), "1".to_owned()];
+        parts[at] = format!("0{}", parts[at]);
+        let [a, b, c, n] = parts;
+        let text = format!("v{a}.{b}.{c}-{label}.{n}");
+        prop_assert!(Version::parse(&text).is_none(), "{} parsed", text);
+    }
+
     #[test]
     fn agrees_with_semver(a in semver_text(), b in semver_text()) {
         let ours = Version::parse(&a).unwrap().cmp(&Version::parse(&b).unwrap());

@@ -154,22 +154,17 @@ fn on_a_runner_outputs_summary_and_a_warning_naming_the_commit() {
         warning.contains(&sha(27)[..12]) && warning.contains("op=gemm"),
         "{warning}"
     );
-    let s = &run.summary;
-    let regressions = s
-        .find("#### Persistent regressions")
-        .expect("regressions section");
-    let improvements = s
-        .find("#### Persistent improvements")
-        .expect("improvements");
-    assert!(
-        regressions < improvements && s.contains("#### Drifts"),
-        "{s}"
-    );
-    assert_eq!(
-        s.matches("```mermaid").count(),
-        1,
-        "one chart per regressed row: {s}"
-    );
+    // The regressions, then the improvements, then the drifts; one chart
+    // per regressed row.
+    insta::assert_snapshot!("trend_summary", run.summary);
+}
+
+/// The report in the log: each change with its run, commit and kind.
+#[test]
+fn text_of_a_history_with_every_kind_of_change() {
+    let run = trend(30).args(["--format", "text"]).run();
+    run.assert_code(0);
+    insta::assert_snapshot!("trend_text", run.stdout);
 }
 
 #[test]

@@ -13,8 +13,8 @@ use crate::parallel;
 use crate::runner::log::{LogSink, LogText};
 use crate::series;
 
-/// One dashboard line (with its line break): exactly the motivating
-/// repository's format,
+/// One dashboard line (with its line break): exactly the format a
+/// hand-written comparison script prints and a dashboard parses from the log,
 /// `  {op:>18} {shape:>34} {dtype:>8}  LABEL={base:9.3} {unit:<6}  current={cur:9.3} {unit:<6}  ratio={ratio:6.3}x  delta={delta:+9.3} ({pct:+6.1}%)`.
 /// Key cells are shown with control characters escaped (see `Key`), and
 /// the log writer neutralises anything a runner would read as a command.

@@ -10,16 +10,21 @@ use rustc_hash::FxHashMap;
 use super::{Format, KEYS, MAX_SAMPLES};
 use crate::config::Metric;
 use crate::runner::shown;
-use crate::table::{Schema, Status, Table, TableError, push_key};
+use crate::table::{Schema, Status, Table, TableError, hash_key, push_key};
 
 /// A row as it is being read: its key is `keys[start..end]`, so that a
-/// row costs one allocation (the index's copy), not two.
+/// row costs no allocation of its own; `next` is the row read before it
+/// whose key has the same hash (`NONE` for none).
 struct Pending {
     start: usize,
     end: usize,
     line: u32,
+    next: u32,
     reason: Option<Box<str>>,
 }
+
+/// No row.
+const NONE: u32 = u32::MAX;
 
 /// Rows, metrics and samples of one file being read.
 pub struct Collect {
@@ -27,7 +32,10 @@ pub struct Collect {
     format: Format,
     metrics: Vec<Metric>,
     rows: Vec<Pending>,
-    index: FxHashMap<Box<str>, u32>,
+    /// A key's hash to the last row read with that hash, the others
+    /// chained through `Pending::next`: the keys are not copied into the
+    /// index, they are compared where they are, in `keys`.
+    index: FxHashMap<u64, u32>,
     /// (row, metric, value), in the order read.
     samples: Vec<(u32, u16, f64)>,
     key: String,
@@ -89,17 +97,23 @@ impl Collect {
     pub fn row(&mut self, benchmark: &str, params: &str, line: u32) -> u32 {
         self.key.clear();
         push_key(&mut self.key, [benchmark, params]);
-        if let Some(row) = self.index.get(self.key.as_str()) {
-            return *row;
+        let hash = hash_key(&self.key);
+        let mut at = self.index.get(&hash).copied().unwrap_or(NONE);
+        while let Some(p) = usize::try_from(at).ok().and_then(|r| self.rows.get(r)) {
+            if self.keys.get(p.start..p.end) == Some(self.key.as_str()) {
+                return at;
+            }
+            at = p.next;
         }
-        let row = u32::try_from(self.rows.len()).unwrap_or(u32::MAX);
-        self.index.insert(self.key.as_str().into(), row);
+        let row = u32::try_from(self.rows.len()).unwrap_or(NONE);
+        let next = self.index.insert(hash, row).unwrap_or(NONE);
         let start = self.keys.len();
         self.keys.push_str(&self.key);
         self.rows.push(Pending {
             start,
             end: self.keys.len(),
             line,
+            next,
             reason: None,
         });
         row

@@ -14,20 +14,26 @@
 //! row two samples. `range` (a text, `± 3%`, of no fixed shape) and
 //! `extra` are left out.
 
+use std::borrow::Cow;
 use std::path::Path;
 
 use serde::Deserialize;
 
 use super::collect::Collect;
+use super::json::Text;
+use super::list::{self, At};
 use super::{Format, by_unit, json};
 use crate::config::{Direction, Metric};
 use crate::table::{Table, TableError};
 
+/// One entry, its strings borrowed from the file where they hold no
+/// escape, read as the list is (`list::each`).
 #[derive(Deserialize)]
-struct Entry {
-    name: String,
-    #[serde(default)]
-    unit: String,
+struct Entry<'a> {
+    #[serde(borrow)]
+    name: Cow<'a, str>,
+    #[serde(default, borrow)]
+    unit: Text<'a>,
     value: Option<f64>,
 }
 
@@ -48,9 +54,9 @@ fn metric_of(unit: &str, format: Format) -> Metric {
 }
 
 pub fn parse(path: &Path, bytes: &[u8], format: Format) -> Result<Table, TableError> {
-    let entries: Vec<Entry> = json::parse(path, format, bytes)?;
+    let text = json::python_json(bytes);
     let mut rows = Collect::new(path, format, Vec::new());
-    for (i, entry) in entries.iter().enumerate() {
+    list::each(path, format, &text, At::Document, |i, entry: Entry<'_>| {
         let line = u32::try_from(i).unwrap_or(u32::MAX).saturating_add(1);
         let row = rows.row(&entry.name, "", line);
         let column = if entry.unit.is_empty() {
@@ -61,9 +67,9 @@ pub fn parse(path: &Path, bytes: &[u8], format: Format) -> Result<Table, TableEr
         let metric = rows.metric(|| metric_of(&entry.unit, format), column)?;
         let Some(value) = entry.value else {
             rows.fail(row, "no value");
-            continue;
+            return Ok(());
         };
-        rows.sample(row, metric, value, || format!("at [{i}].value"))?;
-    }
+        rows.sample(row, metric, value, || format!("at [{i}].value"))
+    })?;
     Ok(rows.finish())
 }

@@ -20,29 +20,33 @@ use std::path::Path;
 use serde::Deserialize;
 
 use super::collect::Collect;
+use super::json::Text;
+use super::list::{self, At};
 use super::{Format, json, time};
 use crate::config::{Direction, Metric};
 use crate::table::{Table, TableError};
 
-#[derive(Deserialize)]
-struct File {
-    #[serde(rename = "Benchmarks")]
-    benchmarks: Vec<Bench>,
-}
-
+/// One benchmark, its strings borrowed from the file where they hold no
+/// escape, read as the list is (`list::each`); the statistics and fields
+/// not named here are skipped unbuilt.
 #[derive(Deserialize)]
 #[serde(rename_all = "PascalCase")]
-struct Bench {
-    namespace: Option<String>,
-    #[serde(rename = "Type")]
-    kind: Option<String>,
-    method: Option<String>,
-    full_name: Option<String>,
-    display_info: Option<String>,
-    parameters: Option<String>,
+struct Bench<'a> {
+    #[serde(borrow)]
+    namespace: Option<Text<'a>>,
+    #[serde(rename = "Type", borrow)]
+    kind: Option<Text<'a>>,
+    #[serde(borrow)]
+    method: Option<Text<'a>>,
+    #[serde(borrow)]
+    full_name: Option<Text<'a>>,
+    #[serde(borrow)]
+    display_info: Option<Text<'a>>,
+    #[serde(borrow)]
+    parameters: Option<Text<'a>>,
     statistics: Option<Stats>,
-    #[serde(default)]
-    measurements: Vec<Measurement>,
+    #[serde(default, borrow)]
+    measurements: Vec<Measurement<'a>>,
     memory: Option<Memory>,
 }
 
@@ -55,9 +59,11 @@ struct Stats {
 
 #[derive(Deserialize)]
 #[serde(rename_all = "PascalCase")]
-struct Measurement {
-    iteration_mode: Option<String>,
-    iteration_stage: Option<String>,
+struct Measurement<'a> {
+    #[serde(borrow)]
+    iteration_mode: Option<Text<'a>>,
+    #[serde(borrow)]
+    iteration_stage: Option<Text<'a>>,
     operations: Option<f64>,
     nanoseconds: Option<f64>,
 }
@@ -68,18 +74,29 @@ struct Memory {
     bytes_allocated_per_operation: Option<f64>,
 }
 
-impl Bench {
-    /// `Namespace.Type.Method`, or `FullName` where those are missing.
-    fn name(&self) -> String {
-        match (&self.namespace, &self.kind, &self.method) {
-            (Some(ns), Some(t), Some(m)) if !ns.is_empty() => format!("{ns}.{t}.{m}"),
-            (_, Some(t), Some(m)) => format!("{t}.{m}"),
-            _ => self.full_name.clone().unwrap_or_default(),
+impl Bench<'_> {
+    /// `Namespace.Type.Method`, or `FullName` where those are missing,
+    /// written in `out` (cleared first: one buffer for every row).
+    fn name(&self, out: &mut String) {
+        out.clear();
+        let parts = [
+            self.namespace.as_deref(),
+            self.kind.as_deref(),
+            self.method.as_deref(),
+        ];
+        match parts {
+            [Some(ns), Some(t), Some(m)] if !ns.is_empty() => {
+                out.extend([ns, ".", t, ".", m]);
+            }
+            [_, Some(t), Some(m)] => out.extend([t, ".", m]),
+            _ => out.push_str(self.full_name.as_deref().unwrap_or_default()),
         }
     }
 
-    /// The parameters, and the job when it is not the default one.
-    fn params(&self) -> String {
+    /// The parameters, and the job when it is not the default one, written
+    /// in `out` (cleared first).
+    fn params(&self, out: &mut String) {
+        out.clear();
         let job = self
             .display_info
             .as_deref()
@@ -87,72 +104,84 @@ impl Bench {
             .map(|(_, job)| job.split(" [").next().unwrap_or(job).trim())
             .filter(|job| !job.is_empty() && *job != "DefaultJob");
         let params = self.parameters.as_deref().unwrap_or("");
-        match (params.is_empty(), job) {
-            (_, None) => params.to_owned(),
-            (true, Some(job)) => format!("job={job}"),
-            (false, Some(job)) => format!("{params}&job={job}"),
+        out.push_str(params);
+        if let Some(job) = job {
+            if !params.is_empty() {
+                out.push('&');
+            }
+            out.extend(["job=", job]);
         }
     }
 }
 
 pub fn parse(path: &Path, bytes: &[u8]) -> Result<Table, TableError> {
     let format = Format::BenchmarkDotNet;
-    let file: File = json::parse(path, format, bytes)?;
+    let text = json::python_json(bytes);
     let allocated = Metric {
         column: "allocated".to_owned(),
         unit: "B".to_owned(),
         direction: Direction::Lower,
     };
     let mut rows = Collect::new(path, format, vec![time("time"), allocated]);
-    for (i, bench) in file.benchmarks.iter().enumerate() {
-        let line = u32::try_from(i).unwrap_or(u32::MAX).saturating_add(1);
-        let row = rows.row(&bench.name(), &bench.params(), line);
-        let mut any = false;
-        for (k, m) in bench.measurements.iter().enumerate() {
-            let result = m.iteration_mode.as_deref() == Some("Workload")
-                && m.iteration_stage.as_deref() == Some("Result");
-            let (Some(ns), Some(ops), true) = (m.nanoseconds, m.operations, result) else {
-                continue;
-            };
-            if ops > 0.0 {
+    let (mut name, mut params) = (String::new(), String::new());
+    list::each(
+        path,
+        format,
+        &text,
+        At::Field("Benchmarks"),
+        |i, bench: Bench<'_>| {
+            let line = u32::try_from(i).unwrap_or(u32::MAX).saturating_add(1);
+            bench.name(&mut name);
+            bench.params(&mut params);
+            let row = rows.row(&name, &params, line);
+            let mut any = false;
+            for (k, m) in bench.measurements.iter().enumerate() {
+                let result = m.iteration_mode.as_deref() == Some("Workload")
+                    && m.iteration_stage.as_deref() == Some("Result");
+                let (Some(ns), Some(ops), true) = (m.nanoseconds, m.operations, result) else {
+                    continue;
+                };
+                if ops > 0.0 {
+                    any = true;
+                    rows.sample(row, 0, ns / ops, || {
+                        format!("at Benchmarks[{i}].Measurements[{k}]")
+                    })?;
+                }
+            }
+            let stats = bench.statistics.as_ref();
+            if !any && let Some(values) = stats.and_then(|s| s.original_values.as_ref()) {
+                for (k, v) in values.iter().enumerate() {
+                    let Some(v) = v else { continue };
+                    any = true;
+                    rows.sample(row, 0, *v, || {
+                        format!("at Benchmarks[{i}].Statistics.OriginalValues[{k}]")
+                    })?;
+                }
+            }
+            if !any && let Some(median) = stats.and_then(|s| s.median) {
                 any = true;
-                rows.sample(row, 0, ns / ops, || {
-                    format!("at Benchmarks[{i}].Measurements[{k}]")
+                rows.sample(row, 0, median, || {
+                    format!("at Benchmarks[{i}].Statistics.Median")
                 })?;
             }
-        }
-        let stats = bench.statistics.as_ref();
-        if !any && let Some(values) = stats.and_then(|s| s.original_values.as_ref()) {
-            for (k, v) in values.iter().enumerate() {
-                let Some(v) = v else { continue };
-                any = true;
-                rows.sample(row, 0, *v, || {
-                    format!("at Benchmarks[{i}].Statistics.OriginalValues[{k}]")
+            if !any {
+                rows.fail(
+                    row,
+                    "no measurements and no statistics: the benchmark failed",
+                );
+                return Ok(());
+            }
+            if let Some(b) = bench
+                .memory
+                .as_ref()
+                .and_then(|m| m.bytes_allocated_per_operation)
+            {
+                rows.sample(row, 1, b, || {
+                    format!("at Benchmarks[{i}].Memory.BytesAllocatedPerOperation")
                 })?;
             }
-        }
-        if !any && let Some(median) = stats.and_then(|s| s.median) {
-            any = true;
-            rows.sample(row, 0, median, || {
-                format!("at Benchmarks[{i}].Statistics.Median")
-            })?;
-        }
-        if !any {
-            rows.fail(
-                row,
-                "no measurements and no statistics: the benchmark failed",
-            );
-            continue;
-        }
-        if let Some(b) = bench
-            .memory
-            .as_ref()
-            .and_then(|m| m.bytes_allocated_per_operation)
-        {
-            rows.sample(row, 1, b, || {
-                format!("at Benchmarks[{i}].Memory.BytesAllocatedPerOperation")
-            })?;
-        }
-    }
+            Ok(())
+        },
+    )?;
     Ok(rows.finish())
 }

@@ -10,31 +10,39 @@
 //! row's one value is `score`. `secondaryMetrics` (profilers' counters),
 //! `scoreError` and the percentiles are left out.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::path::Path;
 
 use serde::Deserialize;
 
 use super::collect::Collect;
+use super::json::Text;
+use super::list::{self, At};
 use super::{Format, by_unit, json, nanos_per};
 use crate::config::{Direction, Metric};
 use crate::table::{Table, TableError};
 
+/// One run, its strings borrowed from the file where they hold no escape,
+/// read as the list is (`list::each`); every field not named here (the
+/// JVM, the percentiles, `secondaryMetrics`) is skipped unbuilt.
 #[derive(Deserialize)]
-struct Entry {
-    benchmark: String,
-    mode: Option<String>,
-    #[serde(default)]
-    params: BTreeMap<String, String>,
-    #[serde(rename = "primaryMetric")]
-    primary: Primary,
+struct Entry<'a> {
+    #[serde(borrow)]
+    benchmark: Cow<'a, str>,
+    #[serde(borrow)]
+    mode: Option<Text<'a>>,
+    #[serde(default, borrow)]
+    params: BTreeMap<Text<'a>, Text<'a>>,
+    #[serde(rename = "primaryMetric", borrow)]
+    primary: Primary<'a>,
 }
 
 #[derive(Deserialize)]
-struct Primary {
+struct Primary<'a> {
     score: Option<f64>,
-    #[serde(rename = "scoreUnit")]
-    unit: Option<String>,
+    #[serde(rename = "scoreUnit", borrow)]
+    unit: Option<Text<'a>>,
     #[serde(rename = "rawData")]
     raw: Option<Vec<Vec<Option<f64>>>>,
 }
@@ -57,46 +65,52 @@ fn metric_of(mode: &str, unit: &str) -> (Metric, f64) {
 
 pub fn parse(path: &Path, bytes: &[u8]) -> Result<Table, TableError> {
     let format = Format::Jmh;
-    let entries: Vec<Entry> = json::parse(path, format, bytes)?;
+    let text = json::python_json(bytes);
     let mut rows = Collect::new(path, format, Vec::new());
-    for (i, entry) in entries.iter().enumerate() {
-        let params: Vec<String> = entry
-            .params
-            .iter()
-            .map(|(k, v)| format!("{k}={v}"))
-            .collect();
+    // The metric of each (mode, unit) seen, found once, not once a run.
+    let mut seen: Vec<(String, String, u16, f64)> = Vec::new();
+    let mut params = String::new();
+    list::each(path, format, &text, At::Document, |i, entry: Entry<'_>| {
+        params.clear();
+        for (k, v) in &entry.params {
+            if !params.is_empty() {
+                params.push(',');
+            }
+            params.push_str(k);
+            params.push('=');
+            params.push_str(v);
+        }
         let line = u32::try_from(i).unwrap_or(u32::MAX).saturating_add(1);
-        let row = rows.row(&entry.benchmark, &params.join(","), line);
+        let row = rows.row(&entry.benchmark, &params, line);
         let mode = entry.mode.as_deref().unwrap_or("score");
         let unit = entry.primary.unit.as_deref().unwrap_or("");
-        let (want, scale) = metric_of(mode, unit);
-        let column = want.column.clone();
-        let metric = rows.metric(|| want, &column)?;
-        let raw: Vec<(usize, usize, f64)> = entry
-            .primary
-            .raw
-            .iter()
-            .flatten()
-            .enumerate()
-            .flat_map(|(f, fork)| {
-                fork.iter()
-                    .enumerate()
-                    .filter_map(move |(k, v)| v.map(|v| (f, k, v)))
-            })
-            .collect();
-        if raw.is_empty() {
-            if let Some(score) = entry.primary.score {
-                rows.sample(row, metric, score * scale, || {
-                    format!("at [{i}].primaryMetric.score")
+        let known = seen.iter().find(|(m, u, _, _)| m == mode && u == unit);
+        let (metric, scale) = match known {
+            Some(&(_, _, metric, scale)) => (metric, scale),
+            None => {
+                let (want, scale) = metric_of(mode, unit);
+                let column = want.column.clone();
+                let metric = rows.metric(|| want, &column)?;
+                seen.push((mode.to_owned(), unit.to_owned(), metric, scale));
+                (metric, scale)
+            }
+        };
+        let mut any = false;
+        for (f, fork) in entry.primary.raw.iter().flatten().enumerate() {
+            for (k, v) in fork.iter().enumerate() {
+                let Some(v) = v else { continue };
+                any = true;
+                rows.sample(row, metric, v * scale, || {
+                    format!("at [{i}].primaryMetric.rawData[{f}][{k}]")
                 })?;
             }
-            continue;
         }
-        for (f, k, v) in raw {
-            rows.sample(row, metric, v * scale, || {
-                format!("at [{i}].primaryMetric.rawData[{f}][{k}]")
+        if let (false, Some(score)) = (any, entry.primary.score) {
+            rows.sample(row, metric, score * scale, || {
+                format!("at [{i}].primaryMetric.score")
             })?;
         }
-    }
+        Ok(())
+    })?;
     Ok(rows.finish())
 }

@@ -3,7 +3,6 @@
 //! JSON has not), and errors that say where in the document they are.
 
 use std::borrow::Cow;
-use std::collections::BTreeMap;
 use std::fmt;
 use std::path::Path;
 
@@ -13,6 +12,7 @@ use serde::de::{
 };
 
 use super::Format;
+pub use super::text::{Shown, Text};
 use crate::table::TableError;
 
 /// The JSON formats detection tries, for the message when none fits.
@@ -32,18 +32,18 @@ impl<'de> Deserialize<'de> for Kind {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Kind, D::Error> {
         let mut kind = Kind::Absent;
         d.deserialize_any(KindOf {
-            lists: true,
+            stop_at: Kind::Absent,
             seen: &mut kind,
         })?;
         Ok(kind)
     }
 }
 
-/// Reads a value's kind into `seen`; `lists: false` leaves a list's
-/// entries unread (the read then stops with an error, and `seen` says
-/// it was a list).
+/// Reads a value's kind into `seen`; a list or an object of the kind
+/// `stop_at` is left unread (the read then stops with an error, and
+/// `seen` says what it was).
 struct KindOf<'k> {
-    lists: bool,
+    stop_at: Kind,
     seen: &'k mut Kind,
 }
 
@@ -67,13 +67,15 @@ impl<'de> Visitor<'de> for KindOf<'_> {
         f.write_str("any value")
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
         *self.seen = Kind::Object;
+        while self.stop_at != Kind::Object && map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some()
+        {
+        }
         Ok(())
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
         *self.seen = Kind::Array;
-        while self.lists && seq.next_element::<IgnoredAny>()?.is_some() {}
+        while self.stop_at != Kind::Array && seq.next_element::<IgnoredAny>()?.is_some() {}
         Ok(())
     }
     fn visit_bool<E: de::Error>(self, _: bool) -> Result<(), E> {
@@ -96,13 +98,6 @@ impl<'de> Visitor<'de> for KindOf<'_> {
     }
 }
 
-/// A file whose results are its `benchmarks` list (Google Benchmark,
-/// pytest-benchmark).
-#[derive(Debug, serde::Deserialize)]
-pub struct Benchmarks<E> {
-    pub benchmarks: Vec<E>,
-}
-
 /// The top-level fields detection looks at.
 #[derive(Debug, Default, serde::Deserialize)]
 #[serde(default)]
@@ -120,6 +115,9 @@ struct Probe {
     dotnet_benchmarks: Kind,
     #[serde(rename = "HostEnvironmentInfo")]
     dotnet_host: Kind,
+    /// The first entry of `benchmarks` has `runs` (pyperf's).
+    #[serde(skip)]
+    runs: bool,
 }
 
 /// The fields of a list's first entry that detection looks at (JMH's
@@ -135,24 +133,26 @@ struct EntryProbe {
     value: Kind,
 }
 
-/// A list's first entry, the rest skipped without being kept.
-struct First<T>(Option<T>);
+/// A list's first entry, put in the option; the rest is left unread (the
+/// read then stops with an error): the entry is all detection needs, and
+/// the list, nearly all of the file, is read once, by its reader.
+struct First<'f, T>(&'f mut Option<T>);
 
-impl<'de, T: Deserialize<'de>> Deserialize<'de> for First<T> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<First<T>, D::Error> {
-        struct V<T>(std::marker::PhantomData<T>);
-        impl<'de, T: Deserialize<'de>> Visitor<'de> for V<T> {
-            type Value = First<T>;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a list")
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<First<T>, A::Error> {
-                let first = seq.next_element::<T>()?;
-                while seq.next_element::<IgnoredAny>()?.is_some() {}
-                Ok(First(first))
-            }
-        }
-        d.deserialize_seq(V(std::marker::PhantomData))
+impl<'de, T: Deserialize<'de>> DeserializeSeed<'de> for First<'_, T> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_seq(self)
+    }
+}
+
+impl<'de, T: Deserialize<'de>> Visitor<'de> for First<'_, T> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a list")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        *self.0 = seq.next_element::<T>()?;
+        Ok(())
     }
 }
 
@@ -161,6 +161,59 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for First<T> {
 struct MeasureProbe {
     #[allow(dead_code)]
     value: IgnoredAny,
+}
+
+/// A document as the Bencher Metric Format, counted, not kept: its names
+/// and their measures (each an object with a `value`).
+#[derive(Default)]
+struct BmfProbe {
+    names: usize,
+    measures: usize,
+}
+
+impl<'de> Deserialize<'de> for BmfProbe {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<BmfProbe, D::Error> {
+        d.deserialize_map(BmfProbe::default())
+    }
+}
+
+impl<'de> Visitor<'de> for BmfProbe {
+    type Value = BmfProbe;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("names to measures")
+    }
+    fn visit_map<A: MapAccess<'de>>(mut self, mut map: A) -> Result<BmfProbe, A::Error> {
+        while map.next_key::<IgnoredAny>()?.is_some() {
+            let measures = map.next_value::<Measures>()?;
+            self.names = self.names.saturating_add(1);
+            self.measures = self.measures.saturating_add(measures.0);
+        }
+        Ok(self)
+    }
+}
+
+/// A name's measures, counted.
+struct Measures(usize);
+
+impl<'de> Deserialize<'de> for Measures {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Measures, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Measures;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("measures")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Measures, A::Error> {
+                let mut n = 0usize;
+                while map.next_key::<IgnoredAny>()?.is_some() {
+                    map.next_value::<MeasureProbe>()?;
+                    n = n.saturating_add(1);
+                }
+                Ok(Measures(n))
+            }
+        }
+        d.deserialize_map(V)
+    }
 }
 
 /// The JSON format of `bytes`, by its top-level fields;
@@ -180,7 +233,7 @@ pub fn detect(bytes: &[u8]) -> Format {
         Kind::Array if has(probe.context) => Format::GoogleBenchmark,
         Kind::Array if has(probe.machine_info) => Format::PytestBenchmark,
         Kind::Array if has(probe.meta) && has(probe.devices) => Format::Nvbench,
-        Kind::Array if has(probe.version) || has(probe.metadata) => Format::Pyperf,
+        Kind::Array if has(probe.version) || has(probe.metadata) || probe.runs => Format::Pyperf,
         _ if probe.results == Kind::Array => Format::Hyperfine,
         _ if probe.results == Kind::Object && has(probe.commit_hash) => Format::Asv,
         _ if probe.dotnet_benchmarks == Kind::Array && has(probe.dotnet_host) => {
@@ -188,22 +241,23 @@ pub fn detect(bytes: &[u8]) -> Format {
         }
         // Bencher's format has no field of its own: names to measures,
         // each an object with a `value`.
-        _ => {
-            match serde_json::from_slice::<BTreeMap<String, BTreeMap<String, MeasureProbe>>>(&text)
-            {
-                Ok(map) if !map.is_empty() && map.values().any(|m| !m.is_empty()) => Format::Bmf,
-                _ => Format::Csv,
-            }
-        }
+        _ => match serde_json::from_slice::<BmfProbe>(&text) {
+            Ok(BmfProbe { names, measures }) if names > 0 && measures > 0 => Format::Bmf,
+            _ => Format::Csv,
+        },
     }
 }
 
 /// The top-level fields of `text`; `None` when it is not a JSON object.
-/// Google Benchmark and pytest-benchmark write their `context` or
-/// `machine_info` before `benchmarks`: once the list is reached after
-/// one of them the format is decided, and the list (nearly all of the
-/// file) is not read twice, here and again by the reader, which refuses
-/// what is wrong in it, naming where.
+/// The results list or object is nearly all of a file; where the fields
+/// before it already decide the format (Google Benchmark's `context`,
+/// pytest-benchmark's `machine_info`, nvbench's `meta` and `devices`
+/// before `benchmarks`; BenchmarkDotNet's `HostEnvironmentInfo` before
+/// `Benchmarks`; asv's `commit_hash` before `results`; hyperfine's
+/// `results` list with no `benchmarks` before it; pyperf's `benchmarks`
+/// whose first entry has `runs`), the read stops there, so that the
+/// results are not read twice, here and again by the reader, which
+/// refuses what is wrong in them, naming where.
 fn probe(text: &[u8]) -> Option<Probe> {
     let mut probe = Probe::default();
     let mut decided = false;
@@ -219,7 +273,7 @@ fn probe(text: &[u8]) -> Option<Probe> {
     }
 }
 
-/// Fills a [`Probe`] field by field, stopping at a decided `benchmarks`.
+/// Fills a [`Probe`] field by field, stopping where the format is decided.
 struct ProbeVisitor<'p> {
     probe: &'p mut Probe,
     decided: &'p mut bool,
@@ -232,16 +286,24 @@ impl<'de> Visitor<'de> for ProbeVisitor<'_> {
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
         let p = self.probe;
-        while let Some(Key(key)) = map.next_key::<Key<'de>>()? {
+        while let Some(Text(key)) = map.next_key::<Text<'de>>()? {
+            let has = |k: Kind| k != Kind::Absent;
+            // The kind of the value that would decide the format here.
+            let stop_at = match key.as_ref() {
+                "benchmarks" if has(p.context) || has(p.machine_info) => Kind::Array,
+                "benchmarks" if has(p.meta) && has(p.devices) => Kind::Array,
+                "Benchmarks" if has(p.dotnet_host) => Kind::Array,
+                "results" if has(p.commit_hash) => Kind::Object,
+                "results" if !has(p.benchmarks) => Kind::Array,
+                _ => Kind::Absent,
+            };
             let field = match key.as_ref() {
-                "benchmarks" if p.context != Kind::Absent || p.machine_info != Kind::Absent => {
-                    // A list is all this needs to know: its entries are
-                    // left unread, which ends the read with an error.
-                    let read = map.next_value_seed(KindOf {
-                        lists: false,
+                "benchmarks" if stop_at == Kind::Absent => {
+                    let read = map.next_value_seed(FirstRuns {
                         seen: &mut p.benchmarks,
+                        runs: &mut p.runs,
                     });
-                    *self.decided = p.benchmarks == Kind::Array;
+                    *self.decided = p.runs;
                     read?;
                     continue;
                 }
@@ -261,39 +323,93 @@ impl<'de> Visitor<'de> for ProbeVisitor<'_> {
                     continue;
                 }
             };
-            *field = map.next_value::<Kind>()?;
+            let read = map.next_value_seed(KindOf {
+                stop_at,
+                seen: field,
+            });
+            if stop_at != Kind::Absent && *field == stop_at {
+                *self.decided = true;
+            }
+            read?;
         }
         Ok(())
     }
 }
 
-/// An object's key, borrowed from the text where it holds no escape.
-struct Key<'de>(Cow<'de, str>);
+/// A `benchmarks` value's kind; a list whose first entry has `runs` (pyperf
+/// writes its keys sorted, `benchmarks` before `metadata` and `version`)
+/// is left unread after that entry, `runs` set.
+struct FirstRuns<'k> {
+    seen: &'k mut Kind,
+    runs: &'k mut bool,
+}
 
-impl<'de> Deserialize<'de> for Key<'de> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Key<'de>, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Key<'de>;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a key")
-            }
-            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Key<'de>, E> {
-                Ok(Key(Cow::Borrowed(v)))
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<Key<'de>, E> {
-                Ok(Key(Cow::Owned(v.to_owned())))
-            }
+/// The field of a list's first entry that says pyperf.
+#[derive(Default, serde::Deserialize)]
+#[serde(default)]
+struct RunsProbe {
+    runs: Kind,
+}
+
+impl<'de> DeserializeSeed<'de> for FirstRuns<'_> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for FirstRuns<'_> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any value")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        *self.seen = Kind::Array;
+        let first = seq.next_element::<RunsProbe>()?;
+        if first.is_some_and(|e| e.runs == Kind::Array) {
+            *self.runs = true;
+            return Ok(());
         }
-        d.deserialize_str(V)
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(())
+    }
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<(), A::Error> {
+        KindOf {
+            stop_at: Kind::Absent,
+            seen: self.seen,
+        }
+        .visit_map(map)
+    }
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<(), E> {
+        *self.seen = Kind::Other;
+        Ok(())
+    }
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<(), E> {
+        self.visit_bool(true)
+    }
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<(), E> {
+        self.visit_bool(true)
+    }
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<(), E> {
+        self.visit_bool(true)
+    }
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<(), E> {
+        self.visit_bool(true)
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<(), E> {
+        self.visit_bool(true)
     }
 }
 
 /// The format of a JSON list, by its first entry's fields: JMH's
 /// `benchmark` and `primaryMetric`, the custom JSON's `name`, `unit` and
-/// `value`.
+/// `value`. What follows the first entry is left to the reader, which
+/// refuses what is wrong in it, naming where.
 fn detect_list(text: &[u8]) -> Format {
-    let Ok(First(Some(e))) = serde_json::from_slice::<First<EntryProbe>>(text) else {
+    let mut first = None;
+    let mut de = serde_json::Deserializer::from_slice(text);
+    let _ = First::<EntryProbe>(&mut first).deserialize(&mut de);
+    let Some(e) = first else {
         return Format::Csv;
     };
     let has = |k: Kind| k != Kind::Absent;
@@ -318,39 +434,64 @@ pub fn why_unknown(bytes: &[u8]) -> String {
 /// `bytes` with Python's `NaN`, `Infinity` and `-Infinity` outside strings
 /// made `null` (a value that is not there), so that the file parses; the
 /// bytes themselves when there are none (the usual case, no copy).
+///
+/// The scan jumps from one byte that matters to the next (memchr): outside
+/// a string only `"`, `N` and `I` (JSON's own words are lower case and its
+/// numbers hold neither), inside one only `"` and `\`. A file that holds
+/// the word `NaN` only in its strings (JMH writes `"scoreError" : "NaN"`)
+/// is scanned once and not copied.
 pub fn python_json(bytes: &[u8]) -> Cow<'_, [u8]> {
     let finder = |n: &[u8]| memchr::memmem::find(bytes, n).is_some();
     if !finder(b"NaN") && !finder(b"Infinity") {
         return Cow::Borrowed(bytes);
     }
-    let mut out = Vec::with_capacity(bytes.len());
-    let (mut in_string, mut escaped, mut i) = (false, false, 0usize);
-    while let Some(&b) = bytes.get(i) {
-        if in_string {
-            out.push(b);
-            match (escaped, b) {
-                (true, _) => escaped = false,
-                (false, b'\\') => escaped = true,
-                (false, b'"') => in_string = false,
-                _ => {}
-            }
-            i = i.saturating_add(1);
-            continue;
-        }
-        let rest = bytes.get(i..).unwrap_or_default();
-        let token = [&b"-Infinity"[..], b"Infinity", b"NaN"]
+    let mut out: Option<Vec<u8>> = None;
+    // `bytes[..copied]` is in `out` already.
+    let mut copied = 0usize;
+    let mut i = 0usize;
+    let rest = |i: usize| bytes.get(i..).unwrap_or_default();
+    while let Some(found) = memchr::memchr3(b'"', b'N', b'I', rest(i)) {
+        let at = i.saturating_add(found);
+        let token = [&b"Infinity"[..], b"NaN"]
             .into_iter()
-            .find(|t| rest.starts_with(t));
-        if let Some(t) = token {
-            out.extend_from_slice(b"null");
-            i = i.saturating_add(t.len());
+            .find(|t| rest(at).starts_with(t));
+        let Some(token) = token else {
+            // A string: to its closing quote, over escaped characters.
+            i = at.saturating_add(1);
+            if bytes.get(at) == Some(&b'"') {
+                i = string_end(bytes, i);
+            }
             continue;
-        }
-        in_string = b == b'"';
-        out.push(b);
-        i = i.saturating_add(1);
+        };
+        let minus = at > 0 && bytes.get(at.saturating_sub(1)) == Some(&b'-');
+        let start = if minus { at.saturating_sub(1) } else { at };
+        let buf = out.get_or_insert_with(|| Vec::with_capacity(bytes.len()));
+        buf.extend_from_slice(bytes.get(copied..start).unwrap_or_default());
+        buf.extend_from_slice(b"null");
+        i = at.saturating_add(token.len());
+        copied = i;
     }
-    Cow::Owned(out)
+    match out {
+        None => Cow::Borrowed(bytes),
+        Some(mut buf) => {
+            buf.extend_from_slice(rest(copied));
+            Cow::Owned(buf)
+        }
+    }
+}
+
+/// Where the string whose content starts at `from` ends: just past its
+/// closing quote, or the end of `bytes` when it is not closed.
+fn string_end(bytes: &[u8], from: usize) -> usize {
+    let mut i = from;
+    while let Some(found) = memchr::memchr2(b'"', b'\\', bytes.get(i..).unwrap_or_default()) {
+        let at = i.saturating_add(found);
+        if bytes.get(at) == Some(&b'"') {
+            return at.saturating_add(1);
+        }
+        i = at.saturating_add(2);
+    }
+    bytes.len()
 }
 
 /// `bytes` as `T`, an error naming the JSON path and line where it failed.
@@ -401,105 +542,4 @@ pub fn parse_text<'de, T: Deserialize<'de>>(
         message: e.to_string(),
     })?;
     Ok(value)
-}
-
-/// Reads the entries of a `benchmarks` list (Google Benchmark,
-/// pytest-benchmark) one at a time into `each`, with their index, rather
-/// than into a list first: a large file's entries are never all held at
-/// once. A file that is not JSON, or whose entries are not `E`, is read
-/// again by [`parse_text`] for the message naming where.
-pub fn each<'de, E: Deserialize<'de>>(
-    path: &Path,
-    format: Format,
-    text: &'de [u8],
-    mut each: impl FnMut(usize, E) -> Result<(), TableError>,
-) -> Result<(), TableError> {
-    let mut failed = None;
-    let mut de = serde_json::Deserializer::from_slice(text);
-    let read = de
-        .deserialize_map(Each {
-            each: &mut each,
-            failed: &mut failed,
-            entry: std::marker::PhantomData,
-        })
-        .and_then(|()| de.end());
-    if let Some(e) = failed {
-        return Err(e);
-    }
-    match read {
-        Ok(()) => Ok(()),
-        Err(e) => {
-            parse_text::<Benchmarks<E>>(path, format, text)?;
-            Err(TableError::Format {
-                path: path.to_owned(),
-                format: format.name(),
-                at: format!("line {} column {}", e.line(), e.column()),
-                message: e.to_string(),
-            })
-        }
-    }
-}
-
-/// The top-level object for [`each`]: `benchmarks` read entry by entry,
-/// every other field skipped.
-struct Each<'f, F, E> {
-    each: &'f mut F,
-    failed: &'f mut Option<TableError>,
-    entry: std::marker::PhantomData<E>,
-}
-
-impl<'de, F, E> Visitor<'de> for Each<'_, F, E>
-where
-    F: FnMut(usize, E) -> Result<(), TableError>,
-    E: Deserialize<'de>,
-{
-    type Value = ();
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("an object with a benchmarks list")
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        let mut seen = false;
-        while let Some(Key(key)) = map.next_key::<Key<'de>>()? {
-            if key != "benchmarks" {
-                map.next_value::<IgnoredAny>()?;
-                continue;
-            }
-            if seen {
-                return Err(de::Error::duplicate_field("benchmarks"));
-            }
-            seen = true;
-            map.next_value_seed(Each {
-                each: &mut *self.each,
-                failed: &mut *self.failed,
-                entry: self.entry,
-            })?;
-        }
-        if seen {
-            Ok(())
-        } else {
-            Err(de::Error::missing_field("benchmarks"))
-        }
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        let mut i = 0usize;
-        while let Some(entry) = seq.next_element::<E>()? {
-            if let Err(e) = (self.each)(i, entry) {
-                *self.failed = Some(e);
-                return Err(de::Error::custom("refused"));
-            }
-            i = i.saturating_add(1);
-        }
-        Ok(())
-    }
-}
-
-impl<'de, F, E> DeserializeSeed<'de> for Each<'_, F, E>
-where
-    F: FnMut(usize, E) -> Result<(), TableError>,
-    E: Deserialize<'de>,
-{
-    type Value = ();
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        d.deserialize_seq(self)
-    }
 }

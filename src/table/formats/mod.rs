@@ -30,9 +30,11 @@ pub mod hyperfine;
 pub mod jmh;
 pub mod json;
 pub mod libtest;
+pub mod list;
 pub mod nvbench;
 pub mod pyperf;
 pub mod pytest;
+pub mod text;
 
 use std::path::Path;
 

@@ -12,53 +12,60 @@
 //! that this reader does not open), so a row has one value per metric.
 //! A skipped state (`is_skipped`) is a failed row with its `skip_reason`.
 
+use std::borrow::Cow;
 use std::path::Path;
 
 use serde::Deserialize;
 
 use super::collect::Collect;
+use super::json::{Shown, Text};
+use super::list::{self, At};
 use super::{Format, by_unit, json, time};
 use crate::runner::shown as shown_text;
 use crate::table::{Table, TableError};
 
+/// One benchmark and its states, their strings borrowed from the file
+/// where they hold no escape, read as the list is (`list::each`); the
+/// summaries' descriptions, hints and every field not named here are
+/// skipped unbuilt.
 #[derive(Deserialize)]
-struct File {
-    benchmarks: Vec<Bench>,
-}
-
-#[derive(Deserialize)]
-struct Bench {
-    name: String,
+struct Bench<'a> {
+    #[serde(borrow)]
+    name: Cow<'a, str>,
     #[serde(default)]
     devices: Option<Vec<serde::de::IgnoredAny>>,
-    #[serde(default)]
-    states: Option<Vec<State>>,
+    #[serde(default, borrow)]
+    states: Option<Vec<State<'a>>>,
 }
 
 #[derive(Deserialize)]
-struct State {
+struct State<'a> {
     device: Option<i64>,
-    #[serde(default)]
-    axis_values: Option<Vec<Named>>,
-    #[serde(default)]
-    summaries: Option<Vec<Summary>>,
+    #[serde(default, borrow)]
+    axis_values: Option<Vec<Named<'a>>>,
+    #[serde(default, borrow)]
+    summaries: Option<Vec<Summary<'a>>>,
     #[serde(default)]
     is_skipped: bool,
-    skip_reason: Option<String>,
+    #[serde(borrow)]
+    skip_reason: Option<Text<'a>>,
 }
 
 /// An axis value or a summary's datum: nvbench writes numbers as strings.
 #[derive(Deserialize)]
-struct Named {
-    name: String,
-    value: Option<serde_json::Value>,
+struct Named<'a> {
+    #[serde(borrow)]
+    name: Text<'a>,
+    #[serde(borrow)]
+    value: Option<Shown<'a>>,
 }
 
 #[derive(Deserialize)]
-struct Summary {
-    tag: String,
-    #[serde(default)]
-    data: Vec<Named>,
+struct Summary<'a> {
+    #[serde(borrow)]
+    tag: Text<'a>,
+    #[serde(default, borrow)]
+    data: Vec<Named<'a>>,
 }
 
 /// The summaries read, by tag: the metric's column, and what a value is
@@ -75,18 +82,9 @@ const TAGS: [(&str, &str, f64); 5] = [
     ),
 ];
 
-/// A value as nvbench writes it: a string holding a number, or a number.
-fn shown(value: Option<&serde_json::Value>) -> String {
-    match value {
-        Some(serde_json::Value::String(s)) => s.clone(),
-        Some(other) => other.to_string(),
-        None => String::new(),
-    }
-}
-
 pub fn parse(path: &Path, bytes: &[u8]) -> Result<Table, TableError> {
     let format = Format::Nvbench;
-    let file: File = json::parse(path, format, bytes)?;
+    let text = json::python_json(bytes);
     let metrics = vec![
         time("gpu_time"),
         time("cpu_time"),
@@ -96,40 +94,52 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Table, TableError> {
     ];
     let mut rows = Collect::new(path, format, metrics);
     let mut line = 0u32;
-    for (b, bench) in file.benchmarks.iter().enumerate() {
-        let devices = bench.devices.as_ref().map_or(0, Vec::len);
-        for (s, state) in bench.states.iter().flatten().enumerate() {
-            let mut params: Vec<String> = Vec::new();
-            if let (true, Some(d)) = (devices > 1, state.device) {
-                params.push(format!("Device={d}"));
-            }
-            for axis in state.axis_values.iter().flatten() {
-                params.push(format!("{}={}", axis.name, shown(axis.value.as_ref())));
-            }
-            line = line.saturating_add(1);
-            let row = rows.row(&bench.name, &params.join(","), line);
-            if state.is_skipped {
-                let why = state.skip_reason.as_deref().unwrap_or("no reason given");
-                rows.fail(row, &format!("skipped: {why}"));
-                continue;
-            }
-            for summary in state.summaries.iter().flatten() {
-                let Some(m) = TAGS.iter().position(|(tag, _, _)| *tag == summary.tag) else {
+    let mut params = String::new();
+    list::each(
+        path,
+        format,
+        &text,
+        At::Field("benchmarks"),
+        |b, bench: Bench<'_>| {
+            let devices = bench.devices.as_ref().map_or(0, Vec::len);
+            for (s, state) in bench.states.iter().flatten().enumerate() {
+                params.clear();
+                if let (true, Some(d)) = (devices > 1, state.device) {
+                    params.push_str(&format!("Device={d}"));
+                }
+                for axis in state.axis_values.iter().flatten() {
+                    if !params.is_empty() {
+                        params.push(',');
+                    }
+                    let value = axis.value.as_deref().unwrap_or("");
+                    params.extend([&*axis.name, "=", value]);
+                }
+                line = line.saturating_add(1);
+                let row = rows.row(&bench.name, &params, line);
+                if state.is_skipped {
+                    let why = state.skip_reason.as_deref().unwrap_or("no reason given");
+                    rows.fail(row, &format!("skipped: {why}"));
                     continue;
-                };
-                let (_, column, scale) = TAGS.get(m).copied().unwrap_or(("", "", 1.0));
-                let datum = summary.data.iter().find(|d| d.name == "value");
-                let text = shown(datum.and_then(|d| d.value.as_ref()));
-                let at = || format!("at benchmarks[{b}].states[{s}].summaries[{column}]");
-                let Ok(value) = text.trim().parse::<f64>() else {
-                    return Err(
-                        rows.error(at(), format!("{:?} is not a number", shown_text(&text)))
-                    );
-                };
-                let metric = u16::try_from(m).unwrap_or(u16::MAX);
-                rows.sample(row, metric, value * scale, at)?;
+                }
+                for summary in state.summaries.iter().flatten() {
+                    let Some(m) = TAGS.iter().position(|(tag, _, _)| *tag == &*summary.tag) else {
+                        continue;
+                    };
+                    let (_, column, scale) = TAGS.get(m).copied().unwrap_or(("", "", 1.0));
+                    let datum = summary.data.iter().find(|d| &*d.name == "value");
+                    let text = datum.and_then(|d| d.value.as_deref()).unwrap_or("");
+                    let at = || format!("at benchmarks[{b}].states[{s}].summaries[{column}]");
+                    let Ok(value) = text.trim().parse::<f64>() else {
+                        return Err(
+                            rows.error(at(), format!("{:?} is not a number", shown_text(text)))
+                        );
+                    };
+                    let metric = u16::try_from(m).unwrap_or(u16::MAX);
+                    rows.sample(row, metric, value * scale, at)?;
+                }
             }
-        }
-    }
+            Ok(())
+        },
+    )?;
     Ok(rows.finish())
 }

@@ -12,27 +12,35 @@ use std::path::Path;
 use serde::Deserialize;
 
 use super::collect::Collect;
+use super::json::Text;
 use super::{Format, json, time};
 use crate::config::{Direction, Metric};
 use crate::table::{Table, TableError};
 
+/// The file, its names borrowed from the text where they hold no escape.
+/// Read whole, not entry by entry: pyperf writes its keys sorted, so the
+/// file's `metadata` (a one-benchmark file's name, a suite's common unit)
+/// comes after `benchmarks`.
 #[derive(Deserialize)]
-struct File {
-    #[serde(default)]
-    metadata: Meta,
-    benchmarks: Vec<Bench>,
+struct File<'a> {
+    #[serde(default, borrow)]
+    metadata: Meta<'a>,
+    #[serde(borrow)]
+    benchmarks: Vec<Bench<'a>>,
 }
 
 #[derive(Deserialize, Default)]
-struct Meta {
-    name: Option<String>,
-    unit: Option<String>,
+struct Meta<'a> {
+    #[serde(borrow)]
+    name: Option<Text<'a>>,
+    #[serde(borrow)]
+    unit: Option<Text<'a>>,
 }
 
 #[derive(Deserialize)]
-struct Bench {
-    #[serde(default)]
-    metadata: Meta,
+struct Bench<'a> {
+    #[serde(default, borrow)]
+    metadata: Meta<'a>,
     #[serde(default)]
     runs: Vec<Run>,
 }
@@ -62,8 +70,11 @@ fn metric_of(unit: &str) -> Metric {
 
 pub fn parse(path: &Path, bytes: &[u8]) -> Result<Table, TableError> {
     let format = Format::Pyperf;
-    let file: File = json::parse(path, format, bytes)?;
+    let text = json::python_json(bytes);
+    let file: File<'_> = json::parse_text(path, format, &text)?;
     let mut rows = Collect::new(path, format, Vec::new());
+    // The metric of the last unit seen: one a file, as a rule.
+    let mut last: Option<(&str, u16)> = None;
     for (i, bench) in file.benchmarks.iter().enumerate() {
         let name = bench
             .metadata
@@ -82,9 +93,16 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Table, TableError> {
             .as_deref()
             .or(file.metadata.unit.as_deref())
             .unwrap_or("second");
-        let want = metric_of(unit);
-        let column = want.column.clone();
-        let metric = rows.metric(|| want, &column)?;
+        let metric = match last {
+            Some((seen, metric)) if seen == unit => metric,
+            _ => {
+                let want = metric_of(unit);
+                let column = want.column.clone();
+                let metric = rows.metric(|| want, &column)?;
+                last = Some((unit, metric));
+                metric
+            }
+        };
         let scale = if unit == "second" { 1e9 } else { 1.0 };
         let line = u32::try_from(i).unwrap_or(u32::MAX).saturating_add(1);
         let row = rows.row(name, "", line);

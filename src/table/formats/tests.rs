@@ -63,3 +63,20 @@ fn python_nan_outside_strings_is_null_and_inside_strings_is_kept() {
         r#"{"a": null, "b": "NaN and Infinity", "c": [null, null], "d": "\"NaN"}"#
     );
 }
+
+#[test]
+fn python_nan_after_escaped_backslashes_is_null_and_an_unclosed_string_is_kept() {
+    let text = br#"{"a": "x\\", "b": NaN, "c": "\\\"NaN", "d": -Infinity, "e": [Infinity]}"#;
+    let out = super::json::python_json(text);
+    assert_eq!(
+        std::str::from_utf8(&out).unwrap(),
+        r#"{"a": "x\\", "b": null, "c": "\\\"NaN", "d": null, "e": [null]}"#
+    );
+    let open = br#"{"a": 1, "b": "NaN and then no quote"#;
+    assert_eq!(&*super::json::python_json(open), &open[..]);
+    let none = br#"{"a": "NaN only in a string"}"#;
+    assert!(matches!(
+        super::json::python_json(none),
+        std::borrow::Cow::Borrowed(_)
+    ));
+}

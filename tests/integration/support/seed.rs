@@ -209,14 +209,52 @@ fn which(name: &str) -> String {
     String::from_utf8_lossy(&out.stdout).trim().to_owned()
 }
 
-/// `docker exec [-i] [-e VAR]... NAME CMD...`: CMD in a new session (the
-/// daemon starts it; the client only waits, and signals to the client do
-/// not reach it), `/flydsl-test` in its arguments the workspace's
-/// `flydsl-test` (the volume `-v "$GITHUB_WORKSPACE/flydsl-test:/flydsl-test"`),
-/// the container's tools first on PATH.
+/// `docker exec [-i] [-e VAR]... [-w DIR] NAME CMD...`: CMD in a new
+/// session (the daemon starts it; the client only waits, and signals to
+/// the client do not reach it), `/flydsl-test` in its arguments and in
+/// `-w` the volume (`$DOCKER_SHIM_VOLUME`, else the workspace's
+/// `flydsl-test`: `-v "$GITHUB_WORKSPACE/flydsl-test:/flydsl-test"`), in
+/// `-w`'s directory, with the container's environment (PATH, HOME) and
+/// only the variables `-e` names, the container's tools first on PATH.
 pub fn docker_shim(container: &Path) -> String {
     format!(
-        "#!/bin/bash\n[ \"$1\" = exec ] || {{ echo \"docker (a stand-in): only exec\" >&2; exit 99; }}\nshift\nwhile [[ $1 == -* ]]; do case $1 in -e|-w|-u) shift ;; esac; shift; done\nshift\nvolume=\"${{GITHUB_WORKSPACE:-$PWD}}/flydsl-test\"\nargs=()\nfor a in \"$@\"; do args+=(\"${{a//\\/flydsl-test/$volume}}\"); done\nPATH={}:$PATH setsid \"${{args[@]}}\" &\nwait $!\n",
-        container.display()
+        r#"#!/bin/bash
+[ "$1" = exec ] || {{ echo "docker (a stand-in): only exec" >&2; exit 99; }}
+shift
+volume="${{DOCKER_SHIM_VOLUME:-${{GITHUB_WORKSPACE:-$PWD}}/flydsl-test}}"
+env=(PATH={container}:$PATH HOME=$HOME)
+dir=$PWD
+while [[ $1 == -* ]]; do
+  case $1 in
+    -e) env+=("$2=${{!2}}"); shift ;;
+    -w) dir=${{2//\/flydsl-test/$volume}}; shift ;;
+    -u) shift ;;
+  esac
+  shift
+done
+shift
+args=()
+for a in "$@"; do args+=("${{a//\/flydsl-test/$volume}}"); done
+cd "$dir" || exit 126
+env -i "${{env[@]}}" setsid "${{args[@]}}" &
+wait $!
+"#,
+        container = container.display()
     )
+}
+
+/// The records the seed's dashboard parser finds in `log`.
+pub fn dashboard(log: &str) -> Vec<String> {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("job.log");
+    std::fs::write(&path, log).unwrap();
+    let out = std::process::Command::new("bash")
+        .arg(repo_root().join("tests/fixtures/flydsl/parse_bench.sh"))
+        .arg(&path)
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(str::to_owned)
+        .collect()
 }

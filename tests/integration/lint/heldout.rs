@@ -1,0 +1,49 @@
+//! `lint` on the shapes behind the third held-out set's misses and the
+//! wrong findings of the second and third (issue 49; BENCHMARKS.md, "Third
+//! held-out set"). Each fixture in `tests/fixtures/lint/heldout3/` is a
+//! real workflow's shape cut down, with a look-alike beside it; the text
+//! output a user reads is kept as a snapshot.
+
+use super::calls::{findings, text_findings};
+use crate::support::harness::{Bin, repo_root};
+
+fn lint(root: &std::path::Path) -> (crate::support::harness::Run, serde_json::Value) {
+    Bin::new()
+        .in_dir(root)
+        .args(["lint", ".github/workflows", "--fail-on", "note"])
+        .json_code(4)
+}
+
+#[test]
+fn benchmarks_run_through_local_actions_and_chores_and_hosted_providers_are_told_apart() {
+    let root = repo_root().join("tests/fixtures/lint/heldout3");
+    let (run, v) = lint(&root);
+    let own = |f: &str, r: &str, l: u64| (f.to_owned(), r.to_owned(), l);
+    assert_eq!(
+        findings(&v),
+        [
+            // neon: benchmarks run only through the repository's own
+            // composite action (`bench`, and `cumstats-test` in a workflow
+            // named Benchmarking); not the clean-up job, not a job of
+            // set-up actions only.
+            own("benchmarking.yml", "long-timeout", 16),
+            own("benchmarking.yml", "long-timeout", 27),
+            // rl: the jobs that prepare the environment or build a wheel
+            // are not benchmark jobs; a harness in a "build" job still is.
+            own("benchmarks-pr.yml", "long-timeout", 27),
+            own("benchmarks-pr.yml", "long-timeout", 33),
+            // valkey: `valkey-benchmark -n 1` under "warm up" is no
+            // benchmark; under "Run benchmark" it is.
+            own("daily.yml", "long-timeout", 24),
+            // A self-hosted label with a `/` is still a kept machine.
+            own("gpu-ci.yml", "cancel-main", 11),
+            // neon's growth job: a constant group on a 2-hourly schedule,
+            // and a step named for pgbench.
+            own("oltp-growth.yml", "cancel-main", 14),
+            own("oltp-growth.yml", "long-timeout", 17),
+        ],
+        "{}",
+        run.stdout
+    );
+    insta::assert_snapshot!("lint_heldout3_shapes", text_findings(&root));
+}
