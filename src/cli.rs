@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 use crate::runner::log::{LogSink as _, LogText};
-use crate::runner::{Env, exit, write};
+use crate::runner::{Env, exit, finish, write};
 use crate::{bench, comment, compare, convert, gate, lint, resolve, select, trend};
 
 /// One line for the whole tool (`-h`), said the same in Cargo.toml's description.
@@ -113,15 +113,22 @@ pub fn main(env: Env<'_>) -> ExitCode {
             return ExitCode::from(u8::try_from(err.exit_code()).unwrap_or(exit::USAGE));
         }
     };
-    match cli.command() {
-        Command::Resolve(args) => ExitCode::from(resolve::main(&args, env)),
-        Command::Compare(args) => ExitCode::from(compare::main(&args, env)),
-        Command::Select(args) => ExitCode::from(select::main(&args, env)),
-        Command::Gate(args) => ExitCode::from(gate::main(&args, env)),
-        Command::Lint(args) => ExitCode::from(lint::main(&args, env)),
-        Command::Comment(args) => ExitCode::from(comment::main(&args, env)),
-        Command::Trend(args) => ExitCode::from(trend::main(&args, env)),
-        Command::Bench(args) => ExitCode::from(bench::main(&args, env)),
-        Command::Convert(args) => ExitCode::from(convert::main(&args, env)),
-    }
+    let code = match cli.command() {
+        Command::Resolve(args) => finish("baseline-resolver", env, resolve::run(&args, env)),
+        Command::Compare(args) => {
+            finish("baseline-resolver compare", env, compare::run(&args, env))
+        }
+        Command::Select(args) => finish("baseline-resolver select", env, select::run(&args, env)),
+        Command::Gate(args) => finish("baseline-resolver gate", env, gate::run(&args, env)),
+        Command::Lint(args) => finish("baseline-resolver lint", env, lint::run(&args, env)),
+        Command::Comment(args) => {
+            finish("baseline-resolver comment", env, comment::run(&args, env))
+        }
+        Command::Trend(args) => finish("baseline-resolver trend", env, trend::run(&args, env)),
+        Command::Bench(args) => finish("baseline-resolver bench", env, bench::run(&args, env)),
+        Command::Convert(args) => {
+            finish("baseline-resolver convert", env, convert::run(&args, env))
+        }
+    };
+    ExitCode::from(code)
 }

@@ -40,7 +40,7 @@ use crate::contract::resolution::{Provenance, ProvenanceError};
 use crate::contract::selection::{Chosen, SelectionError};
 use crate::runner::file_command::EncodeError;
 use crate::runner::log::LogSink as _;
-use crate::runner::{self, Env, Format, InputError, WriteError, shown};
+use crate::runner::{self, Env, Failure, Format, InputError, WriteError, shown};
 use args::BenchArgs;
 use inputs::Inputs;
 use plan::{Facts, Side};
@@ -75,29 +75,17 @@ pub enum BenchError {
     Write(#[from] WriteError),
 }
 
-impl BenchError {
-    pub fn exit_code(&self) -> u8 {
-        match self {
-            BenchError::Input(_) => exit::USAGE,
-            _ => exit::BAD_INPUT,
-        }
+impl Failure for BenchError {
+    fn usage(&self) -> bool {
+        matches!(self, BenchError::Input(_))
     }
 }
 
-/// The command: validate, plan, run each side once, write; an error
-/// becomes one line on stderr (and an `::error::` annotation on a runner)
-/// and its exit code.
-pub fn main(args: &BenchArgs, env: Env<'_>) -> u8 {
-    match inputs::validate(args, env)
-        .map_err(BenchError::from)
-        .and_then(|inputs| run(&inputs))
-    {
-        Ok(code) => code,
-        Err(err) => {
-            runner::report_error("baseline-resolver bench", &err.to_string(), env);
-            err.exit_code()
-        }
-    }
+/// The command's one entry point: its inputs validated, then its work;
+/// the exit code, or the error `runner::finish` says and ends on.
+pub fn run(args: &BenchArgs, env: Env<'_>) -> Result<u8, BenchError> {
+    let inputs = inputs::validate(args, env)?;
+    work(&inputs)
 }
 
 /// select's answer, its group names checked ([`values::check_groups`],
@@ -188,7 +176,7 @@ fn other_machine(path: &std::path::Path, inputs: &Inputs) -> Option<side::Note> 
 }
 
 /// Plans, runs each side once, writes; returns the exit code.
-pub fn run(inputs: &Inputs) -> Result<u8, BenchError> {
+pub fn work(inputs: &Inputs) -> Result<u8, BenchError> {
     signals::install();
     let resolution = inputs
         .resolution

@@ -24,7 +24,7 @@ use crate::github::Thread;
 use crate::github::event::{self, LoadError, Payload};
 use crate::runner::file_command::{self, EncodeError};
 use crate::runner::log::{LogSink as _, LogText};
-use crate::runner::{self, Env, Format, InputError, Rendered, WriteError};
+use crate::runner::{self, Env, Failure, Format, InputError, Rendered, WriteError};
 use args::CommentArgs;
 use inputs::Inputs;
 use post::{Posted, Request, Which};
@@ -52,26 +52,17 @@ pub enum CommentError {
     Write(#[from] WriteError),
 }
 
-impl CommentError {
-    pub fn exit_code(&self) -> u8 {
-        match self {
-            CommentError::Input(_) | CommentError::Usage(_) => exit::USAGE,
-            _ => exit::BAD_INPUT,
-        }
+impl Failure for CommentError {
+    fn usage(&self) -> bool {
+        matches!(self, CommentError::Input(_) | CommentError::Usage(_))
     }
 }
 
-pub fn main(args: &CommentArgs, env: Env<'_>) -> u8 {
-    match inputs::validate(args, env)
-        .map_err(CommentError::from)
-        .and_then(|inputs| run(&inputs))
-    {
-        Ok(code) => code,
-        Err(err) => {
-            runner::report_error("baseline-resolver comment", &err.to_string(), env);
-            err.exit_code()
-        }
-    }
+/// The command's one entry point: its inputs validated, then its work;
+/// the exit code, or the error `runner::finish` says and ends on.
+pub fn run(args: &CommentArgs, env: Env<'_>) -> Result<u8, CommentError> {
+    let inputs = inputs::validate(args, env)?;
+    work(&inputs)
 }
 
 /// What a run did, for the outputs.
@@ -146,7 +137,7 @@ impl Loaded {
     }
 }
 
-pub fn run(inputs: &Inputs) -> Result<u8, CommentError> {
+pub fn work(inputs: &Inputs) -> Result<u8, CommentError> {
     let report = Loaded::load(&inputs.report)?;
     let numbered = inputs.pr.is_some() || inputs.issue.is_some();
     let payload = match &inputs.event {

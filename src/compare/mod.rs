@@ -32,7 +32,7 @@ use crate::contract::resolution::{Provenance, ProvenanceError};
 use crate::contract::selection::{Chosen, SelectionError};
 use crate::runner::file_command::EncodeError;
 use crate::runner::log::LogSink as _;
-use crate::runner::{self, Env, Format, InputError, WriteError};
+use crate::runner::{self, Env, Failure, Format, InputError, WriteError};
 use crate::table::TableError;
 use args::CompareArgs;
 use files::Read;
@@ -70,29 +70,18 @@ pub enum CompareError {
     Write(#[from] WriteError),
 }
 
-impl CompareError {
-    pub fn exit_code(&self) -> u8 {
-        match self {
-            CompareError::Input(_) => exit::USAGE,
-            _ => exit::BAD_INPUT,
-        }
+impl Failure for CompareError {
+    fn usage(&self) -> bool {
+        matches!(self, CompareError::Input(_))
     }
 }
 
-/// The command: validate, compare, write; an error becomes one line on
-/// stderr (and an `::error::` annotation on a runner) and its exit code.
-pub fn main(args: &CompareArgs, env: Env<'_>) -> u8 {
-    match inputs::validate(args, env)
-        .map_err(CompareError::from)
-        .and_then(|inputs| Ok(manifest::with_manifest(inputs)?))
-        .and_then(|inputs| run(&inputs))
-    {
-        Ok(code) => code,
-        Err(err) => {
-            runner::report_error("baseline-resolver compare", &err.to_string(), env);
-            err.exit_code()
-        }
-    }
+/// The command's one entry point: its inputs validated, then its work;
+/// the exit code, or the error `runner::finish` says and ends on.
+pub fn run(args: &CompareArgs, env: Env<'_>) -> Result<u8, CompareError> {
+    let inputs = inputs::validate(args, env)?;
+    let inputs = manifest::with_manifest(inputs)?;
+    work(&inputs)
 }
 
 /// Everything a comparison reads, before anything is compared or written:
@@ -151,7 +140,7 @@ pub fn load(inputs: &Inputs) -> Result<Loaded, CompareError> {
 }
 
 /// Compares and writes the report; returns the exit code.
-pub fn run(inputs: &Inputs) -> Result<u8, CompareError> {
+pub fn work(inputs: &Inputs) -> Result<u8, CompareError> {
     // An earlier run's report (a self-hosted runner keeps its workspace)
     // must never be uploaded as this run's when this one fails.
     if let Some(path) = inputs.report.as_ref().filter(|p| p.is_file()) {

@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 use thiserror::Error;
 
 use crate::config::Config;
-use crate::runner::{self, Env, exit, shown, write::WriteError};
+use crate::runner::{self, Env, Failure, exit, shown, write::WriteError};
 use crate::table::read::{Budget, read_as};
 use crate::table::{Status, Table, TableError};
 use args::ConvertArgs;
@@ -30,20 +30,20 @@ pub enum ConvertError {
     Write(#[from] WriteError),
 }
 
-pub fn main(args: &ConvertArgs, env: Env<'_>) -> u8 {
-    match run(&runner::Reader::given(env, &args.flags)) {
-        Ok(()) => exit::OK,
-        Err(err) => {
-            runner::report_error("baseline-resolver convert", &err.to_string(), env);
-            match err {
-                ConvertError::Usage(_) => exit::USAGE,
-                _ => exit::BAD_INPUT,
-            }
-        }
+impl Failure for ConvertError {
+    fn usage(&self) -> bool {
+        matches!(self, ConvertError::Usage(_))
     }
 }
 
-fn run(r: &runner::Reader<'_>) -> Result<(), ConvertError> {
+/// The command's one entry point: the file read and written as the CSV;
+/// the exit code, or the error `runner::finish` says and ends on.
+pub fn run(args: &ConvertArgs, env: Env<'_>) -> Result<u8, ConvertError> {
+    work(&runner::Reader::given(env, &args.flags))?;
+    Ok(exit::OK)
+}
+
+fn work(r: &runner::Reader<'_>) -> Result<(), ConvertError> {
     let named = r.typed(&args::RESULTS_FORMAT)?;
     let file = r.needed(&args::FILE, "no file: name the results file")?;
     let file = std::path::PathBuf::from(file.text);

@@ -24,7 +24,7 @@ use thiserror::Error;
 
 use crate::runner::file_command::EncodeError;
 use crate::runner::log::LogSink as _;
-use crate::runner::{self, Env, Format, InputError, WriteError};
+use crate::runner::{self, Env, Failure, Format, InputError, WriteError};
 use args::GateArgs;
 use find::FindError;
 use inputs::Inputs;
@@ -52,33 +52,21 @@ pub enum GateError {
     Write(#[from] WriteError),
 }
 
-impl GateError {
-    pub fn exit_code(&self) -> u8 {
-        match self {
-            GateError::Input(_) | GateError::Find(_) => exit::USAGE,
-            _ => exit::BAD_INPUT,
-        }
+impl Failure for GateError {
+    fn usage(&self) -> bool {
+        matches!(self, GateError::Input(_) | GateError::Find(_))
     }
 }
 
-/// The command: validate, find, read, judge, write; an error becomes one
-/// line on stderr (and an `::error::` annotation on a runner) and its exit
-/// code.
-pub fn main(args: &GateArgs, env: Env<'_>) -> u8 {
-    match inputs::validate(args, env)
-        .map_err(GateError::from)
-        .and_then(|inputs| run(&inputs))
-    {
-        Ok(code) => code,
-        Err(err) => {
-            runner::report_error("baseline-resolver gate", &err.to_string(), env);
-            err.exit_code()
-        }
-    }
+/// The command's one entry point: its inputs validated, then its work;
+/// the exit code, or the error `runner::finish` says and ends on.
+pub fn run(args: &GateArgs, env: Env<'_>) -> Result<u8, GateError> {
+    let inputs = inputs::validate(args, env)?;
+    work(&inputs)
 }
 
 /// Finds, reads, judges and writes; returns the exit code.
-pub fn run(inputs: &Inputs) -> Result<u8, GateError> {
+pub fn work(inputs: &Inputs) -> Result<u8, GateError> {
     let (found, empty) = find::find(&inputs.reports)?;
     let read: Vec<jobs::Job> = found
         .iter()

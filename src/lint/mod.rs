@@ -33,7 +33,7 @@ use crate::config::Lint;
 use crate::runner::file_command::EncodeError;
 use crate::runner::log::LogSink as _;
 use crate::runner::read::{self, FileError};
-use crate::runner::{self, Env, InputError, WriteError};
+use crate::runner::{self, Env, Failure, InputError, WriteError};
 use args::LintArgs;
 use finding::{Finding, Severity, rule};
 use inputs::{Form, Inputs};
@@ -76,12 +76,9 @@ pub enum LintError {
     Write(#[from] WriteError),
 }
 
-impl LintError {
-    pub fn exit_code(&self) -> u8 {
-        match self {
-            LintError::Input(_) => exit::USAGE,
-            _ => exit::BAD_INPUT,
-        }
+impl Failure for LintError {
+    fn usage(&self) -> bool {
+        matches!(self, LintError::Input(_))
     }
 }
 
@@ -159,20 +156,14 @@ impl Outcome {
     }
 }
 
-pub fn main(args: &LintArgs, env: Env<'_>) -> u8 {
-    match inputs::validate(args, env)
-        .map_err(LintError::from)
-        .and_then(|inputs| run(&inputs))
-    {
-        Ok(code) => code,
-        Err(err) => {
-            runner::report_error("baseline-resolver lint", &err.to_string(), env);
-            err.exit_code()
-        }
-    }
+/// The command's one entry point: its inputs validated, then its work;
+/// the exit code, or the error `runner::finish` says and ends on.
+pub fn run(args: &LintArgs, env: Env<'_>) -> Result<u8, LintError> {
+    let inputs = inputs::validate(args, env)?;
+    work(&inputs)
 }
 
-pub fn run(inputs: &Inputs) -> Result<u8, LintError> {
+pub fn work(inputs: &Inputs) -> Result<u8, LintError> {
     let config = inputs
         .config
         .as_deref()

@@ -1,12 +1,14 @@
-//! The command line as typed: raw strings and switches, nothing validated.
-//!
-//! Each flag also has an environment variable (the action passes its inputs as
-//! `INPUT_*`, the runner sets `GITHUB_*`); [`super::inputs`] merges the two and
-//! validates, so this file is only the interface and its help text.
+//! The inputs of `resolve`, each declared once (flag, the `INPUT_*` or
+//! `GITHUB_*` variables, parser, default, help: [`crate::runner::declare`]),
+//! and its help text. The action passes its inputs as `INPUT_*`, the
+//! runner sets `GITHUB_*`; [`super::inputs`] merges them with the flags.
 
-use std::path::PathBuf;
-
-use clap::Args;
+use super::artifacts;
+use super::defaults;
+use crate::github::network::git_server;
+use crate::runner::{Declared, Given, Input, Typed, shown};
+use crate::validate::url;
+use crate::validate::{Label, RefName, RepoName, Sha};
 
 const EXIT_CODES: &str = "\
 Exit codes:
@@ -43,107 +45,262 @@ pub fn after_long_help() -> String {
     format!("{EXAMPLES}\n\n{EXIT_CODES}")
 }
 
-#[derive(Debug, Clone, Default, Args)]
-pub struct ResolveArgs {
-    /// The event payload file. [env: GITHUB_EVENT_PATH]
-    #[arg(long, value_name = "PATH")]
-    pub event: Option<PathBuf>,
+/// What the command line gave `resolve`.
+pub type ResolveArgs = Given<Resolve>;
 
-    /// The event's name, e.g. pull_request, push, workflow_dispatch. [env: GITHUB_EVENT_NAME]
-    #[arg(long, value_name = "NAME")]
-    pub event_name: Option<String>,
+/// `resolve`'s inputs, in `--help` order.
+pub struct Resolve;
 
-    /// Output form: github (step outputs, summary, annotations), json (one object on
-    /// stdout) or text. [default: github when GITHUB_ACTIONS=true, else text]
-    #[arg(long, value_name = "FORMAT")]
-    pub format: Option<String>,
+impl Declared for Resolve {
+    const INPUTS: &'static [Input] = &[
+        EVENT,
+        EVENT_NAME,
+        crate::runner::format::FORMAT,
+        OFFLINE,
+        BASE_SHA.input,
+        BASE_REF.input,
+        MODE.input,
+        LABEL.input,
+        STRICT,
+        REPOSITORY.input,
+        SERVER_URL.input,
+        GITHUB_SHA.input,
+        API_URL.input,
+        TOKEN,
+        NO_TAG,
+        TAG,
+        TAG_PATTERN.input,
+        TAG_PRERELEASES,
+        TIMEOUT.input,
+        ARTIFACT_NAME.input,
+        ARTIFACT_WORKFLOW.input,
+        FETCH,
+    ];
+}
 
-    /// Use only the payload: no GitHub API, no git server. What the payload cannot
-    /// answer is reported unavailable, with a warning. [env: INPUT_OFFLINE]
-    #[arg(long)]
-    pub offline: bool,
+pub const EVENT: Input = Input::one(
+    "event",
+    &["GITHUB_EVENT_PATH"],
+    "PATH",
+    "The event payload file.",
+)
+.path();
 
-    /// Use this commit as the baseline (full 40- or 64-hex SHA); wins over every rule.
-    /// [env: INPUT_BASE_SHA]
-    #[arg(long, value_name = "SHA")]
-    pub base_sha: Option<String>,
+pub const EVENT_NAME: Input = Input::one(
+    "event-name",
+    &["GITHUB_EVENT_NAME"],
+    "NAME",
+    "The event's name, e.g. pull_request, push, workflow_dispatch.",
+);
 
-    /// Use this branch or tag of the base repository, resolved once to a full SHA; wins
-    /// over every rule. [env: INPUT_BASE_REF]
-    #[arg(long, value_name = "REF", conflicts_with = "base_sha")]
-    pub base_ref: Option<String>,
+pub const OFFLINE: Input = Input::switch(
+    "offline",
+    &["INPUT_OFFLINE"],
+    "Use only the payload: no GitHub API, no git server. What the payload cannot answer is \
+     reported unavailable, with a warning.",
+);
 
-    /// base: the pull request's base.sha; merge-base: the merge-base of base.sha and
-    /// head.sha. [default: base] [env: INPUT_MODE]
-    #[arg(long, value_name = "MODE")]
-    pub mode: Option<String>,
+pub const BASE_SHA: Typed<Sha> = Typed {
+    input: Input::one(
+        "base-sha",
+        &["INPUT_BASE_SHA"],
+        "SHA",
+        "Use this commit as the baseline (full 40- or 64-hex SHA); wins over every rule.",
+    ),
+    parse: |t| Sha::parse(t).map_err(|e| e.to_string()),
+};
 
-    /// The comparison label; dashboards parse it, so keep `main` unless they change.
-    /// [default: main] [env: INPUT_LABEL]
-    #[arg(long, value_name = "LABEL")]
-    pub label: Option<String>,
+pub const BASE_REF: Typed<RefName> = Typed {
+    input: Input::one(
+        "base-ref",
+        &["INPUT_BASE_REF"],
+        "REF",
+        "Use this branch or tag of the base repository, resolved once to a full SHA; wins over \
+         every rule.",
+    )
+    .conflicts("base-sha"),
+    parse: |t| RefName::parse(t).map_err(|e| e.to_string()),
+};
 
-    /// Exit 3 when there is something to benchmark but no baseline.
-    /// [env: INPUT_STRICT]
-    #[arg(long)]
-    pub strict: bool,
+pub const MODE: Typed<bool> = Typed {
+    input: Input::one(
+        "mode",
+        &["INPUT_MODE"],
+        "MODE",
+        "base: the pull request's base.sha; merge-base: the merge-base of base.sha and head.sha.",
+    )
+    .default(defaults::MODE),
+    parse: mode,
+};
 
-    /// The repository the workflow runs in, for payloads that name none (schedule).
-    /// [env: GITHUB_REPOSITORY]
-    #[arg(long, value_name = "OWNER/NAME")]
-    pub repository: Option<String>,
+pub const LABEL: Typed<Label> = Typed {
+    input: Input::one(
+        "label",
+        &["INPUT_LABEL"],
+        "LABEL",
+        "The comparison label; dashboards parse it, so keep `main` unless they change.",
+    )
+    .default(defaults::LABEL),
+    parse: |t| Label::parse(t).map_err(|e| e.to_string()),
+};
 
-    /// The GitHub server, for clone URLs (Enterprise Server: https://HOST).
-    /// [default: https://github.com] [env: GITHUB_SERVER_URL]
-    #[arg(long, value_name = "URL")]
-    pub server_url: Option<String>,
+pub const STRICT: Input = Input::switch(
+    "strict",
+    &["INPUT_STRICT"],
+    "Exit 3 when there is something to benchmark but no baseline.",
+);
 
-    /// The commit the workflow runs on: the head for events whose payload names none.
-    /// [env: GITHUB_SHA]
-    #[arg(long, value_name = "SHA")]
-    pub github_sha: Option<String>,
+pub const REPOSITORY: Typed<RepoName> = Typed {
+    input: Input::one(
+        "repository",
+        &["GITHUB_REPOSITORY"],
+        "OWNER/NAME",
+        "The repository the workflow runs in, for payloads that name none (schedule).",
+    ),
+    parse: |t| RepoName::parse(t).map_err(|e| e.to_string()),
+};
 
-    /// The REST API (Enterprise Server: https://HOST/api/v3).
-    /// [default: https://api.github.com] [env: GITHUB_API_URL]
-    #[arg(long, value_name = "URL")]
-    pub api_url: Option<String>,
+pub const SERVER_URL: Typed<String> = Typed {
+    input: Input::one(
+        "server-url",
+        &["GITHUB_SERVER_URL"],
+        "URL",
+        "The GitHub server, for clone URLs (Enterprise Server: https://HOST).",
+    )
+    .default(defaults::SERVER_URL),
+    parse: |t| git_server(t).map_err(|e| e.to_string()),
+};
 
-    /// Token for the API and git; public repositories need none. Never printed.
-    /// [env: INPUT_TOKEN, then GITHUB_TOKEN]
-    #[arg(long, value_name = "TOKEN", hide_env_values = true)]
-    pub token: Option<String>,
+pub const GITHUB_SHA: Typed<Sha> = Typed {
+    input: Input::one(
+        "github-sha",
+        &["GITHUB_SHA"],
+        "SHA",
+        "The commit the workflow runs on: the head for events whose payload names none.",
+    ),
+    parse: |t| Sha::parse(t).map_err(|e| e.to_string()),
+};
 
-    /// Do not look up the base repository's latest release tag. [env: INPUT_TAG=false]
-    #[arg(long)]
-    pub no_tag: bool,
+pub const API_URL: Typed<String> = Typed {
+    input: Input::one(
+        "api-url",
+        &["GITHUB_API_URL"],
+        "URL",
+        "The REST API (Enterprise Server: https://HOST/api/v3).",
+    )
+    .default(defaults::API_URL),
+    parse: |t| url::server(t, &["https", "http"]).map_err(|e| e.to_string()),
+};
 
-    /// Glob for release tags (`*` and `?`), ordered as versions (semver and PEP 440).
-    /// [default: v*] [env: INPUT_TAG_PATTERN]
-    #[arg(long, value_name = "GLOB")]
-    pub tag_pattern: Option<String>,
+pub const TOKEN: Input = Input::one(
+    "token",
+    &["INPUT_TOKEN", "GITHUB_TOKEN"],
+    "TOKEN",
+    "Token for the API and git; public repositories need none. Never printed.",
+);
 
-    /// Count pre-releases (-rc.1, .devN, aN, bN, rcN) as release tags.
-    /// [env: INPUT_TAG_PRERELEASES]
-    #[arg(long)]
-    pub tag_prereleases: bool,
+pub const NO_TAG: Input = Input::switch(
+    "no-tag",
+    &[],
+    "Do not look up the base repository's latest release tag (the action's `tag: false`, \
+     INPUT_TAG=false).",
+);
 
-    /// One deadline for all network work, in seconds. [default: 60] [env: INPUT_TIMEOUT]
-    #[arg(long, value_name = "SECONDS")]
-    pub timeout: Option<String>,
+/// The action's `tag` input: `--no-tag` said the other way round.
+pub const TAG: Input = Input::switch("", &["INPUT_TAG"], "").default("true");
 
-    /// Benchmark artifact name(s) to reuse: templates with {sha}, {short_sha}, {label},
-    /// or {tag_sha} (the release tag's results), separated by commas or newlines, e.g.
-    /// bench-mi355-{sha}. [env: INPUT_ARTIFACT_NAME]
-    #[arg(long, value_name = "TEMPLATES")]
-    pub artifact_name: Option<String>,
+pub const TAG_PATTERN: Typed<String> = Typed {
+    input: Input::one(
+        "tag-pattern",
+        &["INPUT_TAG_PATTERN"],
+        "GLOB",
+        "Glob for release tags (`*` and `?`), ordered as versions (semver and PEP 440).",
+    )
+    .default(defaults::TAG_PATTERN),
+    parse: tag_glob,
+};
 
-    /// Only artifacts from successful runs of this workflow file (e.g. benchmark.yml).
-    /// [env: INPUT_ARTIFACT_WORKFLOW]
-    #[arg(long, value_name = "FILE")]
-    pub artifact_workflow: Option<String>,
+pub const TAG_PRERELEASES: Input = Input::switch(
+    "tag-prereleases",
+    &["INPUT_TAG_PRERELEASES"],
+    "Count pre-releases (-rc.1, .devN, aN, bN, rcN) as release tags.",
+);
 
-    /// Fetch exactly the base commit (depth 1, no tags) into the git repository at DIR,
-    /// as refs/baseline-resolver/base; reports base-fetched. [env: INPUT_FETCH]
-    #[arg(long, value_name = "DIR")]
-    pub fetch: Option<PathBuf>,
+pub use crate::github::network::TIMEOUT;
+
+pub const ARTIFACT_NAME: Typed<Vec<String>> = Typed {
+    input: Input::one(
+        "artifact-name",
+        &["INPUT_ARTIFACT_NAME"],
+        "TEMPLATES",
+        "Benchmark artifact name(s) to reuse: templates with {sha}, {short_sha}, {label}, or \
+         {tag_sha} (the release tag's results), separated by commas or newlines, e.g. \
+         bench-mi355-{sha}.",
+    ),
+    parse: |t| artifacts::parse_templates(t).map_err(|e| e.to_string()),
+};
+
+pub const ARTIFACT_WORKFLOW: Typed<String> = Typed {
+    input: Input::one(
+        "artifact-workflow",
+        &["INPUT_ARTIFACT_WORKFLOW"],
+        "FILE",
+        "Only artifacts from successful runs of this workflow file (e.g. benchmark.yml).",
+    ),
+    parse: workflow_file,
+};
+
+pub const FETCH: Input = Input::one(
+    "fetch",
+    &["INPUT_FETCH"],
+    "DIR",
+    "Fetch exactly the base commit (depth 1, no tags) into the git repository at DIR, as \
+     refs/baseline-resolver/base; reports base-fetched.",
+)
+.path();
+
+/// `base` (false) or `merge-base` (true).
+fn mode(value: &str) -> Result<bool, String> {
+    match value {
+        "base" => Ok(false),
+        "merge-base" => Ok(true),
+        other => Err(format!(
+            "expected base or merge-base, got {:?}",
+            shown(other)
+        )),
+    }
+}
+
+/// A tag glob: printable ASCII without the characters git refuses in refs.
+fn tag_glob(value: &str) -> Result<String, String> {
+    let ok = value.len() <= 255
+        && value
+            .bytes()
+            .all(|b| b.is_ascii_graphic() && !b"[]\\:^~".contains(&b));
+    if ok {
+        Ok(value.to_owned())
+    } else {
+        Err(format!(
+            "expected a tag glob such as v* (printable ASCII, no [ ] \\ : ^ ~), got {:?}",
+            shown(value)
+        ))
+    }
+}
+
+/// A workflow file name (`benchmark.yml`; a path keeps its last part).
+fn workflow_file(value: &str) -> Result<String, String> {
+    let file = value.rsplit('/').next().unwrap_or_default();
+    let ok = (file.ends_with(".yml") || file.ends_with(".yaml"))
+        && file.len() <= 255
+        && file
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b));
+    if ok {
+        Ok(file.to_owned())
+    } else {
+        Err(format!(
+            "expected a workflow file name such as benchmark.yml, got {:?}",
+            shown(value)
+        ))
+    }
 }

@@ -1,51 +1,27 @@
-//! Validated inputs: the flags of [`ResolveArgs`] merged with the
-//! environment through the runner's [`Reader`], every value checked.
-//!
-//! Each input is one line of the table below (its flag and its variables);
-//! each check is a small parser. An error names the flag or variable the bad
-//! value came from, so a user can find the line of the workflow that set it.
+//! Validated inputs: the inputs [`super::args`] declares (each with its
+//! flag, variables and parser), the flags merged with the environment
+//! through the runner's [`Reader`], every value checked. An error names the
+//! flag or variable the bad value came from, so a user can find the line of
+//! the workflow that set it.
 
 use std::path::PathBuf;
 use std::time::Duration;
 
 use thiserror::Error;
 
-use super::args::ResolveArgs;
-use super::artifacts::{self, ArtifactQuery};
-use super::defaults;
+use super::args::*;
+use super::artifacts::ArtifactQuery;
 use super::rules::Settings;
 use super::tags::TagPolicy;
 use crate::github::event::EventName;
-use crate::github::network::{check_proxies, git_server, timeout};
-use crate::runner::Input;
+use crate::github::network::check_proxies;
+use crate::runner::format::FORMAT;
 use crate::runner::write::RunnerFiles;
-use crate::runner::{Env, Format, InputError, Reader, shown};
+use crate::runner::{Env, Format, Input, InputError, Reader};
+use crate::validate::Label;
 use crate::validate::secret::Secret;
-use crate::validate::url;
-use crate::validate::{Label, RefName, RepoName, Sha};
 
-/// The inputs: each flag and the variables that may carry it, in order.
-const EVENT: Input = Input::new("event", &["GITHUB_EVENT_PATH"]);
-const EVENT_NAME: Input = Input::new("event-name", &["GITHUB_EVENT_NAME"]);
-const FORMAT: Input = Input::new("format", &[]);
-const OFFLINE: Input = Input::new("offline", &["INPUT_OFFLINE"]);
-const STRICT: Input = Input::new("strict", &["INPUT_STRICT"]);
-const BASE_SHA: Input = Input::new("base-sha", &["INPUT_BASE_SHA"]);
-const BASE_REF: Input = Input::new("base-ref", &["INPUT_BASE_REF"]);
-const MODE: Input = Input::new("mode", &["INPUT_MODE"]);
-const LABEL: Input = Input::new("label", &["INPUT_LABEL"]);
-const REPOSITORY: Input = Input::new("repository", &["GITHUB_REPOSITORY"]);
-const SERVER_URL: Input = Input::new("server-url", &["GITHUB_SERVER_URL"]);
-const GITHUB_SHA: Input = Input::new("github-sha", &["GITHUB_SHA"]);
-const API_URL: Input = Input::new("api-url", &["GITHUB_API_URL"]);
-const TOKEN: Input = Input::new("token", &["INPUT_TOKEN", "GITHUB_TOKEN"]);
-const TAG: Input = Input::new("no-tag", &["INPUT_TAG"]);
-const TAG_PATTERN: Input = Input::new("tag-pattern", &["INPUT_TAG_PATTERN"]);
-const TAG_PRERELEASES: Input = Input::new("tag-prereleases", &["INPUT_TAG_PRERELEASES"]);
-const TIMEOUT: Input = Input::new("timeout", &["INPUT_TIMEOUT"]);
-const ARTIFACT_NAME: Input = Input::new("artifact-name", &["INPUT_ARTIFACT_NAME"]);
-const ARTIFACT_WORKFLOW: Input = Input::new("artifact-workflow", &["INPUT_ARTIFACT_WORKFLOW"]);
-const FETCH: Input = Input::new("fetch", &["INPUT_FETCH"]);
+/// A local clone that may answer a merge-base.
 const WORKSPACE: Input = Input::new("", &["GITHUB_WORKSPACE"]);
 
 #[derive(Debug, Clone)]
@@ -119,157 +95,77 @@ pub(crate) enum Problem {
     NoEvent,
     #[error("no event name: pass --event-name NAME (e.g. pull_request)")]
     NoEventName,
-    #[error("expected base or merge-base, got {0:?}")]
-    Mode(String),
     #[error("give one of base-sha and base-ref, not both")]
     BaseShaAndRef,
-    #[error("expected a tag glob such as v* (printable ASCII, no [ ] \\ : ^ ~), got {0:?}")]
-    TagGlob(String),
-    #[error("expected a workflow file name such as benchmark.yml, got {0:?}")]
-    WorkflowFile(String),
 }
 
 pub fn validate(args: &ResolveArgs, env: Env<'_>) -> Result<Inputs, InputError> {
-    let r = Reader::new(env);
-    let event = args.event.as_ref().map(|p| p.to_string_lossy());
-    let event_path = r.required(&EVENT, event.as_deref(), &Problem::NoEvent.to_string())?;
-    let name = r.required(
-        &EVENT_NAME,
-        args.event_name.as_deref(),
-        &Problem::NoEventName.to_string(),
-    )?;
+    let r = Reader::given(env, &args.flags);
+    let event_path = r.needed(&EVENT, &Problem::NoEvent.to_string())?;
+    let name = r.needed(&EVENT_NAME, &Problem::NoEventName.to_string())?;
     let event_name = EventName::parse(&name.text).map_err(|e| name.invalid(e))?;
     let tag_policy = TagPolicy {
-        pattern: r
-            .parse(&TAG_PATTERN, args.tag_pattern.as_deref(), tag_glob)?
-            .unwrap_or_else(|| defaults::TAG_PATTERN.to_owned()),
-        prereleases: r.switch(&TAG_PRERELEASES, args.tag_prereleases, false)?,
+        pattern: r.typed_or_default(&TAG_PATTERN)?,
+        prereleases: r.on(&TAG_PRERELEASES)?,
     };
     // `tag: false` in the action is `--no-tag`.
-    let want_tag = !args.no_tag && r.switch(&TAG, false, true)?;
-    let fetch = args.fetch.as_ref().map(|p| p.to_string_lossy());
-    let offline = r.switch(&OFFLINE, args.offline, false)?;
+    let want_tag = !r.on(&NO_TAG)? && r.on_or(&TAG, true)?;
+    let offline = r.on(&OFFLINE)?;
     if !offline {
         check_proxies(&r)?;
     }
     Ok(Inputs {
         event_path: PathBuf::from(event_path.text),
         event_name,
-        format: Format::choose(
-            r.value(&FORMAT, args.format.as_deref()),
-            crate::runner::on_runner(env),
-        )?,
+        format: Format::choose(r.text(&FORMAT), crate::runner::on_runner(env))?,
         offline,
-        strict: r.switch(&STRICT, args.strict, false)?,
-        label: r
-            .parse(&LABEL, args.label.as_deref(), Label::parse)?
-            .unwrap_or_default(),
-        settings: settings(&r, args)?,
-        server_url: r
-            .parse(&SERVER_URL, args.server_url.as_deref(), git_server)?
-            .unwrap_or_else(|| defaults::SERVER_URL.to_owned()),
+        strict: r.on(&STRICT)?,
+        label: r.typed_or_default(&LABEL)?,
+        settings: settings(&r)?,
+        server_url: r.typed_or_default(&SERVER_URL)?,
         files: RunnerFiles::from_env(&r),
         debug: crate::runner::debug(env),
-        api_url: r
-            .parse(&API_URL, args.api_url.as_deref(), |v| {
-                url::server(v, &["https", "http"])
-            })?
-            .unwrap_or_else(|| defaults::API_URL.to_owned()),
-        token: r.parse(&TOKEN, args.token.as_deref(), Secret::parse)?,
+        api_url: r.typed_or_default(&API_URL)?,
+        token: r.parsed(&TOKEN, Secret::parse)?,
         tag: want_tag.then(|| tag_policy.clone()),
         tag_policy,
-        timeout: r
-            .parse(&TIMEOUT, args.timeout.as_deref(), timeout)?
-            .unwrap_or(Duration::from_secs(defaults::TIMEOUT_SECONDS)),
-        fetch: r
-            .value(&FETCH, fetch.as_deref())
-            .map(|v| PathBuf::from(v.text)),
-        workdir: r
-            .value(&WORKSPACE, None)
-            .map_or_else(|| PathBuf::from("."), |v| PathBuf::from(v.text)),
-        artifacts: artifact_query(&r, args)?,
+        timeout: r.typed_or_default(&TIMEOUT)?,
+        fetch: r.path(&FETCH),
+        workdir: r.path(&WORKSPACE).unwrap_or_else(|| PathBuf::from(".")),
+        artifacts: artifact_query(&r)?,
     })
 }
 
 /// What the workflow asked for besides the payload: overrides, the mode,
 /// and the runner's repository and commit.
-fn settings(r: &Reader<'_>, args: &ResolveArgs) -> Result<Settings, InputError> {
-    let base_sha = r.parse(&BASE_SHA, args.base_sha.as_deref(), Sha::parse)?;
-    let base_ref = match r.value(&BASE_REF, args.base_ref.as_deref()) {
-        Some(value) if base_sha.is_some() => {
-            return Err(InputError {
-                origin: format!("{} and base-sha", value.origin),
-                message: Problem::BaseShaAndRef.to_string(),
-            });
-        }
-        Some(value) => Some(RefName::parse(&value.text).map_err(|e| value.invalid(e))?),
-        None => None,
-    };
+fn settings(r: &Reader<'_>) -> Result<Settings, InputError> {
+    let base_sha = r.typed(&BASE_SHA)?;
+    if base_sha.is_some()
+        && let Some(value) = r.text(&BASE_REF.input)
+    {
+        return Err(InputError {
+            origin: format!("{} and base-sha", value.origin),
+            message: Problem::BaseShaAndRef.to_string(),
+        });
+    }
     Ok(Settings {
         base_sha,
-        base_ref,
-        merge_base: r.parse(&MODE, args.mode.as_deref(), mode)?.unwrap_or(false),
-        repository: r.parse(&REPOSITORY, args.repository.as_deref(), RepoName::parse)?,
-        github_sha: r.parse(&GITHUB_SHA, args.github_sha.as_deref(), Sha::parse)?,
+        base_ref: r.typed(&BASE_REF)?,
+        merge_base: r.typed_or_default(&MODE)?,
+        repository: r.typed(&REPOSITORY)?,
+        github_sha: r.typed(&GITHUB_SHA)?,
     })
 }
 
 /// `artifact-name` templates and the optional `artifact-workflow`.
-fn artifact_query(r: &Reader<'_>, args: &ResolveArgs) -> Result<Option<ArtifactQuery>, InputError> {
-    let Some(templates) = r.parse(
-        &ARTIFACT_NAME,
-        args.artifact_name.as_deref(),
-        artifacts::parse_templates,
-    )?
-    else {
+fn artifact_query(r: &Reader<'_>) -> Result<Option<ArtifactQuery>, InputError> {
+    let Some(templates) = r.typed(&ARTIFACT_NAME)? else {
         return Ok(None);
     };
-    let workflow = r.parse(
-        &ARTIFACT_WORKFLOW,
-        args.artifact_workflow.as_deref(),
-        workflow_file,
-    )?;
     Ok(Some(ArtifactQuery {
         templates,
-        workflow,
+        workflow: r.typed(&ARTIFACT_WORKFLOW)?,
     }))
-}
-
-/// `base` (false) or `merge-base` (true).
-fn mode(value: &str) -> Result<bool, Problem> {
-    match value {
-        "base" => Ok(false),
-        "merge-base" => Ok(true),
-        other => Err(Problem::Mode(shown(other))),
-    }
-}
-
-/// A tag glob: printable ASCII without the characters git refuses in refs.
-fn tag_glob(value: &str) -> Result<String, Problem> {
-    let ok = value.len() <= 255
-        && value
-            .bytes()
-            .all(|b| b.is_ascii_graphic() && !b"[]\\:^~".contains(&b));
-    if ok {
-        Ok(value.to_owned())
-    } else {
-        Err(Problem::TagGlob(shown(value)))
-    }
-}
-
-/// A workflow file name (`benchmark.yml`; a path keeps its last part).
-fn workflow_file(value: &str) -> Result<String, Problem> {
-    let file = value.rsplit('/').next().unwrap_or_default();
-    let ok = (file.ends_with(".yml") || file.ends_with(".yaml"))
-        && file.len() <= 255
-        && file
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b));
-    if ok {
-        Ok(file.to_owned())
-    } else {
-        Err(Problem::WorkflowFile(shown(value)))
-    }
 }
 
 #[cfg(test)]
@@ -314,11 +210,9 @@ mod tests {
 
     #[test]
     fn flags_win_over_the_environment() {
-        let args = ResolveArgs {
-            event_name: Some("pull_request".into()),
-            label: Some("main-mi355".into()),
-            ..Default::default()
-        };
+        let args = ResolveArgs::default()
+            .with("event-name", "pull_request")
+            .with("label", "main-mi355");
         let mut vars = RUNNER.to_vec();
         vars.push(("INPUT_LABEL", "other"));
         let inputs = validate_with(args, &vars).unwrap();
@@ -335,10 +229,7 @@ mod tests {
         assert_eq!(err.origin, "INPUT_BASE_SHA");
         assert!(err.message.contains("not a full commit SHA"), "{err}");
 
-        let args = ResolveArgs {
-            label: Some("main label".into()),
-            ..Default::default()
-        };
+        let args = ResolveArgs::default().with("label", "main label");
         let err = validate_with(args, &RUNNER).unwrap_err();
         assert_eq!(err.origin, "--label");
 

@@ -25,7 +25,7 @@ use thiserror::Error;
 use crate::github::event::{self, LoadError};
 use crate::runner::file_command::EncodeError;
 use crate::runner::log::LogSink as _;
-use crate::runner::{self, Env, Format, InputError, WriteError};
+use crate::runner::{self, Env, Failure, Format, InputError, WriteError};
 use answer::Answer;
 use args::ResolveArgs;
 use inputs::Inputs;
@@ -60,32 +60,21 @@ pub enum ResolveError {
     Write(#[from] WriteError),
 }
 
-impl ResolveError {
-    pub fn exit_code(&self) -> u8 {
-        match self {
-            ResolveError::Input(_) => exit::USAGE,
-            _ => exit::BAD_INPUT,
-        }
+impl Failure for ResolveError {
+    fn usage(&self) -> bool {
+        matches!(self, ResolveError::Input(_))
     }
 }
 
-/// The command: validate, resolve, write; any error becomes one line on
-/// stderr (and an `::error::` annotation on a runner) and its exit code.
-pub fn main(args: &ResolveArgs, env: Env<'_>) -> u8 {
-    let result = inputs::validate(args, env)
-        .map_err(ResolveError::from)
-        .and_then(|inputs| run(&inputs));
-    match result {
-        Ok(code) => code,
-        Err(err) => {
-            runner::report_error("baseline-resolver", &err.to_string(), env);
-            err.exit_code()
-        }
-    }
+/// The command's one entry point: its inputs validated, then its work;
+/// the exit code, or the error `runner::finish` says and ends on.
+pub fn run(args: &ResolveArgs, env: Env<'_>) -> Result<u8, ResolveError> {
+    let inputs = inputs::validate(args, env)?;
+    work(&inputs)
 }
 
 /// Resolves and writes the answer; returns the exit code.
-pub fn run(inputs: &Inputs) -> Result<u8, ResolveError> {
+pub fn work(inputs: &Inputs) -> Result<u8, ResolveError> {
     let answer = resolve(inputs)?;
     write(inputs, &answer)?;
     if inputs.strict && answer.missing_baseline() {

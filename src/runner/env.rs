@@ -93,8 +93,14 @@ impl<'a> Reader<'a> {
     /// A switch: on when the flag is given, else `true`/`false` from the
     /// variable, off when unset.
     pub fn on(&self, input: &Input) -> Result<bool, InputError> {
+        self.on_or(input, false)
+    }
+
+    /// A switch that is on when unset, when `default` is (the action's
+    /// `tag: true`).
+    pub fn on_or(&self, input: &Input, default: bool) -> Result<bool, InputError> {
         debug_assert_eq!(input.shape, Shape::Switch);
-        self.switch(input, self.flags.is_on(input.flag), false)
+        self.switch(input, self.flags.is_on(input.flag), default)
     }
 
     /// The value parsed by the input's parser; `None` when unset.
@@ -151,7 +157,7 @@ impl<'a> Reader<'a> {
     }
 
     /// The flag's value, else the first non-empty variable, trimmed.
-    pub fn value(&self, input: &Input, flag: Option<&str>) -> Option<Value> {
+    fn value(&self, input: &Input, flag: Option<&str>) -> Option<Value> {
         if let Some(text) = flag {
             return Some(Value {
                 text: text.trim().to_owned(),
@@ -167,23 +173,10 @@ impl<'a> Reader<'a> {
         })
     }
 
-    /// The value parsed by `parse`; its error is named by the origin.
-    pub fn parse<T, E: fmt::Display>(
-        &self,
-        input: &Input,
-        flag: Option<&str>,
-        parse: impl FnOnce(&str) -> Result<T, E>,
-    ) -> Result<Option<T>, InputError> {
-        match self.value(input, flag) {
-            Some(value) => parse(&value.text).map(Some).map_err(|e| value.invalid(e)),
-            None => Ok(None),
-        }
-    }
-
     /// A list input: the flags when any were given (each its own value),
     /// else the first variable's lines, trimmed, blank ones dropped (how an
     /// action passes several files in one `with:` value).
-    pub fn values(&self, input: &Input, flags: &[String]) -> Vec<Value> {
+    fn values(&self, input: &Input, flags: &[String]) -> Vec<Value> {
         if !flags.is_empty() {
             return flags
                 .iter()
@@ -206,7 +199,7 @@ impl<'a> Reader<'a> {
 
     /// A switch: `true` when the flag is given, else `true`/`false` from the
     /// first variable, `default` when it is unset.
-    pub fn switch(&self, input: &Input, flag: bool, default: bool) -> Result<bool, InputError> {
+    fn switch(&self, input: &Input, flag: bool, default: bool) -> Result<bool, InputError> {
         if flag {
             return Ok(true);
         }
@@ -223,27 +216,15 @@ impl<'a> Reader<'a> {
             }),
         }
     }
-
-    /// An input that must be there: `missing` says how to give it.
-    pub fn required(
-        &self,
-        input: &Input,
-        flag: Option<&str>,
-        missing: &str,
-    ) -> Result<Value, InputError> {
-        self.value(input, flag).ok_or_else(|| InputError {
-            origin: input.both(),
-            message: missing.to_owned(),
-        })
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::runner::declare::Given;
 
     const LABEL: Input = Input::new("label", &["INPUT_LABEL"]);
-    const STRICT: Input = Input::new("strict", &["INPUT_STRICT"]);
+    const STRICT: Input = Input::switch("strict", &["INPUT_STRICT"], "");
 
     #[test]
     fn a_flag_wins_an_empty_variable_is_unset_and_values_are_trimmed() {
@@ -253,24 +234,23 @@ mod tests {
             _ => None,
         };
         let reader = Reader::new(&env);
-        let v = reader.value(&LABEL, None).unwrap();
+        let v = reader.text(&LABEL).unwrap();
         assert_eq!(
             (v.text.as_str(), v.origin.as_str()),
             ("main-mi355", "INPUT_LABEL")
         );
-        let v = reader.value(&LABEL, Some("x")).unwrap();
+        let given = Given::<()>::default().with("label", "x");
+        let v = Reader::given(&env, &given.flags).text(&LABEL).unwrap();
         assert_eq!(v.origin, "--label");
-        assert!(!reader.switch(&STRICT, false, false).unwrap());
-        let err = reader
-            .parse(&LABEL, None, |_| Err::<(), _>("bad"))
-            .unwrap_err();
+        assert!(!reader.on(&STRICT).unwrap());
+        let err = reader.parsed(&LABEL, |_| Err::<(), _>("bad")).unwrap_err();
         assert_eq!(err.to_string(), "INPUT_LABEL: bad");
     }
 
     #[test]
     fn a_switch_names_flag_and_variable() {
         let env = |name: &str| (name == "INPUT_STRICT").then(|| "yes".to_owned());
-        let err = Reader::new(&env).switch(&STRICT, false, false).unwrap_err();
+        let err = Reader::new(&env).on(&STRICT).unwrap_err();
         assert_eq!(err.origin, "--strict / INPUT_STRICT");
     }
 }

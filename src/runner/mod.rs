@@ -41,6 +41,29 @@ pub fn debug(env: Env<'_>) -> bool {
     env("RUNNER_DEBUG").as_deref() == Some("1")
 }
 
+/// What every command's error says besides its words: whether the command
+/// line was wrong (a flag or `INPUT_*` value: exit 2) or what it read (exit
+/// 1). A command's own codes, from 3 on, are answers, not errors.
+pub trait Failure: std::fmt::Display {
+    fn usage(&self) -> bool;
+}
+
+/// Ends a command: its exit code; or its error said once ([`report_error`])
+/// and exit 2 or 1. Every command's `run` ends here (`cli::main`).
+pub fn finish<E: Failure>(command: &str, env: Env<'_>, result: Result<u8, E>) -> u8 {
+    match result {
+        Ok(code) => code,
+        Err(err) => {
+            report_error(command, &err.to_string(), env);
+            if err.usage() {
+                exit::USAGE
+            } else {
+                exit::BAD_INPUT
+            }
+        }
+    }
+}
+
 /// Ends a failed command visibly: one line on stderr and, on a runner, an
 /// `::error::` annotation, both naming the command.
 pub fn report_error(command: &str, message: &str, env: Env<'_>) {

@@ -27,7 +27,7 @@ use crate::config::{self, ConfigError, load};
 use crate::contract::resolution::{Provenance, ProvenanceError};
 use crate::runner::file_command::EncodeError;
 use crate::runner::log::LogSink as _;
-use crate::runner::{self, Env, Format, InputError, WriteError};
+use crate::runner::{self, Env, Failure, Format, InputError, WriteError};
 use crate::validate::Sha;
 use args::SelectArgs;
 use decide::{Kind, Selection};
@@ -58,12 +58,9 @@ pub enum SelectError {
     Write(#[from] WriteError),
 }
 
-impl SelectError {
-    pub fn exit_code(&self) -> u8 {
-        match self {
-            SelectError::Input(_) => exit::USAGE,
-            _ => exit::BAD_INPUT,
-        }
+impl Failure for SelectError {
+    fn usage(&self) -> bool {
+        matches!(self, SelectError::Input(_))
     }
 }
 
@@ -80,20 +77,14 @@ pub struct Outcome {
     pub check: bool,
 }
 
-pub fn main(args: &SelectArgs, env: Env<'_>) -> u8 {
-    match inputs::validate(args, env)
-        .map_err(SelectError::from)
-        .and_then(|inputs| run(&inputs))
-    {
-        Ok(code) => code,
-        Err(err) => {
-            runner::report_error("baseline-resolver select", &err.to_string(), env);
-            err.exit_code()
-        }
-    }
+/// The command's one entry point: its inputs validated, then its work;
+/// the exit code, or the error `runner::finish` says and ends on.
+pub fn run(args: &SelectArgs, env: Env<'_>) -> Result<u8, SelectError> {
+    let inputs = inputs::validate(args, env)?;
+    work(&inputs)
 }
 
-pub fn run(inputs: &Inputs) -> Result<u8, SelectError> {
+pub fn work(inputs: &Inputs) -> Result<u8, SelectError> {
     let outcome = select(inputs)?;
     match inputs.format {
         Format::Json => runner::write::stdout(|log| log.json(&render::json(&outcome, None)))?,

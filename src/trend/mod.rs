@@ -23,7 +23,7 @@ use crate::config::{self, Config, ConfigError};
 use crate::parallel;
 use crate::runner::file_command::EncodeError;
 use crate::runner::log::LogSink as _;
-use crate::runner::{self, Env, Format, InputError, WriteError};
+use crate::runner::{self, Env, Failure, Format, InputError, WriteError};
 use args::TrendArgs;
 use history::HistoryError;
 use inputs::Inputs;
@@ -51,28 +51,20 @@ pub enum TrendError {
     Write(#[from] WriteError),
 }
 
-impl TrendError {
-    pub fn exit_code(&self) -> u8 {
-        match self {
-            TrendError::Input(_) | TrendError::History(HistoryError::TooMany { .. }) => exit::USAGE,
-            _ => exit::BAD_INPUT,
-        }
+impl Failure for TrendError {
+    fn usage(&self) -> bool {
+        matches!(
+            self,
+            TrendError::Input(_) | TrendError::History(HistoryError::TooMany { .. })
+        )
     }
 }
 
-/// The command: validate, read, judge, write; an error becomes one line on
-/// stderr (and an `::error::` annotation on a runner) and its exit code.
-pub fn main(args: &TrendArgs, env: Env<'_>) -> u8 {
-    match inputs::validate(args, env)
-        .map_err(TrendError::from)
-        .and_then(|inputs| run(&inputs))
-    {
-        Ok(code) => code,
-        Err(err) => {
-            runner::report_error("baseline-resolver trend", &err.to_string(), env);
-            err.exit_code()
-        }
-    }
+/// The command's one entry point: its inputs validated, then its work;
+/// the exit code, or the error `runner::finish` says and ends on.
+pub fn run(args: &TrendArgs, env: Env<'_>) -> Result<u8, TrendError> {
+    let inputs = inputs::validate(args, env)?;
+    work(&inputs)
 }
 
 /// Every series judged, on the pool; rows with nothing to say left out.
@@ -106,7 +98,7 @@ pub fn judge<'h>(
 }
 
 /// Reads, judges and writes; returns the exit code.
-pub fn run(inputs: &Inputs) -> Result<u8, TrendError> {
+pub fn work(inputs: &Inputs) -> Result<u8, TrendError> {
     let mut config = match &inputs.config {
         Some(path) => config::load::load(path)?,
         None => Config::default(),

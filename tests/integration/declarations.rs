@@ -29,7 +29,11 @@ fn states(cell: &str, value: &str) -> bool {
 }
 
 fn check(command: &str, inputs: &[Input]) {
-    let action = action_at(&format!("{command}/action.yml"));
+    // resolve, the first command, is the repository's root action.
+    let action = match command {
+        "resolve" => action_at("action.yml"),
+        _ => action_at(&format!("{command}/action.yml")),
+    };
     let page = std::fs::read_to_string(repo_root().join(format!("docs/{command}.md"))).unwrap();
     let declared: Vec<(String, &Input)> = inputs
         .iter()
@@ -70,37 +74,21 @@ fn check(command: &str, inputs: &[Input]) {
     }
 }
 
+/// Every command with an action: its action and docs page against its
+/// declarations (`convert` has no action).
 #[test]
-fn compare_action_yml_and_docs_say_what_its_declarations_say() {
-    check("compare", baseline_resolver::compare::args::Compare::INPUTS);
-}
-
-#[test]
-fn gate_action_yml_and_docs_say_what_its_declarations_say() {
-    check("gate", baseline_resolver::gate::args::Gate::INPUTS);
-}
-
-#[test]
-fn select_action_yml_and_docs_say_what_its_declarations_say() {
-    check("select", baseline_resolver::select::args::Select::INPUTS);
-}
-
-#[test]
-fn trend_action_yml_and_docs_say_what_its_declarations_say() {
-    check("trend", baseline_resolver::trend::args::Trend::INPUTS);
-}
-
-#[test]
-fn lint_action_yml_and_docs_say_what_its_declarations_say() {
-    check("lint", baseline_resolver::lint::args::Lint::INPUTS);
-}
-
-#[test]
-fn comment_action_yml_and_docs_say_what_its_declarations_say() {
-    check("comment", baseline_resolver::comment::args::Comment::INPUTS);
-}
-
-#[test]
-fn bench_action_yml_and_docs_say_what_its_declarations_say() {
-    check("bench", baseline_resolver::bench::args::Bench::INPUTS);
+fn each_action_yml_and_docs_page_say_what_the_command_declares() {
+    use baseline_resolver::{bench, comment, compare, gate, lint, resolve, select, trend};
+    for (command, inputs) in [
+        ("resolve", resolve::args::Resolve::INPUTS),
+        ("select", select::args::Select::INPUTS),
+        ("bench", bench::args::Bench::INPUTS),
+        ("compare", compare::args::Compare::INPUTS),
+        ("gate", gate::args::Gate::INPUTS),
+        ("comment", comment::args::Comment::INPUTS),
+        ("trend", trend::args::Trend::INPUTS),
+        ("lint", lint::args::Lint::INPUTS),
+    ] {
+        check(command, inputs);
+    }
 }
