@@ -31,6 +31,7 @@ mod failures;
 mod fingerprint;
 mod fixtures;
 mod formats;
+mod formats_asv_columns;
 mod formats_decided;
 mod gate;
 mod gate_machine;
