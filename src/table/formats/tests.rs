@@ -80,14 +80,3 @@ fn python_nan_after_escaped_backslashes_is_null_and_an_unclosed_string_is_kept()
         std::borrow::Cow::Borrowed(_)
     ));
 }
-
-#[test]
-fn python_nan_after_thousands_of_capital_i_and_n_is_still_found() {
-    let mut text = String::from("[");
-    for _ in 0..3000 {
-        text.push_str("{\"IterationMode\": \"N\"}, ");
-    }
-    text.push_str("NaN]");
-    let out = super::json::python_json(text.as_bytes());
-    assert!(std::str::from_utf8(&out).unwrap().ends_with(", null]"));
-}
