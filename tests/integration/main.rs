@@ -27,6 +27,7 @@ mod failures;
 mod fingerprint;
 mod fixtures;
 mod formats;
+mod formats_asv_columns;
 mod formats_decided;
 mod gate;
 mod git_fallback;

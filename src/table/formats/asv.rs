@@ -22,44 +22,50 @@ use std::path::Path;
 use serde::Deserialize;
 use serde_json::Value;
 
+use super::asv_cells::{Entry, in_asv_order};
 use super::collect::Collect;
+use super::json::Text;
 use super::{Format, json, time};
 use crate::config::{Direction, Metric};
 use crate::table::{Table, TableError};
 
+/// The file, each entry read into what the reader keeps (`asv_cells`),
+/// its names borrowed from the text where they hold no escape.
 #[derive(Deserialize)]
-struct File {
-    results: BTreeMap<String, Value>,
-    result_columns: Option<Vec<String>>,
+struct File<'a> {
+    #[serde(borrow)]
+    results: BTreeMap<Text<'a>, Entry<'a>>,
+    #[serde(borrow)]
+    result_columns: Option<Vec<Text<'a>>>,
 }
 
-/// One benchmark's result, whichever version wrote it.
-struct Entry<'v> {
-    result: &'v Value,
-    params: Option<&'v Value>,
-    samples: Option<&'v Value>,
+/// The file as `Value`s, for entries whose columns are in another order
+/// than asv's own.
+#[derive(Deserialize)]
+struct Loose<'a> {
+    #[serde(borrow)]
+    results: BTreeMap<Text<'a>, Value>,
+    #[serde(borrow)]
+    result_columns: Option<Vec<Text<'a>>>,
 }
 
-fn entry<'v>(value: &'v Value, columns: Option<&[String]>) -> Entry<'v> {
-    let field = |name: &str| -> Option<&'v Value> {
-        match (value, columns) {
-            (Value::Array(cells), Some(cols)) => cells.get(cols.iter().position(|c| c == name)?),
-            (Value::Object(map), _) => map.get(name),
-            _ => None,
-        }
-    };
-    match value {
-        Value::Array(_) | Value::Object(_) => Entry {
-            result: field("result").unwrap_or(&Value::Null),
-            params: field("params"),
-            samples: field("samples"),
-        },
-        other => Entry {
-            result: other,
-            params: None,
-            samples: None,
-        },
+/// Every entry, its columns where the file's `result_columns` say.
+fn entries<'a>(path: &Path, text: &'a [u8]) -> Result<Vec<(Text<'a>, Entry<'a>)>, TableError> {
+    let format = Format::Asv;
+    let file: File<'a> = json::parse_text(path, format, text)?;
+    let lists = file.results.values().any(|e| e.list);
+    match file.result_columns.as_deref() {
+        Some(cols) if in_asv_order(cols) => return Ok(file.results.into_iter().collect()),
+        None if !lists => return Ok(file.results.into_iter().collect()),
+        _ => {}
     }
+    let loose: Loose<'a> = json::parse_text(path, format, text)?;
+    let columns = loose.result_columns.as_deref();
+    Ok(loose
+        .results
+        .into_iter()
+        .map(|(name, v)| (name, Entry::of_value(&v, columns)))
+        .collect())
 }
 
 /// The metric a benchmark's name says, and nanoseconds per its unit.
@@ -81,26 +87,14 @@ fn metric_of(name: &str) -> (Metric, f64) {
 
 /// Each combination of `params` (lists of values), the first varying
 /// slowest, as asv orders its results.
-fn combinations(params: Option<&Value>) -> Vec<String> {
-    let lists: Vec<Vec<String>> = params
-        .and_then(Value::as_array)
-        .map(|ls| {
-            ls.iter()
-                .map(|l| {
-                    l.as_array()
-                        .map(|vs| vs.iter().map(shown_value).collect())
-                        .unwrap_or_default()
-                })
-                .collect()
-        })
-        .unwrap_or_default();
+fn combinations(lists: &[Vec<super::json::Shown<'_>>]) -> Vec<String> {
     let mut out = vec![String::new()];
     for list in lists.iter().filter(|l| !l.is_empty()) {
         let mut next = Vec::with_capacity(out.len().saturating_mul(list.len()));
         for head in &out {
             for v in list {
                 next.push(if head.is_empty() {
-                    v.clone()
+                    v.to_string()
                 } else {
                     format!("{head}, {v}")
                 });
@@ -114,45 +108,30 @@ fn combinations(params: Option<&Value>) -> Vec<String> {
     out
 }
 
-fn shown_value(v: &Value) -> String {
-    match v {
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
-    }
-}
-
 pub fn parse(path: &Path, bytes: &[u8]) -> Result<Table, TableError> {
     let format = Format::Asv;
-    let file: File = json::parse(path, format, bytes)?;
+    let text = json::python_json(bytes);
     let mut rows = Collect::new(path, format, Vec::new());
-    let columns = file.result_columns.as_deref();
     let mut line = 0u32;
-    for (name, value) in &file.results {
-        let e = entry(value, columns);
+    for (name, e) in &entries(path, &text)? {
         let (want, scale) = metric_of(name);
         let column = want.column.clone();
         let metric = rows.metric(|| want, &column)?;
-        let combos = combinations(e.params);
-        let results: Vec<&Value> = match e.result {
-            Value::Array(items) => items.iter().collect(),
-            other => vec![other],
-        };
-        for (k, params) in combos.iter().enumerate() {
+        for (k, params) in combinations(&e.params).iter().enumerate() {
             line = line.saturating_add(1);
             let row = rows.row(name, params, line);
             let samples = e
                 .samples
-                .and_then(Value::as_array)
-                .and_then(|s| s.get(k))
-                .and_then(Value::as_array)
+                .get(k)
+                .and_then(Option::as_ref)
                 .filter(|s| !s.is_empty());
-            let values: Vec<&Value> = match samples {
-                Some(s) => s.iter().collect(),
-                None => results.get(k).copied().into_iter().collect(),
+            let values = match samples {
+                Some(s) => s.as_slice(),
+                None => e.result.get(k..=k).unwrap_or_default(),
             };
             let mut any = false;
             for (j, v) in values.iter().enumerate() {
-                let Some(v) = v.as_f64() else { continue };
+                let Some(v) = v else { continue };
                 any = true;
                 rows.sample(row, metric, v * scale, || {
                     format!("at results.{name}, combination {k}, value {j}")

@@ -13,6 +13,7 @@
 //! entity but XML's five and character references): a document nested
 //! however deep costs no stack.
 
+use std::borrow::Cow;
 use std::path::Path;
 
 use quick_xml::Reader;
@@ -29,13 +30,14 @@ pub fn looks_like(bytes: &[u8]) -> bool {
         || memchr::memmem::find(head, b"<Catch ").is_some()
 }
 
-/// The element's attribute `name`, its escapes undone; `None` when absent.
-fn attribute(e: &BytesStart<'_>, name: &str) -> Option<String> {
+/// The element's attribute `name`, its escapes undone (copied only where
+/// it holds one); `None` when absent.
+fn attribute<'e>(e: &'e BytesStart<'_>, name: &str) -> Option<Cow<'e, str>> {
     let a = e.try_get_attribute(name).ok().flatten()?;
     let v = a
         .normalized_value(quick_xml::XmlVersion::Implicit1_0)
         .ok()?;
-    Some(v.into_owned())
+    Some(v)
 }
 
 pub fn parse(path: &Path, bytes: &[u8]) -> Result<Table, TableError> {
@@ -65,7 +67,10 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Table, TableError> {
         };
         let Some(e) = start else { continue };
         match e.name().into_inner() {
-            "TestCase" => test_case = attribute(e, "name").unwrap_or_default(),
+            "TestCase" => {
+                test_case.clear();
+                test_case.push_str(&attribute(e, "name").unwrap_or_default());
+            }
             "BenchmarkResults" => {
                 count = count.saturating_add(1);
                 let name = attribute(e, "name").unwrap_or_default();

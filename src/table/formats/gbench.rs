@@ -15,7 +15,7 @@ use std::path::Path;
 use serde::Deserialize;
 
 use super::collect::Collect;
-use super::list::{self, At};
+use super::list;
 use super::{Format, by_unit, json, nanos_per, time};
 use crate::table::{Table, TableError};
 
@@ -53,49 +53,43 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Table, TableError> {
         by_unit("bytes_per_second", "B/s"),
     ];
     let mut rows = Collect::new(path, format, metrics);
-    list::each(
-        path,
-        format,
-        &text,
-        At::Field("benchmarks"),
-        |i, entry: Entry<'_>| {
-            let aggregate = match entry.run_type.as_deref() {
-                Some(kind) => kind != "iteration",
-                None => AGGREGATE_SUFFIXES.iter().any(|s| entry.name.ends_with(s)),
-            };
-            if aggregate {
-                return Ok(());
+    list::benchmarks(path, format, &text, |i, entry: Entry<'_>| {
+        let aggregate = match entry.run_type.as_deref() {
+            Some(kind) => kind != "iteration",
+            None => AGGREGATE_SUFFIXES.iter().any(|s| entry.name.ends_with(s)),
+        };
+        if aggregate {
+            return Ok(());
+        }
+        let run = entry.run_name.as_deref().unwrap_or(&entry.name);
+        let (benchmark, params) = run.split_once('/').unwrap_or((run, ""));
+        let line = u32::try_from(i).unwrap_or(u32::MAX).saturating_add(1);
+        let row = rows.row(benchmark, params, line);
+        if entry.error_occurred {
+            let why = entry.error_message.as_deref().unwrap_or("error_occurred");
+            rows.fail(row, &format!("error: {why}"));
+            return Ok(());
+        }
+        let unit = entry.time_unit.as_deref().unwrap_or("ns");
+        let Some(scale) = nanos_per(unit) else {
+            return Err(rows.error(
+                format!("at benchmarks[{i}].time_unit"),
+                format!("{:?} is not a time unit", crate::runner::shown(unit)),
+            ));
+        };
+        let at = |field: &'static str| move || format!("at benchmarks[{i}].{field}");
+        let fields = [
+            (entry.real_time.map(|v| v * scale), "real_time"),
+            (entry.cpu_time.map(|v| v * scale), "cpu_time"),
+            (entry.items_per_second, "items_per_second"),
+            (entry.bytes_per_second, "bytes_per_second"),
+        ];
+        for (metric, (value, field)) in (0u16..).zip(fields) {
+            if let Some(v) = value {
+                rows.sample(row, metric, v, at(field))?;
             }
-            let run = entry.run_name.as_deref().unwrap_or(&entry.name);
-            let (benchmark, params) = run.split_once('/').unwrap_or((run, ""));
-            let line = u32::try_from(i).unwrap_or(u32::MAX).saturating_add(1);
-            let row = rows.row(benchmark, params, line);
-            if entry.error_occurred {
-                let why = entry.error_message.as_deref().unwrap_or("error_occurred");
-                rows.fail(row, &format!("error: {why}"));
-                return Ok(());
-            }
-            let unit = entry.time_unit.as_deref().unwrap_or("ns");
-            let Some(scale) = nanos_per(unit) else {
-                return Err(rows.error(
-                    format!("at benchmarks[{i}].time_unit"),
-                    format!("{:?} is not a time unit", crate::runner::shown(unit)),
-                ));
-            };
-            let at = |field: &'static str| move || format!("at benchmarks[{i}].{field}");
-            let fields = [
-                (entry.real_time.map(|v| v * scale), "real_time"),
-                (entry.cpu_time.map(|v| v * scale), "cpu_time"),
-                (entry.items_per_second, "items_per_second"),
-                (entry.bytes_per_second, "bytes_per_second"),
-            ];
-            for (metric, (value, field)) in (0u16..).zip(fields) {
-                if let Some(v) = value {
-                    rows.sample(row, metric, v, at(field))?;
-                }
-            }
-            Ok(())
-        },
-    )?;
+        }
+        Ok(())
+    })?;
     Ok(rows.finish())
 }

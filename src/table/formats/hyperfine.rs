@@ -45,14 +45,8 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Table, TableError> {
         At::Field("results"),
         |i, entry: Entry<'_>| {
             params.clear();
-            for (k, v) in &entry.parameters {
-                if !params.is_empty() {
-                    params.push(',');
-                }
-                params.push_str(k);
-                params.push('=');
-                params.push_str(v);
-            }
+            let pairs = entry.parameters.iter().map(|(k, v)| (&**k, &**v));
+            super::text::push_pairs(&mut params, pairs);
             let line = u32::try_from(i).unwrap_or(u32::MAX).saturating_add(1);
             let row = rows.row(&entry.command, &params, line);
             let failed = entry

@@ -72,14 +72,8 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Table, TableError> {
     let mut params = String::new();
     list::each(path, format, &text, At::Document, |i, entry: Entry<'_>| {
         params.clear();
-        for (k, v) in &entry.params {
-            if !params.is_empty() {
-                params.push(',');
-            }
-            params.push_str(k);
-            params.push('=');
-            params.push_str(v);
-        }
+        let pairs = entry.params.iter().map(|(k, v)| (&**k, &**v));
+        super::text::push_pairs(&mut params, pairs);
         let line = u32::try_from(i).unwrap_or(u32::MAX).saturating_add(1);
         let row = rows.row(&entry.benchmark, &params, line);
         let mode = entry.mode.as_deref().unwrap_or("score");

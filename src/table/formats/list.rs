@@ -55,6 +55,16 @@ pub fn each<'de, E: Deserialize<'de>>(
     Err(refusal(path, format, text, at, &error, |_, _: E| Ok(())))
 }
 
+/// [`each`] of the `benchmarks` list (Google Benchmark, pytest-benchmark).
+pub fn benchmarks<'de, E: Deserialize<'de>>(
+    path: &Path,
+    format: Format,
+    text: &'de [u8],
+    each: impl FnMut(usize, E) -> Result<(), TableError>,
+) -> Result<(), TableError> {
+    self::each(path, format, text, At::Field("benchmarks"), each)
+}
+
 /// The error for a file [`each`] could not read: the same walk again
 /// through serde_path_to_error, its entries dropped, for the path.
 fn refusal<'de, E: Deserialize<'de>>(

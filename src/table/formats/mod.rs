@@ -18,6 +18,7 @@
 //! where it is.
 
 pub mod asv;
+pub mod asv_cells;
 pub mod bmf;
 pub mod catch2;
 pub mod collect;

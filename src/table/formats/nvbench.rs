@@ -107,13 +107,9 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Table, TableError> {
                 if let (true, Some(d)) = (devices > 1, state.device) {
                     params.push_str(&format!("Device={d}"));
                 }
-                for axis in state.axis_values.iter().flatten() {
-                    if !params.is_empty() {
-                        params.push(',');
-                    }
-                    let value = axis.value.as_deref().unwrap_or("");
-                    params.extend([&*axis.name, "=", value]);
-                }
+                let axes = state.axis_values.iter().flatten();
+                let pairs = axes.map(|a| (&*a.name, a.value.as_deref().unwrap_or("")));
+                super::text::push_pairs(&mut params, pairs);
                 line = line.saturating_add(1);
                 let row = rows.row(&bench.name, &params, line);
                 if state.is_skipped {

@@ -13,7 +13,7 @@ use std::path::Path;
 use serde::Deserialize;
 
 use super::collect::Collect;
-use super::list::{self, At};
+use super::list;
 use super::{Format, json, time};
 use crate::table::{Table, TableError};
 
@@ -39,44 +39,38 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Table, TableError> {
     let format = Format::PytestBenchmark;
     let text = json::python_json(bytes);
     let mut rows = Collect::new(path, format, vec![time("time")]);
-    list::each(
-        path,
-        format,
-        &text,
-        At::Field("benchmarks"),
-        |i, entry: Entry<'_>| {
-            let full = entry.fullname.as_deref().unwrap_or(&entry.name);
-            let param = entry.param.as_deref().unwrap_or("");
-            let benchmark = full
-                .strip_suffix(']')
-                .and_then(|f| f.strip_suffix(param))
-                .and_then(|f| f.strip_suffix('['))
-                .filter(|_| !param.is_empty())
-                .unwrap_or(full);
-            let line = u32::try_from(i).unwrap_or(u32::MAX).saturating_add(1);
-            let row = rows.row(benchmark, param, line);
-            let Some(stats) = &entry.stats else {
-                rows.fail(row, "no stats: the benchmark did not run");
-                return Ok(());
-            };
-            match (&stats.data, stats.median) {
-                (Some(data), _) if !data.is_empty() => {
-                    for (k, v) in data.iter().enumerate() {
-                        let Some(v) = v else { continue };
-                        rows.sample(row, 0, *v * 1e9, || {
-                            format!("at benchmarks[{i}].stats.data[{k}]")
-                        })?;
-                    }
-                }
-                (_, Some(median)) => {
-                    rows.sample(row, 0, median * 1e9, || {
-                        format!("at benchmarks[{i}].stats.median")
+    list::benchmarks(path, format, &text, |i, entry: Entry<'_>| {
+        let full = entry.fullname.as_deref().unwrap_or(&entry.name);
+        let param = entry.param.as_deref().unwrap_or("");
+        let benchmark = full
+            .strip_suffix(']')
+            .and_then(|f| f.strip_suffix(param))
+            .and_then(|f| f.strip_suffix('['))
+            .filter(|_| !param.is_empty())
+            .unwrap_or(full);
+        let line = u32::try_from(i).unwrap_or(u32::MAX).saturating_add(1);
+        let row = rows.row(benchmark, param, line);
+        let Some(stats) = &entry.stats else {
+            rows.fail(row, "no stats: the benchmark did not run");
+            return Ok(());
+        };
+        match (&stats.data, stats.median) {
+            (Some(data), _) if !data.is_empty() => {
+                for (k, v) in data.iter().enumerate() {
+                    let Some(v) = v else { continue };
+                    rows.sample(row, 0, *v * 1e9, || {
+                        format!("at benchmarks[{i}].stats.data[{k}]")
                     })?;
                 }
-                _ => {}
             }
-            Ok(())
-        },
-    )?;
+            (_, Some(median)) => {
+                rows.sample(row, 0, median * 1e9, || {
+                    format!("at benchmarks[{i}].stats.median")
+                })?;
+            }
+            _ => {}
+        }
+        Ok(())
+    })?;
     Ok(rows.finish())
 }

@@ -114,3 +114,15 @@ impl fmt::Display for Shown<'_> {
         f.write_str(self)
     }
 }
+
+/// `name=value` pairs joined by `,` (hyperfine's parameters, JMH's
+/// `@Param`s, nvbench's axes), appended to `out`, which one reader keeps
+/// from row to row so that a row's params cost no allocation.
+pub fn push_pairs<'p>(out: &mut String, pairs: impl IntoIterator<Item = (&'p str, &'p str)>) {
+    for (name, value) in pairs {
+        if !out.is_empty() {
+            out.push(',');
+        }
+        out.extend([name, "=", value]);
+    }
+}
