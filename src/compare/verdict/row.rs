@@ -10,7 +10,7 @@ use crate::compare::defaults;
 use crate::compare::noise::{Band, NoBand, Noise};
 use crate::config::{Direction, FailThreshold, Policy};
 use crate::contract::class::Class;
-use crate::series::{self, student};
+use crate::series;
 use crate::table::{RowView, Status};
 
 /// The baseline as judged: its samples on main's level, and how far off
@@ -248,13 +248,7 @@ impl<'t> Comparison<'t> {
         if !judged.on_level || base.len() < 2 || cur.samples().len() < 2 {
             return None;
         }
-        // Runs each within noise of the level may still sit off it
-        // together: main moved, and the old level must not be pooled with
-        // them.
-        let (logs, _) = series::logs(base);
-        let off = series::mean(&logs) - n.level;
-        let se = n.sigma * (1.0 / logs.len() as f64 + 1.0 / n.weight.max(1.0)).sqrt();
-        if off.abs() > student::quantile(self.level_rate / 2.0, n.dof) * se {
+        if !two_sample::sits_on(base, n.level, n.weight, (n.sigma, n.dof)) {
             return None;
         }
         let spread = two_sample::pooled_with(cur, n.sigma, n.dof);
