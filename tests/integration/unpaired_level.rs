@@ -4,64 +4,30 @@
 //! on two or three runs a side, and one run's band). The verdict through
 //! the library, as compare judges the rows of a suite.
 
-use std::path::Path;
-
-use baseline_resolver::compare::verdict::{Sides, compare};
-use baseline_resolver::config::{Config, FailThreshold, Thresholds};
+use baseline_resolver::config::FailThreshold;
 use baseline_resolver::contract::class::Class;
-use baseline_resolver::table::Table;
-use baseline_resolver::table::read::parse;
 use proptest::prelude::*;
 
-const HEADER: &str = "op,shape,dtype,tbps,tflops,status\n";
+use crate::noise::judge_runs;
 
-fn t(rows: &str) -> Table {
-    let c = Config::default();
-    parse(
-        Path::new("t.csv"),
-        format!("{HEADER}{rows}").as_bytes(),
-        &c.keys,
-        &c.metrics,
-    )
-    .unwrap()
-}
-
-/// Row x (TFLOPS, higher is better) with these runs a side and `past` as
-/// its history, beside four quiet rows that did not change: its class and
-/// reason.
+/// Row x (op0) with these runs a side and `past` as its history, beside
+/// four quiet rows that did not change (0.2% apart): its class and reason.
 fn judged(base: &[f64], cur: &[f64], past: &[f64]) -> (Class, Option<String>) {
-    let side = |x: &[f64], k: usize| -> Vec<Table> {
+    let runs = |x: &[f64], k: usize| -> Vec<Vec<f64>> {
         x.iter()
             .enumerate()
             .map(|(j, v)| {
-                let mut rows = format!("x,1,bf16,-,{v},ok\n");
-                for i in 0..4u8 {
-                    let wobble = 1.0 + 0.002 * (((j + k) % 3) as f64 - 1.0);
-                    let level = (50.0 + f64::from(i)) * wobble;
-                    rows.push_str(&format!("filler{i},1,bf16,-,{level},ok\n"));
-                }
-                t(&rows)
+                let wobble = 1.0 + 0.002 * (((j + k) % 3) as f64 - 1.0);
+                let mut run = vec![*v];
+                run.extend((0..4u8).map(|i| (50.0 + f64::from(i)) * wobble));
+                run
             })
             .collect()
     };
-    let (b, c, h) = (side(base, 1), side(cur, 2), side(past, 0));
-    let config = Config::default();
-    let sides = Sides {
-        label: "main".to_owned(),
-        baseline: &b,
-        current: &c,
-        history: &h,
-        unselected: &[],
-        unavailable: None,
-        paired: None,
-    };
-    let thresholds = Thresholds {
-        fail: FailThreshold::Fixed(0.10),
-        ..Thresholds::default()
-    };
-    let comparison = compare(sides, &config, thresholds);
-    let row = comparison.rows().find(|r| r.key.first() == "x").unwrap();
-    (row.class, row.reason)
+    let fail = FailThreshold::Fixed(0.10);
+    let (_, rows) = judge_runs(&runs(base, 1), &runs(cur, 2), &runs(past, 0), fail);
+    let (class, _, reason) = rows.into_iter().next().unwrap();
+    (class, reason)
 }
 
 /// Ten runs of main about `level`, 1.4% apart from run to run.
