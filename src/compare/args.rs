@@ -61,7 +61,10 @@ Rows and classes:
   the rerun-baseline output. With several runs of the change against one baseline run,
   every current run must be worse than it (and main's level) by more than the threshold;
   with several runs on both sides (not --paired), the runs must show it in a two-sample
-  test (Welch's, the spread moderated by the suite's) at the row's share of --false-alarms.
+  test (Welch's, the spread moderated by the suite's) at the row's share of --false-alarms;
+  with --history and every baseline run on main's level, the change's runs are tested
+  against that level (the history's with the baseline's runs) with the row's spread
+  from its history, and the threshold is the configured one, not one run's band.
   regressed       worse by more than its fail threshold           (fails the gate)
   warned          worse by more than --warn-threshold
   improved        better by more than its fail threshold

@@ -53,3 +53,4 @@ mod support;
 mod token_scope;
 mod trend;
 mod two_levels;
+mod unpaired_level;

@@ -64,8 +64,20 @@ fn judge(
     history: &[Vec<f64>],
     fail: FailThreshold,
 ) -> (Verdict, Vec<(Class, f64)>) {
-    let (b, c) = ([table(base)], [table(cur)]);
-    let h: Vec<Table> = history.iter().map(|v| table(v)).collect();
+    let (verdict, rows) = judge_runs(&[base.to_vec()], &[cur.to_vec()], history, fail);
+    (verdict, rows.into_iter().map(|r| (r.0, r.1)).collect())
+}
+
+/// As [`judge`], with several runs (files) a side: each row's class, the
+/// fail threshold it was judged by and its reason.
+pub fn judge_runs(
+    base: &[Vec<f64>],
+    cur: &[Vec<f64>],
+    history: &[Vec<f64>],
+    fail: FailThreshold,
+) -> (Verdict, Vec<(Class, f64, Option<String>)>) {
+    let tables = |runs: &[Vec<f64>]| -> Vec<Table> { runs.iter().map(|v| table(v)).collect() };
+    let (b, c, h) = (tables(base), tables(cur), tables(history));
     let config = Config::default();
     let sides = Sides {
         label: "main".to_owned(),
@@ -83,7 +95,7 @@ fn judge(
     let comparison = compare(sides, &config, thresholds);
     let rows = comparison
         .rows()
-        .map(|r| (r.class, r.applied.map_or(f64::NAN, |a| a.fail)))
+        .map(|r| (r.class, r.applied.map_or(f64::NAN, |a| a.fail), r.reason))
         .collect();
     (comparison.verdict(), rows)
 }

@@ -542,4 +542,6 @@ impl<'t> Comparison<'t> {
     }
 }
 #[cfg(test)]
+mod level_tests;
+#[cfg(test)]
 mod tests;

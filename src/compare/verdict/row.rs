@@ -22,6 +22,9 @@ struct Judged {
     off: Option<f64>,
     /// Baseline samples set aside as off the level (others were on it).
     set_aside: usize,
+    /// Every baseline sample sits on the level its history predicts: the
+    /// level and they are one reference.
+    on_level: bool,
 }
 
 impl<'t> Comparison<'t> {
@@ -169,10 +172,23 @@ impl<'t> Comparison<'t> {
             (Some(Err(why)), _) => Some(Err(*why)),
             (None, _) => None,
         };
-        let applied = self.applied(&policy, band, direction);
+        let mut applied = self.applied(&policy, band, direction);
+        let level_test = self.against_level(noise, &judged, reference, cur, direction);
+        if level_test.is_some() {
+            // The test of the runs against main's level judges the noise:
+            // one run's band no longer raises the threshold.
+            applied.fail = match policy.fail {
+                FailThreshold::Fixed(f) => f,
+                FailThreshold::Auto => defaults::AUTO_FLOOR,
+            };
+        }
+        let two = level_test.or_else(|| {
+            let (whole, change) = (out.baseline.as_ref()?, out.change?);
+            two_sample::test(whole, cur, (change, direction.sign()), self.spread_prior)
+        });
         out.applied = Some(applied);
         let bounds = Bounds::of(base, cur, reference.map(|r| r.0.exp()), direction);
-        let (class, reason) = self.classify(out, &bounds, band, direction);
+        let (class, reason) = self.classify(out, &bounds, band, two, direction);
         out.class = class;
         out.reason = reason;
         if class != Class::Unchanged
@@ -209,6 +225,36 @@ impl<'t> Comparison<'t> {
         }
     }
 
+    /// Several runs of the change against several of main's, with a
+    /// history that gives the row a level: when every baseline run sits on
+    /// that level, and so does their mean, the history's level and the
+    /// baseline's runs are one reference (`reference`: its log and the runs
+    /// it is known from), and the change's runs are tested against it with
+    /// the row's spread from its history pooled with their own
+    /// ([`two_sample::against_level`]). `None` otherwise: Welch's test on
+    /// the two sides' runs judges the row.
+    fn against_level(
+        &self,
+        noise: Option<&Result<Noise, NoBand>>,
+        judged: &Judged,
+        reference: Option<(f64, f64)>,
+        cur: &Samples,
+        direction: Direction,
+    ) -> Option<two_sample::TwoSample> {
+        let (Some(Ok(n)), Some((level, weight))) = (noise, reference) else {
+            return None;
+        };
+        let base = judged.base.samples();
+        if !judged.on_level || base.len() < 2 || cur.samples().len() < 2 {
+            return None;
+        }
+        if !two_sample::sits_on(base, n.level, n.weight, (n.sigma, n.dof)) {
+            return None;
+        }
+        let spread = two_sample::pooled_with(cur, n.sigma, n.dof);
+        two_sample::against_level(cur, level, weight, spread, direction.sign())
+    }
+
     /// The class of a measured row and why, from its change against the
     /// baseline (`out.change`), the least worse and least better of every
     /// current sample against every baseline sample and the reference
@@ -218,6 +264,7 @@ impl<'t> Comparison<'t> {
         out: &RowResult<'t>,
         bounds: &Bounds,
         band: Option<Result<Band, NoBand>>,
+        two: Option<two_sample::TwoSample>,
         direction: Direction,
     ) -> (Class, Option<String>) {
         let (Some(base), Some(cur), Some(change), Some(applied)) =
@@ -240,10 +287,9 @@ impl<'t> Comparison<'t> {
         };
         let repeated = base.samples().len() > 1 || cur.samples().len() > 1;
         let disagree = |limit| self.disagree(base, cur, bounds, direction, limit);
-        let two = two_sample::test(base, cur, direction.sign(), self.spread_prior);
         if (cur.median - base.median).abs() <= policy.floor {
             (Class::Unchanged, None)
-        } else if let Some(t) = two.filter(|_| change < -applied.fail) {
+        } else if let Some(t) = two.filter(|t| t.change < -applied.fail) {
             if t.p_worse <= self.row_rate {
                 (Class::Regressed, None)
             } else {
@@ -270,7 +316,14 @@ impl<'t> Comparison<'t> {
                 }
                 _ => (Class::Warned, None),
             }
-        } else if let Some(t) = two.filter(|_| change > applied.fail.max(better)) {
+        } else if let Some(t) = two.filter(|t| {
+            t.change
+                > if t.runs.0 == 0 {
+                    applied.fail
+                } else {
+                    applied.fail.max(better)
+                }
+        }) {
             if t.p_better <= self.row_rate {
                 (Class::Improved, None)
             } else {
@@ -293,9 +346,22 @@ impl<'t> Comparison<'t> {
         } else {
             t.p_better
         };
+        let runs = if t.against_level {
+            format!(
+                "{} of the change, {:+.1}% against {}'s level (its history's and its runs'),",
+                t.runs.1,
+                t.change * 100.0,
+                self.label
+            )
+        } else {
+            format!(
+                "{} of {} and {} of the change,",
+                t.runs.0, self.label, t.runs.1
+            )
+        };
         format!(
-            "the runs do not show it: {} of {} and {} of the change, this much {way} by chance p = {p:.2e}, over the row's share {:.2e} of the false-alarm rate",
-            t.runs.0, self.label, t.runs.1, self.row_rate
+            "the runs do not show it: {runs} this much {way} by chance p = {p:.2e}, over the row's share {:.2e} of the false-alarm rate",
+            self.row_rate
         )
     }
 
@@ -351,6 +417,7 @@ impl<'t> Comparison<'t> {
             base: base.clone(),
             off: None,
             set_aside: 0,
+            on_level: false,
         };
         let Some(Ok(noise)) = noise else {
             return whole();
@@ -369,13 +436,17 @@ impl<'t> Comparison<'t> {
             .collect();
         let off: Vec<f64> = offs.iter().flatten().copied().collect();
         if off.is_empty() {
-            return whole();
+            return Judged {
+                on_level: true,
+                ..whole()
+            };
         }
         if let Some(kept) = Samples::of(&on) {
             return Judged {
                 base: kept,
                 off: None,
                 set_aside: off.len(),
+                on_level: false,
             };
         }
         let one_way = off.iter().all(|o| *o > 0.0) || off.iter().all(|o| *o < 0.0);
@@ -386,6 +457,7 @@ impl<'t> Comparison<'t> {
             base: base.clone(),
             off: crate::series::median_of(&mut off.clone()),
             set_aside: 0,
+            on_level: false,
         }
     }
 
