@@ -402,6 +402,7 @@ fn the_lint_rules_do_no_io() {
         "git",
         "later",
         "expressions",
+        "group",
         "results",
         "env",
         "places",

@@ -1,6 +1,7 @@
 //! Rules on job and step settings: `job-always`, `long-timeout`,
 //! `cancel-main`, `label-cancel`, `cache-discipline`.
 
+use super::group::{Event, Sharing, sharing};
 use super::{hit, hit_at};
 use crate::lint::evidence::{Benchmarks, step_runs_benchmarks};
 use crate::lint::finding::Hit;
@@ -135,41 +136,30 @@ fn concurrency(
     let cancel_text = squeezed(cancel.str().unwrap_or(""));
     let always_cancels = cancel_text == "true";
     let group = c.get("group").and_then(Node::str).unwrap_or("");
-    let per_pull = [
-        "github.ref",
-        "github.head_ref",
-        "pull_request.number",
-        "event.number",
-    ]
-    .iter()
-    .any(|k| group.contains(k));
-    let unique = ["github.sha", "run_id", "run_number", "run_attempt"]
-        .iter()
-        .any(|u| group.contains(u));
-    // `github.ref == 'refs/heads/main' && github.run_number || github.ref`:
-    // the default branch's runs each get their own group, a pull
-    // request's still share its ref's.
-    let main_own = unique
-        && group.contains("&&")
-        && group.contains("||")
-        && [
-            "refs/heads/",
-            "'push'",
-            "!= 'pull_request'",
-            "default_branch",
-        ]
-        .iter()
-        .any(|k| group.contains(k));
-    // A group with no per-run or per-ref part (`large-oltp-growth`,
-    // `${{ github.workflow }}`): every run of the workflow shares it, the
-    // default branch's among them.
-    let constant = group.split("${{").skip(1).all(|e| {
-        let inner = e.split("}}").next().unwrap_or("").trim();
-        inner == "github.workflow" || inner == "github.repository"
+    // Who shares the group, read for each kind of run (group.rs): main's
+    // runs (pushes to the default branch, a schedule that meets itself, a
+    // comment) meet when their group has no per-run part and no per-pull
+    // part; a pull request's runs meet in its own group.
+    let pull = Event {
+        name: if w.on("pull_request") {
+            "pull_request"
+        } else {
+            "pull_request_target"
+        },
+        action: "labeled",
+    };
+    let main_events = [
+        ("push", w.pushes_to_default()),
+        ("schedule", w.frequent_schedule()),
+        ("issue_comment", w.on("issue_comment")),
+    ];
+    let main_shared = main_events.iter().any(|&(name, runs)| {
+        runs && matches!(
+            sharing(group, Event { name, action: "" }),
+            Sharing::Branch | Sharing::All
+        )
     });
-    if !(per_pull || constant) || (unique && !main_own) {
-        return;
-    }
+    let pull_shared = matches!(sharing(group, pull), Sharing::Branch | Sharing::Pull);
     let push = |rule: &'static str, hits: &mut Vec<Hit>| {
         let mut h = hit_at(rule, cancel.at);
         if let Some(j) = job {
@@ -181,15 +171,13 @@ fn concurrency(
     // dispatch superseding the first is what its author asked for.
     // A schedule is a stream of runs that cancel each other only when it
     // fires again before a run can end (a nightly never meets itself).
-    let main_runs = w.pushes_to_default() || w.on("issue_comment") || w.frequent_schedule();
-    let by_ref = group.contains("github.ref") || group.contains("head_ref") || constant;
-    if always_cancels && main_runs && by_ref && keeps && !unique {
+    if always_cancels && main_shared && keeps {
         push("cancel-main", hits);
     }
     let labels_cancel = always_cancels
         || (cancel_text.contains("pull_request") && !cancel_text.contains("labeled"));
     let by_action = group.contains("event.action") || group.contains("event.label");
-    if per_pull && w.pull_request_types().contains(&"labeled") && labels_cancel && !by_action {
+    if pull_shared && w.pull_request_types().contains(&"labeled") && labels_cancel && !by_action {
         push("label-cancel", hits);
     }
 }

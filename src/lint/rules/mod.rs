@@ -9,6 +9,7 @@
 
 pub mod expressions;
 pub mod git;
+pub mod group;
 pub mod jobs;
 pub mod later;
 pub mod results;

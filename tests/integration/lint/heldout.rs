@@ -47,3 +47,26 @@ fn benchmarks_run_through_local_actions_and_chores_and_hosted_providers_are_told
     );
     insta::assert_snapshot!("lint_heldout3_shapes", text_findings(&root));
 }
+
+/// The fourth held-out set's misses (BENCHMARKS.md, "Fourth held-out
+/// set"): a group's per-run part that is only another event's fallback
+/// (`head_ref || run_id`, `... || github.ref` after conditions on the
+/// event) hid who shares it; read per event, a pull request's runs and
+/// main's pushes are seen to meet, and groups that give each push its
+/// own sha stay silent.
+#[test]
+fn a_groups_fallback_is_read_for_the_runs_it_applies_to() {
+    let root = repo_root().join("tests/fixtures/lint/heldout4");
+    let (run, v) = lint(&root);
+    let own = |f: &str, r: &str, l: u64| (f.to_owned(), r.to_owned(), l);
+    assert_eq!(
+        findings(&v),
+        [
+            own("benchmarks-wheel.yml", "cancel-main", 12),
+            own("multi-arch-ci.yml", "label-cancel", 10),
+        ],
+        "{}",
+        run.stdout
+    );
+    insta::assert_snapshot!("lint_heldout4_groups", text_findings(&root));
+}
