@@ -3,6 +3,7 @@
 //! Several files in one variable go one per line.
 
 use crate::config::FailThreshold;
+pub use crate::config::columns::{FLOOR, IGNORE, KEYS, METRIC};
 use crate::paired::schedule;
 use crate::runner::{Declared, Given, Input, Typed, shown};
 pub use crate::table::formats::RESULTS_FORMAT;
@@ -110,6 +111,10 @@ impl Declared for Compare {
         WARN.input,
         FALSE_ALARMS.input,
         CONFIG,
+        KEYS.input,
+        METRIC.input,
+        IGNORE,
+        FLOOR.input,
         RESULTS_FORMAT.input,
         STRICT,
         MIN_COVERAGE.input,
