@@ -47,6 +47,12 @@ Examples:
   baseline-resolver compare --current current.csv --baseline main=main.csv \\
       --history 'history/*.csv' --fail-threshold auto
 
+  # A CSV with its own columns, without a config file: a row per rank and an aggregate
+  # row per shape, the time lower-is-better, the per-rank rows ignored, under 10 us no change:
+  baseline-resolver compare --current current.csv --baseline main=main.csv \\
+      --keys rank,shape,dtype --metric avg_time_us:lower --ignore 'rank=?' \\
+      --fail-threshold 15 --floor 10
+
   # Report only (for dashboards that ingest only successful runs):
   baseline-resolver compare --current current.csv --baseline main=main.csv --no-gate
 
