@@ -1,6 +1,7 @@
 //! The inputs of `bench`, each declared once (flag, `INPUT_*` variable,
 //! parser, default, help: [`crate::runner::declare`]), and its help text.
 
+pub use crate::config::columns::{FLOOR, IGNORE, KEYS, METRIC};
 use std::time::Duration;
 
 use super::plan::{GroupsFormat, Sides};
@@ -83,6 +84,10 @@ impl Declared for Bench {
         COMMAND,
         RESOLUTION,
         CONFIG,
+        KEYS.input,
+        METRIC.input,
+        IGNORE,
+        FLOOR.input,
         SELECTION,
         BASELINE_RESULT,
         RESULTS_FORMAT.input,

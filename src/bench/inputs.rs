@@ -39,6 +39,9 @@ pub struct Inputs {
     pub selection: Option<String>,
     /// `--config`: the selection's groups must be its `[select]` groups.
     pub config: Option<PathBuf>,
+    /// `--keys`, `--metric`, `--ignore`: applied over the config when the
+    /// rounds are judged.
+    pub columns: crate::config::columns::Columns,
     pub baseline_result: Option<PathBuf>,
     /// `--results-format`: `{out}` and `--baseline-result` read as this
     /// format; `None` finds each file's from its content.
@@ -167,6 +170,7 @@ pub fn validate(args: &BenchArgs, env: Env<'_>) -> Result<Inputs, InputError> {
         resolution: text(&RESOLUTION),
         selection: text(&SELECTION),
         config: r.path(&CONFIG).map(|p| cwd.join(p)),
+        columns: crate::config::columns::read(&r)?,
         baseline_result: r.path(&BASELINE_RESULT).map(|p| cwd.join(p)),
         results_format: r.typed(&RESULTS_FORMAT)?,
         groups_format: r.typed_or_default(&GROUPS_FORMAT)?,

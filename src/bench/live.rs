@@ -84,9 +84,12 @@ impl World for Live<'_> {
             &self.thresholds,
             &self.settings,
         );
+        // A row the config (or --ignore) ignores is never gated, so never
+        // worth another round, however much it moves.
         Ok(judged
             .undecided()
-            .map(|key| key.fields().map(|c| c.into_owned()).collect())
+            .map(|key| key.fields().map(|c| c.into_owned()).collect::<Vec<_>>())
+            .filter(|cells| !ignored(self.config, cells))
             .collect())
     }
 
@@ -102,6 +105,15 @@ impl World for Live<'_> {
 /// The groups a side runs this round: the round's, less those this
 /// side's harness does not know (`side_groups`, asked once); the side's
 /// own when the round runs the whole selection.
+/// The first rule that matches the row says ignore.
+fn ignored(config: &Config, cells: &[String]) -> bool {
+    let refs: Vec<&str> = cells.iter().map(String::as_str).collect();
+    config
+        .rule_for(&refs)
+        .and_then(|i| config.rules.get(i))
+        .is_some_and(|r| r.ignore)
+}
+
 fn kept(round: Option<&[String]>, side_groups: Option<&[String]>) -> Option<Vec<String>> {
     match (round, side_groups) {
         (None, side) => side.map(<[String]>::to_vec),
@@ -173,10 +185,11 @@ pub fn sides(
             side::carry_out(Side::Baseline, &plan.baseline, groups, &plan.label, inputs)?;
         return Ok((current, baseline, None));
     }
-    let config = match &inputs.config {
+    let mut config = match &inputs.config {
         Some(path) => crate::config::load::load(path)?,
         None => Config::default(),
     };
+    crate::config::columns::apply(&mut config, &inputs.columns)?;
     let mut current = side::open(Side::Current, &plan.current, groups, "current", inputs)?;
     let mut baseline = side::open(Side::Baseline, &plan.baseline, groups, &plan.label, inputs)?;
     if !(current.runs() && baseline.runs()) {

@@ -3,6 +3,7 @@
 //! Several files in one variable go one per line.
 
 use crate::config::FailThreshold;
+pub use crate::config::columns::{FLOOR, IGNORE, KEYS, METRIC};
 use crate::paired::schedule;
 use crate::runner::{Declared, Given, Input, Typed, shown};
 pub use crate::table::formats::RESULTS_FORMAT;
@@ -45,6 +46,12 @@ Examples:
   # noise, a quiet row keeps 10% (or, with auto, its own tighter band):
   baseline-resolver compare --current current.csv --baseline main=main.csv \\
       --history 'history/*.csv' --fail-threshold auto
+
+  # A CSV with its own columns, without a config file: a row per rank and an aggregate
+  # row per shape, the time lower-is-better, the per-rank rows ignored, under 10 us no change:
+  baseline-resolver compare --current current.csv --baseline main=main.csv \\
+      --keys rank,shape,dtype --metric avg_time_us:lower --ignore 'rank=?' \\
+      --fail-threshold 15 --floor 10
 
   # Report only (for dashboards that ingest only successful runs):
   baseline-resolver compare --current current.csv --baseline main=main.csv --no-gate
@@ -113,6 +120,10 @@ impl Declared for Compare {
         WARN.input,
         FALSE_ALARMS.input,
         CONFIG,
+        KEYS.input,
+        METRIC.input,
+        IGNORE,
+        FLOOR.input,
         RESULTS_FORMAT.input,
         STRICT,
         MIN_COVERAGE.input,

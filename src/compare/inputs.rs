@@ -58,6 +58,8 @@ pub struct Inputs {
     /// Past runs of the gate's branch (paths or globs), in run order.
     pub history: Vec<PathBuf>,
     pub config: Option<PathBuf>,
+    /// `--keys`, `--metric`, `--ignore`: applied over the config.
+    pub columns: crate::config::columns::Columns,
     /// `--results-format`: every file read as this format; `None` finds
     /// each file's from its content.
     pub results_format: Option<ResultsFormat>,
@@ -121,6 +123,7 @@ pub fn validate(args: &CompareArgs, env: Env<'_>) -> Result<Inputs, InputError> 
         fail_origin,
         history: r.paths(&HISTORY),
         config: r.path(&CONFIG),
+        columns: crate::config::columns::read(&r)?,
         results_format: r.typed(&RESULTS_FORMAT)?,
         strict: r.on(&STRICT)?,
         report_only: r.on(&NO_GATE)?,

@@ -98,10 +98,11 @@ pub struct Loaded {
 
 /// Reads the config, the resolution and every results file.
 pub fn load(inputs: &Inputs) -> Result<Loaded, CompareError> {
-    let config = match &inputs.config {
+    let mut config = match &inputs.config {
         Some(path) => config::load::load(path)?,
         None => Config::default(),
     };
+    config::columns::apply(&mut config, &inputs.columns)?;
     if let FailThreshold::Fixed(f) = inputs.thresholds.fail
         && f >= 1.0
         && !config.all_lower()
@@ -127,7 +128,6 @@ pub fn load(inputs: &Inputs) -> Result<Loaded, CompareError> {
         .into_iter()
         .map(|g| format!("the selection names the group {g:?}, which the config does not know"))
         .collect();
-    let mut config = config;
     let mut read = files::read(inputs, &config)?;
     files::line_up(&mut read, &mut config)?;
     Ok(Loaded {

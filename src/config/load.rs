@@ -332,7 +332,7 @@ fn compile_select(
 }
 
 /// One `KEY=GLOB` pattern, compiled.
-fn key_pattern(keys: &[String], at: &str, text: String) -> Result<Pattern, String> {
+pub(super) fn key_pattern(keys: &[String], at: &str, text: String) -> Result<Pattern, String> {
     let found = text.split_once('=').and_then(|(c, g)| {
         let column = keys.iter().position(|k| k == c.trim())?;
         Some((column, g.trim().to_owned()))

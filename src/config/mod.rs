@@ -56,6 +56,7 @@
 //! Thresholds are fractions here (0.10 for 10%): percentages exist only
 //! where a person reads or writes them (flags, TOML, messages).
 
+pub mod columns;
 pub mod defaults;
 pub mod load;
 

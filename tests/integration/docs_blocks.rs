@@ -153,7 +153,14 @@ impl World {
         workflow::run_steps(&mut job, &steps).unwrap();
         assert!(!job.failed, "resolve: {}", run.log);
         let outputs = job.steps["__0"]["outputs"].clone();
-        json!({"resolve": {"result": "success", "outputs": outputs}})
+        // As a job of its own, or as the first step (`baseline`) of the
+        // job that builds the wheels, whose `json` output is its answer
+        // (docs/migrating.md: FlyDSL's `prepare-mlir`).
+        let build = json!({"json": outputs["json"]});
+        json!({
+            "resolve": {"result": "success", "outputs": outputs},
+            "prepare-mlir": {"result": "success", "outputs": build},
+        })
     }
 
     /// A workflow (`jobs:`), a map of jobs, a list of steps, or a job's
@@ -171,12 +178,14 @@ impl World {
         }
         let map = doc.as_mapping().ok_or("neither steps nor a mapping")?;
         if map.contains_key("env") && map.len() == 1 {
+            // A step's `env:` after the resolve step (`baseline`) reads it.
+            let baseline = json!({"outputs": needs["resolve"]["outputs"].clone()});
             let mut run = self.run(event_name);
             let job = Job {
                 run: &mut run,
                 matrix: json!({}),
                 needs,
-                steps: Default::default(),
+                steps: [("baseline".to_owned(), baseline)].into_iter().collect(),
                 env: Default::default(),
                 failed: false,
             };

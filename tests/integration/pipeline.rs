@@ -485,26 +485,33 @@ fn allreduce_csv(aggregate_us: f64) -> String {
 }
 
 /// Break 3: docs/migrating.md's `migrate:multi` compare step reads the
-/// allreduce CSV with the config the page gives it, and gates the
+/// allreduce CSV with the inputs the page gives it (its keys, metric,
+/// ignored rows, threshold and floor; no config file), and gates the
 /// aggregate rows as compare_allreduce_benchmark.py did.
 #[test]
 fn the_migration_guides_allreduce_compare_reads_its_csv() {
     let (_, block) = marked_block("docs/migrating.md", "migrate:multi");
     let steps: Vec<serde_yaml_ng::Value> = serde_yaml_ng::from_str(&block).unwrap();
-    let config = steps[1]["with"]["config"].as_str().unwrap();
-    let (lang, toml) = marked_block("docs/migrating.md", &format!("migrate:file {config}"));
-    assert_eq!(lang, "toml");
+    let with = steps[1]["with"].as_mapping().unwrap();
     let work = tempfile::tempdir().unwrap();
     let dir = work.path();
-    std::fs::create_dir_all(dir.join(config).parent().unwrap()).unwrap();
-    std::fs::write(dir.join(config), toml).unwrap();
     for (name, us) in [("current.csv", 130.0), ("main.csv", 100.0)] {
         std::fs::write(dir.join(name), allreduce_csv(us)).unwrap();
     }
     let compare = |code: i32| {
-        Bin::new()
-            .args(["compare", "--config"])
-            .arg(dir.join(config))
+        let mut bin = Bin::new();
+        // `with:` as the runner passes it, but for the step outputs.
+        for (k, v) in with {
+            let k = k.as_str().unwrap();
+            let v = match v {
+                serde_yaml_ng::Value::Number(n) => n.to_string(),
+                v => v.as_str().unwrap().to_owned(),
+            };
+            if !v.contains("${{") {
+                bin = bin.env(&format!("INPUT_{}", k.to_uppercase().replace('-', "_")), &v);
+            }
+        }
+        bin.args(["compare"])
             .args(["--current", &dir.join("current.csv").display().to_string()])
             .args([
                 "--baseline",
@@ -522,6 +529,11 @@ fn the_migration_guides_allreduce_compare_reads_its_csv() {
     );
     // 100 to 105 us is 5%: no change.
     std::fs::write(dir.join("current.csv"), allreduce_csv(105.0)).unwrap();
+    let json = compare(0);
+    assert_eq!(json["verdict"], "pass", "{json}");
+    // 20 to 28 us is 40% but 8 us: under the floor, no change.
+    std::fs::write(dir.join("main.csv"), allreduce_csv(20.0)).unwrap();
+    std::fs::write(dir.join("current.csv"), allreduce_csv(28.0)).unwrap();
     let json = compare(0);
     assert_eq!(json["verdict"], "pass", "{json}");
 }

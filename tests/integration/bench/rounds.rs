@@ -561,3 +561,27 @@ fn without_commits_and_seconds(summary: &str) -> String {
         })
         .collect()
 }
+
+/// `--keys`, `--metric` and `--ignore` (the columns a CSV of its own needs
+/// without a config file) are what bench judges its rounds by between
+/// looks, as compare does: the noisy row ignored, nothing is in doubt
+/// after the first look; judged, it runs again.
+#[test]
+fn the_rounds_are_judged_on_the_columns_given_as_inputs() {
+    let ran = |ignore: bool| {
+        let repo = Repo::new(("100", "ok"), ("100", "ok"), "quiet noisy");
+        let mut bench = repo
+            .bench()
+            .args(["--rounds", "3", "--max-rounds", "6", "--seed", "5"])
+            .args(["--keys", "op,shape,dtype", "--metric", "tflops:higher"])
+            .args(["--format", "json"]);
+        if ignore {
+            bench = bench.env("INPUT_IGNORE", "op=noisy*");
+        }
+        let run = bench.run();
+        run.assert_code(0);
+        json_of(&run)["rounds"]["ran"].as_u64()
+    };
+    assert_eq!(ran(true), Some(3));
+    assert_eq!(ran(false), Some(6));
+}

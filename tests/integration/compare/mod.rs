@@ -3,6 +3,7 @@
 //! dashboard lines on stdout (a snapshot), the step outputs, the summary,
 //! the exit codes, and every way an input can be bad.
 
+mod columns;
 mod limits;
 mod output;
 mod paired;
