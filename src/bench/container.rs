@@ -88,10 +88,13 @@ impl Container {
     /// plain word, checked with the placeholders). Inside, the script runs
     /// as a job of its own process group (`set -m`) whose id goes to
     /// `pidfile`: stopping the `docker` client does not reach into the
-    /// container, so [`Container::stop`] ends that group there.
+    /// container, so [`Container::stop`] ends that group there. Job
+    /// control is off again before the wait (the job keeps its group), or
+    /// bash would print `[1]+ Done ...` into the harness's output, where a
+    /// dashboard parsing its table would meet it between two rows.
     pub fn wrap(&self, script: &str, tree: &str, pidfile: &str) -> String {
         let inner = format!(
-            "set -m; bash -c {} & echo $! > {pidfile}; wait $!",
+            "set -m; bash -c {} & p=$!; echo $p > {pidfile}; set +m; wait $p",
             quoted(script)
         );
         format!("{} bash -c {}", self.exec(Some(tree)), quoted(&inner))

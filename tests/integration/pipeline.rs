@@ -495,9 +495,18 @@ fn the_migration_guides_allreduce_compare_reads_its_csv() {
     let with = steps[1]["with"].as_mapping().unwrap();
     let work = tempfile::tempdir().unwrap();
     let dir = work.path();
-    for (name, us) in [("current.csv", 130.0), ("main.csv", 100.0)] {
-        std::fs::write(dir.join(name), allreduce_csv(us)).unwrap();
-    }
+    // Three paired rounds a side, as bench's `current-files` and
+    // `compare-baseline` list them, each round a little off the others.
+    let rounds = |current: f64, main: f64| {
+        for round in 1..=3 {
+            let wobble = 1.0 + 0.004 * f64::from(round);
+            let write = |name: String, us: f64| {
+                std::fs::write(dir.join(name), allreduce_csv(us * wobble)).unwrap();
+            };
+            write(format!("current-{round}.csv"), current);
+            write(format!("main-{round}.csv"), main);
+        }
+    };
     let compare = |code: i32| {
         let mut bin = Bin::new();
         // `with:` as the runner passes it, but for the step outputs.
@@ -511,15 +520,23 @@ fn the_migration_guides_allreduce_compare_reads_its_csv() {
                 bin = bin.env(&format!("INPUT_{}", k.to_uppercase().replace('-', "_")), &v);
             }
         }
-        bin.args(["compare"])
-            .args(["--current", &dir.join("current.csv").display().to_string()])
-            .args([
-                "--baseline",
-                &format!("main={}", dir.join("main.csv").display()),
-            ])
-            .json_code(code)
-            .1
+        bin = bin.args(["compare"]);
+        for round in 1..=3 {
+            bin = bin
+                .args([
+                    "--current",
+                    &dir.join(format!("current-{round}.csv"))
+                        .display()
+                        .to_string(),
+                ])
+                .args([
+                    "--baseline",
+                    &format!("main={}", dir.join(format!("main-{round}.csv")).display()),
+                ]);
+        }
+        bin.json_code(code).1
     };
+    rounds(130.0, 100.0);
     let json = compare(4);
     let counts = &json["baselines"][0]["counts"];
     assert_eq!(json["verdict"], "regression", "{json}");
@@ -528,12 +545,11 @@ fn the_migration_guides_allreduce_compare_reads_its_csv() {
         (Some(2), Some(16))
     );
     // 100 to 105 us is 5%: no change.
-    std::fs::write(dir.join("current.csv"), allreduce_csv(105.0)).unwrap();
+    rounds(105.0, 100.0);
     let json = compare(0);
     assert_eq!(json["verdict"], "pass", "{json}");
     // 20 to 28 us is 40% but 8 us: under the floor, no change.
-    std::fs::write(dir.join("main.csv"), allreduce_csv(20.0)).unwrap();
-    std::fs::write(dir.join("current.csv"), allreduce_csv(28.0)).unwrap();
+    rounds(28.0, 20.0);
     let json = compare(0);
     assert_eq!(json["verdict"], "pass", "{json}");
 }

@@ -219,10 +219,6 @@ fn which(name: &str) -> String {
 pub fn docker_shim(container: &Path) -> String {
     format!(
         r#"#!/bin/bash
-# No job-control notices ("[1]+ Done ...") even where the environment
-# exports SHELLOPTS with monitor: the real client prints none, and one on
-# stderr can land between the harness's table rows in a side's log.
-set +m
 [ "$1" = exec ] || {{ echo "docker (a stand-in): only exec" >&2; exit 99; }}
 shift
 volume="${{DOCKER_SHIM_VOLUME:-${{GITHUB_WORKSPACE:-$PWD}}/flydsl-test}}"
