@@ -22,7 +22,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use super::env::Env;
+use super::env::StepEnv;
 use super::workflow::{Job, costly_labels, github_hosted};
 use super::yaml::Node;
 
@@ -80,7 +80,7 @@ fn callee_costly(caller: &Job<'_>, root: &Node) -> bool {
             id,
             node,
             steps: Vec::new(),
-            env: Env::default(),
+            env: StepEnv::default(),
         };
         costly_labels(&callee_labels(caller, root, &job), job.devices())
             || passes_costly_runner(&job)

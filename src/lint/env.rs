@@ -13,14 +13,14 @@ use super::yaml::Node;
 
 /// The variables one level sees.
 #[derive(Debug, Clone, Default)]
-pub struct Env {
+pub struct StepEnv {
     vars: Vars,
 }
 
-impl Env {
+impl StepEnv {
     /// This level's variables with `node`'s (an `env:` mapping) over them.
     /// A value may name an earlier level's variable: it is read then.
-    pub fn with(&self, node: Option<&Node>) -> Env {
+    pub fn with(&self, node: Option<&Node>) -> StepEnv {
         let mut vars = self.vars.clone();
         for (key, value) in node.map(Node::entries).unwrap_or_default() {
             if let Some(text) = value.str() {
@@ -28,7 +28,7 @@ impl Env {
                 vars.set(&key.text, &text);
             }
         }
-        Env { vars }
+        StepEnv { vars }
     }
 
     /// The variables, for a script.
@@ -145,7 +145,7 @@ mod tests {
             "env:\n  REPO: ${{ github.event.pull_request.head.repo.full_name || github.repository }}\n  MODE: fast\njobs:\n  a:\n    env:\n      MODE: slow\n      BOTH: ${{ env.REPO }}\n",
         )
         .unwrap();
-        let top = Env::default().with(root.get("env"));
+        let top = StepEnv::default().with(root.get("env"));
         let job = top.with(
             root.get("jobs")
                 .and_then(|j| j.get("a"))

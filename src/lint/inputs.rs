@@ -9,9 +9,9 @@ use super::finding::Severity;
 use crate::runner::write::RunnerFiles;
 use crate::runner::{Env, Format, InputError, Reader};
 
-/// `lint`'s output forms: the runner's three and SARIF.
+/// `lint`'s output formats: the runner's three ([`Format`]) and SARIF.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Form {
+pub enum LintFormat {
     Github,
     Json,
     Text,
@@ -21,7 +21,7 @@ pub enum Form {
 #[derive(Debug, Clone)]
 pub struct Inputs {
     pub paths: Vec<PathBuf>,
-    pub form: Form,
+    pub form: LintFormat,
     pub fail_on: Severity,
     pub sarif: Option<PathBuf>,
     /// The benchmark config whose `[lint]` table is read.
@@ -36,16 +36,16 @@ pub fn validate(args: &LintArgs, env: Env<'_>) -> Result<Inputs, InputError> {
     let r = Reader::given(env, &args.flags);
     let asked = r.text(&FORMAT);
     let form = match asked {
-        Some(v) if v.text == "sarif" => Form::Sarif,
+        Some(v) if v.text == "sarif" => LintFormat::Sarif,
         asked => match Format::choose(asked, crate::runner::on_runner(env)).map_err(|mut e| {
             e.message = e
                 .message
                 .replace("github, json or text", "text, github, json or sarif");
             e
         })? {
-            Format::Github => Form::Github,
-            Format::Json => Form::Json,
-            Format::Text => Form::Text,
+            Format::Github => LintFormat::Github,
+            Format::Json => LintFormat::Json,
+            Format::Text => LintFormat::Text,
         },
     };
     Ok(Inputs {

@@ -36,7 +36,7 @@ use crate::runner::read::{self, FileError};
 use crate::runner::{self, Env, Failure, InputError, WriteError};
 use args::LintArgs;
 use finding::{Finding, Severity, rule};
-use inputs::{Form, Inputs};
+use inputs::{Inputs, LintFormat};
 
 /// The exit codes of `lint`.
 pub mod exit {
@@ -188,10 +188,10 @@ pub fn work(inputs: &Inputs) -> Result<u8, LintError> {
         })?;
     }
     match inputs.form {
-        Form::Json => runner::write::stdout(|log| log.json(&render::json(&outcome)))?,
-        Form::Sarif => runner::write::stdout(|log| log.json(&sarif::sarif(&outcome)))?,
-        Form::Text => runner::write::stdout(|log| log.append(&render::text(&outcome)))?,
-        Form::Github => {
+        LintFormat::Json => runner::write::stdout(|log| log.json(&render::json(&outcome)))?,
+        LintFormat::Sarif => runner::write::stdout(|log| log.json(&sarif::sarif(&outcome)))?,
+        LintFormat::Text => runner::write::stdout(|log| log.append(&render::text(&outcome)))?,
+        LintFormat::Github => {
             let mut rendered = render::actions(&outcome)?;
             rendered.stdout.append_text(&render::text(&outcome));
             runner::write::for_runner(&inputs.files, &rendered)?;

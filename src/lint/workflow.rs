@@ -5,7 +5,7 @@
 
 use std::borrow::Cow;
 
-use super::env::Env;
+use super::env::StepEnv;
 use super::shell::{self, Command, TooDeep};
 use super::yaml::{Node, Pos, Scalar};
 
@@ -15,7 +15,7 @@ pub struct Workflow<'a> {
     pub triggers: Vec<&'a str>,
     pub jobs: Vec<Job<'a>>,
     /// The workflow's `env:`.
-    pub env: Env,
+    pub env: StepEnv,
 }
 
 pub struct Job<'a> {
@@ -23,7 +23,7 @@ pub struct Job<'a> {
     pub node: &'a Node,
     pub steps: Vec<Step<'a>>,
     /// The workflow's and the job's `env:`.
-    pub env: Env,
+    pub env: StepEnv,
 }
 
 pub struct Step<'a> {
@@ -31,7 +31,7 @@ pub struct Step<'a> {
     /// Its commands read with [`Step::env`]'s variables set.
     pub script: Option<Script<'a>>,
     /// Every level's `env:`, the step's own last.
-    pub env: Env,
+    pub env: StepEnv,
 }
 
 pub struct Script<'a> {
@@ -62,7 +62,7 @@ pub fn read(root: &Node) -> Result<Workflow<'_>, ScriptError> {
         },
         None => Vec::new(),
     };
-    let env = Env::default().with(root.get("env"));
+    let env = StepEnv::default().with(root.get("env"));
     let jobs = root
         .get("jobs")
         .map(|jobs| {
@@ -94,7 +94,7 @@ pub fn read(root: &Node) -> Result<Workflow<'_>, ScriptError> {
     })
 }
 
-fn step<'a>(node: &'a Node, job: &Env) -> Result<Step<'a>, ScriptError> {
+fn step<'a>(node: &'a Node, job: &StepEnv) -> Result<Step<'a>, ScriptError> {
     let env = job.with(node.get("env"));
     let script = match node.get("run").and_then(Node::scalar) {
         Some(scalar) => Some(Script {
