@@ -31,7 +31,7 @@ fn defaults() -> Vec<(&'static str, &'static str, String)> {
 }
 
 /// The long help (of `command`) with its line wrapping undone.
-fn help(command: &[&str]) -> String {
+pub(crate) fn help(command: &[&str]) -> String {
     let out = Command::new(env!("CARGO_BIN_EXE_baseline-resolver"))
         .args(command)
         .arg("--help")

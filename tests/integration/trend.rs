@@ -381,14 +381,7 @@ fn the_trend_action_writes_the_outputs_it_declares() {
 /// `--help`, `trend/action.yml`, docs/trend.md and the README.
 #[test]
 fn trend_states_its_inputs_outputs_and_exits_alike_everywhere() {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_baseline-resolver"))
-        .args(["trend", "--help"])
-        .output()
-        .unwrap();
-    let help = String::from_utf8_lossy(&out.stdout)
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ");
+    let help = crate::defaults::help(&["trend"]);
     let action = crate::action::action_at("trend/action.yml");
     let root = crate::support::harness::repo_root();
     let page = std::fs::read_to_string(root.join("docs/trend.md")).unwrap();

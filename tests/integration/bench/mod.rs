@@ -466,14 +466,7 @@ fn the_bench_action_writes_the_outputs_it_declares() {
 /// `--help`, `bench/action.yml`, docs/bench.md and the README.
 #[test]
 fn bench_states_its_inputs_outputs_and_exits_alike_everywhere() {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_baseline-resolver"))
-        .args(["bench", "--help"])
-        .output()
-        .unwrap();
-    let help = String::from_utf8_lossy(&out.stdout)
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ");
+    let help = crate::defaults::help(&["bench"]);
     let action = crate::action::action_at("bench/action.yml");
     let root = crate::support::harness::repo_root();
     let page = std::fs::read_to_string(root.join("docs/bench.md")).unwrap();
