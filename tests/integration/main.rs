@@ -7,6 +7,7 @@
 
 mod action;
 mod architecture;
+mod architecture_doc;
 mod arm64;
 mod artifacts;
 mod artifacts_bounds;
