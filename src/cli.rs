@@ -25,10 +25,12 @@ const LONG_ABOUT: &str = "Benchmark baselines a maintainer can trust in GitHub A
     select    the benchmark groups the change can affect (all of them when unsure)\n  \
     bench     the suite on the change and on that baseline, each bounded in time\n  \
     compare   both results into a verdict: regressions, improvements, what was not compared\n  \
-    comment   the verdict on the pull request, one comment updated in place\n\n\
+    comment   the verdict on the pull request, one comment updated in place\n  \
+    gate      the verdicts of every job of a matrix as one required check, in a job after them\n\n\
     On pushes to main, trend finds the change points in main's own history (and comment posts them on an \
     issue); lint checks the workflows themselves for the patterns that waste GPU hours or hide a missing \
-    comparison; convert writes other harnesses' results as the CSV the others read. \
+    comparison; convert writes a harness's own results (Google Benchmark, pytest-benchmark, ...) as one \
+    CSV, for dashboards (the other commands read those files directly). \
     `baseline-resolver COMMAND --help` tells more of each.\n\n\
     Without a command, resolve runs, and the options below are resolve's: it reads the event payload \
     (GITHUB_EVENT_PATH, GITHUB_EVENT_NAME) and answers the base repository, the base commit and where that \
