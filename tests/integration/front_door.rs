@@ -24,7 +24,7 @@ fn help(command: &[&str]) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
-/// The commands `baseline-resolver --help` lists.
+/// The commands `baseline-resolver --help` lists, in its order.
 fn listed_commands() -> Vec<String> {
     let help = help(&[]);
     let at = help.find("Commands:").expect("--help lists the commands");
@@ -38,8 +38,9 @@ fn listed_commands() -> Vec<String> {
         .collect()
 }
 
-/// The README's command table: one row per command the binary has, in the
-/// order a workflow runs them, each linking the command's own page.
+/// The README's command table and `--help`'s list of commands: one row per
+/// command the binary has, in the order a workflow runs them, each row
+/// linking the command's own page.
 #[test]
 fn the_readme_lists_every_command_once_in_workflow_order_with_its_page() {
     let front = read("README.md");
@@ -52,11 +53,11 @@ fn the_readme_lists_every_command_once_in_workflow_order_with_its_page() {
         .map(|r| r[3..].split('`').next().unwrap_or_default().to_owned())
         .collect();
     assert_eq!(named, COMMANDS, "the README's command table");
-    let mut listed = listed_commands();
-    listed.sort();
-    let mut ours = COMMANDS.map(str::to_owned).to_vec();
-    ours.sort();
-    assert_eq!(listed, ours, "the commands --help lists");
+    assert_eq!(
+        listed_commands(),
+        COMMANDS,
+        "the commands --help lists, in the README's order"
+    );
     for (row, command) in rows.iter().zip(COMMANDS) {
         let page = format!("docs/{command}.md");
         assert!(
