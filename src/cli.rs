@@ -25,10 +25,12 @@ const LONG_ABOUT: &str = "Benchmark baselines a maintainer can trust in GitHub A
     select    the benchmark groups the change can affect (all of them when unsure)\n  \
     bench     the suite on the change and on that baseline, each bounded in time\n  \
     compare   both results into a verdict: regressions, improvements, what was not compared\n  \
-    comment   the verdict on the pull request, one comment updated in place\n\n\
+    comment   the verdict on the pull request, one comment updated in place\n  \
+    gate      the verdicts of every job of a matrix as one required check, in a job after them\n\n\
     On pushes to main, trend finds the change points in main's own history (and comment posts them on an \
     issue); lint checks the workflows themselves for the patterns that waste GPU hours or hide a missing \
-    comparison; convert writes other harnesses' results as the CSV the others read. \
+    comparison; convert writes a harness's own results (Google Benchmark, pytest-benchmark, ...) as one \
+    CSV, for dashboards (the other commands read those files directly). \
     `baseline-resolver COMMAND --help` tells more of each.\n\n\
     Without a command, resolve runs, and the options below are resolve's: it reads the event payload \
     (GITHUB_EVENT_PATH, GITHUB_EVENT_NAME) and answers the base repository, the base commit and where that \
@@ -52,33 +54,34 @@ pub struct Cli {
     pub resolve: resolve::args::ResolveArgs,
 }
 
+/// In the order a pull request's job runs them (`--help` lists them so).
 #[derive(Debug, Subcommand)]
 #[allow(clippy::large_enum_variant, reason = "parsed once per process")]
 pub enum Command {
     /// Resolve the baseline for one event (the default command).
     #[command(about = resolve::args::ABOUT, long_about = resolve::args::LONG_ABOUT, after_long_help = resolve::args::after_long_help())]
     Resolve(resolve::args::ResolveArgs),
-    /// Compare benchmark results of the change with the baseline's: a verdict.
-    #[command(long_about = compare::args::ABOUT, after_long_help = compare::args::after_long_help())]
-    Compare(compare::args::CompareArgs),
     /// Select the benchmark groups the change can affect (failing safe to all).
     #[command(long_about = select::args::ABOUT, after_long_help = select::args::after_long_help())]
     Select(select::args::SelectArgs),
-    /// One verdict over every benchmark job's compare report (a matrix's gate job).
-    #[command(long_about = gate::args::ABOUT, after_long_help = gate::args::after_long_help())]
-    Gate(gate::args::GateArgs),
-    /// Find the benchmark-CI anti-patterns in workflow files.
-    #[command(long_about = lint::args::ABOUT, after_long_help = lint::args::after_long_help())]
-    Lint(lint::args::LintArgs),
+    /// Run the suite on the change and on the one baseline, in paired rounds.
+    #[command(long_about = bench::args::ABOUT, after_long_help = bench::args::after_long_help())]
+    Bench(bench::args::BenchArgs),
+    /// Compare benchmark results of the change with the baseline's: a verdict.
+    #[command(long_about = compare::args::ABOUT, after_long_help = compare::args::after_long_help())]
+    Compare(compare::args::CompareArgs),
     /// Post the verdict on the pull request: one comment, updated in place.
     #[command(long_about = comment::args::ABOUT, after_long_help = comment::args::after_long_help())]
     Comment(comment::args::CommentArgs),
+    /// One verdict over every benchmark job's compare report (a matrix's gate job).
+    #[command(long_about = gate::args::ABOUT, after_long_help = gate::args::after_long_help())]
+    Gate(gate::args::GateArgs),
     /// Find the change points in main's own benchmark history.
     #[command(long_about = trend::args::ABOUT, after_long_help = trend::args::after_long_help())]
     Trend(trend::args::TrendArgs),
-    /// Run the suite on the change and on the one baseline, each once.
-    #[command(long_about = bench::args::ABOUT, after_long_help = bench::args::after_long_help())]
-    Bench(bench::args::BenchArgs),
+    /// Find the benchmark-CI anti-patterns in workflow files.
+    #[command(long_about = lint::args::ABOUT, after_long_help = lint::args::after_long_help())]
+    Lint(lint::args::LintArgs),
     /// Write a harness's results (Google Benchmark, pyperf, criterion, ...) as the CSV.
     #[command(long_about = convert::args::ABOUT, after_long_help = convert::args::after_long_help())]
     Convert(convert::args::ConvertArgs),

@@ -44,23 +44,24 @@ Examples:
     --command 'make bench OUT={out}'
 
   # The harness lives in a container started with -v \"$PWD/src:/src\" (paths as it sees them):
-  baseline-resolver bench --resolution resolution.json --repository src --volume src:/src \
-    --out-dir src/results --command 'docker exec bench bash -c \"cd {tree} && ./run.sh --csv {out}\"'
+  baseline-resolver bench --resolution resolution.json --repository src --volume src:/src \\
+    --out-dir src/results \\
+    --command 'docker exec bench bash -c \"cd {tree} && ./run.sh --csv {out}\"'
 
 How it runs:
   --command runs through `bash -c` in the tree being measured, once per side a round: the
-  checkout (current), and a detached git worktree at the resolution's base_sha (baseline; with --tag,
-  its tag_sha), fetched at depth 1 when the clone lacks it, and removed afterwards, also after
-  a failure or a timeout. Never another commit: a baseline that cannot be checked out is
-  unavailable, with a warning. Placeholders: {out} the CSV this side writes (absolute),
-  {groups} the selected groups in --groups-format (empty for the whole suite), {tree} the
-  tree's directory, {side} current or baseline, {sha} the commit measured, {label} current,
-  the resolution's label or the tag, {round} the round. Each is a plain
-  word (letters, digits and ._+:@%/=-), so it may stand unquoted, also inside `bash -c '...'`,
-  and none starts with - (a group, label or tag that does is refused before anything runs).
-  A side that exits non-zero or outlives --timeout-minutes (its whole process group is
-  stopped) keeps the rows it wrote: a warning names the exit status and the rows, the step
-  succeeds, and compare judges the rows there are. The command's output is relayed to
+  checkout (current), and a detached git worktree at the resolution's base_sha (baseline;
+  with --tag, its tag_sha), fetched at depth 1 when the clone lacks it, and removed
+  afterwards, also after a failure or a timeout. Never another commit: a baseline that
+  cannot be checked out is unavailable, with a warning. Placeholders: {out} the CSV this
+  side writes (absolute), {groups} the selected groups in --groups-format (empty for the
+  whole suite), {tree} the tree's directory, {side} current or baseline, {sha} the commit
+  measured, {label} current, the resolution's label or the tag, {round} the round. Each is a
+  plain word (letters, digits and ._+:@%/=-), so it may stand unquoted, also inside
+  `bash -c '...'`, and none starts with - (a group, label or tag that does is refused before
+  anything runs). A side that exits non-zero or outlives --timeout-minutes (its whole process group
+  is stopped) keeps the rows it wrote: a warning names the exit status and the rows, the
+  step succeeds, and compare judges the rows there are. The command's output is relayed to
   stderr, line by line, never read as a workflow command.
   Rounds: the side that runs first in each round is drawn from --seed; round i writes
   current-i.csv and baseline-i.csv, and rounds.json lists them for compare --paired. After
@@ -124,7 +125,8 @@ pub const COMMAND: Input = Input::one(
     "command",
     &["INPUT_COMMAND"],
     "TEMPLATE",
-    "The harness, as a bash command with {out} (required), {groups}, {tree}, {side}, {sha}.",
+    "The harness, as a bash command with {out} (required), {groups}, {tree}, {side}, {sha}, \
+     {label}, {round} (each described under \"How it runs\").",
 );
 
 pub const RESOLUTION: Input = Input::one(
@@ -138,7 +140,8 @@ pub const CONFIG: Input = Input::one(
     "config",
     &["INPUT_CONFIG"],
     "FILE",
-    "The TOML config select and compare read (keys, metrics, rules, [select] groups): a \
+    "The benchmark config (bench.toml) select and compare read (keys, metrics, rules, \
+     [select] groups): a \
      selection's group that is not one of them is refused; the rounds are judged between looks \
      by it, as compare --paired judges, and its groups say which rows each group runs again.",
 )
@@ -278,7 +281,9 @@ pub const OUT_DIR: Input = Input::one(
     "out-dir",
     &["INPUT_OUT_DIR"],
     "DIR",
-    "Where the CSVs go: current.csv, baseline.csv (tag.csv with --tag).",
+    "Where the results go: current.csv and baseline.csv (the baseline's is tag.csv with \
+     --tag or --with-tag); with rounds, current-N.csv and baseline-N.csv per round and \
+     rounds.json.",
 )
 .said("bench-results, under --volume's HOST with one")
 .path();
@@ -335,7 +340,7 @@ pub const ROUNDS_INPUT: Typed<usize> = Typed {
         "N",
         "Rounds: the change and the baseline each run once per round, on this runner, in an \
          order drawn from --seed; each round's results in their own file per side, and a \
-         manifest compare --paired reads. 1: one run per side, as before rounds existed.",
+         manifest compare --paired reads. 1: one run per side, not paired.",
     )
     .default("3"),
     parse: count,

@@ -71,7 +71,8 @@ pub const REPORT: Input = Input::one(
     "report",
     &["INPUT_REPORT"],
     "FILE",
-    "compare's JSON report (--format json, or its json output): a file, or the JSON itself.",
+    "compare's JSON report (--format json, or its json output), or trend's with --issue: a \
+     file, or the JSON itself.",
 );
 
 pub const PR: Typed<u64> = Typed {

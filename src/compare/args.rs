@@ -32,7 +32,8 @@ Examples:
   # job): round i of the change against round i of the baseline:
   baseline-resolver compare --paired \\
       --current current-r1.csv --current current-r2.csv --current current-r3.csv \\
-      --baseline main=baseline-r1.csv --baseline main=baseline-r2.csv --baseline main=baseline-r3.csv
+      --baseline main=baseline-r1.csv --baseline main=baseline-r2.csv \\
+      --baseline main=baseline-r3.csv
 
   # The change against main's results and the release tag's, gated on main:
   baseline-resolver compare --current current.csv \\
@@ -57,8 +58,9 @@ Examples:
   baseline-resolver compare --current current.csv --baseline main=main.csv --no-gate
 
 Rows and classes:
-  Rows are matched on the key columns (op,shape,dtype). The headline metric is tflops when
-  it holds a number, else tbps; a row is valid when its status (if any) is ok and that
+  Rows are matched on the key columns (op,shape,dtype) unless --keys or the config name
+  others. The headline metric is tflops when it holds a number, else tbps, unless --metric
+  or the config's metrics say otherwise; a row is valid when its status (if any) is ok and that
   metric is a finite number above zero, and it is compared on the metric its baseline
   measured. change = current/baseline - 1, negative is worse. With --history, a row's fail
   threshold is the larger of the configured one and its run-to-run noise band: its spread
@@ -93,10 +95,10 @@ Paired rounds (--paired):
   Each round ran both sides on the same runner, so what moves the whole machine cancels in
   the ratio. Per row: the mean of ln(current/baseline) over its rounds, and a 90% interval
   from Student's t with the row's spread moderated by the suite's (empirical Bayes, as
-  limma does; the suite may widen a row's spread, never narrow it). regressed: worse beyond the fail threshold and worse than no change at the
-  row's share of --false-alarms (Holm's step-down across rows, each look spending its
-  share: the chance that any unchanged row fails stays under --false-alarms over every row
-  and every look). unchanged / warned / improved: the interval rules out a change beyond
+  limma does; the suite may widen a row's spread, never narrow it). regressed: worse
+  beyond the fail threshold and worse than no change at the row's share of --false-alarms
+  (Holm's step-down across rows, each look spending its share: the chance that any
+  unchanged row fails stays under --false-alarms over every row and every look). unchanged / warned / improved: the interval rules out a change beyond
   the fail threshold. noisy, with rerun: still in doubt; bench runs more rounds of those
   rows (looks at --rounds, twice as many, ... up to --max-rounds). At --max-rounds a row in
   doubt stays noisy; the undecided output counts them and --strict fails them (exit 3).";
@@ -147,7 +149,8 @@ pub const CURRENT: Input = Input::one(
     "current",
     &["INPUT_CURRENT"],
     "FILE",
-    "Results of the change (CSV with a header). Repeat for repeated runs: medians are \
+    "Results of the change: the CSV, or a harness's own results file (docs/formats.md). \
+     Repeat for repeated runs: medians are \
      compared.",
 )
 .many()
@@ -167,7 +170,7 @@ pub const GATE: Input = Input::one(
     "gate",
     &["INPUT_GATE"],
     "LABEL",
-    "The baseline label whose regressions fail the step.",
+    "The baseline label whose regressions fail the step: the gate baseline.",
 )
 .said("the first --baseline");
 
@@ -213,8 +216,8 @@ pub const CONFIG: Input = Input::one(
     "config",
     &["INPUT_CONFIG"],
     "FILE",
-    "A TOML file of key columns, metrics and per-row rules (thresholds, floor, direction, \
-     ignore).",
+    "The benchmark config (bench.toml, docs/config.md): key columns, metrics and per-row \
+     rules (thresholds, floor, direction, ignore).",
 )
 .path();
 
@@ -266,7 +269,8 @@ pub const HISTORY: Input = Input::one(
     "history",
     &["INPUT_HISTORY"],
     "FILE",
-    "A past run of the gate baseline's branch (same CSV format), oldest first; repeat, or a \
+    "A past run of the gate baseline's branch (in the format of the other files), oldest \
+     first; repeat, or a \
      glob in the file name (history/*.csv, expanded in name order). Each row's fail threshold \
      becomes the larger of the configured one and its run-to-run noise band; a row with fewer \
      than 5 valid runs keeps the configured one. A file that cannot be read is a warning.",

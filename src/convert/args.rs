@@ -32,7 +32,7 @@ What it writes:
   headline metric had. One line on stderr says the format found, the rows (and how many
   are valid) and the samples. compare and trend read the harness's files directly; this is for
   dashboards that want one shape. Read it back with a config of
-  keys = [\"benchmark\", \"params\"] and the metrics the header names (docs/formats.md).";
+  keys = [\"benchmark\", \"params\"] and the metrics the header names (docs/convert.md).";
 
 pub fn after_long_help() -> String {
     format!("{EXAMPLES}\n\n{EXIT_CODES}")

@@ -39,10 +39,10 @@ How it judges:
   Each file is one job's report (compare --report FILE, or compare --format json). Its
   job's name is the directory the file is in (an artifact downloaded by
   actions/download-artifact lands in a directory named after the artifact), or with
-  --job-name-from file the file's name without its extension. A job fails when its gate
-  baseline regressed or lost rows (compare's verdict regression, whether or not compare
-  ran with --no-gate: the dashboard pattern compares report-only and gates here), or when
-  its report cannot be read. A job is inconclusive when compare said so (no baseline,
+  --job-name-from file the file's name without its extension. A job fails when it
+  regressed or lost rows against its gate baseline (the one compare's --gate names; its
+  verdict regression, whether or not compare ran with --no-gate: the dashboard pattern
+  compares report-only and gates here), or when its report cannot be read. A job is inconclusive when compare said so (no baseline,
   nothing compared, coverage below --min-coverage, a baseline from another machine under
   compare's --fingerprint strict) or, with --paired, rows are still undecided: a warning,
   and --strict fails it. The table has one line per job: its verdict, its worst rows, the

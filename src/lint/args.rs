@@ -31,13 +31,17 @@ Rules (id, severity):
   Each is described, with its fix, in docs/lint.md and in each finding.
 
 Which jobs run benchmarks:
-  The baseline rules (all but job-always on self-hosted jobs, fork-remote,
-  baseline-walk and shallow-merge-base) apply to jobs that run benchmarks on
-  strong evidence: a benchmark command (cargo bench, asv run, pytest
-  --benchmark-*, go test -bench, hyperfine, a run_benchmark* script, a
-  --benchmark_* flag), a benchmark action, uploading or comparing benchmark
-  results, or --config's [lint] table (benchmark-jobs, benchmark-workflows:
-  globs). A word such as \"bench\" in a name or an echo is not evidence.
+  Seven rules (silent-baseline, discard-partial, unpinned-clone, long-timeout,
+  moving-fallback, unchecked-before, tag-sort) look only at jobs that run
+  benchmarks; four (job-always, cancel-main, label-cancel, cache-discipline)
+  also at every job on an expensive runner (self-hosted, a GPU, one of
+  GitHub's larger runners); fork-remote, baseline-walk and shallow-merge-base
+  at every job. A job runs benchmarks on strong evidence: a benchmark command
+  (cargo bench, asv run, pytest --benchmark-*, go test -bench, hyperfine, a
+  run_benchmark* script, a --benchmark_* flag), a benchmark action, uploading
+  or comparing benchmark results, or --config's [lint] table (benchmark-jobs,
+  benchmark-workflows: globs). A word such as \"bench\" in a name or an echo
+  is not evidence.
 
 Suppressing:
   A comment `# baseline-resolver: ignore[rule-id]` (several ids: ignore[a, b]) on the

@@ -68,7 +68,7 @@ pub const CONFIG: Input = Input::one(
     "config",
     &["INPUT_CONFIG"],
     "FILE",
-    "The TOML config with a [select] table (the same file compare reads).",
+    "The benchmark config (bench.toml, the file compare reads too) with a [select] table.",
 )
 .path();
 

@@ -82,7 +82,8 @@ pub const CONFIG: Input = Input::one(
     "config",
     &["INPUT_CONFIG"],
     "FILE",
-    "The TOML config compare reads: key columns, metrics and their direction.",
+    "The benchmark config (bench.toml, the file compare reads too): key columns, metrics and \
+     their direction.",
 )
 .said("keys op,shape,dtype; metrics tflops, tbps")
 .path();

@@ -36,7 +36,7 @@ fn help_introduces_every_command_in_the_order_a_workflow_runs_them() {
             .find(&format!("\n  {command} "))
             .unwrap_or_else(|| panic!("--help does not introduce {command}: {intro}"))
     };
-    let order = ["resolve", "select", "bench", "compare", "comment"].map(at);
+    let order = ["resolve", "select", "bench", "compare", "comment", "gate"].map(at);
     assert!(order.is_sorted(), "{intro}");
     let flat = intro.split_whitespace().collect::<Vec<_>>().join(" ");
     for said in [
@@ -75,4 +75,59 @@ fn event_comes_from_the_runner_environment() {
         .run();
     run.assert_code(0);
     assert_eq!(run.outputs()["base-repo"], "ROCm/FlyDSL");
+}
+
+/// Every command's `--help` as a newcomer copies from it: no line wider
+/// than clap wraps at (a wrapped line breaks an example or a sentence
+/// mid-way), and every example a whole command: its lines after the first
+/// each continue one that ends in `\`, and it starts with the binary (or a
+/// variable assignment before it).
+#[test]
+fn every_help_example_is_a_whole_command_a_shell_can_run() {
+    for command in [
+        "", "resolve", "select", "bench", "compare", "comment", "gate", "trend", "lint", "convert",
+    ] {
+        let mut bin = Bin::new();
+        if !command.is_empty() {
+            bin = bin.arg(command);
+        }
+        let run = bin.arg("--help").run();
+        run.assert_code(0);
+        let help = &run.stdout;
+        for line in help.lines() {
+            assert!(
+                line.chars().count() <= 100,
+                "{command} --help: a line clap would wrap: {line}"
+            );
+        }
+        let examples = help
+            .split("\nExamples:\n")
+            .nth(1)
+            .unwrap_or_else(|| panic!("{command} --help has examples"));
+        let examples = examples
+            .split("\n\n")
+            .take_while(|b| b.starts_with("  "))
+            .collect::<Vec<_>>();
+        assert!(!examples.is_empty(), "{command}");
+        for block in examples {
+            let lines: Vec<&str> = block
+                .lines()
+                .filter(|l| !l.trim_start().starts_with('#'))
+                .collect();
+            let Some(first) = lines.first() else { continue };
+            let first = first.trim_start();
+            let starts = first.starts_with("baseline-resolver ")
+                || first
+                    .split_once(' ')
+                    .is_some_and(|(a, b)| a.contains('=') && b.starts_with("baseline-resolver "));
+            assert!(starts, "{command} --help: an example starts {first:?}");
+            for pair in lines.windows(2) {
+                assert!(
+                    pair[0].ends_with(" \\"),
+                    "{command} --help: an example's line {:?} goes on without a \\",
+                    pair[1]
+                );
+            }
+        }
+    }
 }

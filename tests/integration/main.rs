@@ -7,6 +7,7 @@
 
 mod action;
 mod architecture;
+mod architecture_doc;
 mod arm64;
 mod artifacts;
 mod artifacts_bounds;
@@ -29,6 +30,7 @@ mod fixtures;
 mod formats;
 mod formats_asv_columns;
 mod formats_decided;
+mod front_door;
 mod gate;
 mod git_fallback;
 mod https;

@@ -378,7 +378,7 @@ fn the_trend_action_writes_the_outputs_it_declares() {
 }
 
 /// `trend`'s inputs, outputs, defaults and exit codes say the same in
-/// `--help`, `trend/action.yml`, docs/trend.md and the README.
+/// `--help`, `trend/action.yml` and docs/trend.md; the README's row.
 #[test]
 fn trend_states_its_inputs_outputs_and_exits_alike_everywhere() {
     let help = crate::defaults::help(&["trend"]);
@@ -425,7 +425,6 @@ fn trend_states_its_inputs_outputs_and_exits_alike_everywhere() {
             "{code}"
         );
     }
-    assert!(front.contains("| `trend` | 0 |") && front.contains("| `trend` | 4 |"));
     assert!(front.contains("[docs/trend.md](docs/trend.md)"));
 }
 
