@@ -1,6 +1,6 @@
 //! Every default of `compare`, in one place (the thresholds, keys and
 //! metrics are the config's, re-exported). The help text,
-//! `compare/action.yml` and the README repeat them for their readers; a
+//! `compare/action.yml` and docs/compare.md repeat them for their readers; a
 //! test checks they agree.
 
 pub use crate::config::defaults::{

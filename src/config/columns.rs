@@ -36,7 +36,7 @@ pub const METRIC: Typed<Metric> = Typed {
         &["INPUT_METRIC"],
         "COL[:higher|lower]",
         "The one metric column compared, instead of the config's metrics; higher is better \
-         unless it says lower (a time). The dashboard line shows the column's name as its unit.",
+         unless it says lower (a time). The log block dashboards parse shows the column's name as its unit.",
     )
     .said("the config's, else tflops then tbps"),
     parse: metric,

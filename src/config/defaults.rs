@@ -1,6 +1,6 @@
 //! The defaults of the benchmark description: the key columns, the
 //! metrics, and the thresholds a row is judged by when nothing else is said.
-//! compare's help text, `compare/action.yml` and the README repeat them; a
+//! compare's help text, `compare/action.yml` and docs/compare.md repeat them; a
 //! test checks they agree.
 
 /// Worse by more than this (percent) fails the gate.

@@ -1,6 +1,6 @@
 //! The rules' identities (id, severity, what is wrong, the fix) and what a
 //! rule reports: one table, read by the checks, every output form, SARIF's
-//! rule metadata, `--help` and the agreement test with the README.
+//! rule metadata, `--help` and the agreement test with docs/lint.md.
 
 use super::yaml::Pos;
 

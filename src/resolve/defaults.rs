@@ -1,5 +1,5 @@
 //! Every default of `resolve`, in one place. The help text, `action.yml` and
-//! the README repeat them for their readers; a test checks they agree.
+//! docs/resolve.md repeat them for their readers; a test checks they agree.
 
 /// The comparison label: dashboards parse it, so it stays `main`.
 pub const LABEL: &str = crate::validate::Label::DEFAULT;
