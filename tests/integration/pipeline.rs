@@ -469,7 +469,7 @@ pub fn marked_block(page: &str, marker: &str) -> (String, String) {
 }
 
 /// test_allreduce.py's CSV: a row per rank and the aggregate, per shape.
-fn allreduce_csv(aggregate_us: f64) -> String {
+pub fn allreduce_csv(aggregate_us: f64) -> String {
     let mut text = "rank,shape,dtype,world_size,mode,max_error,avg_time_us,min_avg_time_us,max_avg_time_us,device_time_sum_us,kernel_name,num_iters,num_warmup,acc_res\n".to_owned();
     for (shape, dtype) in [("(2, 7168)", "fp16"), ("(4096, 8192)", "bf16")] {
         text.push_str(&format!(

@@ -8,6 +8,7 @@
 mod container;
 mod examples;
 mod hostile;
+mod manifest;
 mod print_log;
 mod rounds;
 mod trees;
