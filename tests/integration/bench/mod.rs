@@ -7,6 +7,7 @@
 
 mod container;
 mod examples;
+mod failure;
 mod hostile;
 mod manifest;
 mod print_log;
