@@ -3,7 +3,7 @@
 //! relayed as the harness's lines are, its own failure a warning that
 //! changes nothing else.
 
-use crate::bench::{Project, Tree, quiet};
+use crate::bench::{Project, Tree, quiet, statuses};
 
 /// `{side} {label} {round}` of each run of the failure command, and a line
 /// that would be a workflow command if it were not relayed as data.
@@ -23,13 +23,9 @@ fn a_failing_side_runs_the_failure_command_once_and_its_failure_is_a_warning() {
         .args(["--rounds", "3", "--seed", "1", "--failure-command", FAILURE])
         .run();
     run.assert_code(0);
-    let out = run.outputs();
     assert_eq!(
-        (
-            out["current-status"].as_str(),
-            out["baseline-status"].as_str()
-        ),
-        ("failed", "failed"),
+        statuses(&run),
+        ("failed".into(), "failed".into()),
         "the sides' status is their commands'"
     );
     let ran = std::fs::read_to_string(p.root.path().join("failures.txt")).unwrap();
