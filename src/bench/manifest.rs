@@ -13,6 +13,7 @@ use super::rounds::{Rounds, Stop};
 use crate::config::Direction;
 use crate::contract::resolution::Provenance;
 use crate::contract::rounds::{Judged, Manifest, Once, Other, ROUNDS_SCHEMA, Round};
+use crate::contract::selection::Chosen;
 use crate::runner::markdown::escape as md;
 use crate::runner::shown;
 
@@ -103,12 +104,13 @@ fn judged(inputs: &Inputs) -> Judged {
 
 /// Writes the manifest to `out_dir/rounds.json` (an earlier one is
 /// replaced) after every run: the rounds (or each side's one file), the
-/// release's file with `--with-tag`, resolve's answer and how the rounds
-/// were judged, so that `compare --manifest` needs nothing else.
+/// release's file with `--with-tag`, resolve's and select's answers and
+/// how the rounds were judged, so that `compare --manifest` needs nothing else.
 pub fn write(
     inputs: &Inputs,
     outcome: &Outcome,
     resolution: Option<&Provenance>,
+    selection: Option<&Chosen>,
 ) -> Result<PathBuf, BenchError> {
     let done = outcome.rounds.as_ref();
     let rounds = done.map_or_else(Vec::new, |d| {
@@ -145,6 +147,9 @@ pub fn write(
         once,
         others,
         resolution: resolution.cloned(),
+        // Compare reads a selection's groups through the config's
+        // `[select]` rows, so it goes with the config bench checked it by.
+        selection: selection.filter(|_| inputs.config.is_some()).cloned(),
         judged: Some(judged(inputs)),
     };
     let path = path(&inputs.out_dir);

@@ -215,7 +215,12 @@ pub fn work(inputs: &Inputs) -> Result<u8, BenchError> {
         .iter()
         .all(|r| r.status == side::Status::Skipped);
     if !skipped {
-        outcome.manifest = Some(manifest::write(inputs, &outcome, resolution.as_ref())?);
+        outcome.manifest = Some(manifest::write(
+            inputs,
+            &outcome,
+            resolution.as_ref(),
+            chosen.as_ref(),
+        )?);
     }
     if inputs.print_log != plan::PrintLog::None {
         let mut text = runner::log::LogText::new();

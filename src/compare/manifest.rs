@@ -3,7 +3,7 @@
 //! and the baseline's (paired in round order, or each side's one run), the
 //! baseline's label as the gate, the look schedule bench followed, the
 //! other baselines it measured (the release with `--with-tag`), resolve's
-//! answer, and the columns and thresholds bench judged its rounds by. The
+//! and select's answers, and the columns and thresholds bench judged its rounds by. The
 //! decision between looks and compare's verdict are one pure function, so
 //! the same files with the same settings give the verdict bench decided
 //! on. An input given to compare wins over the manifest's.
@@ -81,6 +81,12 @@ pub fn with_manifest(mut inputs: Inputs) -> Result<Inputs, ManifestError> {
             .resolution
             .as_ref()
             .and_then(|r| serde_json::to_string(r).ok());
+    }
+    if inputs.selection.is_none() {
+        inputs.selection = manifest
+            .selection
+            .as_ref()
+            .and_then(|s| serde_json::to_string(s).ok());
     }
     if let Some(judged) = manifest.judged {
         settings(&mut inputs, judged, &origin).map_err(invalid)?;

@@ -16,7 +16,8 @@
 //!
 //! Bench writes it after every run, rounds or not, with what compare needs
 //! to judge those files as bench judged them between looks: the columns
-//! and thresholds (`judged`), resolve's answer (`resolution`), the files
+//! and thresholds (`judged`), resolve's and select's answers
+//! (`resolution`, `selection`), the files
 //! of a side that ran once (`once`: no rounds) and the other baselines
 //! bench measured (`others`: the release tag). Each is optional, so a
 //! manifest an older bench wrote still reads: it judges with compare's
@@ -129,6 +130,10 @@ pub struct Manifest {
     /// `--resolution`): a baseline it says is unavailable is never evidence.
     #[serde(default)]
     pub resolution: Option<crate::contract::resolution::Provenance>,
+    /// select's answer bench ran (compare's `--selection`): a row only an
+    /// unselected group makes is not-selected, never lost.
+    #[serde(default)]
+    pub selection: Option<crate::contract::selection::Chosen>,
     #[serde(default)]
     pub judged: Option<Judged>,
 }
@@ -229,6 +234,7 @@ mod tests {
             once: None,
             others: Vec::new(),
             resolution: None,
+            selection: None,
             judged: None,
         }
     }

@@ -177,3 +177,63 @@ fn a_run_without_rounds_or_without_a_baseline_is_judged_from_the_manifest_too() 
     let unavailable = compare(&[("INPUT_MANIFEST", &run.outputs()["manifest"])], 0);
     assert_eq!(unavailable["verdict"], "inconclusive", "{unavailable}");
 }
+
+/// A focused run against main's downloaded whole-suite result: bench ran
+/// the groups select chose, with the config that says which rows each
+/// group makes; the manifest carries both, so main's rows of the groups
+/// not run are not-selected (not lost), as with them spelled out.
+#[test]
+fn the_manifest_carries_the_selection_and_the_config_it_was_checked_by() {
+    let (repo, base) = flydsl_repo_with(&[("value", "100")], &[("value", "70")]);
+    let dir = repo.path();
+    std::fs::write(
+        dir.join("bench.toml"),
+        "keys = [\"op\", \"shape\", \"dtype\"]\n\n[select]\n\n[[select.groups]]\nname = \"softmax\"\npaths = [\"softmax/**\"]\nrows = [\"op=softmax*\"]\n\n[[select.groups]]\nname = \"gemm\"\npaths = [\"gemm/**\"]\nrows = [\"op=gemm*\"]\n",
+    )
+    .unwrap();
+    let selection = r#"{"selection":"some","groups":["gemm"]}"#;
+    let config = dir.join("bench.toml");
+    let main = dir.join("main.csv");
+    std::fs::write(
+        &main,
+        "op,shape,dtype,tbps,tflops,status\nsoftmax,4096x4096,bf16,-,100,ok\ngemm,4096x4096,bf16,-,100,ok\n",
+    )
+    .unwrap();
+    let run = bench(
+        dir,
+        &base,
+        "./scripts/run_benchmark.sh --output_csv {out} {groups}",
+        &[
+            "--config",
+            config.to_str().unwrap(),
+            "--selection",
+            selection,
+            "--groups-format",
+            "flag:--only",
+            "--baseline-result",
+            main.to_str().unwrap(),
+        ],
+    );
+    let out = run.outputs();
+    let spelled = compare(
+        &[
+            ("INPUT_CURRENT", &out["current-files"]),
+            ("INPUT_BASELINE", &out["compare-baseline"]),
+            ("INPUT_RESOLUTION", &resolution(&base)),
+            ("INPUT_CONFIG", config.to_str().unwrap()),
+            ("INPUT_SELECTION", selection),
+        ],
+        4,
+    );
+    let manifest = compare(&[("INPUT_MANIFEST", &out["manifest"])], 4);
+    assert_eq!(manifest, spelled);
+    let counts = &manifest["baselines"][0]["counts"];
+    assert_eq!(
+        (
+            counts["regressed"].as_u64(),
+            counts["not-selected"].as_u64()
+        ),
+        (Some(1), Some(1)),
+        "{manifest}"
+    );
+}
