@@ -237,3 +237,41 @@ fn the_manifest_carries_the_selection_and_the_config_it_was_checked_by() {
         "{manifest}"
     );
 }
+
+/// The manifest lies where the harness could rewrite it: a threshold, a
+/// metric or an ignore list out of what the inputs take is bad input that
+/// names the manifest, never a verdict judged by it.
+#[test]
+fn a_rewritten_manifests_settings_are_checked_as_the_inputs_are() {
+    let (repo, base) = flydsl_repo_with(&[("value", "100")], &[("value", "70")]);
+    let dir = repo.path();
+    let run = bench(
+        dir,
+        &base,
+        "./scripts/run_benchmark.sh --output_csv {out}",
+        &["--rounds", "1"],
+    );
+    let path = run.outputs()["manifest"].clone();
+    let written: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let patterns: Vec<String> = (0..101).map(|i| format!("op=x{i}")).collect();
+    for (field, value, says) in [
+        (
+            "fail",
+            serde_json::json!(50.0),
+            "fail threshold 50 is out of range",
+        ),
+        ("metric", serde_json::json!("tflops:faster"), "its metric"),
+        ("ignore", serde_json::json!(patterns), "101 ignore patterns"),
+    ] {
+        let mut hostile = written.clone();
+        hostile["judged"][field] = value;
+        std::fs::write(&path, hostile.to_string()).unwrap();
+        let refused = Bin::new().args(["compare", "--manifest", &path]).run();
+        assert_eq!(refused.code, 1, "{field}: {}", refused.stderr);
+        assert!(
+            refused.stderr.contains("is not bench's") && refused.stderr.contains(says),
+            "{field}: {}",
+            refused.stderr
+        );
+    }
+}
