@@ -49,19 +49,25 @@ fn compare(inputs: &[(&str, &str)], code: i32) -> Value {
     bin.args(["compare"]).json_code(code).1
 }
 
+/// The seed's harness on a change 30% slower than its base (100 TFLOPS
+/// to 70), benched with `extra`: the checkout, the base commit, the run.
+fn slower(extra: &[&str]) -> (tempfile::TempDir, String, Run) {
+    let (repo, base) = flydsl_repo_with(&[("value", "100")], &[("value", "70")]);
+    let run = bench(
+        repo.path(),
+        &base,
+        "./scripts/run_benchmark.sh --output_csv {out}",
+        extra,
+    );
+    (repo, base, run)
+}
+
 /// The single-GPU job's shape: paired rounds of the harness's CSV and the
 /// release measured once after them (`with-tag`), compared on main with
 /// the release beside, resolve's answer read.
 #[test]
 fn compare_given_only_benchs_manifest_gives_the_verdict_of_its_inputs_spelled_out() {
-    let (repo, base) = flydsl_repo_with(&[("value", "100")], &[("value", "70")]);
-    let dir = repo.path();
-    let run = bench(
-        dir,
-        &base,
-        "./scripts/run_benchmark.sh --output_csv {out}",
-        &["--with-tag"],
-    );
+    let (_repo, base, run) = slower(&["--with-tag"]);
     let out = run.outputs();
     let spelled = compare(
         &[
@@ -153,10 +159,9 @@ fn the_manifest_carries_the_columns_and_thresholds_bench_judged_by() {
 /// so: inconclusive with a warning, never a pass.
 #[test]
 fn a_run_without_rounds_or_without_a_baseline_is_judged_from_the_manifest_too() {
-    let (repo, base) = flydsl_repo_with(&[("value", "100")], &[("value", "70")]);
+    let (repo, _, once) = slower(&["--rounds", "1"]);
     let dir = repo.path();
     let command = "./scripts/run_benchmark.sh --output_csv {out}";
-    let once = bench(dir, &base, command, &["--rounds", "1"]);
     let out = once.outputs();
     assert_eq!(
         out["manifest"],
@@ -243,14 +248,7 @@ fn the_manifest_carries_the_selection_and_the_config_it_was_checked_by() {
 /// names the manifest, never a verdict judged by it.
 #[test]
 fn a_rewritten_manifests_settings_are_checked_as_the_inputs_are() {
-    let (repo, base) = flydsl_repo_with(&[("value", "100")], &[("value", "70")]);
-    let dir = repo.path();
-    let run = bench(
-        dir,
-        &base,
-        "./scripts/run_benchmark.sh --output_csv {out}",
-        &["--rounds", "1"],
-    );
+    let (_repo, _, run) = slower(&["--rounds", "1"]);
     let path = run.outputs()["manifest"].clone();
     let written: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     let patterns: Vec<String> = (0..101).map(|i| format!("op=x{i}")).collect();
