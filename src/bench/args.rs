@@ -95,6 +95,7 @@ impl Declared for Bench {
         LIST_COMMAND,
         SETUP_COMMAND,
         STOP_COMMAND,
+        FAILURE_COMMAND,
         FINGERPRINT_COMMAND,
         GROUPS_FORMAT.input,
         TIMEOUT.input,
@@ -192,6 +193,17 @@ pub const STOP_COMMAND: Input = Input::one(
      (same placeholders), within 60 seconds even after a cancellation: ends what bench's own \
      stop cannot reach, such as a harness inside a container (`docker exec NAME pkill -f \
      run_benchmark.sh`).",
+);
+
+pub const FAILURE_COMMAND: Input = Input::one(
+    "failure-command",
+    &["INPUT_FAILURE_COMMAND"],
+    "TEMPLATE",
+    "Runs once for a side whose command failed or timed out, where the command ran (its tree, \
+     the container with --container; same placeholders), within 120 seconds: what shows why, \
+     such as the harness's own per-benchmark logs (`cat /tmp/bench_{label}/*.log`). Its lines \
+     are relayed as the harness's are; its own failure is a warning and never changes bench's \
+     exit code.",
 );
 
 pub const FINGERPRINT_COMMAND: Input = Input::one(

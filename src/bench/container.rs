@@ -91,10 +91,12 @@ impl Container {
     /// container, so [`Container::stop`] ends that group there. Job
     /// control is off again before the wait (the job keeps its group), or
     /// bash would print `[1]+ Done ...` into the harness's output, where a
-    /// dashboard parsing its table would meet it between two rows.
+    /// dashboard parsing its table would meet it between two rows. The
+    /// pidfile goes once the script has ended (its exit status kept), so a
+    /// long-lived container does not gather one per side and run.
     pub fn wrap(&self, script: &str, tree: &str, pidfile: &str) -> String {
         let inner = format!(
-            "set -m; bash -c {} & p=$!; echo $p > {pidfile}; set +m; wait $p",
+            "set -m; bash -c {} & p=$!; echo $p > {pidfile}; set +m; wait $p; s=$?; rm -f {pidfile}; exit $s",
             quoted(script)
         );
         format!("{} bash -c {}", self.exec(Some(tree)), quoted(&inner))
@@ -152,18 +154,27 @@ mod tests {
                 "exec ",
             )
             .replace("/tmp/p.pid", &pidfile.display().to_string());
+        let seen = dir.path().join("seen");
+        let script = format!(
+            "until [ -s {0} ]; do sleep 0.05; done; cp {0} {1}; echo ran; exit 3",
+            pidfile.display(),
+            seen.display()
+        );
         let out = std::process::Command::new("bash")
-            .args(["-c", &inner.replace("./run --out /x/out.csv", "echo ran")])
+            .args(["-c", &inner.replace("./run --out /x/out.csv", &script)])
             .output()
             .unwrap();
         assert_eq!(String::from_utf8_lossy(&out.stdout), "a b\nran\n");
+        assert_eq!(out.status.code(), Some(3), "the script's exit status kept");
+        // Written while it ran (for the stop), gone once it ended.
         assert!(
-            std::fs::read_to_string(&pidfile)
+            std::fs::read_to_string(&seen)
                 .unwrap()
                 .trim()
                 .parse::<u32>()
                 .is_ok()
         );
+        assert!(!pidfile.exists(), "the pidfile is removed");
         assert!(c.stop("/tmp/p.pid").starts_with(
             "exec docker exec -e ROCM_PATH -e HIP_VISIBLE_DEVICES flydsl_test bash -c '"
         ));

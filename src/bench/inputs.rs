@@ -32,6 +32,9 @@ pub struct Inputs {
     /// Run in a side's tree after its command was stopped (a timeout, a
     /// cancellation): what ends a harness inside a container.
     pub stop_command: Option<String>,
+    /// Run once for a side whose command failed or timed out: what shows
+    /// why (the harness's own logs).
+    pub failure_command: Option<String>,
     /// Prints a JSON object merged into the machine's fingerprint.
     pub fingerprint_command: Option<String>,
     /// The JSON itself or a file of it, read by the command.
@@ -166,6 +169,7 @@ pub fn validate(args: &BenchArgs, env: Env<'_>) -> Result<Inputs, InputError> {
         list_command: text(&LIST_COMMAND),
         setup_command: text(&SETUP_COMMAND),
         stop_command: text(&STOP_COMMAND),
+        failure_command: text(&FAILURE_COMMAND),
         fingerprint_command: text(&FINGERPRINT_COMMAND),
         resolution: text(&RESOLUTION),
         selection: text(&SELECTION),

@@ -234,7 +234,7 @@ pub fn sides(
     let done = driven?;
     summed(&mut current_run, Side::Current, &done.pairs);
     summed(&mut baseline_run, Side::Baseline, &done.pairs);
-    let manifest = super::manifest::write(&inputs.out_dir, &plan.label, &done)?;
+    let manifest = super::manifest::path(&inputs.out_dir);
     let names = match (groups, &config.select) {
         (Some(g), _) => g.to_vec(),
         (None, Some(select)) => select.groups.iter().map(|g| g.name.clone()).collect(),

@@ -6,9 +6,14 @@
 use std::path::{Path, PathBuf};
 
 use super::BenchError;
+use super::inputs::Inputs;
 use super::plan::Side;
+use super::render::Outcome;
 use super::rounds::{Rounds, Stop};
-use crate::contract::rounds::{Manifest, ROUNDS_SCHEMA, Round};
+use crate::config::Direction;
+use crate::contract::resolution::Provenance;
+use crate::contract::rounds::{Judged, Manifest, Once, Other, ROUNDS_SCHEMA, Round};
+use crate::contract::selection::Chosen;
 use crate::runner::markdown::escape as md;
 use crate::runner::shown;
 
@@ -67,16 +72,49 @@ impl Done {
     }
 }
 
+/// Where the manifest goes in the out dir.
+pub fn path(out_dir: &Path) -> PathBuf {
+    out_dir.join(FILE)
+}
+
+/// How bench judged its rounds, as compare's inputs say it: what bench
+/// was given, so that compare, given the manifest alone, judges the same
+/// files by the same settings through the same pure decision.
+fn judged(inputs: &Inputs) -> Judged {
+    let columns = &inputs.columns;
+    let asked = &inputs.rounds;
+    Judged {
+        config: inputs.config.clone(),
+        keys: columns.keys.as_ref().map(|v| v.text.clone()),
+        metric: columns.metric.as_ref().map(|m| {
+            let way = match m.direction {
+                Direction::Higher => "higher",
+                Direction::Lower => "lower",
+            };
+            format!("{}:{way}", m.column)
+        }),
+        ignore: columns.ignore.iter().map(|v| v.text.clone()).collect(),
+        floor: columns.floor,
+        results_format: inputs.results_format.map(|f| f.name().to_owned()),
+        fail: asked.fail_given.then_some(asked.fail),
+        warn: Some(asked.warn),
+        false_alarms: Some(asked.false_alarms),
+    }
+}
+
 /// Writes the manifest to `out_dir/rounds.json` (an earlier one is
-/// replaced): the label, the seed, each round's two files and groups.
-pub fn write(out_dir: &Path, label: &str, rounds: &Rounds) -> Result<PathBuf, BenchError> {
-    let manifest = Manifest {
-        schema: ROUNDS_SCHEMA,
-        label: label.to_owned(),
-        seed: rounds.seed,
-        first_look: rounds.asked.0,
-        max_rounds: rounds.asked.1,
-        rounds: rounds
+/// replaced) after every run: the rounds (or each side's one file), the
+/// release's file with `--with-tag`, resolve's and select's answers and
+/// how the rounds were judged, so that `compare --manifest` needs nothing else.
+pub fn write(
+    inputs: &Inputs,
+    outcome: &Outcome,
+    resolution: Option<&Provenance>,
+    selection: Option<&Chosen>,
+) -> Result<PathBuf, BenchError> {
+    let done = outcome.rounds.as_ref();
+    let rounds = done.map_or_else(Vec::new, |d| {
+        d.rounds
             .pairs
             .iter()
             .map(|p| Round {
@@ -85,10 +123,37 @@ pub fn write(out_dir: &Path, label: &str, rounds: &Rounds) -> Result<PathBuf, Be
                 baseline: p.baseline.path.clone(),
                 groups: p.groups.clone(),
             })
-            .collect(),
+            .collect()
+    });
+    let once = done.is_none().then(|| Once {
+        current: outcome.current.path.clone(),
+        baseline: outcome.baseline.path.clone(),
+    });
+    let others = outcome
+        .tag
+        .iter()
+        .map(|tag| Other {
+            label: tag.label.clone(),
+            files: vec![tag.path.clone().unwrap_or_else(|| tag.out.clone())],
+        })
+        .collect();
+    let manifest = Manifest {
+        schema: ROUNDS_SCHEMA,
+        label: done.map_or_else(|| outcome.baseline.label.clone(), |d| d.label.clone()),
+        seed: done.map_or(0, |d| d.rounds.seed),
+        first_look: inputs.rounds.rounds,
+        max_rounds: inputs.rounds.max_rounds,
+        rounds,
+        once,
+        others,
+        resolution: resolution.cloned(),
+        // Compare reads a selection's groups through the config's
+        // `[select]` rows, so it goes with the config bench checked it by.
+        selection: selection.filter(|_| inputs.config.is_some()).cloned(),
+        judged: Some(judged(inputs)),
     };
-    let path = out_dir.join(FILE);
-    std::fs::create_dir_all(out_dir)
+    let path = path(&inputs.out_dir);
+    std::fs::create_dir_all(&inputs.out_dir)
         .and_then(|()| std::fs::write(&path, manifest.to_json()))
         .map_err(|e| BenchError::Place(format!("cannot write {}: {e}", path.display())))?;
     Ok(path)
@@ -126,11 +191,12 @@ pub fn outputs(done: &Done) -> Vec<(String, String)> {
 
 /// The same outputs without rounds (`--rounds 1`, or a side that did not
 /// run): each side's one file when there is one, one round when both ran,
-/// no manifest, no seed.
+/// the manifest (each side's one file in it), no seed.
 pub fn single(
     current: Option<&Path>,
     baseline: Option<&Path>,
     label: &str,
+    manifest: Option<&Path>,
 ) -> Vec<(String, String)> {
     // Whole: compare is handed these (a self-hosted runner's workspace
     // path alone passes the 80 characters a message shows).
@@ -144,7 +210,7 @@ pub fn single(
         ("current-files".to_owned(), file(current)),
         ("baseline-files".to_owned(), file(baseline)),
         ("compare-baseline".to_owned(), labelled),
-        ("manifest".to_owned(), String::new()),
+        ("manifest".to_owned(), file(manifest)),
         ("rounds".to_owned(), pairs.to_string()),
         ("seed".to_owned(), String::new()),
     ]

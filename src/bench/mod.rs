@@ -203,12 +203,25 @@ pub fn work(inputs: &Inputs) -> Result<u8, BenchError> {
         true => Some(with_tag::run(inputs, resolution.as_ref(), chosen.as_ref())?),
         false => None,
     };
-    let outcome = Outcome {
+    let mut outcome = Outcome {
         current,
         baseline,
         tag,
         rounds,
+        manifest: None,
     };
+    // Nothing selected, nothing run: no results dir, no manifest.
+    let skipped = [&outcome.current, &outcome.baseline]
+        .iter()
+        .all(|r| r.status == side::Status::Skipped);
+    if !skipped {
+        outcome.manifest = Some(manifest::write(
+            inputs,
+            &outcome,
+            resolution.as_ref(),
+            chosen.as_ref(),
+        )?);
+    }
     if inputs.print_log != plan::PrintLog::None {
         let mut text = runner::log::LogText::new();
         let _ = print_log::print(

@@ -25,6 +25,9 @@ pub struct Outcome {
     /// The paired rounds, when there were several (`--rounds` above 1 and
     /// both sides ran).
     pub rounds: Option<super::manifest::Done>,
+    /// The manifest compare reads (written after every run; `None` only
+    /// before it is).
+    pub manifest: Option<std::path::PathBuf>,
 }
 
 impl Outcome {
@@ -131,6 +134,7 @@ pub fn step_outputs(outcome: &Outcome) -> Vec<(String, String)> {
             outcome.current.path.as_deref(),
             outcome.baseline.path.as_deref(),
             &outcome.baseline.label,
+            outcome.manifest.as_deref(),
         )),
     }
     if let (Some(tag), Some((_, lines))) = (

@@ -154,6 +154,8 @@ pub struct Opened {
     worktree: Option<Worktree>,
     /// The groups each run gets (`None`: the whole suite).
     pub groups: Option<Vec<String>>,
+    /// `--failure-command` ran for this side already (once a side).
+    failure_shown: bool,
 }
 
 /// Makes a side ready: the status of a side that does not run (skipped,
@@ -184,6 +186,7 @@ pub fn open(
         tree: None,
         worktree: None,
         groups: None,
+        failure_shown: false,
     };
     let run = &mut opened.run;
     match action {
@@ -380,6 +383,14 @@ impl Opened {
         let done = process::run_logged(&script, &tree, timeout, &prefix, false, log)
             .map_err(|e| BenchError::Place(format!("cannot start bash: {e}")))?;
         stop_inside(&mut self.run, done.ended, out, &listed, &tree, inputs)?;
+        if let Some(template) = inputs.failure_command.as_deref()
+            && !matches!(done.ended, Ended::Exit(0) | Ended::Cancelled(_))
+            && !std::mem::replace(&mut self.failure_shown, true)
+        {
+            let failure = self::script(template, &self.run, out, &listed, &tree, inputs)?
+                .replace("{round}", &round.to_string());
+            super::setup::show_failure(&mut self.run, &failure, &tree);
+        }
         within(&inputs.out_dir, inputs)?;
         if let Err(what) = files::open_regular(out) {
             let removed = files::remove(out)

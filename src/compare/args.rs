@@ -290,9 +290,11 @@ pub const MANIFEST: Input = Input::one(
     "manifest",
     &["INPUT_MANIFEST"],
     "FILE",
-    "bench's rounds manifest (its manifest output): the change's and the baseline's files in \
-     round order, the baseline's label as the gate, and bench's look schedule. Implies \
-     --paired; instead of --current and the gate's --baseline files.",
+    "bench's manifest (its manifest output): the change's and the baseline's files (paired \
+     rounds, or each side's one run), the baseline's label as the gate, bench's look \
+     schedule, the release's file (--with-tag), resolve's and select's answers, and the columns and \
+     thresholds bench judged by. Instead of --current and the gate's --baseline files; an \
+     input given here as well wins over the manifest's.",
 )
 .path();
 

@@ -83,6 +83,10 @@ pub struct Inputs {
     pub manifest: Option<PathBuf>,
     pub schedule_given: (Option<usize>, Option<usize>),
     pub gate_given: bool,
+    /// `--warn-threshold` and `--false-alarms` were given (else the
+    /// manifest's, when there is one, are used).
+    pub warn_given: bool,
+    pub false_alarms_given: bool,
     pub format: Format,
     pub files: RunnerFiles,
     /// `--fingerprint` and the fingerprint files named.
@@ -135,6 +139,8 @@ pub fn validate(args: &CompareArgs, env: Env<'_>) -> Result<Inputs, InputError> 
         manifest,
         schedule_given,
         gate_given,
+        warn_given: r.text(&WARN.input).is_some(),
+        false_alarms_given: r.text(&FALSE_ALARMS.input).is_some(),
         format: Format::choose(r.text(&FORMAT), crate::runner::on_runner(env))?,
         files: RunnerFiles::from_env(&r),
         machine: super::machine::asked(&r)?,

@@ -1,55 +1,169 @@
-//! `--manifest`: bench's rounds (the contract in
+//! `--manifest`: what bench measured (the contract in
 //! [`crate::contract::rounds`]) as compare's inputs: the change's files
-//! and the baseline's, paired in round order, the baseline's label as the
-//! gate, and the look schedule bench followed, so that compare decides at
-//! the same looks bench did and gives the same verdict.
+//! and the baseline's (paired in round order, or each side's one run), the
+//! baseline's label as the gate, the look schedule bench followed, the
+//! other baselines it measured (the release with `--with-tag`), resolve's
+//! and select's answers, and the columns and thresholds bench judged its rounds by. The
+//! decision between looks and compare's verdict are one pure function, so
+//! the same files with the same settings give the verdict bench decided
+//! on. An input given to compare wins over the manifest's.
 
 use super::inputs::{BaselineFiles, Inputs};
-use crate::contract::rounds::{Manifest, ManifestError};
+use crate::config::FailThreshold;
+use crate::contract::rounds::{Judged, Manifest, ManifestError};
 use crate::paired::Schedule;
-use crate::runner::shown;
+use crate::runner::{Value, shown};
 use crate::validate::Label;
 
-/// The inputs with the manifest's rounds in them (unchanged without
+/// The inputs with the manifest's in them (unchanged without
 /// `--manifest`).
 pub fn with_manifest(mut inputs: Inputs) -> Result<Inputs, ManifestError> {
     let Some(path) = inputs.manifest.clone() else {
         return Ok(inputs);
     };
     let manifest = Manifest::load(&path)?;
+    let origin = shown(&path.to_string_lossy());
     let invalid = |message: String| ManifestError::Invalid {
-        origin: shown(&path.to_string_lossy()),
+        origin: origin.clone(),
         message,
     };
     let label = Label::parse(&manifest.label).map_err(|e| invalid(format!("its label: {e}")))?;
-    if inputs.baselines.iter().any(|b| b.label == label) {
-        return Err(invalid(format!(
-            "it holds the rounds of {label}, and --baseline names {label} too: give that label's files once"
-        )));
-    }
     if inputs.gate_given && inputs.gate != label {
         return Err(invalid(format!(
             "its rounds pair with {label}, and --gate names {}: the paired baseline is the gate",
             inputs.gate
         )));
     }
-    if manifest.rounds.is_empty() {
-        return Err(invalid("it lists no round".to_owned()));
+    let given = inputs.baselines.iter().any(|b| b.label == label);
+    match &manifest.once {
+        _ if !manifest.rounds.is_empty() => {
+            if given {
+                return Err(invalid(format!(
+                    "it holds the rounds of {label}, and --baseline names {label} too: give that label's files once"
+                )));
+            }
+            let (current, baseline) = manifest.files();
+            inputs.current = current;
+            inputs.baselines.insert(0, files(&label, baseline));
+            let (rounds, max_rounds) = inputs.schedule_given;
+            inputs.paired = Some(Schedule {
+                rounds: rounds.unwrap_or(manifest.first_look),
+                max_rounds: max_rounds.unwrap_or(manifest.max_rounds),
+            });
+        }
+        Some(once) => {
+            let Some(current) = &once.current else {
+                return Err(invalid(
+                    "it names no results file of the change (the change's side wrote none)"
+                        .to_owned(),
+                ));
+            };
+            inputs.current = vec![current.clone()];
+            // A side run once; no file: that baseline is unavailable (a
+            // warning, never a pass). --baseline for the label wins.
+            if !given {
+                let baseline = once.baseline.iter().cloned().collect();
+                inputs.baselines.insert(0, files(&label, baseline));
+            }
+        }
+        None => return Err(invalid("it lists no round".to_owned())),
     }
-    let (current, baseline) = manifest.files();
-    inputs.current = current;
-    inputs.baselines.insert(
-        0,
-        BaselineFiles {
-            label: label.clone(),
-            files: baseline,
-        },
-    );
     inputs.gate = label;
-    let (rounds, max_rounds) = inputs.schedule_given;
-    inputs.paired = Some(Schedule {
-        rounds: rounds.unwrap_or(manifest.first_look),
-        max_rounds: max_rounds.unwrap_or(manifest.max_rounds),
-    });
+    for other in &manifest.others {
+        let label = Label::parse(&other.label)
+            .map_err(|e| invalid(format!("the other baseline's label: {e}")))?;
+        if !inputs.baselines.iter().any(|b| b.label == label) {
+            inputs.baselines.push(files(&label, other.files.clone()));
+        }
+    }
+    if inputs.resolution.is_none() {
+        inputs.resolution = manifest
+            .resolution
+            .as_ref()
+            .and_then(|r| serde_json::to_string(r).ok());
+    }
+    if inputs.selection.is_none() {
+        inputs.selection = manifest
+            .selection
+            .as_ref()
+            .and_then(|s| serde_json::to_string(s).ok());
+    }
+    if let Some(judged) = manifest.judged {
+        settings(&mut inputs, judged, &origin).map_err(invalid)?;
+    }
     Ok(inputs)
+}
+
+fn files(label: &Label, files: Vec<std::path::PathBuf>) -> BaselineFiles {
+    BaselineFiles {
+        label: label.clone(),
+        files,
+    }
+}
+
+/// How bench judged, where compare was not told otherwise: the config,
+/// the columns, the results format, the thresholds. Each value is checked
+/// as the input would be (the harness could have rewritten the file).
+fn settings(inputs: &mut Inputs, judged: Judged, origin: &str) -> Result<(), String> {
+    let from = format!("the manifest {origin}");
+    let value = |text: String| Value {
+        text,
+        origin: from.clone(),
+    };
+    if inputs.config.is_none() {
+        inputs.config = judged.config;
+    }
+    let columns = &mut inputs.columns;
+    if columns.keys.is_none() {
+        columns.keys = judged.keys.map(value);
+    }
+    if columns.metric.is_none()
+        && let Some(text) = judged.metric
+    {
+        columns.metric =
+            Some((super::args::METRIC.parse)(&text).map_err(|e| format!("its metric: {e}"))?);
+    }
+    if columns.ignore.is_empty() {
+        columns.ignore = judged.ignore.into_iter().map(value).collect();
+    }
+    if columns.floor.is_none()
+        && let Some(floor) = judged.floor
+    {
+        check("floor", floor, 0.0, f64::MAX)?;
+        columns.floor = Some(floor);
+    }
+    if inputs.results_format.is_none()
+        && let Some(name) = judged.results_format
+    {
+        let parse = super::args::RESULTS_FORMAT.parse;
+        inputs.results_format = Some(parse(&name).map_err(|e| format!("its results format: {e}"))?);
+    }
+    let t = &mut inputs.thresholds;
+    if !t.fail_given
+        && let Some(fail) = judged.fail
+    {
+        t.fail = FailThreshold::Fixed(check("fail threshold", fail, 0.0, 10.0)?);
+        t.fail_given = true;
+        inputs.fail_origin = from.clone();
+    }
+    if !inputs.warn_given
+        && let Some(warn) = judged.warn
+    {
+        t.warn = check("warn threshold", warn, 0.0, 10.0)?;
+    }
+    if !inputs.false_alarms_given
+        && let Some(rate) = judged.false_alarms
+    {
+        t.false_alarms = check("false-alarm rate", rate, f64::MIN_POSITIVE, 0.5)?;
+    }
+    Ok(())
+}
+
+/// A fraction from the manifest within what the input itself takes.
+fn check(what: &str, n: f64, low: f64, high: f64) -> Result<f64, String> {
+    if n.is_finite() && (low..=high).contains(&n) {
+        Ok(n)
+    } else {
+        Err(format!("its {what} {n} is out of range"))
+    }
 }

@@ -14,7 +14,7 @@ use crate::runner::shown;
 /// Where the baseline came from: `resolve`'s answer, as its JSON says it.
 /// Strangers may have written it (a fork's run uploads it): every field is
 /// shown as data, cut, never trusted as a path or a command.
-#[derive(Debug, Clone, Default, Deserialize, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
 pub struct Provenance {
     pub label: Option<String>,
     pub base_repo: Option<String>,

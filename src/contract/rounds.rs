@@ -13,8 +13,17 @@
 //! `groups` is what the round ran: `null` is the whole suite (or the whole
 //! selection), a list is the groups re-run because their rows were still
 //! undecided; a row a round did not run is simply absent from its files.
-//! The manifest crosses a job boundary (an artifact): a reader bounds its
-//! size and its number of rounds, and shows its strings as data.
+//!
+//! Bench writes it after every run, rounds or not, with what compare needs
+//! to judge those files as bench judged them between looks: the columns
+//! and thresholds (`judged`), resolve's and select's answers
+//! (`resolution`, `selection`), the files
+//! of a side that ran once (`once`: no rounds) and the other baselines
+//! bench measured (`others`: the release tag). Each is optional, so a
+//! manifest an older bench wrote still reads: it judges with compare's
+//! own inputs. The manifest crosses a job boundary (an artifact), where
+//! the harness could rewrite it: a reader bounds its size, its rounds, its
+//! labels and patterns, and shows its strings as data.
 
 use std::path::{Path, PathBuf};
 
@@ -31,6 +40,10 @@ pub const MAX_MANIFEST_BYTES: u64 = 4 * 1024 * 1024;
 /// The most rounds a manifest may hold (bench's `--max-rounds` is at most
 /// this): each round is two files compare reads.
 pub const MAX_ROUNDS: usize = 1000;
+/// The most other baselines a manifest names (bench measures one: the
+/// release tag), and the most files each.
+pub const MAX_OTHERS: usize = 8;
+pub const MAX_OTHER_FILES: usize = 16;
 
 #[derive(Debug, Error)]
 pub enum ManifestError {
@@ -53,8 +66,50 @@ pub struct Round {
     pub groups: Option<Vec<String>>,
 }
 
-/// What `bench --rounds` measured, in round order.
+/// How bench judged the rounds between looks, as compare's inputs say
+/// it (`--keys`, `--metric`, `--ignore`, `--floor`, `--config`,
+/// `--results-format`, the thresholds as fractions): compare judges the
+/// same files with them and gives the verdict bench decided on. Each is
+/// what bench was given; `None` (or empty) where it took its default.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Judged {
+    pub config: Option<PathBuf>,
+    pub keys: Option<String>,
+    /// `COLUMN:higher` or `COLUMN:lower`.
+    pub metric: Option<String>,
+    pub ignore: Vec<String>,
+    pub floor: Option<f64>,
+    pub results_format: Option<String>,
+    /// Only when bench was given it: a config rule's threshold yields to a
+    /// given one, and to no default.
+    pub fail: Option<f64>,
+    pub warn: Option<f64>,
+    pub false_alarms: Option<f64>,
+}
+
+/// The files of a run without rounds: each side ran once (or not at all:
+/// then its file is absent, and compare says that side is unavailable).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Once {
+    pub current: Option<PathBuf>,
+    pub baseline: Option<PathBuf>,
+}
+
+/// Another baseline bench measured beside the paired one (`--with-tag`:
+/// the release), compared unpaired and reported beside, as `compare
+/// --baseline LABEL=FILE` would; no file: it is unavailable.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Other {
+    pub label: String,
+    #[serde(default)]
+    pub files: Vec<PathBuf>,
+}
+
+/// What `bench` measured: its rounds in round order (or each side's one
+/// run), and how compare is to judge them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Manifest {
     pub schema: u32,
     /// The baseline's label (`main`, or the tag): compare's gate label.
@@ -66,6 +121,21 @@ pub struct Manifest {
     pub first_look: usize,
     pub max_rounds: usize,
     pub rounds: Vec<Round>,
+    /// Without rounds: each side's one file (`rounds` is then empty).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub once: Option<Once>,
+    #[serde(default)]
+    pub others: Vec<Other>,
+    /// resolve's answer bench was given, embedded (compare's
+    /// `--resolution`): a baseline it says is unavailable is never evidence.
+    #[serde(default)]
+    pub resolution: Option<crate::contract::resolution::Provenance>,
+    /// select's answer bench ran (compare's `--selection`): a row only an
+    /// unselected group makes is not-selected, never lost.
+    #[serde(default)]
+    pub selection: Option<crate::contract::selection::Chosen>,
+    #[serde(default)]
+    pub judged: Option<Judged>,
 }
 
 impl Manifest {
@@ -84,6 +154,25 @@ impl Manifest {
             return Err(format!(
                 "schema {} (this version reads {ROUNDS_SCHEMA})",
                 manifest.schema
+            ));
+        }
+        if manifest.others.len() > MAX_OTHERS
+            || manifest
+                .others
+                .iter()
+                .any(|o| o.files.len() > MAX_OTHER_FILES)
+        {
+            return Err(format!(
+                "more than {MAX_OTHERS} other baselines, or one with more than {MAX_OTHER_FILES} files"
+            ));
+        }
+        if let Some(judged) = &manifest.judged
+            && judged.ignore.len() > crate::config::columns::MAX_IGNORE
+        {
+            return Err(format!(
+                "{} ignore patterns, more than {}",
+                judged.ignore.len(),
+                crate::config::columns::MAX_IGNORE
             ));
         }
         if manifest.rounds.len() > MAX_ROUNDS {
@@ -142,6 +231,11 @@ mod tests {
                     groups: (n > 2).then(|| vec!["gemm".to_owned()]),
                 })
                 .collect(),
+            once: None,
+            others: Vec::new(),
+            resolution: None,
+            selection: None,
+            judged: None,
         }
     }
 
@@ -178,5 +272,26 @@ mod tests {
                 .contains("names no file")
         );
         assert!(Manifest::parse("{\"schema\":1}").is_err());
+    }
+
+    #[test]
+    fn a_manifest_an_older_bench_wrote_still_reads_with_nothing_to_judge_by() {
+        let old = r#"{"schema": 1, "label": "main", "seed": 7, "first_look": 3, "max_rounds": 20,
+            "rounds": [{"round": 1, "current": "/r/c-1.csv", "baseline": "/r/b-1.csv", "groups": null}]}"#;
+        let m = Manifest::parse(old).unwrap();
+        assert_eq!((m.judged, m.resolution, m.once), (None, None, None));
+        assert!(m.others.is_empty());
+        let mut many = manifest(&[1]);
+        many.others = (0..=MAX_OTHERS)
+            .map(|i| Other {
+                label: format!("v{i}"),
+                files: Vec::new(),
+            })
+            .collect();
+        assert!(
+            Manifest::parse(&many.to_json())
+                .unwrap_err()
+                .contains("other baselines")
+        );
     }
 }

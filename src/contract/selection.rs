@@ -6,7 +6,7 @@
 //! never from the selection file, so a selection a fork's run wrote can
 //! only say which of the configured groups ran.
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::config::Select;
@@ -29,7 +29,7 @@ pub enum SelectionError {
 }
 
 /// What `select` chose, as its JSON says it.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
 pub struct Chosen {
     /// `all`, `some` or `none`.
     pub selection: String,

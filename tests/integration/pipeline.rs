@@ -469,7 +469,7 @@ pub fn marked_block(page: &str, marker: &str) -> (String, String) {
 }
 
 /// test_allreduce.py's CSV: a row per rank and the aggregate, per shape.
-fn allreduce_csv(aggregate_us: f64) -> String {
+pub fn allreduce_csv(aggregate_us: f64) -> String {
     let mut text = "rank,shape,dtype,world_size,mode,max_error,avg_time_us,min_avg_time_us,max_avg_time_us,device_time_sum_us,kernel_name,num_iters,num_warmup,acc_res\n".to_owned();
     for (shape, dtype) in [("(2, 7168)", "fp16"), ("(4096, 8192)", "bf16")] {
         text.push_str(&format!(
@@ -484,74 +484,80 @@ fn allreduce_csv(aggregate_us: f64) -> String {
     text
 }
 
-/// Break 3: docs/migrating.md's `migrate:multi` compare step reads the
-/// allreduce CSV with the inputs the page gives it (its keys, metric,
-/// ignored rows, threshold and floor; no config file), and gates the
+/// Break 3: docs/migrating.md's `migrate:multi` job reads the allreduce
+/// CSV with the inputs the page gives its bench step (its keys, metric,
+/// ignored rows, threshold and floor; no config file); its compare step,
+/// given bench's manifest alone, judges every round by them and gates the
 /// aggregate rows as compare_allreduce_benchmark.py did.
 #[test]
 fn the_migration_guides_allreduce_compare_reads_its_csv() {
     let (_, block) = marked_block("docs/migrating.md", "migrate:multi");
     let steps: Vec<serde_yaml_ng::Value> = serde_yaml_ng::from_str(&block).unwrap();
-    let with = steps[1]["with"].as_mapping().unwrap();
-    let work = tempfile::tempdir().unwrap();
-    let dir = work.path();
-    // Three paired rounds a side, as bench's `current-files` and
-    // `compare-baseline` list them, each round a little off the others.
-    let rounds = |current: f64, main: f64| {
-        for round in 1..=3 {
-            let wobble = 1.0 + 0.004 * f64::from(round);
-            let write = |name: String, us: f64| {
-                std::fs::write(dir.join(name), allreduce_csv(us * wobble)).unwrap();
-            };
-            write(format!("current-{round}.csv"), current);
-            write(format!("main-{round}.csv"), main);
-        }
-    };
-    let compare = |code: i32| {
-        let mut bin = Bin::new();
-        // `with:` as the runner passes it, but for the step outputs.
-        for (k, v) in with {
-            let k = k.as_str().unwrap();
-            let v = match v {
+    let judge = |current: f64, main: f64, code: i32| {
+        let (repo, base) = flydsl_repo_with(
+            &[("ar.csv", &allreduce_csv(main))],
+            &[("ar.csv", &allreduce_csv(current))],
+        );
+        let dir = repo.path();
+        let mut bench = Bin::new()
+            .on_runner()
+            .env("GITHUB_WORKSPACE", dir)
+            .env("RUNNER_TEMP", dir);
+        // The bench step's column inputs, as the runner passes `with:`.
+        for key in ["keys", "metric", "ignore", "fail-threshold", "floor"] {
+            let v = match &steps[0]["with"][key] {
                 serde_yaml_ng::Value::Number(n) => n.to_string(),
                 v => v.as_str().unwrap().to_owned(),
             };
-            if !v.contains("${{") {
-                bin = bin.env(&format!("INPUT_{}", k.to_uppercase().replace('-', "_")), &v);
-            }
+            bench = bench.env(
+                &format!("INPUT_{}", key.to_uppercase().replace('-', "_")),
+                &v,
+            );
         }
-        bin = bin.args(["compare"]);
-        for round in 1..=3 {
-            bin = bin
-                .args([
-                    "--current",
-                    &dir.join(format!("current-{round}.csv"))
-                        .display()
-                        .to_string(),
-                ])
-                .args([
-                    "--baseline",
-                    &format!("main={}", dir.join(format!("main-{round}.csv")).display()),
-                ]);
-        }
-        bin.json_code(code).1
+        let resolution = format!(r#"{{"label":"main","base_sha":"{base}","base_available":true}}"#);
+        let run = bench
+            .args([
+                "bench",
+                "--resolution",
+                &resolution,
+                "--command",
+                "cp ar.csv {out}",
+            ])
+            .arg("--out-dir")
+            .arg(dir.join("results"))
+            .run();
+        run.assert_code(0);
+        let with = steps[1]["with"].as_mapping().unwrap();
+        assert_eq!(
+            with.len(),
+            1,
+            "compare is given the manifest alone: {with:?}"
+        );
+        assert_eq!(
+            with["manifest"].as_str(),
+            Some("${{ steps.bench.outputs.manifest }}")
+        );
+        Bin::new()
+            .env("INPUT_MANIFEST", &run.outputs()["manifest"])
+            .args(["compare"])
+            .json_code(code)
+            .1
     };
-    rounds(130.0, 100.0);
-    let json = compare(4);
+    let json = judge(130.0, 100.0, 4);
     let counts = &json["baselines"][0]["counts"];
     assert_eq!(json["verdict"], "regression", "{json}");
     assert_eq!(
         (counts["regressed"].as_u64(), counts["ignored"].as_u64()),
         (Some(2), Some(16))
     );
+    assert_eq!(
+        json["baselines"][0]["rows"][0]["rounds"], 3,
+        "every round read: {json}"
+    );
     // 100 to 105 us is 5%: no change.
-    rounds(105.0, 100.0);
-    let json = compare(0);
-    assert_eq!(json["verdict"], "pass", "{json}");
+    assert_eq!(judge(105.0, 100.0, 0)["verdict"], "pass");
     // 20 to 28 us is 40% but 8 us: under the floor, no change.
-    rounds(28.0, 20.0);
-    let json = compare(0);
-    assert_eq!(json["verdict"], "pass", "{json}");
+    assert_eq!(judge(28.0, 20.0, 0)["verdict"], "pass");
 }
 
 /// `--setup-command` runs once per side in its tree, before the harness,

@@ -292,14 +292,30 @@ fn the_release_examples_setup_installs_the_released_package_once() {
 
 /// docs/migrating.md's `bench` command for the seed's containerised
 /// harness, run with `docker` played by a shim that runs the script on the
-/// host with `/flydsl-test` at the volume's host path: the harness fails
-/// after writing two rows, the rows it wrote are kept on
-/// both sides, the baseline side installs the base wheel first.
+/// host with `/flydsl-test` at the volume's host path and the container's
+/// `/tmp` a directory of the test's: the harness fails after writing two
+/// rows, the rows it wrote are kept on both sides, the baseline side
+/// installs the base wheel first, the guide's `failure-command` prints
+/// each failing side's per-benchmark log from the container's `/tmp` into
+/// the job's log, and no pid file is left in the container.
 #[test]
 fn the_migration_guides_container_command_keeps_a_failing_harnesss_rows() {
     let root = tempfile::tempdir().unwrap();
     let (checkout, base) = flydsl_checkout(root.path());
     let bin_dir = docker_shim(root.path(), &checkout);
+    let tmp = root.path().join("container-tmp");
+    std::fs::create_dir_all(&tmp).unwrap();
+    // The container's /tmp: every `/tmp/` docker exec is handed, here.
+    let seed_shim = bin_dir.join("docker-seed");
+    std::fs::rename(bin_dir.join("docker"), &seed_shim).unwrap();
+    crate::support::seed::executable(
+        &bin_dir.join("docker"),
+        &format!(
+            "#!/bin/bash\nargs=()\nfor a in \"$@\"; do args+=(\"${{a//\\/tmp\\//{}/}}\"); done\nexec {} \"${{args[@]}}\"\n",
+            tmp.display(),
+            seed_shim.display()
+        ),
+    );
 
     let guide = std::fs::read_to_string(repo_root().join("docs/migrating.md")).unwrap();
     let block = guide
@@ -322,8 +338,24 @@ fn the_migration_guides_container_command_keeps_a_failing_harnesss_rows() {
         .args(["--container-env", &arg("container-env")])
         .args(["--command", &arg("command")])
         .args(["--setup-command", &arg("setup-command")])
+        .args(["--failure-command", &arg("failure-command")])
         .run();
     assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    for (side, label) in [("current", "current"), ("baseline", "main")] {
+        assert!(
+            run.stderr.contains(&format!(
+                "[{side} failure] ImportError: cannot import name 'hk_mla_decode_fwd' ({label})"
+            )),
+            "the failing side's log from the container's /tmp: {}",
+            run.stderr
+        );
+    }
+    let left: Vec<_> = std::fs::read_dir(&tmp)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".pid"))
+        .collect();
+    assert!(left.is_empty(), "pid files left in the container: {left:?}");
     let j: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();
     for side in ["current", "baseline"] {
         assert_eq!(j[side]["status"], "failed", "{j}");
@@ -355,7 +387,7 @@ fn flydsl_checkout(root: &std::path::Path) -> (std::path::PathBuf, String) {
     std::fs::create_dir_all(checkout.join(".github/scripts")).unwrap();
     let files = [(
         "scripts/run_benchmark.sh",
-        "[ \"$1\" = --output_csv ] || exit 2\n[ -n \"$ROCM_PATH\" ] || exit 3\necho op,shape,dtype,tflops > \"$2\"\nfor r in 'softmax 32768x8192 bf16 3.9' 'gemm 4096x4096 bf16 100.0'; do\n  echo \"$r\"; set -- \"$1\" \"$2\" $r; echo \"$3,$4,$5,$6\" >> \"$2\"\ndone\nexit 1\n",
+        "[ \"$1\" = --output_csv ] || exit 2\n[ -n \"$ROCM_PATH\" ] || exit 3\n[ -z \"$BENCH_LOG_DIR\" ] || { mkdir -p \"$BENCH_LOG_DIR\"; echo \"ImportError: cannot import name 'hk_mla_decode_fwd' (${BENCH_LOG_DIR##*_})\" > \"$BENCH_LOG_DIR/mla_decode_B1_C4096.log\"; }\necho op,shape,dtype,tflops > \"$2\"\nfor r in 'softmax 32768x8192 bf16 3.9' 'gemm 4096x4096 bf16 100.0'; do\n  echo \"$r\"; set -- \"$1\" \"$2\" $r; echo \"$3,$4,$5,$6\" >> \"$2\"\ndone\nexit 1\n",
     )];
     crate::support::harness::write_executable(
         &checkout.join(".github/scripts/install-base-wheel.sh"),

@@ -7,7 +7,9 @@
 
 mod container;
 mod examples;
+mod failure;
 mod hostile;
+mod manifest;
 mod print_log;
 mod rounds;
 mod trees;
@@ -159,6 +161,15 @@ pub fn quiet<'a>(value: &'a str, groups: &'a str) -> Tree<'a> {
         mode: "ok",
         groups,
     }
+}
+
+/// Each side's status, as the step outputs say it.
+pub fn statuses(run: &crate::support::harness::Run) -> (String, String) {
+    let out = run.outputs();
+    (
+        out["current-status"].clone(),
+        out["baseline-status"].clone(),
+    )
 }
 
 pub fn csv(path: &str) -> String {
@@ -374,14 +385,7 @@ fn nothing_selected_runs_nothing_and_says_so() {
         ])
         .run();
     run.assert_code(0);
-    let out = run.outputs();
-    assert_eq!(
-        (
-            out["current-status"].as_str(),
-            out["baseline-status"].as_str()
-        ),
-        ("skipped", "skipped")
-    );
+    assert_eq!(statuses(&run), ("skipped".into(), "skipped".into()));
     assert!(run.stdout.contains("select chose no benchmark group"));
     assert!(!p.root.path().join("results").exists());
 }
