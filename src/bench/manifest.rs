@@ -5,11 +5,10 @@
 
 use std::path::{Path, PathBuf};
 
-use super::BenchError;
 use super::inputs::Inputs;
 use super::plan::Side;
-use super::render::Outcome;
 use super::rounds::{Rounds, Stop};
+use super::{BenchError, Outcome};
 use crate::config::Direction;
 use crate::contract::resolution::Provenance;
 use crate::contract::rounds::{Judged, Manifest, Once, Other, ROUNDS_SCHEMA, Round};

@@ -44,7 +44,22 @@ use crate::runner::{self, Env, Failure, Format, InputError, WriteError, shown};
 use args::BenchArgs;
 use inputs::Inputs;
 use plan::{Facts, Side};
-use render::Outcome;
+
+/// What both sides did: what the outputs render (`render`) and the
+/// manifest compare reads (`manifest`) are made from.
+#[derive(Debug)]
+pub struct Outcome {
+    pub current: side::SideRun,
+    pub baseline: side::SideRun,
+    /// `--with-tag`: the release tag's one run, reported beside.
+    pub tag: Option<side::SideRun>,
+    /// The paired rounds, when there were several (`--rounds` above 1 and
+    /// both sides ran).
+    pub rounds: Option<manifest::Done>,
+    /// The manifest compare reads (written after every run; `None` only
+    /// before it is).
+    pub manifest: Option<std::path::PathBuf>,
+}
 
 /// The exit codes of `bench`: the shared ones (0, 1 bad input, 2 usage)
 /// and its own.

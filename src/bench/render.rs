@@ -6,6 +6,7 @@
 
 use serde::Serialize;
 
+use super::Outcome;
 use super::side::{SideRun, Status};
 use crate::runner::file_command::{self, EncodeError};
 use crate::runner::log::LogText;
@@ -14,21 +15,6 @@ use crate::runner::{Rendered, shown};
 
 /// The JSON's schema number: bumped when a field changes meaning.
 pub const SCHEMA: u32 = 1;
-
-/// What both sides did.
-#[derive(Debug)]
-pub struct Outcome {
-    pub current: SideRun,
-    pub baseline: SideRun,
-    /// `--with-tag`: the release tag's one run, reported beside.
-    pub tag: Option<SideRun>,
-    /// The paired rounds, when there were several (`--rounds` above 1 and
-    /// both sides ran).
-    pub rounds: Option<super::manifest::Done>,
-    /// The manifest compare reads (written after every run; `None` only
-    /// before it is).
-    pub manifest: Option<std::path::PathBuf>,
-}
 
 impl Outcome {
     /// Where the baseline's results came from: `artifact`, `ran`,
