@@ -100,6 +100,7 @@ pub fn benchmarks(w: &Workflow<'_>, file: &str, context: Context<'_>) -> Benchma
             whole
                 || lint.is_some_and(|l| l.benchmark_jobs.iter().any(|g| g.matches(&job.id.text)))
                 || runs_benchmarks(job)
+                || publishes_tables(job)
                 || ((workflow_named || named_for_benchmarks(&job.title()) || runner_named(job))
                     && !job_does_chores(job)
                     && runs_a_program(job))
@@ -242,6 +243,37 @@ pub fn step_runs_benchmarks(step: &Step<'_>) -> bool {
             .script
             .as_ref()
             .is_some_and(|s| s.commands.iter().any(benchmark_command))
+}
+
+/// Whether the job publishes the tables its program wrote: a command
+/// (not a report or set-up) given `--csv FILE` and an upload holding CSV
+/// files (`output_artifacts/*.csv`). A timing run writes a row per case
+/// and keeps it; read on nod-ai/shark-ai's conv timings with and without
+/// tuning specs, published daily, whose names say neither bench nor perf
+/// (issue 49). A CSV upload alone is not evidence: test jobs upload
+/// failure lists and pass rates as CSV (Intel's XPU test workflows).
+fn publishes_tables(job: &Job<'_>) -> bool {
+    let writes = job.steps.iter().any(|s| {
+        s.script.as_ref().is_some_and(|script| {
+            script.commands.iter().any(|c| {
+                invoked(c).is_some_and(|(n, words)| {
+                    !SAYS.contains(&n)
+                        && !PLUMBING.contains(&n)
+                        && words
+                            .iter()
+                            .any(|w| *w == "--csv" || w.starts_with("--csv="))
+                })
+            })
+        })
+    });
+    let uploads = job.steps.iter().any(|s| {
+        s.action().as_deref() == Some("actions/upload-artifact")
+            && s.with_text("path").is_some_and(|p| {
+                p.lines()
+                    .any(|l| l.trim().to_ascii_lowercase().ends_with(".csv"))
+            })
+    });
+    writes && uploads
 }
 
 /// Whether the job's runner is named for benchmarking or performance (a
@@ -406,8 +438,11 @@ pub fn measures_both_sides(c: &Command) -> bool {
 }
 
 /// A regression or comparison script given both sides
-/// (`regression_runner.py --old=old/runner --new=build/runner`): a
-/// performance comparison of two builds.
+/// (`regression_runner.py --old=old/runner --new=build/runner`, or two
+/// result files: `compare.py base.json head.json`), or any program given
+/// a baseline and the build compared with it (`smp job submit
+/// --baseline-image A --comparison-image B`: vector's regression
+/// experiment, issue 49): a performance comparison of two builds.
 fn compares_two_builds(words: &[&str]) -> bool {
     // The script stands within the launcher's first words (`uv run
     // --no-project python scripts/query-regression-run.py`).
@@ -418,9 +453,29 @@ fn compares_two_builds(words: &[&str]) -> bool {
     let sides = |prefixes: &[&str]| {
         words
             .iter()
-            .any(|w| prefixes.iter().any(|p| w.starts_with(p)))
+            .any(|w| prefixes.iter().any(|p| w.to_lowercase().starts_with(p)))
     };
-    named && sides(&["--old", "--base"]) && sides(&["--new", "--head", "--current", "--candidate"])
+    let results = words
+        .iter()
+        .skip(1)
+        .filter(|w| !w.starts_with('-') && [".json", ".csv"].iter().any(|e| w.ends_with(e)))
+        .count();
+    named
+        && (sides(&["--old", "--base"]) && sides(&["--new", "--head", "--current", "--candidate"])
+            || results >= 2)
+}
+
+/// Any program given a baseline and what is compared with it, by flags
+/// that say so (`--baseline-image`, `--comparison-image`; `--candidate`,
+/// `--contender`): not `--base`/`--head`, which name branches (`gh pr
+/// create --base main --head x`).
+fn baseline_and_comparison(words: &[&str]) -> bool {
+    let sides = |prefixes: &[&str]| {
+        words
+            .iter()
+            .any(|w| prefixes.iter().any(|p| w.to_lowercase().starts_with(p)))
+    };
+    sides(&["--baseline"]) && sides(&["--comparison", "--candidate", "--contender"])
 }
 
 /// Whether `c` runs a benchmark, or compares benchmark results.
@@ -481,6 +536,7 @@ pub fn benchmark_command(c: &Command) -> bool {
         || harness
         || (base == "vllm" && words.get(1) == Some(&"bench"))
         || (runs_file && compares_two_builds(&words))
+        || (!PLUMBING.contains(&base) && baseline_and_comparison(&words))
         || has("--codspeed")
         || words.iter().any(|w| seed_like(w))
         || file_like(base)
@@ -512,6 +568,8 @@ mod tests {
             "python3 scripts/compare_benchmark.py a.csv b.csv",
             "uv run --no-project python s/query-regression-run.py --base-src a --candidate-src b",
             "docker exec box bash -c 'cd /w && bash scripts/run_benchmark.sh'",
+            "${{ runner.temp }}/bin/smp job submit --baseline-image a:1 --comparison-image a:2",
+            "python scripts/compare_results.py base.json head.json",
         ] {
             assert!(runs(yes), "{yes}");
         }
@@ -524,6 +582,9 @@ mod tests {
             "echo Testbench",
             "python -m asv machine --yes",
             "python -m",
+            "gh pr create --base main --head fix",
+            "echo --baseline-image a --comparison-image b",
+            "python scripts/compare_results.py base.json",
         ] {
             assert!(!runs(no), "{no}");
         }

@@ -10,6 +10,7 @@
 
 pub mod args;
 pub mod calls;
+pub mod candidates;
 pub mod env;
 pub mod evidence;
 pub mod finding;

@@ -380,6 +380,7 @@ fn the_lint_rules_do_no_io() {
             "evidence.rs",
             "names.rs",
             "calls.rs",
+            "candidates.rs",
         ]
         .map(|f| src.join(f)),
     );
@@ -409,6 +410,7 @@ fn the_lint_rules_do_no_io() {
         "evidence",
         "names",
         "calls",
+        "candidates",
         "hit",
         "hit_at",
         "pinned_ref",
