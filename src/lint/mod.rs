@@ -18,6 +18,7 @@ pub mod fix;
 pub mod inputs;
 pub mod names;
 pub mod places;
+pub mod programs;
 pub mod render;
 pub mod rules;
 pub mod sarif;

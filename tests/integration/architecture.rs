@@ -381,6 +381,7 @@ fn the_lint_rules_do_no_io() {
             "names.rs",
             "calls.rs",
             "candidates.rs",
+            "programs.rs",
         ]
         .map(|f| src.join(f)),
     );
@@ -411,6 +412,7 @@ fn the_lint_rules_do_no_io() {
         "names",
         "calls",
         "candidates",
+        "programs",
         "hit",
         "hit_at",
         "pinned_ref",

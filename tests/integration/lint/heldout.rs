@@ -80,7 +80,8 @@ fn a_groups_fallback_is_read_for_the_runs_it_applies_to() {
 /// them; a `continue-on-error` step whose failure a later step acts on is
 /// handled; a restore and a save of one key are one cache, reported at the
 /// save; a job whose program writes `--csv` tables it uploads is timing
-/// something, and a reports repository it reads is no dependency.
+/// something, and a reports repository it reads is no dependency; a
+/// script whose path says bench or perf runs benchmarks.
 #[test]
 fn runner_candidates_comparisons_handled_failures_one_cache_and_published_timings() {
     let root = repo_root().join("tests/fixtures/lint/heldout4-mends");
@@ -107,6 +108,8 @@ fn runner_candidates_comparisons_handled_failures_one_cache_and_published_timing
             // self-hosted GPU; nothing for the hosted look-alike.
             own("runner-expression.yml", "cancel-main", 14),
             own("runner-expression.yml", "job-always", 22),
+            // A script under benchmarks/; not the set-up script beside it.
+            own("script-paths.yml", "long-timeout", 11),
         ],
         "{}",
         run.stdout
