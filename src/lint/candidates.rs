@@ -34,8 +34,7 @@ pub fn candidates(value: &str) -> Vec<String> {
         return Vec::new();
     }
     let mut reader = Reader {
-        src: inner.as_bytes(),
-        at: 0,
+        cur: Cursor::new(inner),
     };
     let mut out = reader.or();
     out.retain(|s| !s.trim().is_empty());
@@ -43,31 +42,78 @@ pub fn candidates(value: &str) -> Vec<String> {
     out
 }
 
-/// What an operand may be: the strings it may give, or a test (a
-/// comparison, a negation, a function's answer) that gives no string.
-struct Reader<'s> {
-    src: &'s [u8],
-    at: usize,
+/// A place in an expression's text, for the readers of its syntax (this
+/// one, and `rules::group`'s, which evaluates a concurrency group).
+pub struct Cursor<'s> {
+    pub src: &'s [u8],
+    pub at: usize,
 }
 
-impl Reader<'_> {
-    fn rest(&self) -> &[u8] {
+impl<'s> Cursor<'s> {
+    pub fn new(text: &'s str) -> Self {
+        Cursor {
+            src: text.as_bytes(),
+            at: 0,
+        }
+    }
+
+    pub fn step(&mut self, n: usize) {
+        self.at = self.at.saturating_add(n);
+    }
+
+    pub fn done(&self) -> bool {
+        self.at >= self.src.len()
+    }
+
+    pub fn rest(&self) -> &[u8] {
         self.src.get(self.at..).unwrap_or_default()
     }
 
-    fn skip_space(&mut self) {
+    /// The text from `start` to here.
+    pub fn since(&self, start: usize) -> String {
+        String::from_utf8_lossy(self.src.get(start..self.at).unwrap_or_default()).into_owned()
+    }
+
+    pub fn skip_space(&mut self) {
         while self.src.get(self.at).is_some_and(u8::is_ascii_whitespace) {
-            self.at = self.at.saturating_add(1);
+            self.step(1);
         }
     }
 
-    fn eat(&mut self, token: &str) -> bool {
+    /// Reads `token` (after any spaces) when it comes next.
+    pub fn eat(&mut self, token: &str) -> bool {
         self.skip_space();
         let ok = self.rest().starts_with(token.as_bytes());
         if ok {
-            self.at = self.at.saturating_add(token.len());
+            self.step(token.len());
         }
         ok
+    }
+
+    /// A name, a context's path or a function's (`github.event.action`,
+    /// `labels.*.name`); empty when none comes next.
+    pub fn name(&mut self) -> String {
+        let start = self.at;
+        while self
+            .src
+            .get(self.at)
+            .is_some_and(|&c| c.is_ascii_alphanumeric() || b"._-*[]".contains(&c))
+        {
+            self.step(1);
+        }
+        self.since(start)
+    }
+}
+
+/// What an operand may be: the strings it may give, or a test (a
+/// comparison, a negation, a function's answer) that gives no string.
+struct Reader<'s> {
+    cur: Cursor<'s>,
+}
+
+impl Reader<'_> {
+    fn eat(&mut self, token: &str) -> bool {
+        self.cur.eat(token)
     }
 
     /// `a || b`: either side's strings.
@@ -91,7 +137,7 @@ impl Reader<'_> {
 
     /// A comparison or a negation gives true or false, not a string.
     fn compare(&mut self) -> Vec<String> {
-        if self.eat("!") && !self.rest().starts_with(b"=") {
+        if self.eat("!") && !self.cur.rest().starts_with(b"=") {
             self.compare();
             return Vec::new();
         }
@@ -106,35 +152,26 @@ impl Reader<'_> {
     }
 
     fn primary(&mut self) -> Vec<String> {
-        self.skip_space();
+        self.cur.skip_space();
         if self.eat("(") {
             let inner = self.or();
             self.eat(")");
             return inner;
         }
-        if self.rest().first() == Some(&b'\'') {
+        if self.cur.rest().first() == Some(&b'\'') {
             return vec![self.quoted()];
         }
-        let start = self.at;
-        while self
-            .src
-            .get(self.at)
-            .is_some_and(|&c| c.is_ascii_alphanumeric() || b"._-*[]".contains(&c))
-        {
-            self.at = self.at.saturating_add(1);
-        }
-        let word = String::from_utf8_lossy(self.src.get(start..self.at).unwrap_or_default())
-            .to_ascii_lowercase();
+        let word = self.cur.name().to_ascii_lowercase();
         if word.is_empty() {
             // Not syntax this reader knows: stop reading.
-            self.at = self.src.len();
+            self.cur.at = self.cur.src.len();
             return Vec::new();
         }
         if !self.eat("(") {
             return Vec::new();
         }
         let mut args = Vec::new();
-        while !self.eat(")") && self.at < self.src.len() {
+        while !self.eat(")") && !self.cur.done() {
             args.push(self.or());
             self.eat(",");
         }
@@ -147,13 +184,13 @@ impl Reader<'_> {
 
     /// A `'...'` literal, its `''` read as `'`.
     fn quoted(&mut self) -> String {
-        self.at = self.at.saturating_add(1);
+        self.cur.step(1);
         let mut text = Vec::new();
-        while let Some(&c) = self.src.get(self.at) {
-            self.at = self.at.saturating_add(1);
+        while let Some(&c) = self.cur.src.get(self.cur.at) {
+            self.cur.step(1);
             if c == b'\'' {
-                if self.src.get(self.at) == Some(&b'\'') {
-                    self.at = self.at.saturating_add(1);
+                if self.cur.src.get(self.cur.at) == Some(&b'\'') {
+                    self.cur.step(1);
                 } else {
                     break;
                 }
