@@ -47,14 +47,38 @@ pub fn candidates(value: &str) -> Vec<String> {
 pub struct Cursor<'s> {
     pub src: &'s [u8],
     pub at: usize,
+    /// How many operands are open (parentheses, arguments, negations).
+    depth: usize,
 }
+
+/// Operands nested deeper than this are not read: each level is a call of
+/// the reader, and a stranger's group or runner may nest `((((...` past
+/// any stack (200,000 levels crashed lint before this bound).
+pub const MAX_DEPTH: usize = 64;
 
 impl<'s> Cursor<'s> {
     pub fn new(text: &'s str) -> Self {
         Cursor {
             src: text.as_bytes(),
             at: 0,
+            depth: 0,
         }
+    }
+
+    /// Opens an operand; `false` past [`MAX_DEPTH`], when the rest of the
+    /// text is skipped (and the operand must not be read).
+    pub fn enter(&mut self) -> bool {
+        if self.depth >= MAX_DEPTH {
+            self.at = self.src.len();
+            return false;
+        }
+        self.depth = self.depth.saturating_add(1);
+        true
+    }
+
+    /// Closes the operand [`Cursor::enter`] opened.
+    pub fn leave(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
     }
 
     pub fn step(&mut self, n: usize) {
@@ -135,8 +159,18 @@ impl Reader<'_> {
         out
     }
 
-    /// A comparison or a negation gives true or false, not a string.
+    /// One operand, its nesting bounded ([`Cursor::enter`]).
     fn compare(&mut self) -> Vec<String> {
+        if !self.cur.enter() {
+            return Vec::new();
+        }
+        let v = self.operand();
+        self.cur.leave();
+        v
+    }
+
+    /// A comparison or a negation gives true or false, not a string.
+    fn operand(&mut self) -> Vec<String> {
         if self.eat("!") && !self.cur.rest().starts_with(b"=") {
             self.compare();
             return Vec::new();
@@ -276,5 +310,9 @@ mod tests {
         assert!(c("x-${{ 'a' }}").is_empty());
         assert!(c("${{ 'unclosed }}").len() <= 1);
         assert!(c("${{ (((( }}").is_empty());
+        let deep = format!("${{{{ {}'gpu'{} }}}}", "(".repeat(2000), ")".repeat(2000));
+        assert!(c(&deep).is_empty());
+        let shallow = format!("${{{{ {}'gpu'{} }}}}", "(".repeat(20), ")".repeat(20));
+        assert_eq!(c(&shallow), ["gpu"]);
     }
 }

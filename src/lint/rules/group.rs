@@ -229,7 +229,18 @@ impl Parser<'_, '_> {
         left
     }
 
+    /// One operand, its nesting bounded ([`Cursor::enter`]): past the
+    /// bound the rest is not read, and counts as empty.
     fn unary(&mut self) -> Vec<Value> {
+        if !self.cur.enter() {
+            return vec![Value::Empty];
+        }
+        let v = self.operand();
+        self.cur.leave();
+        v
+    }
+
+    fn operand(&mut self) -> Vec<Value> {
         if self.eat("!") {
             return self
                 .unary()
