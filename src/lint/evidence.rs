@@ -226,7 +226,7 @@ pub fn step_runs_benchmarks(step: &Step<'_>) -> bool {
                 step.with_text(k)
                     .is_some_and(|v| v.to_lowercase().contains("bench"))
             };
-            return named("name") || named("path");
+            return (named("name") || named("path")) && !built(step);
         }
     }
     // A step named for warming up or smoke-testing (`valkey-benchmark -n 1`
@@ -244,6 +244,21 @@ pub fn step_runs_benchmarks(step: &Step<'_>) -> bool {
             .script
             .as_ref()
             .is_some_and(|s| s.commands.iter().any(benchmark_command))
+}
+
+/// Whether an upload holds what a build made, not results: its name or
+/// path says a wheel, a package or a build (`benchmarks-wheel`, `*.whl`,
+/// `dist/`): read on Intel's "Build benchmarks wheel" job, which measures
+/// nothing (issue 49, fourth held-out set).
+fn built(step: &Step<'_>) -> bool {
+    ["name", "path"].iter().any(|k| {
+        step.with_text(k).is_some_and(|v| {
+            let v = v.to_lowercase();
+            v.contains(".whl")
+                || super::names::words(&v)
+                    .any(|w| ["wheel", "wheels", "dist", "build", "package"].contains(&w.as_str()))
+        })
+    })
 }
 
 /// Whether the job publishes the tables its program wrote: a command

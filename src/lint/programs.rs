@@ -215,6 +215,12 @@ pub fn benchmark_command(c: &Command) -> bool {
             || f.starts_with("run-benchmark")
             || ((f.contains("compare") || f.contains("cmp")) && f.contains("bench"))
     };
+    // A program named for a chore around the benchmarks
+    // (`triton-benchmarks-validate`, `install_benchmarks.sh`) runs none.
+    // Not "compile": a compile-time benchmark measures compiling.
+    if prepares_benchmarks(base) && !super::names::words(base).any(|w| w == "compile") {
+        return false;
+    }
     let runs_file = program(base) || words.first().is_some_and(|w| w.contains('/'));
     let harness = ["pyperf", "pyperformance", "nvbench", "criterion"]
         .iter()
@@ -273,6 +279,7 @@ mod tests {
             "python benchmarks/dynamo/huggingface.py --performance",
             "bash perf/run.sh",
             "python3 scripts/run_perf.py --iters 10",
+            "./build/bench_compile_time --benchmark_format=json",
         ] {
             assert!(runs(yes), "{yes}");
         }
@@ -292,6 +299,8 @@ mod tests {
             "python tests/test_perf_counters.py",
             "python perfetto/trace.py",
             "cat benchmarks/run.py",
+            "triton-benchmarks-validate",
+            "./install_benchmarks.sh",
         ] {
             assert!(!runs(no), "{no}");
         }

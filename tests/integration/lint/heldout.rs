@@ -86,13 +86,16 @@ fn a_groups_fallback_is_read_for_the_runs_it_applies_to() {
 /// handled; a restore and a save of one key are one cache, reported at the
 /// save; a job whose program writes `--csv` tables it uploads is timing
 /// something, and a reports repository it reads is no dependency; a
-/// script whose path says bench or perf runs benchmarks.
+/// script whose path says bench or perf runs benchmarks, and a program
+/// or an upload that says it builds or validates them does not.
 #[test]
 fn runner_candidates_comparisons_handled_failures_one_cache_and_published_timings() {
     finds(
         "heldout4-mends",
         "lint_heldout4_mends",
         &[
+            // The job uploading results; not the one building the wheel.
+            ("benchmarks-wheel-build.yml", "long-timeout", 21),
             // The save of the restored key, and a restore of a key no step
             // saves; not the restore of the saved key (line 17).
             ("cache-restore-save.yml", "cache-discipline", 24),
