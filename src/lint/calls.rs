@@ -22,6 +22,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use super::candidates::candidates;
 use super::env::StepEnv;
 use super::workflow::{Job, costly_labels, github_hosted};
 use super::yaml::Node;
@@ -159,17 +160,13 @@ fn names_costly_runner(label: &str) -> bool {
         && costly_labels(&[l], false)
 }
 
-/// The labels a value writes out: itself, or the quoted strings of an
-/// expression (`${{ cond && 'a100-runner' || 'a10g-runner' }}`); words
-/// that are not labels (`true`, numbers) left out.
+/// The labels a value writes out: itself, or the strings an expression
+/// may give ([`candidates`]: `${{ cond && 'a100-runner' || 'a10g-runner'
+/// }}`, not the operands of its comparisons); words that are not labels
+/// (`true`, numbers) left out.
 fn written_labels(value: &str) -> Vec<String> {
     let labels: Vec<String> = if value.contains("${{") {
-        value
-            .split('\'')
-            .skip(1)
-            .step_by(2)
-            .map(str::to_owned)
-            .collect()
+        candidates(value)
     } else {
         vec![value.trim().to_owned()]
     };

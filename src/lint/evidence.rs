@@ -26,7 +26,8 @@ use std::path::Path;
 use super::calls::{Callees, called, callee_labels, costly_call};
 use super::names::named_for_benchmarks;
 use super::names::{job_does_chores, prepares_benchmarks, warms_up};
-use super::shell::{Command, file_name};
+pub use super::programs::{benchmark_command, measures_both_sides};
+use super::programs::{invoked, own_program};
 use super::workflow::{Job, Step, Workflow, provider_hosted, read};
 use crate::config::Lint;
 use crate::lint::yaml::Node;
@@ -100,6 +101,7 @@ pub fn benchmarks(w: &Workflow<'_>, file: &str, context: Context<'_>) -> Benchma
             whole
                 || lint.is_some_and(|l| l.benchmark_jobs.iter().any(|g| g.matches(&job.id.text)))
                 || runs_benchmarks(job)
+                || publishes_tables(job)
                 || ((workflow_named || named_for_benchmarks(&job.title()) || runner_named(job))
                     && !job_does_chores(job)
                     && runs_a_program(job))
@@ -224,7 +226,7 @@ pub fn step_runs_benchmarks(step: &Step<'_>) -> bool {
                 step.with_text(k)
                     .is_some_and(|v| v.to_lowercase().contains("bench"))
             };
-            return named("name") || named("path");
+            return (named("name") || named("path")) && !built(step);
         }
     }
     // A step named for warming up or smoke-testing (`valkey-benchmark -n 1`
@@ -244,84 +246,56 @@ pub fn step_runs_benchmarks(step: &Step<'_>) -> bool {
             .is_some_and(|s| s.commands.iter().any(benchmark_command))
 }
 
+/// Whether an upload holds what a build made, not results: its name or
+/// path says a wheel, a package or a build (`benchmarks-wheel`, `*.whl`,
+/// `dist/`): read on Intel's "Build benchmarks wheel" job, which measures
+/// nothing (issue 49, fourth held-out set).
+fn built(step: &Step<'_>) -> bool {
+    ["name", "path"].iter().any(|k| {
+        step.with_text(k).is_some_and(|v| {
+            let v = v.to_lowercase();
+            v.contains(".whl")
+                || super::names::words(&v)
+                    .any(|w| ["wheel", "wheels", "dist", "build", "package"].contains(&w.as_str()))
+        })
+    })
+}
+
+/// Whether the job publishes the tables its program wrote: a command
+/// (not a report or set-up) given `--csv FILE` and an upload holding CSV
+/// files (`output_artifacts/*.csv`). A timing run writes a row per case
+/// and keeps it; read on nod-ai/shark-ai's conv timings with and without
+/// tuning specs, published daily, whose names say neither bench nor perf
+/// (issue 49). A CSV upload alone is not evidence: test jobs upload
+/// failure lists and pass rates as CSV (Intel's XPU test workflows).
+fn publishes_tables(job: &Job<'_>) -> bool {
+    let writes = job.steps.iter().any(|s| {
+        s.script.as_ref().is_some_and(|script| {
+            script.commands.iter().any(|c| {
+                invoked(c).is_some_and(|(n, words)| {
+                    own_program(n)
+                        && words
+                            .iter()
+                            .any(|w| *w == "--csv" || w.starts_with("--csv="))
+                })
+            })
+        })
+    });
+    let uploads = job.steps.iter().any(|s| {
+        s.action().as_deref() == Some("actions/upload-artifact")
+            && s.with_text("path").is_some_and(|p| {
+                p.lines()
+                    .any(|l| l.trim().to_ascii_lowercase().ends_with(".csv"))
+            })
+    });
+    writes && uploads
+}
+
 /// Whether the job's runner is named for benchmarking or performance (a
 /// label such as `benchmarks` or `perf-regression-8-cores`, also quoted in
 /// an expression): a machine kept for measuring.
 fn runner_named(job: &Job<'_>) -> bool {
     job.runner_labels().iter().any(|l| named_for_benchmarks(l))
-}
-
-/// Commands that prepare or report, not the program a job is for.
-const PLUMBING: &[&str] = &[
-    "cd",
-    "pushd",
-    "popd",
-    "export",
-    "set",
-    "unset",
-    "source",
-    ".",
-    "mkdir",
-    "ls",
-    "rm",
-    "cp",
-    "mv",
-    "ln",
-    "pwd",
-    "sleep",
-    "exit",
-    "env",
-    "chmod",
-    "chown",
-    "touch",
-    "git",
-    "gh",
-    "curl",
-    "wget",
-    "pip",
-    "pip3",
-    "apt",
-    "apt-get",
-    "yum",
-    "dnf",
-    "brew",
-    "sudo",
-    "nvidia-smi",
-    "rocm-smi",
-    "df",
-    "du",
-    "uname",
-    "whoami",
-    "date",
-    "tar",
-    "unzip",
-    "sed",
-    "grep",
-    "awk",
-    "jq",
-    "head",
-    "tail",
-    "wc",
-    "find",
-    "which",
-    "rustup",
-    // A compiler cache's statistics ("Ccache performance": `ccache -s`).
-    "ccache",
-    "sccache",
-    "conda",
-    "uv",
-    "return",
-    "shift",
-];
-
-/// A word that sets a variable for the command (`CUDA_VISIBLE_DEVICES=0`),
-/// not the program it runs.
-fn assignment(word: &str) -> bool {
-    word.split_once('=').is_some_and(|(name, _)| {
-        !name.is_empty()
-            && !name.starts_with(|c: char| c.is_ascii_digit())
-            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-    })
 }
 
 /// Whether a job runs a program of its own: a script with a command that
@@ -333,9 +307,10 @@ fn runs_a_program(job: &Job<'_>) -> bool {
 fn step_runs_a_program(step: &Step<'_>) -> bool {
     local_program(step)
         || step.script.as_ref().is_some_and(|script| {
-            script.commands.iter().any(|c| {
-                invoked(c).is_some_and(|(n, _)| !SAYS.contains(&n) && !PLUMBING.contains(&n))
-            })
+            script
+                .commands
+                .iter()
+                .any(|c| invoked(c).is_some_and(|(n, _)| own_program(n)))
         })
 }
 
@@ -371,161 +346,4 @@ fn local_program(step: &Step<'_>) -> bool {
     ]
     .iter()
     .any(|p| folder.starts_with(p))
-}
-
-/// Commands that only say something: their words are a message.
-const SAYS: &[&str] = &[
-    "echo", "printf", ":", "cat", "tee", "true", "false", "test", "[", "[[",
-];
-
-/// The program a command runs, by its file name, and its words from that
-/// program on: `python -m asv continuous` runs `asv` as `asv continuous`
-/// does.
-fn invoked(c: &Command) -> Option<(&str, Vec<&str>)> {
-    let mut words: Vec<&str> = c
-        .words
-        .iter()
-        .map(|w| w.text.as_str())
-        .skip_while(|w| assignment(w))
-        .collect();
-    let python = words
-        .first()
-        .is_some_and(|w| file_name(w).starts_with("python"));
-    if python && words.get(1) == Some(&"-m") && words.len() > 2 {
-        words.drain(..2);
-    }
-    let name = *words.first()?;
-    Some((file_name(name), words))
-}
-
-/// Whether `c` measures the baseline and the change in one run with one
-/// checkout of the suite (`asv continuous BASE HEAD`): a suite cloned at a
-/// moving ref then measures both sides alike.
-pub fn measures_both_sides(c: &Command) -> bool {
-    invoked(c).is_some_and(|(base, words)| base == "asv" && words.get(1) == Some(&"continuous"))
-}
-
-/// A regression or comparison script given both sides
-/// (`regression_runner.py --old=old/runner --new=build/runner`): a
-/// performance comparison of two builds.
-fn compares_two_builds(words: &[&str]) -> bool {
-    // The script stands within the launcher's first words (`uv run
-    // --no-project python scripts/query-regression-run.py`).
-    let named = words.iter().skip(1).take(5).any(|w| {
-        let f = file_name(w).to_lowercase();
-        !w.starts_with('-') && (f.contains("regress") || f.contains("compar"))
-    });
-    let sides = |prefixes: &[&str]| {
-        words
-            .iter()
-            .any(|w| prefixes.iter().any(|p| w.starts_with(p)))
-    };
-    named && sides(&["--old", "--base"]) && sides(&["--new", "--head", "--current", "--candidate"])
-}
-
-/// Whether `c` runs a benchmark, or compares benchmark results.
-pub fn benchmark_command(c: &Command) -> bool {
-    let Some((base, words)) = invoked(c) else {
-        return false;
-    };
-    if SAYS.contains(&base) {
-        return false;
-    }
-    let has = |w: &str| words.contains(&w);
-    // A program or script (`python benchmarks/bench_serving.py`, `python
-    // -m sglang.bench_serving`, `./build/bench_gemm`, `nvbench_compare.py`)
-    // named for benchmarking; a word of a flag or a message is not.
-    let file_like = |w: &str| {
-        let f = file_name(w).to_lowercase();
-        // `test_cuda_bench.sh` tests a benchmark library: a test.
-        !w.starts_with('-')
-            && !f.starts_with("test")
-            && (f.starts_with("run_benchmark")
-                || f.starts_with("run-benchmark")
-                || f.starts_with("bench")
-                || f.contains("_bench")
-                || f.contains(".bench")
-                || f.contains("-bench")
-                || f.contains("benchmark"))
-    };
-    let program = |w: &str| {
-        let f = file_name(w).to_lowercase();
-        f.contains("python")
-            || ["bash", "sh", "julia", "node", "torchrun", "uv", "./"].contains(&f.as_str())
-    };
-    // Scripts named for benchmarking, wherever they stand (`timeout 3600
-    // bash scripts/run_benchmark.sh`).
-    let seed_like = |w: &str| {
-        let f = file_name(w).to_lowercase();
-        f.starts_with("run_benchmark")
-            || f.starts_with("run-benchmark")
-            || ((f.contains("compare") || f.contains("cmp")) && f.contains("bench"))
-    };
-    let runs_file = program(base) || words.first().is_some_and(|w| w.contains('/'));
-    let harness = ["pyperf", "pyperformance", "nvbench", "criterion"]
-        .iter()
-        .any(|h| base.starts_with(h));
-    (base == "cargo" && (words.get(1) == Some(&"bench") || words.get(1) == Some(&"criterion")))
-        || (base == "asv" && matches!(words.get(1), Some(&("run" | "continuous" | "compare"))))
-        || (base == "go"
-            && has("test")
-            && words
-                .iter()
-                .any(|w| *w == "-bench" || w.starts_with("-bench=")))
-        || base == "hyperfine"
-        || base == "critcmp"
-        || base == "benchstat"
-        || words
-            .iter()
-            .any(|w| w.starts_with("--benchmark-") || w.starts_with("--benchmark_"))
-        || harness
-        || (base == "vllm" && words.get(1) == Some(&"bench"))
-        || (runs_file && compares_two_builds(&words))
-        || has("--codspeed")
-        || words.iter().any(|w| seed_like(w))
-        || file_like(base)
-        || (runs_file && words.iter().skip(1).take(3).any(|w| file_like(w)))
-        || (base.starts_with("baseline-resolver") && has("compare"))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::lint::shell::commands;
-
-    fn runs(script: &str) -> bool {
-        commands(script).unwrap().iter().any(benchmark_command)
-    }
-
-    #[test]
-    fn known_commands_are_evidence_and_words_are_not() {
-        for yes in [
-            "cargo bench --bench resolver",
-            "asv continuous origin/main HEAD",
-            "python -m asv continuous $ASV_OPTIONS ${BASE_SHA} ${GITHUB_SHA}",
-            "/usr/bin/python3 -m asv run --quick",
-            "python -m pytest tests --benchmark-json out.json",
-            "go test ./... -bench=. -run=^$",
-            "hyperfine 'rg x'",
-            "bash scripts/run_benchmark.sh --only softmax",
-            "./build/bench --benchmark_format=json",
-            "python3 scripts/compare_benchmark.py a.csv b.csv",
-            "uv run --no-project python s/query-regression-run.py --base-src a --candidate-src b",
-            "docker exec box bash -c 'cd /w && bash scripts/run_benchmark.sh'",
-        ] {
-            assert!(runs(yes), "{yes}");
-        }
-        for no in [
-            "cargo check --benches",
-            "echo 'run the benchmarks: cargo bench'",
-            "cargo test --all-targets",
-            "make bench-docs",
-            "pytest tests -k bench",
-            "echo Testbench",
-            "python -m asv machine --yes",
-            "python -m",
-        ] {
-            assert!(!runs(no), "{no}");
-        }
-    }
 }

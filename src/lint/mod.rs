@@ -10,6 +10,7 @@
 
 pub mod args;
 pub mod calls;
+pub mod candidates;
 pub mod env;
 pub mod evidence;
 pub mod finding;
@@ -17,6 +18,7 @@ pub mod fix;
 pub mod inputs;
 pub mod names;
 pub mod places;
+pub mod programs;
 pub mod render;
 pub mod rules;
 pub mod sarif;

@@ -5,6 +5,7 @@
 
 use std::borrow::Cow;
 
+use super::candidates::candidates;
 use super::env::StepEnv;
 use super::shell::{self, Command, TooDeep};
 use super::yaml::{Node, Pos, Scalar};
@@ -423,6 +424,24 @@ impl<'a> Step<'a> {
 /// expensive runner: [`Job::costly_runner`]'s judgement, also for the
 /// labels a called workflow's jobs ask for.
 pub fn costly_labels(labels: &[String], devices: bool) -> bool {
+    // A label chosen by an expression is one of its quoted results
+    // ([`candidates`]): any expensive one, beside the written labels,
+    // makes the job expensive.
+    let written: Vec<String> = labels
+        .iter()
+        .filter(|l| !l.contains("${{"))
+        .cloned()
+        .collect();
+    costly_set(labels, devices)
+        || labels.iter().flat_map(|l| candidates(l)).any(|c| {
+            let mut one = written.clone();
+            one.push(c);
+            costly_set(&one, false)
+        })
+}
+
+/// [`costly_labels`] for one set of labels that a runner must all have.
+fn costly_set(labels: &[String], devices: bool) -> bool {
     let larger = |l: &str| ["core", "gpu", "large"].iter().any(|k| l.contains(k));
     let labels: Vec<String> = labels.iter().map(|l| l.to_ascii_lowercase()).collect();
     // A provider's job labels (RunsOn's `runs-on=ID`, `family=...`,

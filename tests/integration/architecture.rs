@@ -380,6 +380,8 @@ fn the_lint_rules_do_no_io() {
             "evidence.rs",
             "names.rs",
             "calls.rs",
+            "candidates.rs",
+            "programs.rs",
         ]
         .map(|f| src.join(f)),
     );
@@ -409,6 +411,8 @@ fn the_lint_rules_do_no_io() {
         "evidence",
         "names",
         "calls",
+        "candidates",
+        "programs",
         "hit",
         "hit_at",
         "pinned_ref",

@@ -198,6 +198,22 @@ fn own_repository(url: &str) -> bool {
     .any(|m| url.contains(m))
 }
 
+/// Whether a repository's name says it keeps reports or results
+/// (`nod-ai/amdshark-ai-reports`, `x/benchmark-results`): where a project
+/// stores what it measured, read to publish beside or to find the day's
+/// lists, not code that is measured (read on shark-ai's conv timing job,
+/// which checks out its reports repository at `main`; issue 49).
+fn results_store(url: &str) -> bool {
+    let name = url
+        .trim_end_matches('/')
+        .rsplit(['/', ':'])
+        .next()
+        .unwrap_or(url);
+    let name = name.strip_suffix(".git").unwrap_or(name);
+    crate::lint::names::words(name)
+        .any(|w| ["report", "reports", "result", "results"].contains(&w.as_str()))
+}
+
 /// `git clone` of another project with no commit checked out after it, at
 /// a branch; `pip install git+URL` without `@<sha>`.
 fn unpinned(commands: &[Command], later: &OnceCell<Later>, i: usize) -> bool {
@@ -208,7 +224,7 @@ fn unpinned(commands: &[Command], later: &OnceCell<Later>, i: usize) -> bool {
         let Some(url) = positionals(c).first().copied() else {
             return false;
         };
-        if own_repository(url) {
+        if own_repository(url) || results_store(url) {
             return false;
         }
         let branch = c.after("--branch").or_else(|| c.after("-b"));
@@ -261,7 +277,7 @@ fn checkout_dependency(job: &Job<'_>, step: &Step<'_>, hits: &mut Vec<Hit>) {
     };
     // `${{ env.X }}` read as X's value; any other expression is not told.
     let name = step.with_text("repository").unwrap_or_default();
-    if own_repository(&name) || name.contains("${{") {
+    if own_repository(&name) || results_store(&name) || name.contains("${{") {
         return;
     }
     // The ref read through `env:` too (`ref: ${{ env.HARNESS_REF }}`).

@@ -18,6 +18,8 @@
 //! followed, and a group that may hold a per-run part is taken as per run,
 //! so a cancel the file does not show is not reported.
 
+use crate::lint::candidates::Cursor;
+
 /// The run whose group is asked about.
 #[derive(Clone, Copy)]
 pub struct Event<'a> {
@@ -53,8 +55,7 @@ pub fn sharing(text: &str, event: Event<'_>) -> Sharing {
     for part in text.split("${{").skip(1) {
         let inner = part.split("}}").next().unwrap_or("");
         let mut p = Parser {
-            src: inner.as_bytes(),
-            at: 0,
+            cur: Cursor::new(inner),
             event,
         };
         kinds.extend(p.or());
@@ -201,38 +202,13 @@ fn call(name: &str, args: &[Vec<Value>]) -> Vec<Value> {
 /// A recursive-descent reader of GitHub's expression syntax, evaluating
 /// as it reads; anything it cannot read is [`Value::Empty`].
 struct Parser<'s, 'e> {
-    src: &'s [u8],
-    at: usize,
+    cur: Cursor<'s>,
     event: Event<'e>,
 }
 
 impl Parser<'_, '_> {
-    fn step(&mut self, n: usize) {
-        self.at = self.at.saturating_add(n);
-    }
-
-    fn rest(&self) -> &[u8] {
-        self.src.get(self.at..).unwrap_or_default()
-    }
-
-    /// The text from `start` to here.
-    fn since(&self, start: usize) -> String {
-        String::from_utf8_lossy(self.src.get(start..self.at).unwrap_or_default()).into_owned()
-    }
-
-    fn skip_space(&mut self) {
-        while self.src.get(self.at).is_some_and(u8::is_ascii_whitespace) {
-            self.step(1);
-        }
-    }
-
     fn eat(&mut self, token: &str) -> bool {
-        self.skip_space();
-        let ok = self.rest().starts_with(token.as_bytes());
-        if ok {
-            self.step(token.len());
-        }
-        ok
+        self.cur.eat(token)
     }
 
     fn or(&mut self) -> Vec<Value> {
@@ -253,7 +229,18 @@ impl Parser<'_, '_> {
         left
     }
 
+    /// One operand, its nesting bounded ([`Cursor::enter`]): past the
+    /// bound the rest is not read, and counts as empty.
     fn unary(&mut self) -> Vec<Value> {
+        if !self.cur.enter() {
+            return vec![Value::Empty];
+        }
+        let v = self.operand();
+        self.cur.leave();
+        v
+    }
+
+    fn operand(&mut self) -> Vec<Value> {
         if self.eat("!") {
             return self
                 .unary()
@@ -283,38 +270,30 @@ impl Parser<'_, '_> {
     }
 
     fn primary(&mut self) -> Vec<Value> {
-        self.skip_space();
+        self.cur.skip_space();
         if self.eat("(") {
             let v = self.or();
             self.eat(")");
             return v;
         }
         if self.eat("'") {
-            let start = self.at;
-            while self.src.get(self.at).is_some_and(|&c| c != b'\'') {
-                self.step(1);
+            let start = self.cur.at;
+            while self.cur.src.get(self.cur.at).is_some_and(|&c| c != b'\'') {
+                self.cur.step(1);
             }
-            let text = self.since(start);
-            self.step(1);
+            let text = self.cur.since(start);
+            self.cur.step(1);
             return vec![Value::Text(text)];
         }
-        let start = self.at;
-        while self
-            .src
-            .get(self.at)
-            .is_some_and(|&c| c.is_ascii_alphanumeric() || b"._-*[]".contains(&c))
-        {
-            self.step(1);
-        }
-        let word = self.since(start);
+        let word = self.cur.name();
         if word.is_empty() {
             // Not an expression this reader knows: stop reading it.
-            self.at = self.src.len();
+            self.cur.at = self.cur.src.len();
             return vec![Value::Empty];
         }
         if self.eat("(") {
             let mut args = Vec::new();
-            while !self.eat(")") && self.at < self.src.len() {
+            while !self.eat(")") && !self.cur.done() {
                 args.push(self.or());
                 self.eat(",");
             }

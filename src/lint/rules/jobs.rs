@@ -197,6 +197,7 @@ fn cache_discipline(w: &Workflow<'_>, job: &Job<'_>, holds: bool, hits: &mut Vec
         if let Some(key) = step.with("key").and_then(Node::scalar)
             && key.text.contains("hashFiles(")
             && let Some(at) = key.text.find(".github/workflows")
+            && !(action == "actions/cache/restore" && saved_under(job, &key.text))
         {
             let mut h = hit("cache-discipline", key.pos_of(at), job, Some(step));
             h.detail = Some(
@@ -241,4 +242,15 @@ fn cache_discipline(w: &Workflow<'_>, job: &Job<'_>, holds: bool, hits: &mut Vec
             hits.push(h);
         }
     }
+}
+
+/// Whether a step of `job` saves a cache under `key` (`actions/cache/save`
+/// with the same key text): a restore and a save of one key are one cache,
+/// and its key's cost is reported once, at the save (read on
+/// onnxruntime-genai's Windows CUDA build, issue 49).
+fn saved_under(job: &Job<'_>, key: &str) -> bool {
+    job.steps.iter().any(|s| {
+        s.action().as_deref() == Some("actions/cache/save")
+            && s.with("key").and_then(Node::str) == Some(key)
+    })
 }

@@ -73,3 +73,30 @@ proptest! {
         let _ = lint_text(std::path::Path::new("w.yml"), &fixture[..end], &Repo::default());
     }
 }
+
+/// A concurrency group and a runner nested 200,000 parentheses deep (a
+/// stranger's file, 800 KB) overflowed the stack of the expression readers
+/// and aborted lint; nesting past 64 is now not read, and the file is
+/// linted as a user runs it, with an answer and no signal.
+#[test]
+fn expressions_nested_past_any_stack_are_linted() {
+    let dir = tempfile::tempdir().unwrap();
+    let workflows = dir.path().join(".github/workflows");
+    std::fs::create_dir_all(&workflows).unwrap();
+    let deep = format!(
+        "${{{{ {}'gpu-x'{} }}}}",
+        "(".repeat(200_000),
+        ")".repeat(200_000)
+    );
+    let text = format!(
+        "on: push\nconcurrency:\n  group: {deep}\n  cancel-in-progress: true\njobs:\n  a:\n    runs-on: {deep}\n    steps:\n      - run: make\n"
+    );
+    std::fs::write(workflows.join("deep.yml"), text).unwrap();
+    let run = crate::support::harness::Bin::new()
+        .in_dir(dir.path())
+        .args(["lint", "--format", "json"])
+        .run();
+    assert!(matches!(run.code, 0 | 4), "{}: {}", run.code, run.stderr);
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(v["files"], 1, "{}", run.stdout);
+}

@@ -1,0 +1,308 @@
+//! What a command runs: the program it invokes (past variable
+//! assignments and `python -m`), whether that is the job's own program or
+//! plumbing and reports (`cd`, `git`, `pip`, `echo`), and whether it runs
+//! a benchmark harness or compares two builds' results. Split from
+//! [`super::evidence`], which reads jobs, steps and actions. Pure.
+
+use super::names::{named_for_benchmarks, prepares_benchmarks};
+use super::shell::{Command, file_name};
+
+/// Whether a program (by its file name) is one of the job's own, neither
+/// a report ([`SAYS`]) nor set-up ([`PLUMBING`]).
+pub fn own_program(name: &str) -> bool {
+    !SAYS.contains(&name) && !PLUMBING.contains(&name)
+}
+
+/// Commands that prepare or report, not the program a job is for.
+const PLUMBING: &[&str] = &[
+    "cd",
+    "pushd",
+    "popd",
+    "export",
+    "set",
+    "unset",
+    "source",
+    ".",
+    "mkdir",
+    "ls",
+    "rm",
+    "cp",
+    "mv",
+    "ln",
+    "pwd",
+    "sleep",
+    "exit",
+    "env",
+    "chmod",
+    "chown",
+    "touch",
+    "git",
+    "gh",
+    "curl",
+    "wget",
+    "pip",
+    "pip3",
+    "apt",
+    "apt-get",
+    "yum",
+    "dnf",
+    "brew",
+    "sudo",
+    "nvidia-smi",
+    "rocm-smi",
+    "df",
+    "du",
+    "uname",
+    "whoami",
+    "date",
+    "tar",
+    "unzip",
+    "sed",
+    "grep",
+    "awk",
+    "jq",
+    "head",
+    "tail",
+    "wc",
+    "find",
+    "which",
+    "rustup",
+    // A compiler cache's statistics ("Ccache performance": `ccache -s`).
+    "ccache",
+    "sccache",
+    "conda",
+    "uv",
+    "return",
+    "shift",
+];
+
+/// A word that sets a variable for the command (`CUDA_VISIBLE_DEVICES=0`),
+/// not the program it runs.
+fn assignment(word: &str) -> bool {
+    word.split_once('=').is_some_and(|(name, _)| {
+        !name.is_empty()
+            && !name.starts_with(|c: char| c.is_ascii_digit())
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    })
+}
+
+/// Commands that only say something: their words are a message.
+const SAYS: &[&str] = &[
+    "echo", "printf", ":", "cat", "tee", "true", "false", "test", "[", "[[",
+];
+
+/// The program a command runs, by its file name, and its words from that
+/// program on: `python -m asv continuous` runs `asv` as `asv continuous`
+/// does.
+pub fn invoked(c: &Command) -> Option<(&str, Vec<&str>)> {
+    let mut words: Vec<&str> = c
+        .words
+        .iter()
+        .map(|w| w.text.as_str())
+        .skip_while(|w| assignment(w))
+        .collect();
+    let python = words
+        .first()
+        .is_some_and(|w| file_name(w).starts_with("python"));
+    if python && words.get(1) == Some(&"-m") && words.len() > 2 {
+        words.drain(..2);
+    }
+    let name = *words.first()?;
+    Some((file_name(name), words))
+}
+
+/// Whether `c` measures the baseline and the change in one run with one
+/// checkout of the suite (`asv continuous BASE HEAD`): a suite cloned at a
+/// moving ref then measures both sides alike.
+pub fn measures_both_sides(c: &Command) -> bool {
+    invoked(c).is_some_and(|(base, words)| base == "asv" && words.get(1) == Some(&"continuous"))
+}
+
+/// A regression or comparison script given both sides
+/// (`regression_runner.py --old=old/runner --new=build/runner`, or two
+/// result files: `compare.py base.json head.json`), or any program given
+/// a baseline and the build compared with it (`smp job submit
+/// --baseline-image A --comparison-image B`: vector's regression
+/// experiment, issue 49): a performance comparison of two builds.
+fn compares_two_builds(words: &[&str]) -> bool {
+    // The script stands within the launcher's first words (`uv run
+    // --no-project python scripts/query-regression-run.py`).
+    let named = words.iter().skip(1).take(5).any(|w| {
+        let f = file_name(w).to_lowercase();
+        !w.starts_with('-') && (f.contains("regress") || f.contains("compar"))
+    });
+    let sides = |prefixes: &[&str]| {
+        words
+            .iter()
+            .any(|w| prefixes.iter().any(|p| w.to_lowercase().starts_with(p)))
+    };
+    let results = words
+        .iter()
+        .skip(1)
+        .filter(|w| !w.starts_with('-') && [".json", ".csv"].iter().any(|e| w.ends_with(e)))
+        .count();
+    named
+        && (sides(&["--old", "--base"]) && sides(&["--new", "--head", "--current", "--candidate"])
+            || results >= 2)
+}
+
+/// Any program given a baseline and what is compared with it, by flags
+/// that say so (`--baseline-image`, `--comparison-image`; `--candidate`,
+/// `--contender`): not `--base`/`--head`, which name branches (`gh pr
+/// create --base main --head x`).
+fn baseline_and_comparison(words: &[&str]) -> bool {
+    let sides = |prefixes: &[&str]| {
+        words
+            .iter()
+            .any(|w| prefixes.iter().any(|p| w.to_lowercase().starts_with(p)))
+    };
+    sides(&["--baseline"]) && sides(&["--comparison", "--candidate", "--contender"])
+}
+
+/// A script whose path or name says bench or perf
+/// (`python benchmarks/dynamo/huggingface.py`, `bash perf/run.sh`,
+/// `python run_perf.py`), run by a launcher: not a test (`test_*`) and not
+/// a chore around the benchmarks (`benchmarks/install_deps.sh`).
+fn script_named_for_benchmarks(word: &str) -> bool {
+    const SCRIPTS: &[&str] = &[".py", ".sh", ".bash", ".jl", ".js", ".rb", ".lua"];
+    let lower = word.to_lowercase();
+    let file = file_name(&lower);
+    let stem = file.rsplit_once('.').map_or(file, |(s, _)| s);
+    let dirs = lower.strip_suffix(file).unwrap_or("");
+    !lower.starts_with('-')
+        && !lower.contains("${{")
+        && SCRIPTS.iter().any(|e| file.ends_with(e))
+        && !file.starts_with("test")
+        && !prepares_benchmarks(stem)
+        && (named_for_benchmarks(stem) || dirs.split('/').any(named_for_benchmarks))
+}
+
+/// Whether `c` runs a benchmark, or compares benchmark results.
+pub fn benchmark_command(c: &Command) -> bool {
+    let Some((base, words)) = invoked(c) else {
+        return false;
+    };
+    if SAYS.contains(&base) {
+        return false;
+    }
+    let has = |w: &str| words.contains(&w);
+    // A program or script (`python benchmarks/bench_serving.py`, `python
+    // -m sglang.bench_serving`, `./build/bench_gemm`, `nvbench_compare.py`)
+    // named for benchmarking; a word of a flag or a message is not.
+    let file_like = |w: &str| {
+        let f = file_name(w).to_lowercase();
+        // `test_cuda_bench.sh` tests a benchmark library: a test.
+        !w.starts_with('-')
+            && !f.starts_with("test")
+            && (f.starts_with("run_benchmark")
+                || f.starts_with("run-benchmark")
+                || f.starts_with("bench")
+                || f.contains("_bench")
+                || f.contains(".bench")
+                || f.contains("-bench")
+                || f.contains("benchmark"))
+    };
+    let program = |w: &str| {
+        let f = file_name(w).to_lowercase();
+        f.contains("python")
+            || ["bash", "sh", "julia", "node", "torchrun", "uv", "./"].contains(&f.as_str())
+    };
+    // Scripts named for benchmarking, wherever they stand (`timeout 3600
+    // bash scripts/run_benchmark.sh`).
+    let seed_like = |w: &str| {
+        let f = file_name(w).to_lowercase();
+        f.starts_with("run_benchmark")
+            || f.starts_with("run-benchmark")
+            || ((f.contains("compare") || f.contains("cmp")) && f.contains("bench"))
+    };
+    // A program named for a chore around the benchmarks
+    // (`triton-benchmarks-validate`, `install_benchmarks.sh`) runs none.
+    // Not "compile": a compile-time benchmark measures compiling.
+    if prepares_benchmarks(base) && !super::names::words(base).any(|w| w == "compile") {
+        return false;
+    }
+    let runs_file = program(base) || words.first().is_some_and(|w| w.contains('/'));
+    let harness = ["pyperf", "pyperformance", "nvbench", "criterion"]
+        .iter()
+        .any(|h| base.starts_with(h));
+    (base == "cargo" && (words.get(1) == Some(&"bench") || words.get(1) == Some(&"criterion")))
+        || (base == "asv" && matches!(words.get(1), Some(&("run" | "continuous" | "compare"))))
+        || (base == "go"
+            && has("test")
+            && words
+                .iter()
+                .any(|w| *w == "-bench" || w.starts_with("-bench=")))
+        || base == "hyperfine"
+        || base == "critcmp"
+        || base == "benchstat"
+        || words
+            .iter()
+            .any(|w| w.starts_with("--benchmark-") || w.starts_with("--benchmark_"))
+        || harness
+        || (base == "vllm" && words.get(1) == Some(&"bench"))
+        || (runs_file && compares_two_builds(&words))
+        || (own_program(base) && baseline_and_comparison(&words))
+        || has("--codspeed")
+        || words.iter().any(|w| seed_like(w))
+        || file_like(base)
+        || (runs_file && words.iter().skip(1).take(3).any(|w| file_like(w)))
+        || (runs_file && words.iter().take(4).any(|w| script_named_for_benchmarks(w)))
+        || (base.starts_with("baseline-resolver") && has("compare"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lint::shell::commands;
+
+    fn runs(script: &str) -> bool {
+        commands(script).unwrap().iter().any(benchmark_command)
+    }
+
+    #[test]
+    fn known_commands_are_evidence_and_words_are_not() {
+        for yes in [
+            "cargo bench --bench resolver",
+            "asv continuous origin/main HEAD",
+            "python -m asv continuous $ASV_OPTIONS ${BASE_SHA} ${GITHUB_SHA}",
+            "/usr/bin/python3 -m asv run --quick",
+            "python -m pytest tests --benchmark-json out.json",
+            "go test ./... -bench=. -run=^$",
+            "hyperfine 'rg x'",
+            "bash scripts/run_benchmark.sh --only softmax",
+            "./build/bench --benchmark_format=json",
+            "python3 scripts/compare_benchmark.py a.csv b.csv",
+            "uv run --no-project python s/query-regression-run.py --base-src a --candidate-src b",
+            "docker exec box bash -c 'cd /w && bash scripts/run_benchmark.sh'",
+            "${{ runner.temp }}/bin/smp job submit --baseline-image a:1 --comparison-image a:2",
+            "python scripts/compare_results.py base.json head.json",
+            "python benchmarks/dynamo/huggingface.py --performance",
+            "bash perf/run.sh",
+            "python3 scripts/run_perf.py --iters 10",
+            "./build/bench_compile_time --benchmark_format=json",
+        ] {
+            assert!(runs(yes), "{yes}");
+        }
+        for no in [
+            "cargo check --benches",
+            "echo 'run the benchmarks: cargo bench'",
+            "cargo test --all-targets",
+            "make bench-docs",
+            "pytest tests -k bench",
+            "echo Testbench",
+            "python -m asv machine --yes",
+            "python -m",
+            "gh pr create --base main --head fix",
+            "echo --baseline-image a --comparison-image b",
+            "python scripts/compare_results.py base.json",
+            "bash benchmarks/install_deps.sh",
+            "python tests/test_perf_counters.py",
+            "python perfetto/trace.py",
+            "cat benchmarks/run.py",
+            "triton-benchmarks-validate",
+            "./install_benchmarks.sh",
+        ] {
+            assert!(!runs(no), "{no}");
+        }
+    }
+}
