@@ -29,6 +29,7 @@ mod fixtures;
 mod formats;
 mod formats_asv_columns;
 mod formats_decided;
+mod formats_identity;
 mod gate;
 mod git_fallback;
 mod https;
