@@ -11,7 +11,7 @@ use thiserror::Error;
 
 use crate::config::Config;
 use crate::runner::{self, Env, Failure, exit, shown, write::WriteError};
-use crate::table::read::{Budget, read_as};
+use crate::table::read::{Budget, Identity, read_with};
 use crate::table::{Status, Table, TableError};
 use args::ConvertArgs;
 
@@ -49,7 +49,15 @@ fn work(r: &runner::Reader<'_>) -> Result<(), ConvertError> {
     let file = std::path::PathBuf::from(file.text);
     let config = Config::default();
     let budget = Budget::new(crate::table::files::MAX_TOTAL_BYTES);
-    let table = read_as(&file, &config.keys, &config.metrics, &budget, named)?;
+    // The CSV written has no identity of the file: none is computed.
+    let table = read_with(
+        &file,
+        &config.keys,
+        &config.metrics,
+        &budget,
+        named,
+        Identity::Unhashed,
+    )?;
     let (keys, metrics): (Vec<String>, Vec<String>) = match &table.schema {
         Some(s) => (
             s.keys.clone(),
@@ -90,21 +98,34 @@ fn work(r: &runner::Reader<'_>) -> Result<(), ConvertError> {
 }
 
 /// The table as CSV: keys, metrics, status and the headline's number of
-/// repetitions; cells quoted where they must be.
+/// repetitions; cells quoted where they must be. Written straight into
+/// one string (no list of cells a row, no copy of each cell).
 pub fn render(table: &Table, keys: &[String], metrics: &[String]) -> String {
     let mut out = String::new();
-    let header = keys.iter().chain(metrics).map(|c| cell(c));
-    let header: Vec<String> = header.collect();
-    let _ = writeln!(out, "{},status,samples", header.join(","));
+    for (i, c) in keys.iter().chain(metrics).enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        cell(&mut out, c);
+    }
+    out.push_str(",status,samples\n");
     for row in table.rows() {
-        let mut cells: Vec<String> = row.key().fields().map(|c| cell(&c)).collect();
-        cells.resize(keys.len(), String::new());
+        // The key's cells, as many as there are key columns (a key of
+        // fewer is padded with empty cells), then the metrics'.
+        let mut fields = row.key().fields();
+        for i in 0..keys.len() {
+            if i > 0 {
+                out.push(',');
+            }
+            cell(&mut out, &fields.next().unwrap_or_default());
+        }
         for m in 0..metrics.len() {
-            cells.push(
-                row.value(m)
-                    .filter(|_| row.valid())
-                    .map_or_else(String::new, |v| v.to_string()),
-            );
+            if m > 0 || !keys.is_empty() {
+                out.push(',');
+            }
+            if let Some(v) = row.value(m).filter(|_| row.valid()) {
+                let _ = write!(out, "{v}");
+            }
         }
         let status = match (row.status(), row.valid()) {
             (Status::Ok, true) => "ok",
@@ -114,16 +135,19 @@ pub fn render(table: &Table, keys: &[String], metrics: &[String]) -> String {
         let samples = row
             .measure()
             .map_or(0, |(m, _)| row.samples(m).len().max(1));
-        let _ = writeln!(out, "{},{status},{samples}", cells.join(","));
+        let _ = writeln!(out, ",{status},{samples}");
     }
     out
 }
 
-/// A CSV cell: quoted when it holds a comma, a quote or a line break.
-fn cell(text: &str) -> String {
+/// A CSV cell appended to `out`: quoted when it holds a comma, a quote or
+/// a line break.
+fn cell(out: &mut String, text: &str) {
     if text.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", text.replace('"', "\"\""))
+        out.push('"');
+        out.push_str(&text.replace('"', "\"\""));
+        out.push('"');
     } else {
-        text.to_owned()
+        out.push_str(text);
     }
 }

@@ -16,7 +16,7 @@ fn refused(name: &str, text: &str) -> (i32, String) {
 
 /// Each file: its name, its text (a trailing comma in its second result),
 /// the format that must name it, and the path it must name.
-const BROKEN: [(&str, &str, &str, &str); 6] = [
+const BROKEN: [(&str, &str, &str, &str); 7] = [
     (
         "jmh.json",
         r#"[{"benchmark": "a.B.c", "mode": "avgt", "primaryMetric": {"score": 1, "scoreUnit": "us/op"}},
@@ -54,7 +54,29 @@ const BROKEN: [(&str, &str, &str, &str); 6] = [
         "pyperf",
         "benchmarks[1].runs[0].values",
     ),
+    (
+        "bmf.json",
+        r#"{"a::x": {"latency": {"value": 1.0}}, "a::y": {"latency": {"value": 1.0,}}}"#,
+        "bmf",
+        "a::y.latency",
+    ),
 ];
+
+/// The Bencher Metric Format's rows come in name order, and of a name
+/// given twice the later is read (as a JSON map keeps it); a name's
+/// measures likewise.
+#[test]
+fn bencher_metric_format_rows_in_name_order_the_later_of_a_name_kept() {
+    let bin = Bin::new();
+    let text = r#"{"b": {"latency": {"value": 3.0}}, "a": {"throughput": {"value": 9.0}, "latency": {"value": 1.0}, "latency": {"value": 2.0}}, "b": {"latency": {"value": 4.0}}}"#;
+    std::fs::write(bin.dir().join("bmf.json"), text).unwrap();
+    let run = bin.args(["convert", "bmf.json"]).run();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stdout,
+        "benchmark,params,latency,throughput,status,samples\na,,2,9,ok,1\nb,,4,,ok,1\n"
+    );
+}
 
 #[test]
 fn a_mistake_in_results_whose_format_is_decided_is_named_by_that_reader() {

@@ -30,6 +30,7 @@ mod fixtures;
 mod formats;
 mod formats_asv_columns;
 mod formats_decided;
+mod formats_identity;
 mod front_door;
 mod gate;
 mod git_fallback;

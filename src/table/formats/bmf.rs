@@ -11,10 +11,11 @@
 //! row's one sample; `lower_value` and `upper_value` (a range the
 //! adapter computed) are left out.
 
-use std::collections::BTreeMap;
+use std::fmt;
 use std::path::Path;
 
 use serde::Deserialize;
+use serde::de::{Deserializer, MapAccess, Visitor};
 
 use super::collect::Collect;
 use super::json::Text;
@@ -25,6 +26,42 @@ use crate::table::{Table, TableError};
 #[derive(Deserialize)]
 struct Measure {
     value: Option<f64>,
+}
+
+/// An object's entries in name order, the last of a name twice kept (as
+/// a map keeps it): a list sorted once, not a map built entry by entry
+/// (a tree node allocated for every benchmark's one measure).
+struct Sorted<'a, V>(Vec<(Text<'a>, V)>);
+
+impl<'de: 'a, 'a, V: Deserialize<'de>> Deserialize<'de> for Sorted<'a, V> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Entries<V>(std::marker::PhantomData<V>);
+        impl<'de, V: Deserialize<'de>> Visitor<'de> for Entries<V> {
+            type Value = Vec<(Text<'de>, V)>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a map")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                let mut entries = Vec::new();
+                while let Some(entry) = map.next_entry()? {
+                    entries.push(entry);
+                }
+                Ok(entries)
+            }
+        }
+        let mut entries = d.deserialize_map(Entries(std::marker::PhantomData))?;
+        // Stable: of a name given twice, the later stays after the earlier,
+        // and is the one kept.
+        entries.sort_by(|a, b| a.0.cmp(&b.0));
+        entries.dedup_by(|later, kept| {
+            let same = later.0 == kept.0;
+            if same {
+                std::mem::swap(later, kept);
+            }
+            same
+        });
+        Ok(Sorted(entries))
+    }
 }
 
 /// The metric a measure's name is.
@@ -48,12 +85,11 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Table, TableError> {
     // Names and measures borrowed from the file (no copy of each), in
     // name order as before.
     let text = json::python_json(bytes);
-    let file: BTreeMap<Text<'_>, BTreeMap<Text<'_>, Measure>> =
-        json::parse_text(path, format, &text)?;
+    let file: Sorted<'_, Sorted<'_, Measure>> = json::parse_text(path, format, &text)?;
     let mut rows = Collect::new(path, format, Vec::new());
-    for (line, (name, measures)) in (1u32..).zip(&file) {
+    for (line, (name, measures)) in (1u32..).zip(&file.0) {
         let row = rows.row(name, "", line);
-        for (measure, m) in measures {
+        for (measure, m) in &measures.0 {
             let metric = rows.metric(|| metric_of(measure), measure)?;
             let Some(value) = m.value else {
                 rows.fail(row, &format!("{measure} has no value"));

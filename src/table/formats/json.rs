@@ -163,32 +163,36 @@ struct MeasureProbe {
     value: IgnoredAny,
 }
 
-/// A document as the Bencher Metric Format, counted, not kept: its names
-/// and their measures (each an object with a `value`).
-#[derive(Default)]
-struct BmfProbe {
-    names: usize,
-    measures: usize,
+/// A document as the Bencher Metric Format, read up to its first name
+/// with measures (each an object with a `value`): `decided` is set there
+/// and the read stops (with an error). The document, all of it results,
+/// is not read through once more here (it was by [`probe`], which finds
+/// no other format's fields in it, and is again by the reader, which
+/// refuses what is wrong after that name, naming where).
+struct BmfProbe<'p> {
+    decided: &'p mut bool,
 }
 
-impl<'de> Deserialize<'de> for BmfProbe {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<BmfProbe, D::Error> {
-        d.deserialize_map(BmfProbe::default())
+impl<'de> DeserializeSeed<'de> for BmfProbe<'_> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_map(self)
     }
 }
 
-impl<'de> Visitor<'de> for BmfProbe {
-    type Value = BmfProbe;
+impl<'de> Visitor<'de> for BmfProbe<'_> {
+    type Value = ();
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("names to measures")
     }
-    fn visit_map<A: MapAccess<'de>>(mut self, mut map: A) -> Result<BmfProbe, A::Error> {
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
         while map.next_key::<IgnoredAny>()?.is_some() {
-            let measures = map.next_value::<Measures>()?;
-            self.names = self.names.saturating_add(1);
-            self.measures = self.measures.saturating_add(measures.0);
+            if map.next_value::<Measures>()?.0 > 0 {
+                *self.decided = true;
+                return Err(de::Error::custom("decided"));
+            }
         }
-        Ok(self)
+        Ok(())
     }
 }
 
@@ -219,14 +223,27 @@ impl<'de> Deserialize<'de> for Measures {
 /// The JSON format of `bytes`, by its top-level fields;
 /// [`Format::Csv`] (refused by the caller, naming what was tried) when it
 /// is none of them or not JSON.
+///
+/// The bytes are probed as they are first, and made JSON
+/// ([`python_json`]) only when that fails: a probe that decides a format
+/// read no `NaN` on its way (it would have stopped there), so the answer
+/// is the same, and the search through the whole file for Python's words
+/// is made once, by the reader, not twice.
 pub fn detect(bytes: &[u8]) -> Format {
-    let text = python_json(bytes);
+    match detect_text(bytes) {
+        Format::Csv => detect_text(&python_json(bytes)),
+        found => found,
+    }
+}
+
+/// [`detect`] of a text as it is.
+fn detect_text(text: &[u8]) -> Format {
     let first = text.iter().find(|b| !b.is_ascii_whitespace());
     if first == Some(&b'[') {
-        return detect_list(&text);
+        return detect_list(text);
     }
-    let Some(probe) = probe(&text) else {
-        return Format::Csv;
+    let Some(probe) = probe(text) else {
+        return bmf(text);
     };
     let has = |k: Kind| k != Kind::Absent;
     match probe.benchmarks {
@@ -239,13 +256,22 @@ pub fn detect(bytes: &[u8]) -> Format {
         _ if probe.dotnet_benchmarks == Kind::Array && has(probe.dotnet_host) => {
             Format::BenchmarkDotNet
         }
-        // Bencher's format has no field of its own: names to measures,
-        // each an object with a `value`.
-        _ => match serde_json::from_slice::<BmfProbe>(&text) {
-            Ok(BmfProbe { names, measures }) if names > 0 && measures > 0 => Format::Bmf,
-            _ => Format::Csv,
-        },
+        _ => bmf(text),
     }
+}
+
+/// [`Format::Bmf`] when `text` begins as the Bencher Metric Format, which
+/// has no field of its own: names to measures, each an object with a
+/// `value`, up to the first name with measures (a mistake after it is the
+/// reader's to name); [`Format::Csv`] otherwise.
+fn bmf(text: &[u8]) -> Format {
+    let mut decided = false;
+    let mut de = serde_json::Deserializer::from_slice(text);
+    let _ = BmfProbe {
+        decided: &mut decided,
+    }
+    .deserialize(&mut de);
+    if decided { Format::Bmf } else { Format::Csv }
 }
 
 /// The top-level fields of `text`; `None` when it is not a JSON object.

@@ -196,7 +196,8 @@ pub fn rows_of(path: &Path, file: &mut std::fs::File, named: Option<Format>) -> 
     Some(rows)
 }
 
-/// Reads `bytes` as `format`; `path` names the file in errors.
+/// Reads `bytes` as `format`; `path` names the file in errors. The file's
+/// identity is the caller's (`read::read_with`).
 pub fn parse(path: &Path, bytes: &[u8], format: Format) -> Result<Table, TableError> {
     let body = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes);
     let mut table = match format {
@@ -228,7 +229,6 @@ pub fn parse(path: &Path, bytes: &[u8], format: Format) -> Result<Table, TableEr
             why: json::why_unknown(body),
         }),
     }?;
-    table.sha256 = super::read::hex(&openssl::sha::sha256(bytes));
     table.bytes = u64::try_from(bytes.len()).unwrap_or(u64::MAX);
     Ok(table)
 }

@@ -65,7 +65,39 @@ struct Summary<'a> {
     #[serde(borrow)]
     tag: Text<'a>,
     #[serde(default, borrow)]
-    data: Vec<Named<'a>>,
+    data: Datum<'a>,
+}
+
+/// A summary's `data` as the reader keeps it: the value of its first
+/// datum named `value` (`Some(None)` when that datum has no value), the
+/// list read through and not built (a list a summary: four allocations a
+/// state, most of them for summaries the reader does not keep).
+#[derive(Default)]
+struct Datum<'a>(Option<Option<Shown<'a>>>);
+
+impl<'de: 'a, 'a> Deserialize<'de> for Datum<'a> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Datum<'a>, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Datum<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a list of data")
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<Datum<'de>, A::Error> {
+                let mut found = None;
+                while let Some(datum) = seq.next_element::<Named<'de>>()? {
+                    if found.is_none() && &*datum.name == "value" {
+                        found = Some(datum.value);
+                    }
+                }
+                Ok(Datum(found))
+            }
+        }
+        d.deserialize_seq(V)
+    }
 }
 
 /// The summaries read, by tag: the metric's column, and what a value is
@@ -122,8 +154,8 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Table, TableError> {
                         continue;
                     };
                     let (_, column, scale) = TAGS.get(m).copied().unwrap_or(("", "", 1.0));
-                    let datum = summary.data.iter().find(|d| &*d.name == "value");
-                    let text = datum.and_then(|d| d.value.as_deref()).unwrap_or("");
+                    let datum = summary.data.0.as_ref().and_then(Option::as_ref);
+                    let text = datum.map_or("", |v| &**v);
                     let at = || format!("at benchmarks[{b}].states[{s}].summaries[{column}]");
                     let Ok(value) = text.trim().parse::<f64>() else {
                         return Err(

@@ -125,6 +125,16 @@ pub fn read(
     read_as(path, keys, metrics, budget, None)
 }
 
+/// Whether a read computes the file's identity ([`Table::sha256`]):
+/// compare reports it (users check it with sha256sum), so compare's reads
+/// hash every byte; a command that never shows it (convert) leaves it out,
+/// SHA-256 being as much of the time as the parse of a large harness file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Identity {
+    Sha256,
+    Unhashed,
+}
+
 /// [`read`], the format named (`--results-format`) rather than found from
 /// the content. A directory is criterion's tree.
 pub fn read_as(
@@ -134,8 +144,21 @@ pub fn read_as(
     budget: &Budget,
     named: Option<Format>,
 ) -> Result<Table, TableError> {
+    read_with(path, keys, metrics, budget, named, Identity::Sha256)
+}
+
+/// [`read_as`], the file's SHA-256 computed only when `identity` asks
+/// (otherwise [`Table::sha256`] is empty).
+pub fn read_with(
+    path: &Path,
+    keys: &[String],
+    metrics: &[Metric],
+    budget: &Budget,
+    named: Option<Format>,
+    identity: Identity,
+) -> Result<Table, TableError> {
     if path.is_dir() {
-        return formats::criterion::read(path, budget);
+        return formats::criterion::read(path, budget, identity);
     }
     let bytes = read::bounded("results file", path, MAX_FILE_BYTES)?;
     if !budget.take(u64::try_from(bytes.len()).unwrap_or(u64::MAX)) {
@@ -146,14 +169,19 @@ pub fn read_as(
     }
     // Detection's `Csv` is a JSON document no reader knows (refused,
     // naming what was tried); text that is no harness's is the CSV.
-    match named.map_or_else(|| formats::detect(&bytes), Some) {
+    let mut table = match named.map_or_else(|| formats::detect(&bytes), Some) {
         None => parse(path, &bytes, keys, metrics),
         Some(Format::Csv) if named.is_some() => parse(path, &bytes, keys, metrics),
         Some(format) => formats::parse(path, &bytes, format),
+    }?;
+    if identity == Identity::Sha256 {
+        table.sha256 = hex(&openssl::sha::sha256(&bytes));
     }
+    Ok(table)
 }
 
-/// Parses results; `path` only names the source in errors.
+/// Parses results; `path` only names the source in errors. The file's
+/// identity is the caller's ([`read_with`]).
 pub fn parse(
     path: &Path,
     bytes: &[u8],
@@ -161,7 +189,6 @@ pub fn parse(
     metrics: &[Metric],
 ) -> Result<Table, TableError> {
     let mut table = Table::new(path.to_owned(), metrics.len());
-    table.sha256 = hex(&openssl::sha::sha256(bytes));
     table.bytes = u64::try_from(bytes.len()).unwrap_or(u64::MAX);
     let bytes = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes);
     let mut builder = Builder::new(table, keys, metrics);
