@@ -24,7 +24,7 @@ use crate::github::Thread;
 use crate::github::event::{self, LoadError, Payload};
 use crate::runner::file_command::{self, EncodeError};
 use crate::runner::log::{LogSink as _, LogText};
-use crate::runner::{self, Env, Failure, Format, InputError, Rendered, WriteError};
+use crate::runner::{self, CommandError, Env, Failure, Format, Rendered};
 use args::CommentArgs;
 use inputs::Inputs;
 use post::{Posted, Request, Which};
@@ -36,31 +36,30 @@ pub mod exit {
     pub use crate::runner::exit::*;
 }
 
+/// What stops a comment, besides what stops every command
+/// ([`CommandError`]): the report or the event that cannot be read, or no
+/// repository or pull request to post on. A post GitHub refuses is not an
+/// error: it is a warning in the outcome.
 #[derive(Debug, Error)]
 pub enum CommentError {
-    #[error(transparent)]
-    Input(#[from] InputError),
     #[error(transparent)]
     Report(#[from] ReportError),
     #[error(transparent)]
     Event(#[from] LoadError),
+    /// Nothing names where to post: exit 2.
     #[error("{0}")]
     Usage(String),
-    #[error("cannot encode the step outputs: {0}")]
-    Encode(#[from] EncodeError),
-    #[error(transparent)]
-    Write(#[from] WriteError),
 }
 
 impl Failure for CommentError {
     fn usage(&self) -> bool {
-        matches!(self, CommentError::Input(_) | CommentError::Usage(_))
+        matches!(self, CommentError::Usage(_))
     }
 }
 
 /// The command's one entry point: its inputs validated, then its work;
 /// the exit code, or the error `runner::finish` says and ends on.
-pub fn run(args: &CommentArgs, env: Env<'_>) -> Result<u8, CommentError> {
+pub fn run(args: &CommentArgs, env: Env<'_>) -> Result<u8, CommandError<CommentError>> {
     let inputs = inputs::validate(args, env)?;
     work(&inputs)
 }
@@ -137,12 +136,12 @@ impl Loaded {
     }
 }
 
-pub fn work(inputs: &Inputs) -> Result<u8, CommentError> {
+pub fn work(inputs: &Inputs) -> Result<u8, CommandError<CommentError>> {
     let report = Loaded::load(&inputs.report)?;
     let numbered = inputs.pr.is_some() || inputs.issue.is_some();
     let payload = match &inputs.event {
         Some(path) if !numbered || inputs.event_name.as_deref() == Some("workflow_run") => {
-            Some(event::load(path)?)
+            Some(event::load(path).map_err(CommentError::from)?)
         }
         _ => None,
     };
@@ -284,7 +283,7 @@ fn why_not(err: &crate::github::ApiError, thread: Thread) -> String {
     )
 }
 
-fn finish(inputs: &Inputs, outcome: &Outcome) -> Result<(), CommentError> {
+fn finish(inputs: &Inputs, outcome: &Outcome) -> Result<(), CommandError<CommentError>> {
     match inputs.format {
         Format::Json => {
             let json = serde_json::to_string(outcome).unwrap_or_default();

@@ -30,10 +30,9 @@ use std::path::Path;
 use thiserror::Error;
 
 use crate::config::Lint;
-use crate::runner::file_command::EncodeError;
 use crate::runner::log::LogSink as _;
 use crate::runner::read::{self, FileError};
-use crate::runner::{self, Env, Failure, InputError, WriteError};
+use crate::runner::{self, CommandError, Env, Failure, WriteError};
 use args::LintArgs;
 use finding::{Finding, Severity, rule};
 use inputs::{Inputs, LintFormat};
@@ -49,10 +48,12 @@ pub mod exit {
 /// about 100 KB).
 pub const FILE_LIMIT: u64 = 4 * 1024 * 1024;
 
+/// What stops a lint, besides what stops every command ([`CommandError`]):
+/// a workflow or config that cannot be read, parsed or followed, or paths
+/// that name no workflow file. One file's refusal is said and the others
+/// are still linted ([`Refusal`]).
 #[derive(Debug, Error)]
 pub enum LintError {
-    #[error(transparent)]
-    Input(#[from] InputError),
     #[error(transparent)]
     File(#[from] FileError),
     #[error(transparent)]
@@ -70,17 +71,9 @@ pub enum LintError {
     },
     #[error("{0}")]
     NoFiles(String),
-    #[error("cannot encode the step outputs: {0}")]
-    Encode(#[from] EncodeError),
-    #[error(transparent)]
-    Write(#[from] WriteError),
 }
 
-impl Failure for LintError {
-    fn usage(&self) -> bool {
-        matches!(self, LintError::Input(_))
-    }
-}
+impl Failure for LintError {}
 
 /// A file that could not be linted (unreadable, not YAML, past a limit):
 /// said, while every other file is still linted.
@@ -158,17 +151,18 @@ impl Outcome {
 
 /// The command's one entry point: its inputs validated, then its work;
 /// the exit code, or the error `runner::finish` says and ends on.
-pub fn run(args: &LintArgs, env: Env<'_>) -> Result<u8, LintError> {
+pub fn run(args: &LintArgs, env: Env<'_>) -> Result<u8, CommandError<LintError>> {
     let inputs = inputs::validate(args, env)?;
     work(&inputs)
 }
 
-pub fn work(inputs: &Inputs) -> Result<u8, LintError> {
+pub fn work(inputs: &Inputs) -> Result<u8, CommandError<LintError>> {
     let config = inputs
         .config
         .as_deref()
         .map(crate::config::load::load)
-        .transpose()?;
+        .transpose()
+        .map_err(LintError::from)?;
     let lint = config.as_ref().and_then(|c| c.lint.as_ref());
     let paths = inputs::files(&inputs.paths)?;
     let mut outcome = lint_files(&paths, lint)?;
@@ -227,7 +221,7 @@ fn fix_files(
     paths: &[std::path::PathBuf],
     outcome: &Outcome,
     dry_run: bool,
-) -> Result<crate::runner::log::LogText, LintError> {
+) -> Result<crate::runner::log::LogText, CommandError<LintError>> {
     let mut said = crate::runner::log::LogText::new();
     let mut fixed = 0usize;
     for path in paths {
@@ -245,7 +239,7 @@ fn fix_files(
             said.push_line(&format!("{name}: not fixed: {why}"));
             continue;
         }
-        let text = read::bounded_text("workflow", path, FILE_LIMIT)?;
+        let text = read::bounded_text("workflow", path, FILE_LIMIT).map_err(LintError::from)?;
         let Ok(root) = yaml::parse(&text) else {
             continue;
         };

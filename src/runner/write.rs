@@ -32,8 +32,12 @@ pub fn fewer_rows_to_fit(start: usize, render: impl Fn(usize) -> String) -> Stri
 /// GitHub refuses a step summary over 1 MiB (and shows none of it).
 pub const SUMMARY_LIMIT: usize = 1024 * 1024;
 
+/// Why an answer could not be written: its step outputs cannot be
+/// encoded, or a file (or stdout) refused the write.
 #[derive(Debug, Error)]
 pub enum WriteError {
+    #[error("cannot encode the step outputs: {0}")]
+    Encode(#[from] super::file_command::EncodeError),
     #[error(
         "--format github writes step outputs to the file named by GITHUB_OUTPUT, which is not set (use --format text or json outside a runner)"
     )]
