@@ -38,8 +38,7 @@ use thiserror::Error;
 
 use crate::contract::resolution::{Provenance, ProvenanceError};
 use crate::contract::selection::{Chosen, SelectionError};
-use crate::runner::log::LogSink as _;
-use crate::runner::{self, CommandError, Env, Failure, Format, InputError, shown};
+use crate::runner::{self, CommandError, Env, Failure, InputError, shown};
 use args::BenchArgs;
 use inputs::Inputs;
 use plan::{Facts, Side};
@@ -187,11 +186,7 @@ pub fn work(inputs: &Inputs) -> Result<u8, CommandError<BenchError>> {
         );
         runner::write::stderr(&text);
     }
-    match inputs.format {
-        Format::Json => runner::write::stdout(|log| log.json(&render::json(&outcome)))?,
-        Format::Text => runner::write::stdout(|log| log.append(&render::text(&outcome)))?,
-        Format::Github => runner::write::for_runner(&inputs.files, &render::actions(&outcome)?)?,
-    }
+    runner::emit(inputs.format, &inputs.files, &outcome)?;
     let failing = inputs.strict
         && [&outcome.current, &outcome.baseline]
             .iter()

@@ -4,13 +4,15 @@
 //! and JSON. Paths, group names and commits may come from a fork's run:
 //! every one is shown as data.
 
+use std::io;
+
 use serde::Serialize;
 
 use super::side::{SideRun, Status};
 use crate::runner::file_command::{self, EncodeError};
-use crate::runner::log::LogText;
+use crate::runner::log::{LogSink, LogText};
 use crate::runner::markdown::escape as md;
-use crate::runner::{Rendered, shown};
+use crate::runner::{Forms, Rendered, shown};
 
 /// The JSON's schema number: bumped when a field changes meaning.
 pub const SCHEMA: u32 = 1;
@@ -307,5 +309,25 @@ fn side_title(side: &str) -> &'static str {
         "current" => "the change",
         "tag" => "the release tag",
         _ => "the baseline",
+    }
+}
+
+impl Forms for Outcome {
+    fn json(&self) -> String {
+        json(self)
+    }
+
+    fn text(&self, log: &mut dyn LogSink) -> io::Result<()> {
+        log.append(&text(self))
+    }
+
+    fn actions(&self) -> Result<Rendered, EncodeError> {
+        actions(self)
+    }
+
+    /// bench's annotations and summary say each side's run: the log
+    /// repeats nothing after them.
+    fn log(&self, _log: &mut dyn LogSink) -> io::Result<()> {
+        Ok(())
     }
 }

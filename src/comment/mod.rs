@@ -16,6 +16,8 @@ pub mod post;
 pub mod report;
 pub mod trend;
 
+use std::io;
+
 use serde::Serialize;
 use thiserror::Error;
 
@@ -23,8 +25,8 @@ use crate::contract::trend::MAX_TREND_BYTES;
 use crate::github::Thread;
 use crate::github::event::{self, LoadError, Payload};
 use crate::runner::file_command::{self, EncodeError};
-use crate::runner::log::{LogSink as _, LogText};
-use crate::runner::{self, CommandError, Env, Failure, Format, Rendered};
+use crate::runner::log::{LogSink, LogText};
+use crate::runner::{self, CommandError, Env, Failure, Forms, Rendered};
 use args::CommentArgs;
 use inputs::Inputs;
 use post::{Posted, Request, Which};
@@ -170,7 +172,8 @@ pub fn work(inputs: &Inputs) -> Result<u8, CommandError<CommentError>> {
     };
     if inputs.dry_run {
         outcome.body = Some(rendered.text);
-        return finish(inputs, &outcome).map(|()| exit::OK);
+        runner::emit(inputs.format, &inputs.files, &outcome)?;
+        return Ok(exit::OK);
     }
     let repo = repo.ok_or_else(|| {
         CommentError::Usage(
@@ -206,7 +209,7 @@ pub fn work(inputs: &Inputs) -> Result<u8, CommandError<CommentError>> {
             outcome.warning = Some(why);
         }
     }
-    finish(inputs, &outcome)?;
+    runner::emit(inputs.format, &inputs.files, &outcome)?;
     Ok(if outcome.warning.is_some() && inputs.strict {
         exit::BAD_INPUT
     } else {
@@ -283,20 +286,18 @@ fn why_not(err: &crate::github::ApiError, thread: Thread) -> String {
     )
 }
 
-fn finish(inputs: &Inputs, outcome: &Outcome) -> Result<(), CommandError<CommentError>> {
-    match inputs.format {
-        Format::Json => {
-            let json = serde_json::to_string(outcome).unwrap_or_default();
-            runner::write::stdout(|log| log.json(&json))?;
-        }
-        Format::Text => runner::write::stdout(|log| log.append(&text(outcome)))?,
-        Format::Github => {
-            let mut rendered = actions(outcome)?;
-            rendered.stdout.append_text(&text(outcome));
-            runner::write::for_runner(&inputs.files, &rendered)?;
-        }
+impl Forms for Outcome {
+    fn json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
     }
-    Ok(())
+
+    fn text(&self, log: &mut dyn LogSink) -> io::Result<()> {
+        log.append(&text(self))
+    }
+
+    fn actions(&self) -> Result<Rendered, EncodeError> {
+        actions(self)
+    }
 }
 
 fn text(outcome: &Outcome) -> LogText {

@@ -30,8 +30,7 @@ use crate::config::{self, Config, ConfigError, FailThreshold};
 use crate::contract;
 use crate::contract::resolution::{Provenance, ProvenanceError};
 use crate::contract::selection::{Chosen, SelectionError};
-use crate::runner::log::LogSink as _;
-use crate::runner::{self, CommandError, Env, Failure, Format, InputError, WriteError};
+use crate::runner::{self, CommandError, Env, Failure, InputError, WriteError};
 use crate::table::TableError;
 use args::CompareArgs;
 use files::Read;
@@ -161,19 +160,7 @@ pub fn work(inputs: &Inputs) -> Result<u8, CommandError<CompareError>> {
             source,
         })?;
     }
-    match inputs.format {
-        Format::Json => runner::write::stdout(|log| log.json(&render::json::json(&report, None)))?,
-        Format::Text => runner::write::stdout(|log| render::text::write(&report, log))?,
-        Format::Github => {
-            let rendered = render::actions(&report)?;
-            let warning = runner::write::outputs_and_summary(&inputs.files, &rendered)?;
-            runner::write::stdout(|log| {
-                log.append(&rendered.stdout)?;
-                render::text::write(&report, log)?;
-                log.append(&warning)
-            })?;
-        }
-    }
+    runner::emit(inputs.format, &inputs.files, &report)?;
     let (verdict, report_only) = (report.verdict(), report.report_only);
     let undecided = report
         .gate

@@ -22,8 +22,7 @@ pub mod render;
 
 use thiserror::Error;
 
-use crate::runner::log::LogSink as _;
-use crate::runner::{self, CommandError, Env, Failure, Format};
+use crate::runner::{self, CommandError, Env, Failure};
 use args::GateArgs;
 use find::FindError;
 use inputs::Inputs;
@@ -82,14 +81,6 @@ pub fn work(inputs: &Inputs) -> Result<u8, CommandError<GateError>> {
         missing,
         expected: inputs.expect_jobs,
     };
-    match inputs.format {
-        Format::Json => runner::write::stdout(|log| log.json(&render::json(&table)))?,
-        Format::Text => runner::write::stdout(|log| log.append(&render::text(&table)))?,
-        Format::Github => {
-            let mut rendered = render::actions(&table)?;
-            rendered.stdout.append_text(&render::text(&table));
-            runner::write::for_runner(&inputs.files, &rendered)?;
-        }
-    }
+    runner::emit(inputs.format, &inputs.files, &table)?;
     Ok(judge::exit_code(&table.judged(), missing, inputs.strict))
 }

@@ -7,6 +7,7 @@
 
 use std::borrow::Cow;
 use std::fmt::Write as _;
+use std::io;
 
 use serde::Serialize;
 
@@ -16,11 +17,11 @@ use super::machine::{self, Measured};
 use crate::contract::class::Class;
 use crate::contract::comparison::{Key, Row};
 use crate::contract::coverage::Coverage;
-use crate::runner::Rendered;
 use crate::runner::file_command::{self, EncodeError};
-use crate::runner::log::LogText;
+use crate::runner::log::{LogSink, LogText};
 use crate::runner::markdown::escape as md;
 use crate::runner::text::{counted, visible};
+use crate::runner::{Forms, Rendered};
 
 /// A job's name as shown.
 const NAME: usize = 60;
@@ -422,4 +423,18 @@ pub fn actions(table: &Table<'_>) -> Result<Rendered, EncodeError> {
         summary: summary(table),
         stdout,
     })
+}
+
+impl Forms for Table<'_> {
+    fn json(&self) -> String {
+        json(self)
+    }
+
+    fn text(&self, log: &mut dyn LogSink) -> io::Result<()> {
+        log.append(&text(self))
+    }
+
+    fn actions(&self) -> Result<Rendered, EncodeError> {
+        actions(self)
+    }
 }

@@ -182,14 +182,8 @@ pub fn work(inputs: &Inputs) -> Result<u8, CommandError<LintError>> {
         })?;
     }
     match inputs.form {
-        LintFormat::Json => runner::write::stdout(|log| log.json(&render::json(&outcome)))?,
         LintFormat::Sarif => runner::write::stdout(|log| log.json(&sarif::sarif(&outcome)))?,
-        LintFormat::Text => runner::write::stdout(|log| log.append(&render::text(&outcome)))?,
-        LintFormat::Github => {
-            let mut rendered = render::actions(&outcome)?;
-            rendered.stdout.append_text(&render::text(&outcome));
-            runner::write::for_runner(&inputs.files, &rendered)?;
-        }
+        LintFormat::Runner(format) => runner::emit(format, &inputs.files, &outcome)?,
     }
     for refusal in &outcome.refused {
         runner::write::stderr(&{

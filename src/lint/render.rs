@@ -4,16 +4,17 @@
 //! SARIF is [`super::sarif`].
 
 use std::fmt::Write as _;
+use std::io;
 
 use serde::Serialize;
 
 use super::Outcome;
 use super::finding::{RULES, Severity};
 use crate::runner::file_command::{self, EncodeError};
-use crate::runner::log::LogText;
+use crate::runner::log::{LogSink, LogText};
 use crate::runner::markdown::escape as md;
 use crate::runner::text::counted;
-use crate::runner::write::Rendered;
+use crate::runner::write::{Forms, Rendered};
 
 /// Annotations beyond this are in the log and the summary only (GitHub
 /// shows at most 10 of each kind per step anyway).
@@ -206,4 +207,18 @@ pub fn actions(outcome: &Outcome) -> Result<Rendered, EncodeError> {
         summary: summary(outcome),
         stdout,
     })
+}
+
+impl Forms for Outcome {
+    fn json(&self) -> String {
+        json(self)
+    }
+
+    fn text(&self, log: &mut dyn LogSink) -> io::Result<()> {
+        log.append(&text(self))
+    }
+
+    fn actions(&self) -> Result<Rendered, EncodeError> {
+        actions(self)
+    }
 }

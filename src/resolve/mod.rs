@@ -23,7 +23,6 @@ use std::path::PathBuf;
 use thiserror::Error;
 
 use crate::github::event::{self, LoadError};
-use crate::runner::log::LogSink as _;
 use crate::runner::{self, CommandError, Env, Failure, Format};
 use answer::Answer;
 use args::ResolveArgs;
@@ -124,19 +123,18 @@ fn upload_name(inputs: &Inputs, answer: &Answer) -> Option<String> {
     Some(artifacts::name_for(template, head, &answer.label))
 }
 
+/// The answer in the form asked for; `RUNNER_DEBUG`'s lines only where a
+/// runner shows them.
 fn write(inputs: &Inputs, answer: &Answer) -> Result<(), CommandError<ResolveError>> {
-    match inputs.format {
-        Format::Json => runner::write::stdout(|log| log.json(&render::json(answer)))?,
-        Format::Text => runner::write::stdout(|log| log.append(&render::text::render(answer)))?,
-        Format::Github => {
-            let debug = if inputs.debug {
-                inputs.debug_lines()
-            } else {
-                Vec::new()
-            };
-            let rendered = render::actions::render(answer, &debug)?;
-            runner::write::for_runner(&inputs.files, &rendered)?;
-        }
-    }
+    let debug = if inputs.debug && inputs.format == Format::Github {
+        inputs.debug_lines()
+    } else {
+        Vec::new()
+    };
+    runner::emit(
+        inputs.format,
+        &inputs.files,
+        &render::Shown { answer, debug },
+    )?;
     Ok(())
 }

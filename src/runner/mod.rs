@@ -8,7 +8,8 @@
 //! everything is rendered, and what happens when a command fails or panics.
 //!
 //! Nothing here knows what a baseline or a benchmark is: a command renders
-//! its answer into a [`Rendered`] and this layer writes it.
+//! its answer in each form ([`Forms`]) and [`emit`] writes the one asked
+//! for.
 //! See <https://docs.github.com/en/actions/reference/workflow-commands-for-github-actions>.
 
 pub mod declare;
@@ -31,7 +32,7 @@ pub use env::{Env, InputError, Reader, Value};
 pub use failure::{CommandError, Failure, finish};
 pub use format::Format;
 pub use text::shown;
-pub use write::{Rendered, WriteError};
+pub use write::{Forms, Rendered, WriteError, emit};
 
 /// `GITHUB_ACTIONS=true`: running as a step, so errors are annotations too.
 pub fn on_runner(env: Env<'_>) -> bool {

@@ -25,8 +25,7 @@ use thiserror::Error;
 
 use crate::config::{self, ConfigError, load};
 use crate::contract::resolution::{Provenance, ProvenanceError};
-use crate::runner::log::LogSink as _;
-use crate::runner::{self, CommandError, Env, Failure, Format};
+use crate::runner::{self, CommandError, Env, Failure};
 use crate::validate::Sha;
 use args::SelectArgs;
 use decide::{Kind, Selection};
@@ -79,16 +78,7 @@ pub fn run(args: &SelectArgs, env: Env<'_>) -> Result<u8, CommandError<SelectErr
 
 pub fn work(inputs: &Inputs) -> Result<u8, CommandError<SelectError>> {
     let outcome = select(inputs)?;
-    match inputs.format {
-        Format::Json => runner::write::stdout(|log| log.json(&render::json(&outcome, None)))?,
-        Format::Text => runner::write::stdout(|log| log.append(&render::text(&outcome)))?,
-        Format::Github => {
-            let mut rendered = render::actions(&outcome)?;
-            let text = render::text(&outcome);
-            rendered.stdout.append_text(&text);
-            runner::write::for_runner(&inputs.files, &rendered)?;
-        }
-    }
+    runner::emit(inputs.format, &inputs.files, &outcome)?;
     Ok(exit::OK)
 }
 

@@ -6,16 +6,17 @@
 
 use std::borrow::Cow;
 use std::fmt::Write as _;
+use std::io;
 
 use serde::Serialize;
 
 use super::Outcome;
 use super::decide::Matched;
-use crate::runner::Rendered;
 use crate::runner::file_command::{self, EncodeError};
-use crate::runner::log::LogText;
+use crate::runner::log::{LogSink, LogText};
 use crate::runner::markdown::escape as md;
 use crate::runner::text::visible;
+use crate::runner::{Forms, Rendered};
 
 /// Files the text form lists (a log of ten thousand paths helps nobody).
 const TEXT_FILES: usize = 100;
@@ -264,4 +265,18 @@ pub fn actions(outcome: &Outcome) -> Result<Rendered, EncodeError> {
         summary: summary(outcome),
         stdout,
     })
+}
+
+impl Forms for Outcome {
+    fn json(&self) -> String {
+        json(self, None)
+    }
+
+    fn text(&self, log: &mut dyn LogSink) -> io::Result<()> {
+        log.append(&text(self))
+    }
+
+    fn actions(&self) -> Result<Rendered, EncodeError> {
+        actions(self)
+    }
 }

@@ -21,8 +21,7 @@ use thiserror::Error;
 
 use crate::config::{self, Config, ConfigError};
 use crate::parallel;
-use crate::runner::log::LogSink as _;
-use crate::runner::{self, CommandError, Env, Failure, Format};
+use crate::runner::{self, CommandError, Env, Failure};
 use args::TrendArgs;
 use history::HistoryError;
 use inputs::Inputs;
@@ -113,15 +112,7 @@ pub fn work(inputs: &Inputs) -> Result<u8, CommandError<TrendError>> {
         min_change: inputs.min_change,
         recent: inputs.recent,
     };
-    match inputs.format {
-        Format::Json => runner::write::stdout(|log| log.json(&render::json(&report, None)))?,
-        Format::Text => runner::write::stdout(|log| log.append(&render::text(&report)))?,
-        Format::Github => {
-            let mut rendered = render::actions(&report)?;
-            rendered.stdout.append_text(&render::text(&report));
-            runner::write::for_runner(&inputs.files, &rendered)?;
-        }
-    }
+    runner::emit(inputs.format, &inputs.files, &report)?;
     let failing = inputs.fail_on_regression && !report.new_regressions().is_empty();
     Ok(if failing { exit::REGRESSION } else { exit::OK })
 }

@@ -8,18 +8,19 @@
 
 use std::borrow::Cow;
 use std::fmt::Write as _;
+use std::io;
 
 use super::changes::Change;
 use super::report::{Found, Report, RowTrend, Section};
 use crate::contract::trend::{
     Counts, KeyCells, TrendChange, TrendMachineChange, TrendMovedRow, TrendReport, TrendRow,
 };
-use crate::runner::Rendered;
 use crate::runner::file_command::{self, EncodeError};
-use crate::runner::log::LogText;
+use crate::runner::log::{LogSink, LogText};
 use crate::runner::markdown::{escape as md, line_chart};
 use crate::runner::text::{counted, quantity, visible};
 use crate::runner::write::fewer_rows_to_fit;
+use crate::runner::{Forms, Rendered};
 use crate::table::SHOWN_CELL;
 
 /// Changes each section of the text and the summary lists.
@@ -362,4 +363,18 @@ pub fn actions(report: &Report<'_>) -> Result<Rendered, EncodeError> {
         summary: summary(report),
         stdout,
     })
+}
+
+impl Forms for Report<'_> {
+    fn json(&self) -> String {
+        json(self, None)
+    }
+
+    fn text(&self, log: &mut dyn LogSink) -> io::Result<()> {
+        log.append(&text(self))
+    }
+
+    fn actions(&self) -> Result<Rendered, EncodeError> {
+        actions(self)
+    }
 }

@@ -14,14 +14,16 @@ pub mod json;
 pub mod summary;
 pub mod text;
 
+use std::io;
+
 use crate::compare::noise::NoBand;
 use crate::compare::report::Report;
 use crate::compare::verdict::{Class, Comparison, Origin, RowResult, Verdict};
 use crate::config::{FailThreshold, Source};
-use crate::runner::Rendered;
 use crate::runner::file_command::{self, EncodeError};
-use crate::runner::log::LogText;
+use crate::runner::log::{LogSink, LogText};
 use crate::runner::text::{quantity, visible};
+use crate::runner::{Forms, Rendered};
 use crate::table::SHOWN_CELL;
 
 /// Annotations per kind: GitHub shows ten per step anyway.
@@ -523,4 +525,19 @@ pub fn actions(report: &Report<'_>) -> Result<Rendered, EncodeError> {
         summary: summary::summary(report),
         stdout,
     })
+}
+
+impl Forms for Report<'_> {
+    fn json(&self) -> String {
+        json::json(self, None)
+    }
+
+    /// Streamed: a report of millions of rows is never held whole as text.
+    fn text(&self, log: &mut dyn LogSink) -> io::Result<()> {
+        text::write(self, log)
+    }
+
+    fn actions(&self) -> Result<Rendered, EncodeError> {
+        actions(self)
+    }
 }
