@@ -16,8 +16,6 @@ pub mod post;
 pub mod report;
 pub mod trend;
 
-use std::io;
-
 use serde::Serialize;
 use thiserror::Error;
 
@@ -25,7 +23,7 @@ use crate::contract::trend::MAX_TREND_BYTES;
 use crate::github::Thread;
 use crate::github::event::{self, LoadError, Payload};
 use crate::runner::file_command::{self, EncodeError};
-use crate::runner::log::{LogSink, LogText};
+use crate::runner::log::LogText;
 use crate::runner::{self, CommandError, Env, Failure, Forms, Rendered};
 use args::CommentArgs;
 use inputs::Inputs;
@@ -291,62 +289,51 @@ impl Forms for Outcome {
         serde_json::to_string(self).unwrap_or_default()
     }
 
-    fn text(&self, log: &mut dyn LogSink) -> io::Result<()> {
-        log.append(&text(self))
+    fn text(&self) -> LogText {
+        let mut out = LogText::new();
+        if let Some(body) = &self.body {
+            for line in body.lines() {
+                out.push_line(line);
+            }
+            return out;
+        }
+        match (&self.url, &self.warning) {
+            (Some(url), _) => out.push_line(&format!(
+                "comment {}: {url} ({} characters, {} rows left out, {} requests)",
+                self.action, self.chars, self.rows_left_out, self.requests
+            )),
+            (None, Some(w)) => out.push_line(&format!("comment failed: {w}")),
+            (None, None) => {}
+        }
+        out
     }
 
     fn actions(&self) -> Result<Rendered, EncodeError> {
-        actions(self)
-    }
-}
-
-fn text(outcome: &Outcome) -> LogText {
-    let mut out = LogText::new();
-    if let Some(body) = &outcome.body {
-        for line in body.lines() {
-            out.push_line(line);
+        let some = |v: Option<u64>| v.map(|n| n.to_string()).unwrap_or_default();
+        let outputs = file_command::encode_all([
+            ("action", self.action.to_owned()),
+            ("pr", some(self.pr)),
+            ("issue", some(self.issue)),
+            ("comment-id", some(self.comment_id)),
+            ("comment-url", self.url.clone().unwrap_or_default()),
+            ("rows-left-out", self.rows_left_out.to_string()),
+        ])?;
+        let mut stdout = LogText::new();
+        if let Some(w) = &self.warning {
+            stdout.push_command("warning", &[("title", "Benchmark comment not posted")], w);
         }
-        return out;
+        let summary = match (&self.url, &self.warning) {
+            (Some(url), _) => format!("Benchmark comment {}: {url}\n", self.action),
+            (None, Some(w)) => format!(
+                "Benchmark comment not posted: {}\n",
+                runner::markdown::escape(w)
+            ),
+            (None, None) => String::new(),
+        };
+        Ok(Rendered {
+            outputs,
+            summary,
+            stdout,
+        })
     }
-    match (&outcome.url, &outcome.warning) {
-        (Some(url), _) => out.push_line(&format!(
-            "comment {}: {url} ({} characters, {} rows left out, {} requests)",
-            outcome.action, outcome.chars, outcome.rows_left_out, outcome.requests
-        )),
-        (None, Some(w)) => out.push_line(&format!("comment failed: {w}")),
-        (None, None) => {}
-    }
-    out
-}
-
-fn actions(outcome: &Outcome) -> Result<Rendered, EncodeError> {
-    let mut outputs = String::new();
-    let some = |v: Option<u64>| v.map(|n| n.to_string()).unwrap_or_default();
-    for (name, value) in [
-        ("action", outcome.action.to_owned()),
-        ("pr", some(outcome.pr)),
-        ("issue", some(outcome.issue)),
-        ("comment-id", some(outcome.comment_id)),
-        ("comment-url", outcome.url.clone().unwrap_or_default()),
-        ("rows-left-out", outcome.rows_left_out.to_string()),
-    ] {
-        file_command::encode(&mut outputs, name, &value)?;
-    }
-    let mut stdout = LogText::new();
-    if let Some(w) = &outcome.warning {
-        stdout.push_command("warning", &[("title", "Benchmark comment not posted")], w);
-    }
-    let summary = match (&outcome.url, &outcome.warning) {
-        (Some(url), _) => format!("Benchmark comment {}: {url}\n", outcome.action),
-        (None, Some(w)) => format!(
-            "Benchmark comment not posted: {}\n",
-            runner::markdown::escape(w)
-        ),
-        (None, None) => String::new(),
-    };
-    Ok(Rendered {
-        outputs,
-        summary,
-        stdout,
-    })
 }

@@ -117,16 +117,21 @@ pub fn fit_summary(summary: &str) -> std::borrow::Cow<'_, str> {
 pub trait Forms {
     /// `--format json`: the answer as one JSON object.
     fn json(&self) -> String;
-    /// `--format text`: the answer for a person, line by line.
-    fn text(&self, log: &mut dyn LogSink) -> io::Result<()>;
+    /// `--format text`: the answer for a person.
+    fn text(&self) -> LogText;
     /// `--format github`: the step outputs, the job summary and the
     /// annotations.
     fn actions(&self) -> Result<Rendered, EncodeError>;
+    /// The text form as it is written: [`Forms::text`], unless the command
+    /// streams a text too long to hold whole (compare's rows).
+    fn write_text(&self, log: &mut dyn LogSink) -> io::Result<()> {
+        log.append(&self.text())
+    }
     /// What the runner's log shows after the annotations under `--format
     /// github`: the text form, unless the command's annotations already
     /// say all of it.
     fn log(&self, log: &mut dyn LogSink) -> io::Result<()> {
-        self.text(log)
+        self.write_text(log)
     }
 }
 
@@ -138,7 +143,7 @@ pub trait Forms {
 pub fn emit(format: Format, files: &RunnerFiles, answer: &impl Forms) -> Result<(), WriteError> {
     match format {
         Format::Json => stdout(|log| log.json(&answer.json())),
-        Format::Text => stdout(|log| answer.text(log)),
+        Format::Text => stdout(|log| answer.write_text(log)),
         Format::Github => {
             let rendered = answer.actions()?;
             let summary_warning = outputs_and_summary(files, &rendered)?;

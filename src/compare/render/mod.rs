@@ -514,10 +514,8 @@ fn fit(value: String) -> String {
 /// For a runner: the outputs, the job summary, and the annotations; the
 /// rest of the log is [`text::write`], written after them.
 pub fn actions(report: &Report<'_>) -> Result<Rendered, EncodeError> {
-    let mut outputs = String::new();
-    for (name, value) in step_outputs(report) {
-        file_command::encode(&mut outputs, name, &fit(value))?;
-    }
+    let outputs =
+        file_command::encode_all(step_outputs(report).into_iter().map(|(n, v)| (n, fit(v))))?;
     let mut stdout = LogText::new();
     annotations(report, &mut stdout);
     Ok(Rendered {
@@ -532,8 +530,16 @@ impl Forms for Report<'_> {
         json::json(self, None)
     }
 
+    /// The text held whole, as a test reads it; `--format text` and the
+    /// log stream it ([`Forms::write_text`]).
+    fn text(&self) -> LogText {
+        let mut out = LogText::new();
+        let _ = text::write(self, &mut out);
+        out
+    }
+
     /// Streamed: a report of millions of rows is never held whole as text.
-    fn text(&self, log: &mut dyn LogSink) -> io::Result<()> {
+    fn write_text(&self, log: &mut dyn LogSink) -> io::Result<()> {
         text::write(self, log)
     }
 

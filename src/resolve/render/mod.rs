@@ -9,7 +9,7 @@ use std::io;
 
 use crate::resolve::answer::Answer;
 use crate::runner::file_command::EncodeError;
-use crate::runner::log::LogSink;
+use crate::runner::log::{LogSink, LogText};
 use crate::runner::{Forms, Rendered};
 
 /// The whole answer as one JSON object (the `json` output and `--format json`).
@@ -72,8 +72,8 @@ impl Forms for Shown<'_> {
         json(self.answer)
     }
 
-    fn text(&self, log: &mut dyn LogSink) -> io::Result<()> {
-        log.append(&text::render(self.answer))
+    fn text(&self) -> LogText {
+        text::render(self.answer)
     }
 
     fn actions(&self) -> Result<Rendered, EncodeError> {
