@@ -189,7 +189,7 @@ pub fn sides(
         Some(path) => crate::config::load::load(path)?,
         None => Config::default(),
     };
-    crate::config::columns::apply(&mut config, &inputs.columns)?;
+    crate::config::columns::apply(&mut config, &inputs.columns).map_err(BenchError::Usage)?;
     let mut current = side::open(Side::Current, &plan.current, groups, "current", inputs)?;
     let mut baseline = side::open(Side::Baseline, &plan.baseline, groups, &plan.label, inputs)?;
     if !(current.runs() && baseline.runs()) {

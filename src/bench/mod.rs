@@ -38,9 +38,7 @@ use thiserror::Error;
 
 use crate::contract::resolution::{Provenance, ProvenanceError};
 use crate::contract::selection::{Chosen, SelectionError};
-use crate::runner::file_command::EncodeError;
-use crate::runner::log::LogSink as _;
-use crate::runner::{self, Env, Failure, Format, InputError, WriteError, shown};
+use crate::runner::{self, CommandError, Env, Failure, InputError, shown};
 use args::BenchArgs;
 use inputs::Inputs;
 use plan::{Facts, Side};
@@ -70,10 +68,15 @@ pub mod exit {
     pub const STRICT: u8 = 4;
 }
 
+/// What stops a run, besides what stops every command ([`CommandError`]):
+/// the resolution, the selection or the config that cannot be read, a
+/// value refused before it reaches the harness's command, a place that
+/// cannot be made or written.
 #[derive(Debug, Error)]
 pub enum BenchError {
+    /// Columns given as inputs that the config does not have: exit 2.
     #[error(transparent)]
-    Input(#[from] InputError),
+    Usage(InputError),
     #[error(transparent)]
     Resolution(#[from] ProvenanceError),
     #[error(transparent)]
@@ -84,21 +87,17 @@ pub enum BenchError {
     Config(#[from] crate::config::ConfigError),
     #[error("{0}")]
     Place(String),
-    #[error("cannot encode the step outputs: {0}")]
-    Encode(#[from] EncodeError),
-    #[error(transparent)]
-    Write(#[from] WriteError),
 }
 
 impl Failure for BenchError {
     fn usage(&self) -> bool {
-        matches!(self, BenchError::Input(_))
+        matches!(self, BenchError::Usage(_))
     }
 }
 
 /// The command's one entry point: its inputs validated, then its work;
 /// the exit code, or the error `runner::finish` says and ends on.
-pub fn run(args: &BenchArgs, env: Env<'_>) -> Result<u8, BenchError> {
+pub fn run(args: &BenchArgs, env: Env<'_>) -> Result<u8, CommandError<BenchError>> {
     let inputs = inputs::validate(args, env)?;
     work(&inputs)
 }
@@ -191,7 +190,30 @@ fn other_machine(path: &std::path::Path, inputs: &Inputs) -> Option<side::Note> 
 }
 
 /// Plans, runs each side once, writes; returns the exit code.
-pub fn work(inputs: &Inputs) -> Result<u8, BenchError> {
+pub fn work(inputs: &Inputs) -> Result<u8, CommandError<BenchError>> {
+    let outcome = measure(inputs)?;
+    if inputs.print_log != plan::PrintLog::None {
+        let mut text = runner::log::LogText::new();
+        let _ = print_log::print(
+            inputs.print_log,
+            &[&outcome.current, &outcome.baseline],
+            &mut text,
+        );
+        runner::write::stderr(&text);
+    }
+    runner::emit(inputs.format, &inputs.files, &outcome)?;
+    let failing = inputs.strict
+        && [&outcome.current, &outcome.baseline]
+            .iter()
+            .any(|r| r.fails_strict() && inputs.sides.has(r.side));
+    if let Some(signal) = signals::caught() {
+        return Ok(u8::try_from(signal.saturating_add(128)).unwrap_or(u8::MAX));
+    }
+    Ok(if failing { exit::STRICT } else { exit::OK })
+}
+
+/// Reads what the inputs name, plans, and runs each side once.
+fn measure(inputs: &Inputs) -> Result<Outcome, BenchError> {
     signals::install();
     let resolution = inputs
         .resolution
@@ -237,26 +259,5 @@ pub fn work(inputs: &Inputs) -> Result<u8, BenchError> {
             chosen.as_ref(),
         )?);
     }
-    if inputs.print_log != plan::PrintLog::None {
-        let mut text = runner::log::LogText::new();
-        let _ = print_log::print(
-            inputs.print_log,
-            &[&outcome.current, &outcome.baseline],
-            &mut text,
-        );
-        runner::write::stderr(&text);
-    }
-    match inputs.format {
-        Format::Json => runner::write::stdout(|log| log.json(&render::json(&outcome)))?,
-        Format::Text => runner::write::stdout(|log| log.append(&render::text(&outcome)))?,
-        Format::Github => runner::write::for_runner(&inputs.files, &render::actions(&outcome)?)?,
-    }
-    let failing = inputs.strict
-        && [&outcome.current, &outcome.baseline]
-            .iter()
-            .any(|r| r.fails_strict() && inputs.sides.has(r.side));
-    if let Some(signal) = signals::caught() {
-        return Ok(u8::try_from(signal.saturating_add(128)).unwrap_or(u8::MAX));
-    }
-    Ok(if failing { exit::STRICT } else { exit::OK })
+    Ok(outcome)
 }

@@ -11,7 +11,7 @@ use super::side::{SideRun, Status};
 use crate::runner::file_command::{self, EncodeError};
 use crate::runner::log::LogText;
 use crate::runner::markdown::escape as md;
-use crate::runner::{Rendered, shown};
+use crate::runner::{Forms, Rendered, shown};
 
 /// The JSON's schema number: bumped when a field changes meaning.
 pub const SCHEMA: u32 = 1;
@@ -175,25 +175,6 @@ fn side_json(side: &'static str, run: &SideRun) -> SideJson {
     }
 }
 
-pub fn json(outcome: &Outcome) -> String {
-    let mut value = serde_json::json!({
-        "schema": SCHEMA,
-        "baseline_source": outcome.baseline_source(),
-        "current": side_json("current", &outcome.current),
-        "baseline": side_json("baseline", &outcome.baseline),
-    });
-    if let (Some(tag), Some(map)) = (&outcome.tag, value.as_object_mut()) {
-        map.insert(
-            "tag".to_owned(),
-            serde_json::to_value(side_json("tag", tag)).unwrap_or_default(),
-        );
-    }
-    if let (Some(done), Some(map)) = (&outcome.rounds, value.as_object_mut()) {
-        map.insert("rounds".to_owned(), super::manifest::json(done));
-    }
-    value.to_string()
-}
-
 fn groups_text(run: &SideRun) -> String {
     match &run.groups {
         None if run.status == Status::Ok || run.status == Status::Failed => {
@@ -202,42 +183,6 @@ fn groups_text(run: &SideRun) -> String {
         None => String::new(),
         Some(groups) => shown(&groups.join(", ")),
     }
-}
-
-/// One line per side, then its notes.
-pub fn text(outcome: &Outcome) -> LogText {
-    let mut out = LogText::new();
-    for (side, run) in outcome.sides() {
-        let mut line = format!("{side}: {}", run.status.name());
-        if let Some(sha) = &run.sha {
-            line.push_str(&format!(" at {}", shown(sha)));
-        }
-        if let Some(code) = run.exit {
-            line.push_str(&format!(", exit {code}"));
-        }
-        if run.duration.is_some() {
-            line.push_str(&format!(", {} s", seconds(run)));
-        }
-        if let Some(rows) = run.rows {
-            line.push_str(&format!(", {rows} rows"));
-        }
-        let groups = groups_text(run);
-        if !groups.is_empty() {
-            line.push_str(&format!(" ({groups})"));
-        }
-        if run.path.is_some() {
-            line.push_str(&format!(" -> {}", path_text(run)));
-        }
-        out.push_line(&line);
-        for note in &run.notes {
-            let kind = if note.warning { "warning" } else { "note" };
-            out.push_line(&format!("  {kind}: {}", note.text));
-        }
-    }
-    for line in outcome.rounds.iter().flat_map(super::manifest::text) {
-        out.push_line(&line);
-    }
-    out
 }
 
 fn summary(outcome: &Outcome) -> String {
@@ -271,31 +216,88 @@ fn summary(outcome: &Outcome) -> String {
     s
 }
 
-/// For a runner: outputs, summary, annotations for every note, the text.
-pub fn actions(outcome: &Outcome) -> Result<Rendered, EncodeError> {
-    let mut rendered = Rendered::default();
-    for (name, value) in step_outputs(outcome) {
-        file_command::encode(&mut rendered.outputs, &name, &value)?;
-    }
-    file_command::encode(&mut rendered.outputs, "json", &json(outcome))?;
-    rendered.summary = summary(outcome);
-    for (side, run) in outcome.sides() {
-        let title = format!("bench: {}", side_title(side));
-        for note in &run.notes {
-            let kind = if note.warning { "warning" } else { "notice" };
-            rendered
-                .stdout
-                .push_command(kind, &[("title", &title)], &note.text);
-        }
-    }
-    rendered.stdout.append_text(&text(outcome));
-    Ok(rendered)
-}
-
 fn side_title(side: &str) -> &'static str {
     match side {
         "current" => "the change",
         "tag" => "the release tag",
         _ => "the baseline",
+    }
+}
+
+impl Forms for Outcome {
+    fn json(&self) -> String {
+        let mut value = serde_json::json!({
+            "schema": SCHEMA,
+            "baseline_source": self.baseline_source(),
+            "current": side_json("current", &self.current),
+            "baseline": side_json("baseline", &self.baseline),
+        });
+        if let (Some(tag), Some(map)) = (&self.tag, value.as_object_mut()) {
+            map.insert(
+                "tag".to_owned(),
+                serde_json::to_value(side_json("tag", tag)).unwrap_or_default(),
+            );
+        }
+        if let (Some(done), Some(map)) = (&self.rounds, value.as_object_mut()) {
+            map.insert("rounds".to_owned(), super::manifest::json(done));
+        }
+        value.to_string()
+    }
+
+    /// One line per side, then its notes.
+    fn text(&self) -> LogText {
+        let mut out = LogText::new();
+        for (side, run) in self.sides() {
+            let mut line = format!("{side}: {}", run.status.name());
+            if let Some(sha) = &run.sha {
+                line.push_str(&format!(" at {}", shown(sha)));
+            }
+            if let Some(code) = run.exit {
+                line.push_str(&format!(", exit {code}"));
+            }
+            if run.duration.is_some() {
+                line.push_str(&format!(", {} s", seconds(run)));
+            }
+            if let Some(rows) = run.rows {
+                line.push_str(&format!(", {rows} rows"));
+            }
+            let groups = groups_text(run);
+            if !groups.is_empty() {
+                line.push_str(&format!(" ({groups})"));
+            }
+            if run.path.is_some() {
+                line.push_str(&format!(" -> {}", path_text(run)));
+            }
+            out.push_line(&line);
+            for note in &run.notes {
+                let kind = if note.warning { "warning" } else { "note" };
+                out.push_line(&format!("  {kind}: {}", note.text));
+            }
+        }
+        for line in self.rounds.iter().flat_map(super::manifest::text) {
+            out.push_line(&line);
+        }
+        out
+    }
+
+    /// For a runner: outputs, summary, annotations for every note (the
+    /// text follows them in the log).
+    fn actions(&self) -> Result<Rendered, EncodeError> {
+        let mut rendered = Rendered {
+            outputs: file_command::encode_all(step_outputs(self))?,
+            ..Rendered::default()
+        };
+        file_command::encode(&mut rendered.outputs, "json", &self.json())?;
+        rendered.summary = summary(self);
+        for (side, run) in self.sides() {
+            let title = format!("bench: {}", side_title(side));
+            for note in &run.notes {
+                let kind = if note.warning { "warning" } else { "notice" };
+                rendered
+                    .stdout
+                    .push_command(kind, &[("title", &title)], &note.text);
+            }
+        }
+        Ok(rendered)
     }
 }

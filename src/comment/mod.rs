@@ -23,8 +23,8 @@ use crate::contract::trend::MAX_TREND_BYTES;
 use crate::github::Thread;
 use crate::github::event::{self, LoadError, Payload};
 use crate::runner::file_command::{self, EncodeError};
-use crate::runner::log::{LogSink as _, LogText};
-use crate::runner::{self, Env, Failure, Format, InputError, Rendered, WriteError};
+use crate::runner::log::LogText;
+use crate::runner::{self, CommandError, Env, Failure, Forms, Rendered};
 use args::CommentArgs;
 use inputs::Inputs;
 use post::{Posted, Request, Which};
@@ -36,31 +36,30 @@ pub mod exit {
     pub use crate::runner::exit::*;
 }
 
+/// What stops a comment, besides what stops every command
+/// ([`CommandError`]): the report or the event that cannot be read, or no
+/// repository or pull request to post on. A post GitHub refuses is not an
+/// error: it is a warning in the outcome.
 #[derive(Debug, Error)]
 pub enum CommentError {
-    #[error(transparent)]
-    Input(#[from] InputError),
     #[error(transparent)]
     Report(#[from] ReportError),
     #[error(transparent)]
     Event(#[from] LoadError),
+    /// Nothing names where to post: exit 2.
     #[error("{0}")]
     Usage(String),
-    #[error("cannot encode the step outputs: {0}")]
-    Encode(#[from] EncodeError),
-    #[error(transparent)]
-    Write(#[from] WriteError),
 }
 
 impl Failure for CommentError {
     fn usage(&self) -> bool {
-        matches!(self, CommentError::Input(_) | CommentError::Usage(_))
+        matches!(self, CommentError::Usage(_))
     }
 }
 
 /// The command's one entry point: its inputs validated, then its work;
 /// the exit code, or the error `runner::finish` says and ends on.
-pub fn run(args: &CommentArgs, env: Env<'_>) -> Result<u8, CommentError> {
+pub fn run(args: &CommentArgs, env: Env<'_>) -> Result<u8, CommandError<CommentError>> {
     let inputs = inputs::validate(args, env)?;
     work(&inputs)
 }
@@ -137,12 +136,12 @@ impl Loaded {
     }
 }
 
-pub fn work(inputs: &Inputs) -> Result<u8, CommentError> {
+pub fn work(inputs: &Inputs) -> Result<u8, CommandError<CommentError>> {
     let report = Loaded::load(&inputs.report)?;
     let numbered = inputs.pr.is_some() || inputs.issue.is_some();
     let payload = match &inputs.event {
         Some(path) if !numbered || inputs.event_name.as_deref() == Some("workflow_run") => {
-            Some(event::load(path)?)
+            Some(event::load(path).map_err(CommentError::from)?)
         }
         _ => None,
     };
@@ -171,7 +170,8 @@ pub fn work(inputs: &Inputs) -> Result<u8, CommentError> {
     };
     if inputs.dry_run {
         outcome.body = Some(rendered.text);
-        return finish(inputs, &outcome).map(|()| exit::OK);
+        runner::emit(inputs.format, &inputs.files, &outcome)?;
+        return Ok(exit::OK);
     }
     let repo = repo.ok_or_else(|| {
         CommentError::Usage(
@@ -207,7 +207,7 @@ pub fn work(inputs: &Inputs) -> Result<u8, CommentError> {
             outcome.warning = Some(why);
         }
     }
-    finish(inputs, &outcome)?;
+    runner::emit(inputs.format, &inputs.files, &outcome)?;
     Ok(if outcome.warning.is_some() && inputs.strict {
         exit::BAD_INPUT
     } else {
@@ -284,69 +284,56 @@ fn why_not(err: &crate::github::ApiError, thread: Thread) -> String {
     )
 }
 
-fn finish(inputs: &Inputs, outcome: &Outcome) -> Result<(), CommentError> {
-    match inputs.format {
-        Format::Json => {
-            let json = serde_json::to_string(outcome).unwrap_or_default();
-            runner::write::stdout(|log| log.json(&json))?;
-        }
-        Format::Text => runner::write::stdout(|log| log.append(&text(outcome)))?,
-        Format::Github => {
-            let mut rendered = actions(outcome)?;
-            rendered.stdout.append_text(&text(outcome));
-            runner::write::for_runner(&inputs.files, &rendered)?;
-        }
+impl Forms for Outcome {
+    fn json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
     }
-    Ok(())
-}
 
-fn text(outcome: &Outcome) -> LogText {
-    let mut out = LogText::new();
-    if let Some(body) = &outcome.body {
-        for line in body.lines() {
-            out.push_line(line);
+    fn text(&self) -> LogText {
+        let mut out = LogText::new();
+        if let Some(body) = &self.body {
+            for line in body.lines() {
+                out.push_line(line);
+            }
+            return out;
         }
-        return out;
+        match (&self.url, &self.warning) {
+            (Some(url), _) => out.push_line(&format!(
+                "comment {}: {url} ({} characters, {} rows left out, {} requests)",
+                self.action, self.chars, self.rows_left_out, self.requests
+            )),
+            (None, Some(w)) => out.push_line(&format!("comment failed: {w}")),
+            (None, None) => {}
+        }
+        out
     }
-    match (&outcome.url, &outcome.warning) {
-        (Some(url), _) => out.push_line(&format!(
-            "comment {}: {url} ({} characters, {} rows left out, {} requests)",
-            outcome.action, outcome.chars, outcome.rows_left_out, outcome.requests
-        )),
-        (None, Some(w)) => out.push_line(&format!("comment failed: {w}")),
-        (None, None) => {}
-    }
-    out
-}
 
-fn actions(outcome: &Outcome) -> Result<Rendered, EncodeError> {
-    let mut outputs = String::new();
-    let some = |v: Option<u64>| v.map(|n| n.to_string()).unwrap_or_default();
-    for (name, value) in [
-        ("action", outcome.action.to_owned()),
-        ("pr", some(outcome.pr)),
-        ("issue", some(outcome.issue)),
-        ("comment-id", some(outcome.comment_id)),
-        ("comment-url", outcome.url.clone().unwrap_or_default()),
-        ("rows-left-out", outcome.rows_left_out.to_string()),
-    ] {
-        file_command::encode(&mut outputs, name, &value)?;
+    fn actions(&self) -> Result<Rendered, EncodeError> {
+        let some = |v: Option<u64>| v.map(|n| n.to_string()).unwrap_or_default();
+        let outputs = file_command::encode_all([
+            ("action", self.action.to_owned()),
+            ("pr", some(self.pr)),
+            ("issue", some(self.issue)),
+            ("comment-id", some(self.comment_id)),
+            ("comment-url", self.url.clone().unwrap_or_default()),
+            ("rows-left-out", self.rows_left_out.to_string()),
+        ])?;
+        let mut stdout = LogText::new();
+        if let Some(w) = &self.warning {
+            stdout.push_command("warning", &[("title", "Benchmark comment not posted")], w);
+        }
+        let summary = match (&self.url, &self.warning) {
+            (Some(url), _) => format!("Benchmark comment {}: {url}\n", self.action),
+            (None, Some(w)) => format!(
+                "Benchmark comment not posted: {}\n",
+                runner::markdown::escape(w)
+            ),
+            (None, None) => String::new(),
+        };
+        Ok(Rendered {
+            outputs,
+            summary,
+            stdout,
+        })
     }
-    let mut stdout = LogText::new();
-    if let Some(w) = &outcome.warning {
-        stdout.push_command("warning", &[("title", "Benchmark comment not posted")], w);
-    }
-    let summary = match (&outcome.url, &outcome.warning) {
-        (Some(url), _) => format!("Benchmark comment {}: {url}\n", outcome.action),
-        (None, Some(w)) => format!(
-            "Benchmark comment not posted: {}\n",
-            runner::markdown::escape(w)
-        ),
-        (None, None) => String::new(),
-    };
-    Ok(Rendered {
-        outputs,
-        summary,
-        stdout,
-    })
 }

@@ -75,7 +75,7 @@ pub fn read(inputs: &Inputs, config: &Config) -> Result<Read, CompareError> {
     // A history run from another machine would teach the bands its level.
     jobs.retain(|j| j.role != Role::History || !machine.leaves_out(&j.path));
     if jobs.len() > defaults::MAX_FILES {
-        return Err(CompareError::Input(InputError {
+        return Err(CompareError::Usage(InputError {
             origin: "--current / --baseline / --history".to_owned(),
             message: format!(
                 "{} input files; one comparison reads at most {}",

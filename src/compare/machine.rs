@@ -75,7 +75,7 @@ impl Machine {
     ) -> Result<Machine, CompareError> {
         let side = |flag: &Option<PathBuf>, files: &[PathBuf], name: &str| match flag {
             Some(path) => Fingerprint::load(path).map(Some).map_err(|e| {
-                CompareError::Input(InputError {
+                CompareError::Usage(InputError {
                     origin: format!("--{name}-fingerprint"),
                     message: format!("{}: {e}", shown(&path.to_string_lossy())),
                 })

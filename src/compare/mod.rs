@@ -30,9 +30,7 @@ use crate::config::{self, Config, ConfigError, FailThreshold};
 use crate::contract;
 use crate::contract::resolution::{Provenance, ProvenanceError};
 use crate::contract::selection::{Chosen, SelectionError};
-use crate::runner::file_command::EncodeError;
-use crate::runner::log::LogSink as _;
-use crate::runner::{self, Env, Failure, Format, InputError, WriteError};
+use crate::runner::{self, CommandError, Env, Failure, InputError, WriteError};
 use crate::table::TableError;
 use args::CompareArgs;
 use files::Read;
@@ -50,10 +48,16 @@ pub mod exit {
     pub const REGRESSION: u8 = 4;
 }
 
+/// What stops a comparison, besides what stops every command
+/// ([`CommandError`]): a file, the config, the resolution, the selection
+/// or the manifest that cannot be read, or inputs that cannot go together.
 #[derive(Debug, Error)]
 pub enum CompareError {
+    /// Inputs each valid alone that do not fit what was read (a threshold
+    /// that can never fail, columns the config lacks, more files than one
+    /// comparison reads, a fingerprint file that is not one): exit 2.
     #[error(transparent)]
-    Input(#[from] InputError),
+    Usage(InputError),
     #[error(transparent)]
     Table(#[from] TableError),
     #[error(transparent)]
@@ -64,23 +68,19 @@ pub enum CompareError {
     Selection(#[from] SelectionError),
     #[error(transparent)]
     Manifest(#[from] crate::contract::rounds::ManifestError),
-    #[error("cannot encode the step outputs: {0}")]
-    Encode(#[from] EncodeError),
-    #[error(transparent)]
-    Write(#[from] WriteError),
 }
 
 impl Failure for CompareError {
     fn usage(&self) -> bool {
-        matches!(self, CompareError::Input(_))
+        matches!(self, CompareError::Usage(_))
     }
 }
 
 /// The command's one entry point: its inputs validated, then its work;
 /// the exit code, or the error `runner::finish` says and ends on.
-pub fn run(args: &CompareArgs, env: Env<'_>) -> Result<u8, CompareError> {
+pub fn run(args: &CompareArgs, env: Env<'_>) -> Result<u8, CommandError<CompareError>> {
     let inputs = inputs::validate(args, env)?;
-    let inputs = manifest::with_manifest(inputs)?;
+    let inputs = manifest::with_manifest(inputs).map_err(CompareError::from)?;
     work(&inputs)
 }
 
@@ -102,12 +102,12 @@ pub fn load(inputs: &Inputs) -> Result<Loaded, CompareError> {
         Some(path) => config::load::load(path)?,
         None => Config::default(),
     };
-    config::columns::apply(&mut config, &inputs.columns)?;
+    config::columns::apply(&mut config, &inputs.columns).map_err(CompareError::Usage)?;
     if let FailThreshold::Fixed(f) = inputs.thresholds.fail
         && f >= 1.0
         && !config.all_lower()
     {
-        return Err(CompareError::Input(InputError {
+        return Err(CompareError::Usage(InputError {
             origin: inputs.fail_origin.clone(),
             message: format!(
                 "{} can never fail: a higher-is-better metric falls at most 100% (to zero). Use a smaller threshold, or --no-gate to report without failing",
@@ -140,7 +140,7 @@ pub fn load(inputs: &Inputs) -> Result<Loaded, CompareError> {
 }
 
 /// Compares and writes the report; returns the exit code.
-pub fn work(inputs: &Inputs) -> Result<u8, CompareError> {
+pub fn work(inputs: &Inputs) -> Result<u8, CommandError<CompareError>> {
     // An earlier run's report (a self-hosted runner keeps its workspace)
     // must never be uploaded as this run's when this one fails.
     if let Some(path) = inputs.report.as_ref().filter(|p| p.is_file()) {
@@ -160,19 +160,7 @@ pub fn work(inputs: &Inputs) -> Result<u8, CompareError> {
             source,
         })?;
     }
-    match inputs.format {
-        Format::Json => runner::write::stdout(|log| log.json(&render::json::json(&report, None)))?,
-        Format::Text => runner::write::stdout(|log| render::text::write(&report, log))?,
-        Format::Github => {
-            let rendered = render::actions(&report)?;
-            let warning = runner::write::outputs_and_summary(&inputs.files, &rendered)?;
-            runner::write::stdout(|log| {
-                log.append(&rendered.stdout)?;
-                render::text::write(&report, log)?;
-                log.append(&warning)
-            })?;
-        }
-    }
+    runner::emit(inputs.format, &inputs.files, &report)?;
     let (verdict, report_only) = (report.verdict(), report.report_only);
     let undecided = report
         .gate

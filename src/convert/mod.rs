@@ -10,15 +10,16 @@ use std::fmt::Write as _;
 use thiserror::Error;
 
 use crate::config::Config;
-use crate::runner::{self, Env, Failure, exit, shown, write::WriteError};
+use crate::runner::{self, CommandError, Env, Failure, exit, shown};
 use crate::table::read::{Budget, Identity, read_with};
 use crate::table::{Status, Table, TableError};
 use args::ConvertArgs;
 
+/// What stops a conversion, besides what stops every command
+/// ([`CommandError`]): a results file that cannot be read, or `--output`
+/// that cannot be written.
 #[derive(Debug, Error)]
 pub enum ConvertError {
-    #[error(transparent)]
-    Usage(#[from] runner::InputError),
     #[error(transparent)]
     Table(#[from] TableError),
     #[error("{path}: cannot write: {source}")]
@@ -26,24 +27,18 @@ pub enum ConvertError {
         path: std::path::PathBuf,
         source: std::io::Error,
     },
-    #[error(transparent)]
-    Write(#[from] WriteError),
 }
 
-impl Failure for ConvertError {
-    fn usage(&self) -> bool {
-        matches!(self, ConvertError::Usage(_))
-    }
-}
+impl Failure for ConvertError {}
 
 /// The command's one entry point: the file read and written as the CSV;
 /// the exit code, or the error `runner::finish` says and ends on.
-pub fn run(args: &ConvertArgs, env: Env<'_>) -> Result<u8, ConvertError> {
+pub fn run(args: &ConvertArgs, env: Env<'_>) -> Result<u8, CommandError<ConvertError>> {
     work(&runner::Reader::given(env, &args.flags))?;
     Ok(exit::OK)
 }
 
-fn work(r: &runner::Reader<'_>) -> Result<(), ConvertError> {
+fn work(r: &runner::Reader<'_>) -> Result<(), CommandError<ConvertError>> {
     let named = r.typed(&args::RESULTS_FORMAT)?;
     let file = r.needed(&args::FILE, "no file: name the results file")?;
     let file = std::path::PathBuf::from(file.text);
@@ -57,7 +52,8 @@ fn work(r: &runner::Reader<'_>) -> Result<(), ConvertError> {
         &budget,
         named,
         Identity::Unhashed,
-    )?;
+    )
+    .map_err(ConvertError::from)?;
     let (keys, metrics): (Vec<String>, Vec<String>) = match &table.schema {
         Some(s) => (
             s.keys.clone(),
@@ -83,9 +79,11 @@ fn work(r: &runner::Reader<'_>) -> Result<(), ConvertError> {
     ));
     runner::write::stderr(&said);
     match &r.path(&args::OUTPUT) {
-        Some(path) => std::fs::write(path, csv).map_err(|source| ConvertError::Output {
-            path: path.clone(),
-            source,
+        Some(path) => std::fs::write(path, csv).map_err(|source| {
+            CommandError::Own(ConvertError::Output {
+                path: path.clone(),
+                source,
+            })
         }),
         None => {
             runner::write::stdout(|out| {

@@ -22,9 +22,7 @@ pub mod render;
 
 use thiserror::Error;
 
-use crate::runner::file_command::EncodeError;
-use crate::runner::log::LogSink as _;
-use crate::runner::{self, Env, Failure, Format, InputError, WriteError};
+use crate::runner::{self, CommandError, Env, Failure};
 use args::GateArgs;
 use find::FindError;
 use inputs::Inputs;
@@ -40,34 +38,31 @@ pub mod exit {
     pub const REGRESSION: u8 = 4;
 }
 
+/// What stops the gate, besides what stops every command
+/// ([`CommandError`]): a `--reports` glob that cannot be expanded.
 #[derive(Debug, Error)]
 pub enum GateError {
     #[error(transparent)]
-    Input(#[from] InputError),
-    #[error(transparent)]
     Find(#[from] FindError),
-    #[error("cannot encode the step outputs: {0}")]
-    Encode(#[from] EncodeError),
-    #[error(transparent)]
-    Write(#[from] WriteError),
 }
 
 impl Failure for GateError {
+    /// A glob that cannot be expanded was given on the command line.
     fn usage(&self) -> bool {
-        matches!(self, GateError::Input(_) | GateError::Find(_))
+        matches!(self, GateError::Find(_))
     }
 }
 
 /// The command's one entry point: its inputs validated, then its work;
 /// the exit code, or the error `runner::finish` says and ends on.
-pub fn run(args: &GateArgs, env: Env<'_>) -> Result<u8, GateError> {
+pub fn run(args: &GateArgs, env: Env<'_>) -> Result<u8, CommandError<GateError>> {
     let inputs = inputs::validate(args, env)?;
     work(&inputs)
 }
 
 /// Finds, reads, judges and writes; returns the exit code.
-pub fn work(inputs: &Inputs) -> Result<u8, GateError> {
-    let (found, empty) = find::find(&inputs.reports)?;
+pub fn work(inputs: &Inputs) -> Result<u8, CommandError<GateError>> {
+    let (found, empty) = find::find(&inputs.reports).map_err(GateError::from)?;
     let read: Vec<jobs::Job> = found
         .iter()
         .map(|f| jobs::read(f, inputs.name_from))
@@ -86,14 +81,6 @@ pub fn work(inputs: &Inputs) -> Result<u8, GateError> {
         missing,
         expected: inputs.expect_jobs,
     };
-    match inputs.format {
-        Format::Json => runner::write::stdout(|log| log.json(&render::json(&table)))?,
-        Format::Text => runner::write::stdout(|log| log.append(&render::text(&table)))?,
-        Format::Github => {
-            let mut rendered = render::actions(&table)?;
-            rendered.stdout.append_text(&render::text(&table));
-            runner::write::for_runner(&inputs.files, &rendered)?;
-        }
-    }
+    runner::emit(inputs.format, &inputs.files, &table)?;
     Ok(judge::exit_code(&table.judged(), missing, inputs.strict))
 }

@@ -16,11 +16,11 @@ use super::machine::{self, Measured};
 use crate::contract::class::Class;
 use crate::contract::comparison::{Key, Row};
 use crate::contract::coverage::Coverage;
-use crate::runner::Rendered;
 use crate::runner::file_command::{self, EncodeError};
 use crate::runner::log::LogText;
 use crate::runner::markdown::escape as md;
 use crate::runner::text::{counted, visible};
+use crate::runner::{Forms, Rendered};
 
 /// A job's name as shown.
 const NAME: usize = 60;
@@ -247,40 +247,6 @@ fn columns(lines: &[Line<'_>]) -> Columns {
     Columns { head, rows }
 }
 
-/// The table for a person, aligned.
-pub fn text(table: &Table<'_>) -> LogText {
-    let mut log = LogText::new();
-    log.push_line(&headline(table));
-    let Columns { head, rows } = columns(&table.lines);
-    let all: Vec<Vec<String>> = std::iter::once(head.iter().map(|h| (*h).to_owned()).collect())
-        .chain(rows)
-        .collect();
-    let widths: Vec<usize> = (0..head.len())
-        .map(|i| {
-            all.iter()
-                .filter_map(|r| r.get(i))
-                .map(|c| c.chars().count())
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
-    for row in &all {
-        let padded: Vec<String> = row
-            .iter()
-            .zip(&widths)
-            .map(|(c, w)| format!("{c:<w$}"))
-            .collect();
-        log.push_line(&format!("  {}", padded.join("  ").trim_end()));
-    }
-    for glob in &table.unmatched {
-        log.push_line(&format!(
-            "warning: no report matches {:?}",
-            visible(glob, WHY)
-        ));
-    }
-    log
-}
-
 /// The table as Markdown for the job summary.
 pub fn summary(table: &Table<'_>) -> String {
     let Columns { head, rows } = columns(&table.lines);
@@ -348,24 +314,6 @@ fn json_job<'a>(line: &'a Line<'a>) -> JsonJob<'a> {
     }
 }
 
-/// The gate as one JSON object (`--format json`).
-pub fn json(table: &Table<'_>) -> String {
-    let value = JsonGate {
-        schema: 1,
-        verdict: table.verdict().as_str(),
-        jobs: table.lines.iter().map(json_job).collect(),
-        failed_jobs: table
-            .lines
-            .iter()
-            .filter(|l| l.judged.verdict.fails())
-            .map(|l| l.job.name.as_str())
-            .collect(),
-        missing: table.missing,
-        unmatched: &table.unmatched,
-    };
-    serde_json::to_string(&value).unwrap_or_else(|e| format!("{{\"error\":{:?}}}", e.to_string()))
-}
-
 /// The step outputs, in order; `gate/action.yml` declares exactly these.
 pub fn step_outputs(table: &Table<'_>) -> Vec<(&'static str, String)> {
     let failed = table.failed();
@@ -379,47 +327,99 @@ pub fn step_outputs(table: &Table<'_>) -> Vec<(&'static str, String)> {
     ]
 }
 
-/// For a runner: the outputs, the summary, an annotation per job that
-/// failed (error) or was inconclusive (warning).
-pub fn actions(table: &Table<'_>) -> Result<Rendered, EncodeError> {
-    let mut outputs = String::new();
-    for (name, value) in step_outputs(table) {
-        file_command::encode(&mut outputs, name, &value)?;
-    }
-    let mut stdout = LogText::new();
-    if let Some(missing) = table.missing_text() {
-        stdout.push_command("error", &[("title", "Benchmark report missing")], &missing);
-    }
-    for line in &table.lines {
-        let (level, title) = match line.judged.verdict {
-            Verdict::Pass => continue,
-            Verdict::Inconclusive => ("warning", "Benchmark job inconclusive"),
-            Verdict::Missing | Verdict::Unreadable | Verdict::Regression => {
-                ("error", "Benchmark job failed")
-            }
+impl Forms for Table<'_> {
+    /// The gate as one JSON object (`--format json`).
+    fn json(&self) -> String {
+        let value = JsonGate {
+            schema: 1,
+            verdict: self.verdict().as_str(),
+            jobs: self.lines.iter().map(json_job).collect(),
+            failed_jobs: self
+                .lines
+                .iter()
+                .filter(|l| l.judged.verdict.fails())
+                .map(|l| l.job.name.as_str())
+                .collect(),
+            missing: self.missing,
+            unmatched: &self.unmatched,
         };
-        let message = format!("{}: {}", line.name(), verdict_text(line));
-        stdout.push_command(level, &[("title", title)], &message);
+        serde_json::to_string(&value)
+            .unwrap_or_else(|e| format!("{{\"error\":{:?}}}", e.to_string()))
     }
-    for line in &table.lines {
-        if let Some(m) = machine::of(line.job).filter(|m| m.another_machine) {
+
+    /// The table for a person, aligned.
+    fn text(&self) -> LogText {
+        let mut log = LogText::new();
+        log.push_line(&headline(self));
+        let Columns { head, rows } = columns(&self.lines);
+        let all: Vec<Vec<String>> = std::iter::once(head.iter().map(|h| (*h).to_owned()).collect())
+            .chain(rows)
+            .collect();
+        let widths: Vec<usize> = (0..head.len())
+            .map(|i| {
+                all.iter()
+                    .filter_map(|r| r.get(i))
+                    .map(|c| c.chars().count())
+                    .max()
+                    .unwrap_or(0)
+            })
+            .collect();
+        for row in &all {
+            let padded: Vec<String> = row
+                .iter()
+                .zip(&widths)
+                .map(|(c, w)| format!("{c:<w$}"))
+                .collect();
+            log.push_line(&format!("  {}", padded.join("  ").trim_end()));
+        }
+        for glob in &self.unmatched {
+            log.push_line(&format!(
+                "warning: no report matches {:?}",
+                visible(glob, WHY)
+            ));
+        }
+        log
+    }
+
+    /// For a runner: the outputs, the summary, an annotation per job that
+    /// failed (error) or was inconclusive (warning).
+    fn actions(&self) -> Result<Rendered, EncodeError> {
+        let outputs = file_command::encode_all(step_outputs(self))?;
+        let mut stdout = LogText::new();
+        if let Some(missing) = self.missing_text() {
+            stdout.push_command("error", &[("title", "Benchmark report missing")], &missing);
+        }
+        for line in &self.lines {
+            let (level, title) = match line.judged.verdict {
+                Verdict::Pass => continue,
+                Verdict::Inconclusive => ("warning", "Benchmark job inconclusive"),
+                Verdict::Missing | Verdict::Unreadable | Verdict::Regression => {
+                    ("error", "Benchmark job failed")
+                }
+            };
+            let message = format!("{}: {}", line.name(), verdict_text(line));
+            stdout.push_command(level, &[("title", title)], &message);
+        }
+        for line in &self.lines {
+            if let Some(m) = machine::of(line.job).filter(|m| m.another_machine) {
+                stdout.push_command(
+                    "warning",
+                    &[("title", "Benchmark baseline from another machine")],
+                    &format!("{}: {}", line.name(), m.cell()),
+                );
+            }
+        }
+        for glob in &self.unmatched {
             stdout.push_command(
                 "warning",
-                &[("title", "Benchmark baseline from another machine")],
-                &format!("{}: {}", line.name(), m.cell()),
+                &[("title", "Benchmark gate")],
+                &format!("no report matches {:?}", visible(glob, WHY)),
             );
         }
+        Ok(Rendered {
+            outputs,
+            summary: summary(self),
+            stdout,
+        })
     }
-    for glob in &table.unmatched {
-        stdout.push_command(
-            "warning",
-            &[("title", "Benchmark gate")],
-            &format!("no report matches {:?}", visible(glob, WHY)),
-        );
-    }
-    Ok(Rendered {
-        outputs,
-        summary: summary(table),
-        stdout,
-    })
 }

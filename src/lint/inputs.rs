@@ -9,12 +9,11 @@ use super::finding::Severity;
 use crate::runner::write::RunnerFiles;
 use crate::runner::{Env, Format, InputError, Reader};
 
-/// `lint`'s output formats: the runner's three ([`Format`]) and SARIF.
+/// `lint`'s output formats: the runner's three ([`Format`]), written as
+/// every command writes them, and SARIF for code scanning.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LintFormat {
-    Github,
-    Json,
-    Text,
+    Runner(Format),
     Sarif,
 }
 
@@ -37,16 +36,14 @@ pub fn validate(args: &LintArgs, env: Env<'_>) -> Result<Inputs, InputError> {
     let asked = r.text(&FORMAT);
     let form = match asked {
         Some(v) if v.text == "sarif" => LintFormat::Sarif,
-        asked => match Format::choose(asked, crate::runner::on_runner(env)).map_err(|mut e| {
-            e.message = e
-                .message
-                .replace("github, json or text", "text, github, json or sarif");
-            e
-        })? {
-            Format::Github => LintFormat::Github,
-            Format::Json => LintFormat::Json,
-            Format::Text => LintFormat::Text,
-        },
+        asked => LintFormat::Runner(
+            Format::choose(asked, crate::runner::on_runner(env)).map_err(|mut e| {
+                e.message = e
+                    .message
+                    .replace("github, json or text", "text, github, json or sarif");
+                e
+            })?,
+        ),
     };
     Ok(Inputs {
         fix: r.on(&FIX)?,

@@ -32,10 +32,9 @@ use std::path::Path;
 use thiserror::Error;
 
 use crate::config::Lint;
-use crate::runner::file_command::EncodeError;
 use crate::runner::log::LogSink as _;
 use crate::runner::read::{self, FileError};
-use crate::runner::{self, Env, Failure, InputError, WriteError};
+use crate::runner::{self, CommandError, Env, Failure, WriteError};
 use args::LintArgs;
 use finding::{Finding, Severity, rule};
 use inputs::{Inputs, LintFormat};
@@ -51,10 +50,12 @@ pub mod exit {
 /// about 100 KB).
 pub const FILE_LIMIT: u64 = 4 * 1024 * 1024;
 
+/// What stops a lint, besides what stops every command ([`CommandError`]):
+/// a workflow or config that cannot be read, parsed or followed, or paths
+/// that name no workflow file. One file's refusal is said and the others
+/// are still linted ([`Refusal`]).
 #[derive(Debug, Error)]
 pub enum LintError {
-    #[error(transparent)]
-    Input(#[from] InputError),
     #[error(transparent)]
     File(#[from] FileError),
     #[error(transparent)]
@@ -72,17 +73,9 @@ pub enum LintError {
     },
     #[error("{0}")]
     NoFiles(String),
-    #[error("cannot encode the step outputs: {0}")]
-    Encode(#[from] EncodeError),
-    #[error(transparent)]
-    Write(#[from] WriteError),
 }
 
-impl Failure for LintError {
-    fn usage(&self) -> bool {
-        matches!(self, LintError::Input(_))
-    }
-}
+impl Failure for LintError {}
 
 /// A file that could not be linted (unreadable, not YAML, past a limit):
 /// said, while every other file is still linted.
@@ -160,17 +153,18 @@ impl Outcome {
 
 /// The command's one entry point: its inputs validated, then its work;
 /// the exit code, or the error `runner::finish` says and ends on.
-pub fn run(args: &LintArgs, env: Env<'_>) -> Result<u8, LintError> {
+pub fn run(args: &LintArgs, env: Env<'_>) -> Result<u8, CommandError<LintError>> {
     let inputs = inputs::validate(args, env)?;
     work(&inputs)
 }
 
-pub fn work(inputs: &Inputs) -> Result<u8, LintError> {
+pub fn work(inputs: &Inputs) -> Result<u8, CommandError<LintError>> {
     let config = inputs
         .config
         .as_deref()
         .map(crate::config::load::load)
-        .transpose()?;
+        .transpose()
+        .map_err(LintError::from)?;
     let lint = config.as_ref().and_then(|c| c.lint.as_ref());
     let paths = inputs::files(&inputs.paths)?;
     let mut outcome = lint_files(&paths, lint)?;
@@ -190,14 +184,8 @@ pub fn work(inputs: &Inputs) -> Result<u8, LintError> {
         })?;
     }
     match inputs.form {
-        LintFormat::Json => runner::write::stdout(|log| log.json(&render::json(&outcome)))?,
         LintFormat::Sarif => runner::write::stdout(|log| log.json(&sarif::sarif(&outcome)))?,
-        LintFormat::Text => runner::write::stdout(|log| log.append(&render::text(&outcome)))?,
-        LintFormat::Github => {
-            let mut rendered = render::actions(&outcome)?;
-            rendered.stdout.append_text(&render::text(&outcome));
-            runner::write::for_runner(&inputs.files, &rendered)?;
-        }
+        LintFormat::Runner(format) => runner::emit(format, &inputs.files, &outcome)?,
     }
     for refusal in &outcome.refused {
         runner::write::stderr(&{
@@ -229,7 +217,7 @@ fn fix_files(
     paths: &[std::path::PathBuf],
     outcome: &Outcome,
     dry_run: bool,
-) -> Result<crate::runner::log::LogText, LintError> {
+) -> Result<crate::runner::log::LogText, CommandError<LintError>> {
     let mut said = crate::runner::log::LogText::new();
     let mut fixed = 0usize;
     for path in paths {
@@ -247,7 +235,7 @@ fn fix_files(
             said.push_line(&format!("{name}: not fixed: {why}"));
             continue;
         }
-        let text = read::bounded_text("workflow", path, FILE_LIMIT)?;
+        let text = read::bounded_text("workflow", path, FILE_LIMIT).map_err(LintError::from)?;
         let Ok(root) = yaml::parse(&text) else {
             continue;
         };

@@ -13,7 +13,7 @@ use crate::runner::file_command::{self, EncodeError};
 use crate::runner::log::LogText;
 use crate::runner::markdown::escape as md;
 use crate::runner::text::counted;
-use crate::runner::write::Rendered;
+use crate::runner::write::{Forms, Rendered};
 
 /// Annotations beyond this are in the log and the summary only (GitHub
 /// shows at most 10 of each kind per step anyway).
@@ -160,16 +160,16 @@ fn summary(outcome: &Outcome) -> String {
 
 /// For a runner: step outputs, the summary, an annotation per finding.
 pub fn actions(outcome: &Outcome) -> Result<Rendered, EncodeError> {
-    let mut outputs = String::new();
-    for (name, value) in [
-        ("findings", outcome.findings.len()),
-        ("errors", outcome.count(Severity::Error)),
-        ("warnings", outcome.count(Severity::Warning)),
-        ("notes", outcome.count(Severity::Note)),
-        ("suppressed", outcome.suppressed),
-    ] {
-        file_command::encode(&mut outputs, name, &value.to_string())?;
-    }
+    let outputs = file_command::encode_all(
+        [
+            ("findings", outcome.findings.len()),
+            ("errors", outcome.count(Severity::Error)),
+            ("warnings", outcome.count(Severity::Warning)),
+            ("notes", outcome.count(Severity::Note)),
+            ("suppressed", outcome.suppressed),
+        ]
+        .map(|(name, count)| (name, count.to_string())),
+    )?;
     let mut stdout = LogText::new();
     for r in outcome.refused.iter().take(ANNOTATIONS) {
         let (line, col) = r.at.map_or((String::new(), String::new()), |a| {
@@ -206,4 +206,18 @@ pub fn actions(outcome: &Outcome) -> Result<Rendered, EncodeError> {
         summary: summary(outcome),
         stdout,
     })
+}
+
+impl Forms for Outcome {
+    fn json(&self) -> String {
+        json(self)
+    }
+
+    fn text(&self) -> LogText {
+        text(self)
+    }
+
+    fn actions(&self) -> Result<Rendered, EncodeError> {
+        actions(self)
+    }
 }

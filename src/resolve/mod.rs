@@ -23,9 +23,7 @@ use std::path::PathBuf;
 use thiserror::Error;
 
 use crate::github::event::{self, LoadError};
-use crate::runner::file_command::EncodeError;
-use crate::runner::log::LogSink as _;
-use crate::runner::{self, Env, Failure, Format, InputError, WriteError};
+use crate::runner::{self, CommandError, Env, Failure, Format};
 use answer::Answer;
 use args::ResolveArgs;
 use inputs::Inputs;
@@ -40,10 +38,11 @@ pub mod exit {
     pub const NO_BASELINE: u8 = 3;
 }
 
+/// What stops a resolution, besides what stops every command
+/// ([`CommandError`]): an event file that cannot be read or does not hold
+/// what its event needs, or a lookup that could not be settled.
 #[derive(Debug, Error)]
 pub enum ResolveError {
-    #[error(transparent)]
-    Input(#[from] InputError),
     #[error(transparent)]
     Load(#[from] LoadError),
     #[error("event file {path} ({event}): {source}")]
@@ -52,29 +51,21 @@ pub enum ResolveError {
         event: String,
         source: PayloadError,
     },
-    #[error("cannot encode the step outputs: {0}")]
-    Encode(#[from] EncodeError),
     #[error(transparent)]
     Settle(#[from] SettleError),
-    #[error(transparent)]
-    Write(#[from] WriteError),
 }
 
-impl Failure for ResolveError {
-    fn usage(&self) -> bool {
-        matches!(self, ResolveError::Input(_))
-    }
-}
+impl Failure for ResolveError {}
 
 /// The command's one entry point: its inputs validated, then its work;
 /// the exit code, or the error `runner::finish` says and ends on.
-pub fn run(args: &ResolveArgs, env: Env<'_>) -> Result<u8, ResolveError> {
+pub fn run(args: &ResolveArgs, env: Env<'_>) -> Result<u8, CommandError<ResolveError>> {
     let inputs = inputs::validate(args, env)?;
     work(&inputs)
 }
 
 /// Resolves and writes the answer; returns the exit code.
-pub fn work(inputs: &Inputs) -> Result<u8, ResolveError> {
+pub fn work(inputs: &Inputs) -> Result<u8, CommandError<ResolveError>> {
     let answer = resolve(inputs)?;
     write(inputs, &answer)?;
     if inputs.strict && answer.missing_baseline() {
@@ -132,19 +123,18 @@ fn upload_name(inputs: &Inputs, answer: &Answer) -> Option<String> {
     Some(artifacts::name_for(template, head, &answer.label))
 }
 
-fn write(inputs: &Inputs, answer: &Answer) -> Result<(), ResolveError> {
-    match inputs.format {
-        Format::Json => runner::write::stdout(|log| log.json(&render::json(answer)))?,
-        Format::Text => runner::write::stdout(|log| log.append(&render::text::render(answer)))?,
-        Format::Github => {
-            let debug = if inputs.debug {
-                inputs.debug_lines()
-            } else {
-                Vec::new()
-            };
-            let rendered = render::actions::render(answer, &debug)?;
-            runner::write::for_runner(&inputs.files, &rendered)?;
-        }
-    }
+/// The answer in the form asked for; `RUNNER_DEBUG`'s lines only where a
+/// runner shows them.
+fn write(inputs: &Inputs, answer: &Answer) -> Result<(), CommandError<ResolveError>> {
+    let debug = if inputs.debug && inputs.format == Format::Github {
+        inputs.debug_lines()
+    } else {
+        Vec::new()
+    };
+    runner::emit(
+        inputs.format,
+        &inputs.files,
+        &render::Shown { answer, debug },
+    )?;
     Ok(())
 }

@@ -55,6 +55,18 @@ pub fn encode(out: &mut String, name: &str, value: &str) -> Result<(), EncodeErr
     Ok(())
 }
 
+/// Every `(name, value)` entry in order, each as [`encode`] writes it: a
+/// command's step outputs.
+pub fn encode_all<N: AsRef<str>, V: AsRef<str>>(
+    entries: impl IntoIterator<Item = (N, V)>,
+) -> Result<String, EncodeError> {
+    let mut out = String::new();
+    for (name, value) in entries {
+        encode(&mut out, name.as_ref(), value.as_ref())?;
+    }
+    Ok(out)
+}
+
 /// `ghadelimiter_` and 128 random bits, as the toolkit's delimiters look.
 fn delimiter() -> Result<String, EncodeError> {
     let mut bytes = [0u8; 16];

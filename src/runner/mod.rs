@@ -8,12 +8,14 @@
 //! everything is rendered, and what happens when a command fails or panics.
 //!
 //! Nothing here knows what a baseline or a benchmark is: a command renders
-//! its answer into a [`Rendered`] and this layer writes it.
+//! its answer in each form ([`Forms`]) and [`emit`] writes the one asked
+//! for.
 //! See <https://docs.github.com/en/actions/reference/workflow-commands-for-github-actions>.
 
 pub mod declare;
 pub mod env;
 pub mod exit;
+pub mod failure;
 pub mod file_command;
 pub mod format;
 pub mod log;
@@ -27,9 +29,10 @@ pub mod write;
 
 pub use declare::{Declared, Given, Input, Typed};
 pub use env::{Env, InputError, Reader, Value};
+pub use failure::{CommandError, Failure, finish};
 pub use format::Format;
 pub use text::shown;
-pub use write::{Rendered, WriteError};
+pub use write::{Forms, Rendered, WriteError, emit};
 
 /// `GITHUB_ACTIONS=true`: running as a step, so errors are annotations too.
 pub fn on_runner(env: Env<'_>) -> bool {
@@ -39,41 +42,4 @@ pub fn on_runner(env: Env<'_>) -> bool {
 /// `RUNNER_DEBUG=1` (the "Enable debug logging" re-run): print `::debug::` lines.
 pub fn debug(env: Env<'_>) -> bool {
     env("RUNNER_DEBUG").as_deref() == Some("1")
-}
-
-/// What every command's error says besides its words: whether the command
-/// line was wrong (a flag or `INPUT_*` value: exit 2) or what it read (exit
-/// 1). A command's own codes, from 3 on, are answers, not errors.
-pub trait Failure: std::fmt::Display {
-    fn usage(&self) -> bool;
-}
-
-/// Ends a command: its exit code; or its error said once ([`report_error`])
-/// and exit 2 or 1. Every command's `run` ends here (`cli::main`).
-pub fn finish<E: Failure>(command: &str, env: Env<'_>, result: Result<u8, E>) -> u8 {
-    match result {
-        Ok(code) => code,
-        Err(err) => {
-            report_error(command, &err.to_string(), env);
-            if err.usage() {
-                exit::USAGE
-            } else {
-                exit::BAD_INPUT
-            }
-        }
-    }
-}
-
-/// Ends a failed command visibly: one line on stderr and, on a runner, an
-/// `::error::` annotation, both naming the command.
-pub fn report_error(command: &str, message: &str, env: Env<'_>) {
-    let mut line = log::LogText::new();
-    line.push_line(&format!("{command}: error: {message}"));
-    write::stderr(&line);
-    if on_runner(env) {
-        let _ = write::stdout(|log| {
-            use log::LogSink as _;
-            log.command("error", &[("title", command)], message)
-        });
-    }
 }

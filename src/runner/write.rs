@@ -5,11 +5,13 @@
 //! written is a warning, not a failed step.
 
 use std::fs::OpenOptions;
-use std::io::Write;
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
+use super::file_command::EncodeError;
+use super::format::Format;
 use super::log::{LogSink, LogStream, LogText};
 
 /// The most a step output holds: a later step reads it through an
@@ -32,8 +34,12 @@ pub fn fewer_rows_to_fit(start: usize, render: impl Fn(usize) -> String) -> Stri
 /// GitHub refuses a step summary over 1 MiB (and shows none of it).
 pub const SUMMARY_LIMIT: usize = 1024 * 1024;
 
+/// Why an answer could not be written: its step outputs cannot be
+/// encoded, or a file (or stdout) refused the write.
 #[derive(Debug, Error)]
 pub enum WriteError {
+    #[error("cannot encode the step outputs: {0}")]
+    Encode(#[from] EncodeError),
     #[error(
         "--format github writes step outputs to the file named by GITHUB_OUTPUT, which is not set (use --format text or json outside a runner)"
     )]
@@ -106,23 +112,54 @@ pub fn fit_summary(summary: &str) -> std::borrow::Cow<'_, str> {
     format!("{head}{NOTE}").into()
 }
 
-/// Writes for a runner: outputs, then the summary (a failure there becomes
-/// a warning in the log), then the log.
-pub fn for_runner(files: &RunnerFiles, rendered: &Rendered) -> Result<(), WriteError> {
-    let summary_warning = outputs_and_summary(files, rendered)?;
-    stdout(|log| {
-        log.append(&rendered.stdout)?;
-        log.append(&summary_warning)
-    })
+/// A command's answer in the forms `--format` chooses between, each
+/// rendered by the command; [`emit`] writes the one asked for.
+pub trait Forms {
+    /// `--format json`: the answer as one JSON object.
+    fn json(&self) -> String;
+    /// `--format text`: the answer for a person.
+    fn text(&self) -> LogText;
+    /// `--format github`: the step outputs, the job summary and the
+    /// annotations.
+    fn actions(&self) -> Result<Rendered, EncodeError>;
+    /// The text form as it is written: [`Forms::text`], unless the command
+    /// streams a text too long to hold whole (compare's rows).
+    fn write_text(&self, log: &mut dyn LogSink) -> io::Result<()> {
+        log.append(&self.text())
+    }
+    /// What the runner's log shows after the annotations under `--format
+    /// github`: the text form, unless the command's annotations already
+    /// say all of it.
+    fn log(&self, log: &mut dyn LogSink) -> io::Result<()> {
+        self.write_text(log)
+    }
+}
+
+/// Writes a command's answer in the form asked for: JSON or text on
+/// stdout; for a runner, the outputs first, then the summary (a failure
+/// there becomes a warning in the log), then the log (the annotations,
+/// [`Forms::log`], that warning). The outputs and the summary are rendered
+/// before anything is written.
+pub fn emit(format: Format, files: &RunnerFiles, answer: &impl Forms) -> Result<(), WriteError> {
+    match format {
+        Format::Json => stdout(|log| log.json(&answer.json())),
+        Format::Text => stdout(|log| answer.write_text(log)),
+        Format::Github => {
+            let rendered = answer.actions()?;
+            let summary_warning = outputs_and_summary(files, &rendered)?;
+            stdout(|log| {
+                log.append(&rendered.stdout)?;
+                answer.log(log)?;
+                log.append(&summary_warning)
+            })
+        }
+    }
 }
 
 /// The first two writes for a runner: the outputs, then the summary.
 /// Returns what the log should say about a summary that could not be
 /// written (empty when it was).
-pub fn outputs_and_summary(
-    files: &RunnerFiles,
-    rendered: &Rendered,
-) -> Result<LogText, WriteError> {
+fn outputs_and_summary(files: &RunnerFiles, rendered: &Rendered) -> Result<LogText, WriteError> {
     let output = files.output.as_deref().ok_or(WriteError::NoOutputFile)?;
     append("GITHUB_OUTPUT", output, &rendered.outputs)?;
     let mut warning = LogText::new();

@@ -25,9 +25,7 @@ use thiserror::Error;
 
 use crate::config::{self, ConfigError, load};
 use crate::contract::resolution::{Provenance, ProvenanceError};
-use crate::runner::file_command::EncodeError;
-use crate::runner::log::LogSink as _;
-use crate::runner::{self, Env, Failure, Format, InputError, WriteError};
+use crate::runner::{self, CommandError, Env, Failure};
 use crate::validate::Sha;
 use args::SelectArgs;
 use decide::{Kind, Selection};
@@ -40,10 +38,12 @@ pub mod exit {
     pub use crate::runner::exit::*;
 }
 
+/// What stops a selection, besides what stops every command
+/// ([`CommandError`]): a config without a `[select]` table, or a config or
+/// resolution that cannot be read. A git failure is not one: everything
+/// runs, with a warning.
 #[derive(Debug, Error)]
 pub enum SelectError {
-    #[error(transparent)]
-    Input(#[from] InputError),
     #[error(transparent)]
     Config(#[from] ConfigError),
     #[error(
@@ -52,17 +52,9 @@ pub enum SelectError {
     NoSelect(String),
     #[error(transparent)]
     Provenance(#[from] ProvenanceError),
-    #[error("cannot encode the step outputs: {0}")]
-    Encode(#[from] EncodeError),
-    #[error(transparent)]
-    Write(#[from] WriteError),
 }
 
-impl Failure for SelectError {
-    fn usage(&self) -> bool {
-        matches!(self, SelectError::Input(_))
-    }
-}
+impl Failure for SelectError {}
 
 /// What a run decided and from which commits.
 pub struct Outcome {
@@ -79,23 +71,14 @@ pub struct Outcome {
 
 /// The command's one entry point: its inputs validated, then its work;
 /// the exit code, or the error `runner::finish` says and ends on.
-pub fn run(args: &SelectArgs, env: Env<'_>) -> Result<u8, SelectError> {
+pub fn run(args: &SelectArgs, env: Env<'_>) -> Result<u8, CommandError<SelectError>> {
     let inputs = inputs::validate(args, env)?;
     work(&inputs)
 }
 
-pub fn work(inputs: &Inputs) -> Result<u8, SelectError> {
+pub fn work(inputs: &Inputs) -> Result<u8, CommandError<SelectError>> {
     let outcome = select(inputs)?;
-    match inputs.format {
-        Format::Json => runner::write::stdout(|log| log.json(&render::json(&outcome, None)))?,
-        Format::Text => runner::write::stdout(|log| log.append(&render::text(&outcome)))?,
-        Format::Github => {
-            let mut rendered = render::actions(&outcome)?;
-            let text = render::text(&outcome);
-            rendered.stdout.append_text(&text);
-            runner::write::for_runner(&inputs.files, &rendered)?;
-        }
-    }
+    runner::emit(inputs.format, &inputs.files, &outcome)?;
     Ok(exit::OK)
 }
 

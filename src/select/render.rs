@@ -11,11 +11,11 @@ use serde::Serialize;
 
 use super::Outcome;
 use super::decide::Matched;
-use crate::runner::Rendered;
 use crate::runner::file_command::{self, EncodeError};
 use crate::runner::log::LogText;
 use crate::runner::markdown::escape as md;
 use crate::runner::text::visible;
+use crate::runner::{Forms, Rendered};
 
 /// Files the text form lists (a log of ten thousand paths helps nobody).
 const TEXT_FILES: usize = 100;
@@ -147,55 +147,6 @@ pub fn step_outputs(outcome: &Outcome) -> Vec<(&'static str, String)> {
     ]
 }
 
-/// The selection for a person, line by line.
-pub fn text(outcome: &Outcome) -> LogText {
-    let s = &outcome.selection;
-    let mut log = LogText::new();
-    if outcome.check {
-        let head = outcome
-            .head
-            .as_ref()
-            .map_or_else(|| "?".to_owned(), ToString::to_string);
-        log.push_line(&format!(
-            "select --check: {} ignore pattern(s) shadowed by a claim in the tree of {head}",
-            outcome.shadows.len()
-        ));
-    } else {
-        log.push_line(&format!("select: {} ({})", s.kind.name(), s.reason));
-    }
-    if !s.groups.is_empty() {
-        log.push_line(&format!("groups: {}", s.groups.join(",")));
-    }
-    for f in s.files.iter().take(TEXT_FILES) {
-        let matched = match &f.matched {
-            Matched::Groups(g) => format!("group {}", g.join(",")),
-            Matched::All(p) => format!("all ({p})"),
-            Matched::Ignored(p) => format!("ignored ({p})"),
-            Matched::Unmapped => "unmapped".to_owned(),
-        };
-        log.push_line(&format!(
-            "  {:<12} {}  -> {matched}",
-            f.status.name(),
-            visible(&f.path, SHOWN_PATH)
-        ));
-    }
-    if let Some(more) = s.files.len().checked_sub(TEXT_FILES).filter(|n| *n > 0) {
-        log.push_line(&format!(
-            "  ... and {more} more (--format json lists every path)"
-        ));
-    }
-    for warning in &outcome.warnings {
-        log.push_line(&format!("warning: {warning}"));
-    }
-    for shadow in &outcome.shadows {
-        log.push_line(&format!(
-            "warning: {}",
-            visible(&shadow.message(), 4 * SHOWN_PATH)
-        ));
-    }
-    log
-}
-
 fn summary(outcome: &Outcome) -> String {
     let s = &outcome.selection;
     let mut out = String::new();
@@ -230,38 +181,90 @@ fn summary(outcome: &Outcome) -> String {
     out
 }
 
-/// For a runner: the outputs, the summary, the annotations.
-pub fn actions(outcome: &Outcome) -> Result<Rendered, EncodeError> {
-    let mut outputs = String::new();
-    for (name, value) in step_outputs(outcome) {
-        file_command::encode(&mut outputs, name, &value)?;
+impl Forms for Outcome {
+    fn json(&self) -> String {
+        json(self, None)
     }
-    let mut stdout = LogText::new();
-    let title = if outcome.check {
-        "Benchmark selection config check"
-    } else {
-        "Benchmark selection: all"
-    };
-    for warning in &outcome.warnings {
-        stdout.push_command("warning", &[("title", title)], warning);
+
+    /// The selection for a person, line by line.
+    fn text(&self) -> LogText {
+        let s = &self.selection;
+        let mut log = LogText::new();
+        if self.check {
+            let head = self
+                .head
+                .as_ref()
+                .map_or_else(|| "?".to_owned(), ToString::to_string);
+            log.push_line(&format!(
+                "select --check: {} ignore pattern(s) shadowed by a claim in the tree of {head}",
+                self.shadows.len()
+            ));
+        } else {
+            log.push_line(&format!("select: {} ({})", s.kind.name(), s.reason));
+        }
+        if !s.groups.is_empty() {
+            log.push_line(&format!("groups: {}", s.groups.join(",")));
+        }
+        for f in s.files.iter().take(TEXT_FILES) {
+            let matched = match &f.matched {
+                Matched::Groups(g) => format!("group {}", g.join(",")),
+                Matched::All(p) => format!("all ({p})"),
+                Matched::Ignored(p) => format!("ignored ({p})"),
+                Matched::Unmapped => "unmapped".to_owned(),
+            };
+            log.push_line(&format!(
+                "  {:<12} {}  -> {matched}",
+                f.status.name(),
+                visible(&f.path, SHOWN_PATH)
+            ));
+        }
+        if let Some(more) = s.files.len().checked_sub(TEXT_FILES).filter(|n| *n > 0) {
+            log.push_line(&format!(
+                "  ... and {more} more (--format json lists every path)"
+            ));
+        }
+        for warning in &self.warnings {
+            log.push_line(&format!("warning: {warning}"));
+        }
+        for shadow in &self.shadows {
+            log.push_line(&format!(
+                "warning: {}",
+                visible(&shadow.message(), 4 * SHOWN_PATH)
+            ));
+        }
+        log
     }
-    for shadow in &outcome.shadows {
-        stdout.push_command(
-            "warning",
-            &[("title", "The select config shadows itself")],
-            &visible(&shadow.message(), 4 * SHOWN_PATH),
-        );
+
+    /// For a runner: the outputs, the summary, the annotations.
+    fn actions(&self) -> Result<Rendered, EncodeError> {
+        let outputs = file_command::encode_all(step_outputs(self))?;
+        let mut stdout = LogText::new();
+        let title = if self.check {
+            "Benchmark selection config check"
+        } else {
+            "Benchmark selection: all"
+        };
+        for warning in &self.warnings {
+            stdout.push_command("warning", &[("title", title)], warning);
+        }
+        for shadow in &self.shadows {
+            stdout.push_command(
+                "warning",
+                &[("title", "The select config shadows itself")],
+                &visible(&shadow.message(), 4 * SHOWN_PATH),
+            );
+        }
+        if self.selection.kind == super::decide::Kind::None {
+            stdout.push_command(
+                "notice",
+                &[("title", "No benchmark to run")],
+                &self.selection.reason,
+            );
+        }
+        Ok(Rendered {
+            outputs,
+            summary: summary(self),
+            stdout,
+        })
     }
-    if outcome.selection.kind == super::decide::Kind::None {
-        stdout.push_command(
-            "notice",
-            &[("title", "No benchmark to run")],
-            &outcome.selection.reason,
-        );
-    }
-    Ok(Rendered {
-        outputs,
-        summary: summary(outcome),
-        stdout,
-    })
 }

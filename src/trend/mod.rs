@@ -21,9 +21,7 @@ use thiserror::Error;
 
 use crate::config::{self, Config, ConfigError};
 use crate::parallel;
-use crate::runner::file_command::EncodeError;
-use crate::runner::log::LogSink as _;
-use crate::runner::{self, Env, Failure, Format, InputError, WriteError};
+use crate::runner::{self, CommandError, Env, Failure};
 use args::TrendArgs;
 use history::HistoryError;
 use inputs::Inputs;
@@ -37,32 +35,26 @@ pub mod exit {
     pub const REGRESSION: u8 = 4;
 }
 
+/// What stops a trend, besides what stops every command
+/// ([`CommandError`]): a history or config that cannot be read.
 #[derive(Debug, Error)]
 pub enum TrendError {
-    #[error(transparent)]
-    Input(#[from] InputError),
     #[error(transparent)]
     History(#[from] HistoryError),
     #[error(transparent)]
     Config(#[from] ConfigError),
-    #[error("cannot encode the step outputs: {0}")]
-    Encode(#[from] EncodeError),
-    #[error(transparent)]
-    Write(#[from] WriteError),
 }
 
 impl Failure for TrendError {
+    /// More history files than one run reads: `--history` asked too much.
     fn usage(&self) -> bool {
-        matches!(
-            self,
-            TrendError::Input(_) | TrendError::History(HistoryError::TooMany { .. })
-        )
+        matches!(self, TrendError::History(HistoryError::TooMany { .. }))
     }
 }
 
 /// The command's one entry point: its inputs validated, then its work;
 /// the exit code, or the error `runner::finish` says and ends on.
-pub fn run(args: &TrendArgs, env: Env<'_>) -> Result<u8, TrendError> {
+pub fn run(args: &TrendArgs, env: Env<'_>) -> Result<u8, CommandError<TrendError>> {
     let inputs = inputs::validate(args, env)?;
     work(&inputs)
 }
@@ -98,12 +90,13 @@ pub fn judge<'h>(
 }
 
 /// Reads, judges and writes; returns the exit code.
-pub fn work(inputs: &Inputs) -> Result<u8, TrendError> {
+pub fn work(inputs: &Inputs) -> Result<u8, CommandError<TrendError>> {
     let mut config = match &inputs.config {
-        Some(path) => config::load::load(path)?,
+        Some(path) => config::load::load(path).map_err(TrendError::from)?,
         None => Config::default(),
     };
-    let history = history::read(&inputs.history, &mut config, inputs.results_format)?;
+    let history = history::read(&inputs.history, &mut config, inputs.results_format)
+        .map_err(TrendError::from)?;
     let mut rows = judge(&history, &config, inputs.min_change);
     // A step where the machine changed is the machine's, not the code's.
     let mut machines = machine::changes(&history.machines);
@@ -119,15 +112,7 @@ pub fn work(inputs: &Inputs) -> Result<u8, TrendError> {
         min_change: inputs.min_change,
         recent: inputs.recent,
     };
-    match inputs.format {
-        Format::Json => runner::write::stdout(|log| log.json(&render::json(&report, None)))?,
-        Format::Text => runner::write::stdout(|log| log.append(&render::text(&report)))?,
-        Format::Github => {
-            let mut rendered = render::actions(&report)?;
-            rendered.stdout.append_text(&render::text(&report));
-            runner::write::for_runner(&inputs.files, &rendered)?;
-        }
-    }
+    runner::emit(inputs.format, &inputs.files, &report)?;
     let failing = inputs.fail_on_regression && !report.new_regressions().is_empty();
     Ok(if failing { exit::REGRESSION } else { exit::OK })
 }

@@ -14,12 +14,12 @@ use super::report::{Found, Report, RowTrend, Section};
 use crate::contract::trend::{
     Counts, KeyCells, TrendChange, TrendMachineChange, TrendMovedRow, TrendReport, TrendRow,
 };
-use crate::runner::Rendered;
 use crate::runner::file_command::{self, EncodeError};
 use crate::runner::log::LogText;
 use crate::runner::markdown::{escape as md, line_chart};
 use crate::runner::text::{counted, quantity, visible};
 use crate::runner::write::fewer_rows_to_fit;
+use crate::runner::{Forms, Rendered};
 use crate::table::SHOWN_CELL;
 
 /// Changes each section of the text and the summary lists.
@@ -239,32 +239,6 @@ fn machine_lines(report: &Report<'_>) -> Vec<String> {
     out
 }
 
-/// The trend for a person, line by line.
-pub fn text(report: &Report<'_>) -> LogText {
-    let mut log = LogText::new();
-    log.push_line(&headline(report));
-    for line in machine_lines(report) {
-        log.push_line(&line);
-    }
-    for section in Section::ALL {
-        let found = report.section(section);
-        if found.is_empty() {
-            continue;
-        }
-        log.push_line(&format!("{}:", section.title().to_lowercase()));
-        for f in found.iter().take(LISTED) {
-            log.push_line(&format!("  {}", line(report, f)));
-        }
-        if let Some(more) = found.len().checked_sub(LISTED).filter(|n| *n > 0) {
-            log.push_line(&format!("  ... and {more} more (--format json lists all)"));
-        }
-    }
-    for warning in &report.history.warnings {
-        log.push_line(&format!("warning: {}", visible(warning, 4 * SHOWN_CELL)));
-    }
-    log
-}
-
 fn summary(report: &Report<'_>) -> String {
     let c = counts(report);
     let mut out = format!(
@@ -320,46 +294,75 @@ fn summary(report: &Report<'_>) -> String {
     out
 }
 
-/// For a runner: the outputs, the summary, a warning per new regression.
-pub fn actions(report: &Report<'_>) -> Result<Rendered, EncodeError> {
-    let mut outputs = String::new();
-    for (name, value) in step_outputs(report) {
-        file_command::encode(&mut outputs, name, &value)?;
+impl Forms for Report<'_> {
+    fn json(&self) -> String {
+        json(self, None)
     }
-    let mut stdout = LogText::new();
-    let fresh = report.new_regressions();
-    for f in fresh.iter().take(ANNOTATED) {
-        stdout.push_command(
-            "warning",
-            &[("title", "Benchmark regression on main")],
-            &line(report, f),
-        );
+
+    /// The trend for a person, line by line.
+    fn text(&self) -> LogText {
+        let mut log = LogText::new();
+        log.push_line(&headline(self));
+        for line in machine_lines(self) {
+            log.push_line(&line);
+        }
+        for section in Section::ALL {
+            let found = self.section(section);
+            if found.is_empty() {
+                continue;
+            }
+            log.push_line(&format!("{}:", section.title().to_lowercase()));
+            for f in found.iter().take(LISTED) {
+                log.push_line(&format!("  {}", line(self, f)));
+            }
+            if let Some(more) = found.len().checked_sub(LISTED).filter(|n| *n > 0) {
+                log.push_line(&format!("  ... and {more} more (--format json lists all)"));
+            }
+        }
+        for warning in &self.history.warnings {
+            log.push_line(&format!("warning: {}", visible(warning, 4 * SHOWN_CELL)));
+        }
+        log
     }
-    if let Some(more) = fresh.len().checked_sub(ANNOTATED).filter(|n| *n > 0) {
-        stdout.push_command(
-            "warning",
-            &[("title", "Benchmark regression on main")],
-            &format!("and {more} more new regressions (see the job summary)"),
-        );
+
+    /// For a runner: the outputs, the summary, a warning per new regression.
+    fn actions(&self) -> Result<Rendered, EncodeError> {
+        let outputs = file_command::encode_all(step_outputs(self))?;
+        let mut stdout = LogText::new();
+        let fresh = self.new_regressions();
+        for f in fresh.iter().take(ANNOTATED) {
+            stdout.push_command(
+                "warning",
+                &[("title", "Benchmark regression on main")],
+                &line(self, f),
+            );
+        }
+        if let Some(more) = fresh.len().checked_sub(ANNOTATED).filter(|n| *n > 0) {
+            stdout.push_command(
+                "warning",
+                &[("title", "Benchmark regression on main")],
+                &format!("and {more} more new regressions (see the job summary)"),
+            );
+        }
+        for m in self.machines.iter().take(ANNOTATED) {
+            let run = run_name(self, m.run, true);
+            stdout.push_command(
+                "warning",
+                &[("title", "Benchmark machine changed on main")],
+                &visible(&super::machine::sentence(m, &run), 4 * SHOWN_CELL),
+            );
+        }
+        for warning in self.history.warnings.iter().take(ANNOTATED) {
+            stdout.push_command(
+                "warning",
+                &[("title", "Benchmark history")],
+                &visible(warning, 4 * SHOWN_CELL),
+            );
+        }
+        Ok(Rendered {
+            outputs,
+            summary: summary(self),
+            stdout,
+        })
     }
-    for m in report.machines.iter().take(ANNOTATED) {
-        let run = run_name(report, m.run, true);
-        stdout.push_command(
-            "warning",
-            &[("title", "Benchmark machine changed on main")],
-            &visible(&super::machine::sentence(m, &run), 4 * SHOWN_CELL),
-        );
-    }
-    for warning in report.history.warnings.iter().take(ANNOTATED) {
-        stdout.push_command(
-            "warning",
-            &[("title", "Benchmark history")],
-            &visible(warning, 4 * SHOWN_CELL),
-        );
-    }
-    Ok(Rendered {
-        outputs,
-        summary: summary(report),
-        stdout,
-    })
 }

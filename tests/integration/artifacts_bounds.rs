@@ -43,7 +43,7 @@ async fn two_pages(mock: &MockGitHub, prefix: &str, first: Vec<Value>, second: V
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn pages_are_followed() {
+async fn an_artifact_past_the_first_page_is_found_not_missed() {
     let mock = MockGitHub::start().await;
     let n = name("mi355");
     let page1: Vec<Value> = (0..100)
@@ -204,7 +204,7 @@ async fn at_most_eight_artifact_lookups_are_in_flight() {
 /// already starts with the base path alone; this
 /// guards that, and our `Link` handling, end to end).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn enterprise_server_api_path_and_its_pagination() {
+async fn an_enterprise_servers_next_page_keeps_a_single_api_prefix() {
     let mock = MockGitHub::start().await;
     let n = name("mi355");
     let page2 = vec![artifact(8, &n, 80, BASE, "2026-11-01T10:00:00Z", false)];

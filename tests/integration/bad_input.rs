@@ -33,8 +33,9 @@ fn payload_run(text: &str, event: &str) -> Run {
         .run()
 }
 
+// Issue 2, item 7: bad input is one line naming the file, exit 1, and nothing in GITHUB_OUTPUT.
 #[test]
-fn missing_and_unreadable_files() {
+fn an_event_file_that_cannot_be_read_is_refused_and_writes_no_output() {
     let run = Bin::new()
         .event("/nonexistent/event.json", "push")
         .on_runner()
@@ -46,8 +47,9 @@ fn missing_and_unreadable_files() {
     refused(&run, 1, "cannot read event file");
 }
 
+// Issue 2, item 7: bad input is one line naming the file, exit 1, and nothing in GITHUB_OUTPUT.
 #[test]
-fn malformed_truncated_and_non_object_json() {
+fn a_payload_that_is_not_one_json_object_is_refused_and_writes_no_output() {
     refused(&payload_run("", "push"), 1, "is empty");
     refused(
         &payload_run("{\"ref\": ", "push"),
@@ -134,8 +136,9 @@ fn missing_fields_and_bad_values_name_the_field() {
     );
 }
 
+// Issue 2, item 7: bad input is one line naming the file, exit 1, and nothing in GITHUB_OUTPUT.
 #[test]
-fn payload_over_the_size_limit() {
+fn an_event_payload_over_64_mib_is_refused_naming_the_limit() {
     let r = Bin::new();
     let path = r.dir().join("huge.json");
     let file = std::fs::File::create(&path).unwrap();
@@ -144,8 +147,9 @@ fn payload_over_the_size_limit() {
     refused(&run, 1, "over the 67108864-byte limit");
 }
 
+// Issue 2, item 7: bad input is one line naming the file, exit 1, and nothing in GITHUB_OUTPUT.
 #[test]
-fn event_name_that_contradicts_the_payload() {
+fn an_event_name_the_payload_contradicts_is_refused_not_guessed() {
     let push = json!({"ref": "refs/heads/main", "before": "a".repeat(40), "after": "b".repeat(40)});
     refused(
         &payload_run(&push.to_string(), "pull_request"),

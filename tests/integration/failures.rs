@@ -257,7 +257,7 @@ async fn a_server_that_never_answers_ends_at_the_deadline() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn invalid_json_is_a_warning() {
+async fn a_tag_answer_that_is_not_json_is_a_warning_and_the_baseline_stands() {
     let mock = MockGitHub::start().await;
     mock.commit_sha(REPO, "main", TIP).await;
     Mock::given(method("GET"))

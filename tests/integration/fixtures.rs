@@ -81,7 +81,7 @@ fn check_one(path: &Path, want: &Value) {
 }
 
 #[test]
-fn own_fixtures_resolve_as_expected() {
+fn every_payload_of_tests_fixtures_resolves_to_its_expected_baseline() {
     let n = check_folder(&own_fixtures());
     assert!(n >= 15, "only {n} fixtures");
 }
@@ -91,7 +91,7 @@ fn own_fixtures_resolve_as_expected() {
 /// the corpus is missing.
 #[test]
 #[ignore = "needs ../shared/fixtures/events beside the checkout (.ci/run)"]
-fn shared_fixtures_resolve_as_expected() {
+fn every_shared_payload_resolves_to_its_expected_baseline() {
     let dir = shared_fixtures().expect("needs ../shared/fixtures/events beside the checkout");
     let n = check_folder(&dir);
     assert!(n >= 17, "only {n} shared payloads in {}", dir.display());

@@ -407,7 +407,7 @@ fn a_failed_benchmark_is_a_failed_row_and_python_nan_is_no_value() {
 }
 
 #[test]
-fn trend_reads_a_history_of_pyperf_files() {
+fn trend_finds_the_row_that_moved_in_a_history_of_pyperf_files() {
     let bin = Bin::new();
     let h = bin.dir().join("history");
     std::fs::create_dir_all(&h).unwrap();

@@ -245,7 +245,7 @@ fn write_history_with_a_wild_row(dir: &Path, rows: &[Bench], wild: usize) {
 /// A wild row (25% run to run) 20% slower than its baseline: a regression
 /// against the fixed threshold, noise against its history.
 #[test]
-fn history_files_end_to_end_missing_partial_and_malformed() {
+fn a_missing_partial_or_malformed_history_file_is_a_warning_never_a_failure() {
     let rows = suite();
     let scratch = tempfile::tempdir().unwrap();
     let dir = scratch.path().to_owned();
@@ -430,7 +430,7 @@ fn median(mut values: Vec<f64>) -> f64 {
 /// `rerun-baseline`, a suite that moved together fills `suite-shift` and
 /// says to re-run elsewhere, and the summary says the false-alarm rate.
 #[test]
-fn rerun_baseline_suite_shift_and_the_rate_on_a_runner() {
+fn a_baseline_off_its_level_and_a_suite_shift_are_named_on_a_runner() {
     let rows = suite();
     let bin = Bin::new();
     let dir = bin.dir().to_owned();

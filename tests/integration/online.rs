@@ -108,7 +108,7 @@ async fn new_branch_uses_the_branch_point_and_never_the_zero_sha() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn pull_request_merge_base_mode() {
+async fn merge_base_mode_compares_with_the_merge_base_not_the_base_tip() {
     let mock = MockGitHub::start().await;
     mock.compare(REPO, BASE, HEAD, STALE).await;
     let payload = json!({"pull_request": {"base": {"ref": "main", "sha": BASE, "repo": repo_json()},

@@ -304,8 +304,9 @@ fn enterprise_server_urls_come_from_github_server_url() {
     );
 }
 
+// Issue 2, item 2: scripts and tests depend on json's exact set of keys.
 #[test]
-fn text_and_json_formats() {
+fn json_holds_every_documented_key_and_text_writes_no_outputs() {
     let run = Bin::new()
         .event(example(), "pull_request")
         .arg("--offline")

@@ -58,8 +58,9 @@ fn any_version() -> impl Strategy<Value = Version> {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
 
+    // Issue 6, item 2: the output write/read round trip for arbitrary names and values.
     #[test]
-    fn output_round_trip(pairs in prop::collection::vec((".{0,12}", ".{0,40}"), 0..8)) {
+    fn every_output_reads_back_as_written_so_no_value_forges_another(pairs in prop::collection::vec((".{0,12}", ".{0,40}"), 0..8)) {
         let mut written = String::new();
         let mut expected = Vec::new();
         for (name, value) in pairs {

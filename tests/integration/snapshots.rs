@@ -15,14 +15,14 @@ fn fork_pull_request() -> Bin {
 }
 
 #[test]
-fn job_summary_of_a_fork_pull_request() {
+fn a_fork_pull_requests_summary_names_the_base_repository_never_the_fork() {
     let run = fork_pull_request().on_runner().run();
     run.assert_code(0);
     insta::assert_snapshot!("summary_fork_pull_request", run.summary);
 }
 
 #[test]
-fn job_summary_of_a_missing_baseline() {
+fn a_missing_baseline_is_a_warning_in_the_job_summary_never_a_quiet_skip() {
     let run = Bin::new()
         .payload(
             r#"{"ref": "refs/heads/main", "repository": {"full_name": "ROCm/FlyDSL", "default_branch": "main"}}"#,
@@ -36,7 +36,7 @@ fn job_summary_of_a_missing_baseline() {
 }
 
 #[test]
-fn text_output_of_a_fork_pull_request() {
+fn a_fork_pull_requests_text_names_the_base_repository_never_the_fork() {
     let run = fork_pull_request().args(["--format", "text"]).run();
     run.assert_code(0);
     insta::assert_snapshot!("text_fork_pull_request", run.stdout);

@@ -14,14 +14,16 @@ pub mod json;
 pub mod summary;
 pub mod text;
 
+use std::io;
+
 use crate::compare::noise::NoBand;
 use crate::compare::report::Report;
 use crate::compare::verdict::{Class, Comparison, Origin, RowResult, Verdict};
 use crate::config::{FailThreshold, Source};
-use crate::runner::Rendered;
 use crate::runner::file_command::{self, EncodeError};
-use crate::runner::log::LogText;
+use crate::runner::log::{LogSink, LogText};
 use crate::runner::text::{quantity, visible};
+use crate::runner::{Forms, Rendered};
 use crate::table::SHOWN_CELL;
 
 /// Annotations per kind: GitHub shows ten per step anyway.
@@ -512,10 +514,8 @@ fn fit(value: String) -> String {
 /// For a runner: the outputs, the job summary, and the annotations; the
 /// rest of the log is [`text::write`], written after them.
 pub fn actions(report: &Report<'_>) -> Result<Rendered, EncodeError> {
-    let mut outputs = String::new();
-    for (name, value) in step_outputs(report) {
-        file_command::encode(&mut outputs, name, &fit(value))?;
-    }
+    let outputs =
+        file_command::encode_all(step_outputs(report).into_iter().map(|(n, v)| (n, fit(v))))?;
     let mut stdout = LogText::new();
     annotations(report, &mut stdout);
     Ok(Rendered {
@@ -523,4 +523,27 @@ pub fn actions(report: &Report<'_>) -> Result<Rendered, EncodeError> {
         summary: summary::summary(report),
         stdout,
     })
+}
+
+impl Forms for Report<'_> {
+    fn json(&self) -> String {
+        json::json(self, None)
+    }
+
+    /// The text held whole, as a test reads it; `--format text` and the
+    /// log stream it ([`Forms::write_text`]).
+    fn text(&self) -> LogText {
+        let mut out = LogText::new();
+        let _ = text::write(self, &mut out);
+        out
+    }
+
+    /// Streamed: a report of millions of rows is never held whole as text.
+    fn write_text(&self, log: &mut dyn LogSink) -> io::Result<()> {
+        text::write(self, log)
+    }
+
+    fn actions(&self) -> Result<Rendered, EncodeError> {
+        actions(self)
+    }
 }

@@ -8,7 +8,7 @@ use std::io;
 use super::{REPORT_ONLY, Rerun, counts_line, cut, dashboard, history_line, verdict_line};
 use crate::compare::report::Report;
 use crate::compare::verdict::Class;
-use crate::runner::log::{LogSink, LogText};
+use crate::runner::log::LogSink;
 
 pub fn write(report: &Report<'_>, out: &mut dyn LogSink) -> io::Result<()> {
     if let Some(sentence) = report.machine.sentence() {
@@ -72,11 +72,4 @@ pub fn write(report: &Report<'_>, out: &mut dyn LogSink) -> io::Result<()> {
         out.line(&format!("warning: {}", cut(warning)))?;
     }
     Ok(())
-}
-
-/// The report as text, in memory (for tests and small reports).
-pub fn render(report: &Report<'_>) -> String {
-    let mut out = LogText::new();
-    let _ = write(report, &mut out);
-    out.as_str().to_owned()
 }

@@ -11,10 +11,7 @@ use crate::runner::log::LogText;
 use crate::runner::markdown::escape as md;
 
 pub fn render(answer: &Answer, debug: &[String]) -> Result<Rendered, EncodeError> {
-    let mut outputs = String::new();
-    for (name, value) in step_outputs(answer) {
-        file_command::encode(&mut outputs, name, &value)?;
-    }
+    let outputs = file_command::encode_all(step_outputs(answer))?;
     Ok(Rendered {
         outputs,
         summary: summary(answer),

@@ -5,7 +5,12 @@
 pub mod actions;
 pub mod text;
 
+use std::io;
+
 use crate::resolve::answer::Answer;
+use crate::runner::file_command::EncodeError;
+use crate::runner::log::{LogSink, LogText};
+use crate::runner::{Forms, Rendered};
 
 /// The whole answer as one JSON object (the `json` output and `--format json`).
 pub fn json(answer: &Answer) -> String {
@@ -53,4 +58,31 @@ pub fn step_outputs(answer: &Answer) -> Vec<(&'static str, String)> {
         ("upload-name", text_or_empty(&f.upload_name)),
         ("json", json(answer)),
     ]
+}
+
+/// The answer as `--format` shows it, with the debug lines a runner's
+/// log shows under `RUNNER_DEBUG` (empty otherwise).
+pub struct Shown<'a> {
+    pub answer: &'a Answer,
+    pub debug: Vec<String>,
+}
+
+impl Forms for Shown<'_> {
+    fn json(&self) -> String {
+        json(self.answer)
+    }
+
+    fn text(&self) -> LogText {
+        text::render(self.answer)
+    }
+
+    fn actions(&self) -> Result<Rendered, EncodeError> {
+        actions::render(self.answer, &self.debug)
+    }
+
+    /// The annotations and the summary say the answer: the log repeats
+    /// nothing after them.
+    fn log(&self, _log: &mut dyn LogSink) -> io::Result<()> {
+        Ok(())
+    }
 }

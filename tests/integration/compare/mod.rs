@@ -145,7 +145,7 @@ fn on_runner_seed() -> Run {
 }
 
 #[test]
-fn step_outputs_summary_and_annotations() {
+fn a_regression_is_an_output_one_error_annotation_and_the_summarys_first_section() {
     let run = on_runner_seed();
     run.assert_code(4);
     let o = run.outputs();

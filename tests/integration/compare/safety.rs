@@ -54,8 +54,9 @@ fn resolution(fields: serde_json::Value) -> String {
 
 /// A stale baseline file beside a resolution that says there is no
 /// baseline (or is for another label) must not produce a pass.
+// Issue 17, item 3: a stale baseline file beside such a resolution must not pass.
 #[test]
-fn the_resolution_is_evidence() {
+fn a_resolution_without_a_baseline_makes_the_gate_inconclusive_never_a_pass() {
     let rows = suite();
     let text = csv(&rows, |_, b| Some(line(b, Some(b.value), "ok")));
     for (fields, says) in [

@@ -170,7 +170,7 @@ fn every_job_passing_passes_and_an_inconclusive_one_fails_only_under_strict() {
 }
 
 #[test]
-fn the_table_as_json() {
+fn the_json_of_a_matrix_with_one_regressed_job_keeps_its_shape() {
     let bin = matrix(&[("mi355", regressed), ("mi325", passing)]);
     let (_, value) = gate(bin).json_code(4);
     insta::assert_snapshot!(

@@ -108,7 +108,7 @@ fn each_fixture_finds_exactly_what_it_marks_at_the_marked_line_and_column() {
 }
 
 #[test]
-fn a_real_world_workflow_mixing_every_pattern() {
+fn every_rule_fires_on_a_real_world_workflow_at_its_marked_places() {
     let path = fixture("real-world/gpu-benchmarks.yml");
     let (run, v) = json(&path, &[]);
     run.assert_code(4);

@@ -146,7 +146,7 @@ fn all_changes_nothing_and_none_is_inconclusive() {
 }
 
 #[test]
-fn a_selection_file_is_checked() {
+fn a_selection_that_is_not_selects_answer_is_refused_and_unknown_groups_warned() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("selection.json");
     std::fs::write(&file, r#"{"selection":"few","groups":[]}"#).unwrap();
