@@ -42,3 +42,29 @@ fn a_caret_in_a_regular_expression_is_not_a_commit_counted_back() {
         [at("baseline-walk", 38), at("baseline-walk", 42)]
     );
 }
+
+/// tt-xla's uplift: a container given `--device=/dev/net/tun` (a VPN's
+/// tunnel) on a hosted runner holds no accelerator, so its `always()`
+/// and its missing timeout are no findings; containers given a
+/// Tenstorrent card or AMD's GPU devices still are expensive.
+#[test]
+fn only_an_accelerator_device_makes_a_container_expensive() {
+    assert_eq!(
+        lint("uplift.yml"),
+        [
+            at("long-timeout", 9),
+            at("long-timeout", 27),
+            at("job-always", 29)
+        ]
+    );
+}
+
+/// lancedb's CI: `ubuntu-2404-8x-x64` is one of GitHub's larger runners
+/// (its size in its name), so the group main's pushes share cancels a
+/// paid run; GitHub's standard images, `x86_64` and `macos-m2-15`, are
+/// not sizes.
+#[test]
+fn a_runner_named_by_its_size_is_a_larger_runner() {
+    assert_eq!(lint("sized-runners.yml"), [at("cancel-main", 11)]);
+    assert_eq!(lint("standard-runners.yml"), []);
+}
