@@ -68,3 +68,20 @@ fn a_runner_named_by_its_size_is_a_larger_runner() {
     assert_eq!(lint("sized-runners.yml"), [at("cancel-main", 11)]);
     assert_eq!(lint("standard-runners.yml"), []);
 }
+
+/// RediSearch's micro-benchmarks: a job with no `timeout-minutes` whose
+/// benchmark step is allowed 300 is one cost, found once at the step; an
+/// unbounded benchmark step before a long one (the seed's shape) keeps
+/// the job's 360 minutes a finding of its own.
+#[test]
+fn a_jobs_allowance_bounded_at_its_benchmark_step_is_one_finding() {
+    assert_eq!(
+        lint("micro-benchmarks.yml"),
+        [
+            at("long-timeout", 15),
+            at("long-timeout", 19),
+            at("long-timeout", 25),
+            at("long-timeout", 27)
+        ]
+    );
+}
