@@ -5,6 +5,7 @@
 
 use std::cell::OnceCell;
 
+use super::checkouts;
 use super::later::{Act, Later};
 use super::{hit, pinned_ref, positionals};
 use crate::lint::evidence::{
@@ -32,7 +33,8 @@ pub fn check(w: &Workflow<'_>, bench: &Benchmarks, hits: &mut Vec<Hit>) {
             // A step after the job's last measurement fetches nothing it
             // measured: a results repository checked out to publish to.
             let measures_later = last.is_none_or(|l| l > position);
-            if drifts && measures_later {
+            // A checkout pinned or only sent with later is no drift.
+            if drifts && measures_later && !checkouts::settled(job, position) {
                 checkout_dependency(job, step, hits);
             }
             let Some(script) = &step.script else {

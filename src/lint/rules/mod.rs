@@ -3,10 +3,12 @@
 //! settings (conditions, timeouts, concurrency, caches), [`results`] what
 //! happens to results (`continue-on-error`, an exit 0 when they are
 //! missing, a partial file thrown away), [`git`] the git commands of
-//! scripts (with [`later`], where a script pins and pushes, found once),
+//! scripts (with [`later`], where a script pins and pushes, found once,
+//! and [`checkouts`], what later steps do with a checkout),
 //! [`expressions`] the `${{ }}` expressions and the shell defaults that
 //! stand for commits.
 
+pub mod checkouts;
 pub mod expressions;
 pub mod git;
 pub mod group;

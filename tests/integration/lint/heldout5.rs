@@ -85,3 +85,21 @@ fn a_jobs_allowance_bounded_at_its_benchmark_step_is_one_finding() {
         ]
     );
 }
+
+/// asv-runner: pandas checked out at its tip and then at the commit
+/// chosen (`git checkout $sha` inside it) is pinned, and a job that only
+/// publishes results ("Publish ASV Benchmarks", "Process ASV Results")
+/// measures nothing; a job measuring pandas' tip is still found.
+#[test]
+fn a_checkout_pinned_later_or_in_a_publishing_job_measures_no_moving_tip() {
+    assert_eq!(lint("run-asv.yml"), [at("unpinned-clone", 38)]);
+    assert_eq!(lint("process-results.yml"), []);
+}
+
+/// tfhe-rs: the results sender checked out at its default branch before
+/// the GPU benchmark and used only by `data_sender.py` after it is not
+/// measured code; a harness checked out the same way and run is.
+#[test]
+fn a_checkout_used_only_to_send_results_is_not_measured_code() {
+    assert_eq!(lint("slab-sender.yml"), [at("unpinned-clone", 22)]);
+}
