@@ -15,6 +15,7 @@ pub mod group;
 pub mod jobs;
 pub mod later;
 pub mod results;
+pub mod status;
 
 use super::evidence::Benchmarks;
 use super::finding::Hit;

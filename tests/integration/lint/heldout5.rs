@@ -103,3 +103,12 @@ fn a_checkout_pinned_later_or_in_a_publishing_job_measures_no_moving_tip() {
 fn a_checkout_used_only_to_send_results_is_not_measured_code() {
     assert_eq!(lint("slab-sender.yml"), [at("unpinned-clone", 22)]);
 }
+
+/// Genesis's alarm: `set +e` before the regression comparison in a
+/// script that never exits non-zero after it is the script's own
+/// `continue-on-error`; a script that fails on the other statuses, or
+/// says the failure, handles it.
+#[test]
+fn set_plus_e_around_a_comparison_that_never_fails_is_silent() {
+    assert_eq!(lint("alarm.yml"), [at("silent-baseline", 16)]);
+}
