@@ -4,7 +4,7 @@
 //! a real workflow's shape cut down, with a look-alike beside it that
 //! must still be found (or stay silent).
 
-use super::calls::findings;
+use super::calls::{findings, text_findings};
 use crate::support::harness::{Bin, repo_root};
 
 /// The findings of linting one fixture file, as (rule, line), from the
@@ -111,4 +111,11 @@ fn a_checkout_used_only_to_send_results_is_not_measured_code() {
 #[test]
 fn set_plus_e_around_a_comparison_that_never_fails_is_silent() {
     assert_eq!(lint("alarm.yml"), [at("silent-baseline", 16)]);
+}
+
+/// All the shapes above, as a user reads them in the text output.
+#[test]
+fn the_fifth_sets_shapes_read_as_a_user_sees_them() {
+    let root = repo_root().join("tests/fixtures/lint/heldout5");
+    insta::assert_snapshot!("lint_heldout5_shapes", text_findings(&root));
 }
