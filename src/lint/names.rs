@@ -31,16 +31,36 @@ pub fn warms_up(name: &str) -> bool {
 /// workflow.
 pub fn job_does_chores(job: &Job<'_>) -> bool {
     // Not "compile": a compile-time benchmark measures compiling (read on
-    // cccl's "Compile-time" GPU job).
-    words(&job.title()).any(|w| w != "compile" && CHORES.contains(&w.as_str()))
+    // cccl's "Compile-time" GPU job). Publishing what was measured is a
+    // chore too ("Process ASV Results", asv-runner's `asv publish` job;
+    // issue 49).
+    words(&job.title()).any(|w| {
+        w != "compile" && CHORES.contains(&w.as_str())
+            || ["publish", "deploy", "process"].contains(&w.as_str())
+    })
 }
 
 /// Whether a step's name says it builds or checks the benchmarks rather
 /// than running them ("build benchmarks", "Check benchmarks": a test job
-/// keeping the suite working; read on scikit-image and torchao).
+/// keeping the suite working; read on scikit-image and torchao), or
+/// handles results measured elsewhere ("Publish ASV Benchmarks": `asv
+/// publish` renders them; "Process ASV results": read on asv-runner's
+/// publishing job, issue 49). Its commands are still read: a harness
+/// among them is evidence whatever the name.
 pub fn prepares_benchmarks(name: &str) -> bool {
-    words(name).any(|w| CHORES.contains(&w.as_str()) || w == "check" || w == "validate")
+    words(name).any(|w| {
+        CHORES.contains(&w.as_str())
+            || ["check", "validate"].contains(&w.as_str())
+            || RESULTS_CHORES.contains(&w.as_str())
+    })
 }
+
+/// Words of a step's name that say it handles results, not measures
+/// them. Not "compare" or "upload": a comparison or an upload of results
+/// is benchmark evidence of its own (docs/lint.md).
+const RESULTS_CHORES: &[&str] = &[
+    "publish", "deploy", "process", "result", "results", "report", "plot", "summary",
+];
 
 /// Words that name a chore around the benchmarks, not running them.
 const CHORES: &[&str] = &[

@@ -271,6 +271,29 @@ pub fn provider_hosted(label: &str) -> bool {
             .is_some_and(|(provider, image)| !provider.is_empty() && github_hosted(image))
 }
 
+/// Whether one of GitHub's image labels carries a core count after its
+/// version, the shape of a larger runner an organisation names
+/// (`ubuntu-2404-8x-x64`, `ubuntu-24.04-8core`, `windows-2022-16`,
+/// `ubuntu-latest-x64-32x`; read on lancedb's CI, issue 49): a number
+/// with `x`, `c` or `core` after the image's name, or a bare number after
+/// its version (`latest`, `24.04`, `2022`). Not `macos-m2-15`, whose `15`
+/// is the version, nor `ubuntu-24.04-arm`, GitHub's own, which says no
+/// size.
+fn sized(label: &str) -> bool {
+    let mut versioned = false;
+    label.split('-').skip(1).any(|word| {
+        let unit = word.trim_start_matches(|c: char| c.is_ascii_digit());
+        let count = word.strip_suffix(unit).unwrap_or("");
+        let count_ok = !count.is_empty() && !count.starts_with('0') && count.len() <= 3;
+        let found = count_ok
+            && (["x", "c", "core", "cores"].contains(&unit) || (unit.is_empty() && versioned));
+        versioned |= word == "latest"
+            || (word.contains('.') || word.len() == 4)
+                && word.bytes().all(|b| b.is_ascii_digit() || b == b'.');
+        found
+    })
+}
+
 impl<'a> Job<'a> {
     pub fn get(&self, key: &str) -> Option<&'a Node> {
         self.node.get(key)
@@ -347,20 +370,21 @@ impl<'a> Job<'a> {
     /// Whether it is seen to occupy an expensive runner, whatever it runs:
     /// a self-hosted or custom label, any label naming a GPU (also a
     /// provider's, `runs-on=ID/runner=gpu`), one
-    /// of GitHub's larger runners (`ubuntu-latest-16-cores`, a `gpu`
-    /// label), or a container given devices (`--gpus`, `--device`). An
+    /// of GitHub's larger runners (`ubuntu-latest-16-cores`,
+    /// `ubuntu-2404-8x-x64`, a `gpu` label), or a container given an
+    /// accelerator (`--gpus`, `--device=/dev/kfd`, ...). An
     /// expression that cannot be read is not seen: it stays the benchmark
     /// rules' affair ([`Job::expensive_runner`]).
     pub fn costly_runner(&self) -> bool {
         costly_labels(&self.runner_labels(), self.devices())
     }
 
-    /// Whether its container is given devices (`--gpus`, `--device`).
+    /// Whether its container is given an accelerator ([`accelerators`]).
     pub fn devices(&self) -> bool {
         self.get("container")
             .and_then(|c| c.get("options"))
             .and_then(Node::str)
-            .is_some_and(|o| o.contains("--gpus") || o.contains("--device"))
+            .is_some_and(accelerators)
     }
 
     /// Whether `runs-on` names `self-hosted` (a runner the project pays
@@ -420,6 +444,48 @@ impl<'a> Step<'a> {
     }
 }
 
+/// Device files of accelerators: GPUs (NVIDIA's, AMD's `kfd` and the
+/// render nodes of `dri`), and the NPUs and TPUs that stand in for them
+/// (`/dev/accel`, Tenstorrent's, Ascend's `davinci`, AWS Neuron).
+const ACCELERATORS: &[&str] = &[
+    "/dev/dri",
+    "/dev/kfd",
+    "/dev/nvidia",
+    "/dev/accel",
+    "/dev/tenstorrent",
+    "/dev/davinci",
+    "/dev/neuron",
+];
+
+/// Whether a container's `options` give it an accelerator: `--gpus`, or
+/// a `--device` of an [`ACCELERATORS`] file (or one a variable or
+/// expression names, which the file cannot tell). Other devices (a VPN's
+/// `--device=/dev/net/tun` on a hosted runner, read on tt-xla's uplift
+/// job, issue 49) make no machine expensive.
+pub fn accelerators(options: &str) -> bool {
+    let mut words = options
+        .split_whitespace()
+        .map(|w| w.trim_matches(|c| c == '"' || c == '\''));
+    while let Some(word) = words.next() {
+        if word == "--gpus" || word.starts_with("--gpus=") {
+            return true;
+        }
+        let device = match word.strip_prefix("--device") {
+            Some("") => words.next().unwrap_or(""),
+            Some(rest) => match rest.strip_prefix('=') {
+                Some(value) => value,
+                None => continue,
+            },
+            None => continue,
+        };
+        let device = device.trim_matches(|c| c == '"' || c == '\'');
+        if device.contains('$') || ACCELERATORS.iter().any(|a| device.starts_with(a)) {
+            return true;
+        }
+    }
+    false
+}
+
 /// Whether runner `labels` (and a container given `devices`) are an
 /// expensive runner: [`Job::costly_runner`]'s judgement, also for the
 /// labels a called workflow's jobs ask for.
@@ -459,7 +525,7 @@ fn costly_set(labels: &[String], devices: bool) -> bool {
         || !cpu
             && labels.iter().any(|l| {
                 !l.contains("${{")
-                    && ((github_hosted(l) && larger(l))
+                    && ((github_hosted(l) && (larger(l) || sized(l)))
                         || !(github_hosted(l)
                             || provider_hosted(l)
                             || (provider && l.contains('='))))

@@ -5,6 +5,7 @@
 
 use std::cell::OnceCell;
 
+use super::checkouts;
 use super::later::{Act, Later};
 use super::{hit, pinned_ref, positionals};
 use crate::lint::evidence::{
@@ -32,7 +33,8 @@ pub fn check(w: &Workflow<'_>, bench: &Benchmarks, hits: &mut Vec<Hit>) {
             // A step after the job's last measurement fetches nothing it
             // measured: a results repository checked out to publish to.
             let measures_later = last.is_none_or(|l| l > position);
-            if drifts && measures_later {
+            // A checkout pinned or only sent with later is no drift.
+            if drifts && measures_later && !checkouts::settled(job, position) {
                 checkout_dependency(job, step, hits);
             }
             let Some(script) = &step.script else {
@@ -112,19 +114,36 @@ fn fork_remote(job: &Job<'_>, hits: &mut Vec<Hit>) {
 }
 
 /// A revision counted back from a ref by a variable: `main~$i`,
-/// `HEAD~${n}`, `main~{0..7}`, `main^$i` (the `~` or `^` right after a
-/// ref's character, not `"^$name"` of a grep pattern).
+/// `HEAD~${n}`, `main~$((i+1))`, `main~{0..7}`, `main^$i` (the `~` or `^`
+/// right after a ref's character, not `"^$name"` of a grep pattern). The
+/// `$` must start an expansion: in `/^$/`, awk's or sed's empty line
+/// (also inside a variable that holds such a program), it is a regular
+/// expression's end of line, not a count (read on VectorChord's licence
+/// check, issue 49).
 fn relative_ref(text: &str) -> bool {
-    text.as_bytes().windows(3).any(|w| match w {
+    let bytes = text.as_bytes();
+    bytes.windows(3).enumerate().any(|(at, w)| match w {
         // `^{` is `rev^{commit}`, a peel, not a count.
         [_, b'^', b'{'] => false,
-        [before, b'~' | b'^', b'$' | b'{'] => {
-            before.is_ascii_alphanumeric()
-                || matches!(before, b'_' | b'}' | b')' | b'/' | b'-' | b'.')
+        [before, b'~' | b'^', next @ (b'$' | b'{')] => {
+            let expands = *next == b'{'
+                || bytes
+                    .get(at.saturating_add(3))
+                    .is_some_and(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'{' | b'('));
+            expands
+                && (before.is_ascii_alphanumeric()
+                    || matches!(before, b'_' | b'}' | b')' | b'/' | b'-' | b'.'))
         }
         _ => false,
     })
 }
+
+/// Programs whose arguments are patterns or text programs (`grep
+/// "^$v"`, `sed "s/^$x//"`, `awk '/^$/'`): a `^` or `~` there is regular
+/// expression syntax, never a revision.
+const PATTERN_PROGRAMS: &[&str] = &[
+    "grep", "egrep", "fgrep", "rg", "sed", "awk", "gawk", "mawk", "perl", "jq",
+];
 
 fn rev_list(text: &str) -> bool {
     text.contains("git rev-list") || text.contains("git log")
@@ -135,7 +154,10 @@ fn rev_list(text: &str) -> bool {
 fn walks(commands: &[Command], i: usize) -> Option<usize> {
     let c = commands.get(i)?;
     let relative = |t: &str| relative_ref(t);
-    let in_loop = c.loops > 0 && c.words.iter().skip(1).any(|w| relative(&w.text));
+    let patterns = c
+        .name()
+        .is_some_and(|n| PATTERN_PROGRAMS.contains(&file_name(n)));
+    let in_loop = c.loops > 0 && !patterns && c.words.iter().skip(1).any(|w| relative(&w.text));
     let over_rev_list = c.name() == Some("for") && c.words.iter().any(|w| rev_list(&w.text));
     if in_loop || over_rev_list {
         return Some(c.at());

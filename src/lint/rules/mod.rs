@@ -3,16 +3,19 @@
 //! settings (conditions, timeouts, concurrency, caches), [`results`] what
 //! happens to results (`continue-on-error`, an exit 0 when they are
 //! missing, a partial file thrown away), [`git`] the git commands of
-//! scripts (with [`later`], where a script pins and pushes, found once),
+//! scripts (with [`later`], where a script pins and pushes, found once,
+//! and [`checkouts`], what later steps do with a checkout),
 //! [`expressions`] the `${{ }}` expressions and the shell defaults that
 //! stand for commits.
 
+pub mod checkouts;
 pub mod expressions;
 pub mod git;
 pub mod group;
 pub mod jobs;
 pub mod later;
 pub mod results;
+pub mod status;
 
 use super::evidence::Benchmarks;
 use super::finding::Hit;

@@ -9,6 +9,7 @@
 
 mod calls;
 mod heldout;
+mod heldout5;
 mod never_panics;
 
 use std::collections::BTreeSet;

@@ -1,0 +1,81 @@
+//! `silent-baseline`'s in-script form: `set +e` before a comparison in a
+//! script that never exits non-zero after it and says nothing, the
+//! script's own `continue-on-error` (read on Genesis's regression alarm,
+//! whose `set +e` turns every exit status but two, a crash among them,
+//! into a green "No regressions detected"; issue 49). Pure.
+
+use super::{about_baseline, hit};
+use crate::lint::evidence::benchmark_command;
+use crate::lint::finding::Hit;
+use crate::lint::shell::Command;
+use crate::lint::workflow::{Job, Step};
+
+/// The `set +e` of a step's script that swallows a comparison's status.
+pub fn swallowed(job: &Job<'_>, step: &Step<'_>, hits: &mut Vec<Hit>) {
+    let Some(script) = &step.script else {
+        return;
+    };
+    let top: Vec<&Command> = script.commands.iter().filter(|c| !c.nested).collect();
+    let Some(off) = top.iter().position(|c| errexit(c) == Some(false)) else {
+        return;
+    };
+    let after = top.get(off.saturating_add(1)..).unwrap_or_default();
+    // The comparison runs before errexit is back on.
+    let until = after
+        .iter()
+        .position(|c| errexit(c) == Some(true))
+        .unwrap_or(after.len());
+    let compares = after.get(..until).unwrap_or_default().iter().any(|c| {
+        benchmark_command(c)
+            || c.name() != Some("echo")
+                && c.words
+                    .iter()
+                    .any(|w| about_baseline(&w.text.to_lowercase()))
+    });
+    // Anything that fails the step or says so afterwards handles it.
+    let handled = after.iter().any(|c| fails(c) || says(c));
+    if compares
+        && !handled
+        && let Some(c) = top.get(off)
+    {
+        let mut h = hit("silent-baseline", script.pos(c), job, Some(step));
+        h.detail = Some(
+            "set +e before the comparison, and no non-zero exit after it: a failed comparison leaves the step green"
+                .to_owned(),
+        );
+        hits.push(h);
+    }
+}
+
+/// `set -e` (`Some(true)`), `set +e` (`Some(false)`), also within other
+/// flags (`set +eo pipefail`); else `None`.
+fn errexit(c: &Command) -> Option<bool> {
+    if c.name() != Some("set") {
+        return None;
+    }
+    c.words.iter().skip(1).find_map(|w| {
+        let flags = w.text.as_str();
+        let on = flags
+            .strip_prefix('-')
+            .is_some_and(|f| !f.starts_with('-') && f.contains('e'));
+        let off = flags.strip_prefix('+').is_some_and(|f| f.contains('e'));
+        (on || off).then_some(on)
+    })
+}
+
+/// `exit` with a status other than 0 (a number or a variable), `false`,
+/// `return` with one.
+fn fails(c: &Command) -> bool {
+    match c.name() {
+        Some("false") => true,
+        Some("exit" | "return") => c.words.get(1).is_some_and(|w| w.text.trim() != "0"),
+        _ => false,
+    }
+}
+
+/// An annotation that says the failure (`echo "::error ..."`).
+fn says(c: &Command) -> bool {
+    c.words
+        .iter()
+        .any(|w| w.text.contains("::error") || w.text.contains("::warning"))
+}
