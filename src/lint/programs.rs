@@ -174,7 +174,15 @@ fn script_named_for_benchmarks(word: &str) -> bool {
         && SCRIPTS.iter().any(|e| file.ends_with(e))
         && !file.starts_with("test")
         && !prepares_benchmarks(stem)
-        && (named_for_benchmarks(stem) || dirs.split('/').any(named_for_benchmarks))
+        && (named_for_benchmarks(stem) || dirs.split('/').any(says_bench_or_perf))
+}
+
+/// A directory on a script's path that says bench or perf (`benchmarks/`,
+/// `perf/`). A harness's name alone does not: `asv-runner/ci/make_issues.py`
+/// lives in a repository named after asv and files issues.
+fn says_bench_or_perf(dir: &str) -> bool {
+    super::names::words(dir)
+        .any(|w| w.starts_with("bench") || (w.starts_with("perf") && !w.starts_with("perfetto")))
 }
 
 /// Whether `c` runs a benchmark, or compares benchmark results.
@@ -257,6 +265,15 @@ mod tests {
 
     fn runs(script: &str) -> bool {
         commands(script).unwrap().iter().any(benchmark_command)
+    }
+
+    #[test]
+    fn a_script_in_a_folder_named_after_a_harness_runs_no_benchmark() {
+        assert!(!runs(
+            "python asv-runner/ci/make_issues.py --input-path=asv-runner/data"
+        ));
+        assert!(runs("python benchmarks/dynamo/huggingface.py"));
+        assert!(runs("bash perf/run.sh"));
     }
 
     #[test]
