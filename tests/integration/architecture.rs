@@ -413,6 +413,8 @@ fn the_lint_rules_do_no_io() {
         "calls",
         "candidates",
         "programs",
+        "checkouts",
+        "status",
         "hit",
         "hit_at",
         "pinned_ref",
