@@ -1,7 +1,7 @@
 //! Section 8: the noise-aware verdict on simulated pull requests (fixed
 //! seed): false alarms with and without history, and regressions caught,
 //! with the targets beside them. The same simulation runs, smaller, in the
-//! test suite (`tests/integration/noise.rs`).
+//! test suite (`tests/integration/compare/noise.rs`).
 
 use std::fmt::Write as _;
 use std::time::Instant;

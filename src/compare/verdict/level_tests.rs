@@ -1,7 +1,7 @@
 //! The test of several runs of the change against main's level
 //! ([`against_level`]), pure: its chances are probabilities, and a larger
 //! drop is never likelier noise. The verdict through it is tested in
-//! tests/integration/unpaired_level.rs.
+//! tests/integration/compare/unpaired_level.rs.
 
 use super::samples::Samples;
 use super::two_sample::{against_level, sits_on};

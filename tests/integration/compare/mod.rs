@@ -5,9 +5,12 @@
 
 mod columns;
 mod limits;
+mod noise;
 mod output;
 mod paired;
 mod safety;
+mod two_levels;
+mod unpaired_level;
 
 use std::path::{Path, PathBuf};
 

@@ -8,7 +8,7 @@ use baseline_resolver::config::FailThreshold;
 use baseline_resolver::contract::class::Class;
 use proptest::prelude::*;
 
-use crate::noise::judge_runs;
+use super::noise::judge_runs;
 
 /// Row x (op0) with these runs a side and `past` as its history, beside
 /// four quiet rows that did not change (0.2% apart): its class and reason.

@@ -4,6 +4,10 @@
 //! the verdict, the row that regressed by its key, and its repetitions
 //! counted; then `convert`, `trend` on a harness's history, and bad input.
 
+mod asv_columns;
+mod decided;
+mod identity;
+
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
