@@ -9,6 +9,7 @@
 
 mod downstream;
 mod precedence;
+mod snapshots;
 
 use std::path::{Path, PathBuf};
 
