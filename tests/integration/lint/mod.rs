@@ -9,6 +9,7 @@
 
 mod calls;
 mod heldout;
+mod json;
 mod never_panics;
 
 use std::collections::BTreeSet;
