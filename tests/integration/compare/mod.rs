@@ -6,7 +6,7 @@
 mod columns;
 mod limits;
 mod output;
-mod paired;
+pub mod paired;
 mod safety;
 
 use std::path::{Path, PathBuf};
