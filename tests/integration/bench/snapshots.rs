@@ -70,40 +70,31 @@ fn without_seconds(text: &str) -> String {
     out
 }
 
-#[test]
-fn bench_one_round_with_a_baseline_that_ran() {
-    let p = project("ok");
+/// bench's text, JSON, and the runner's form (the step outputs, the job
+/// summary and what stdout says) for a baseline whose harness ran in
+/// `mode`, each snapshot named `bench_<form>_<case>`.
+fn snapshot_each_form(mode: &str, case: &str) {
+    let p = project(mode);
     let text = bench(&p, &["--format", "text"]);
     text.assert_code(0);
-    insta::assert_snapshot!("bench_text_one_round", text.stdout);
+    insta::assert_snapshot!(format!("bench_text_{case}"), text.stdout);
     let json = bench(&p, &["--format", "json"]);
     json.assert_code(0);
-    insta::assert_snapshot!("bench_json_one_round", json.stdout);
+    insta::assert_snapshot!(format!("bench_json_{case}"), json.stdout);
     let github = bench(&p, &[]);
     github.assert_code(0);
-    insta::assert_snapshot!("bench_github_stdout_one_round", github.stdout);
-    insta::assert_snapshot!("bench_summary_one_round", github.summary);
-    insta::assert_snapshot!(
-        "bench_outputs_one_round",
-        without_seconds(&github.outputs_text())
-    );
+    insta::assert_snapshot!(format!("bench_github_stdout_{case}"), github.stdout);
+    insta::assert_snapshot!(format!("bench_summary_{case}"), github.summary);
+    let outputs = without_seconds(&github.outputs_text());
+    insta::assert_snapshot!(format!("bench_outputs_{case}"), outputs);
+}
+
+#[test]
+fn bench_one_round_with_a_baseline_that_ran() {
+    snapshot_each_form("ok", "one_round");
 }
 
 #[test]
 fn bench_one_round_with_a_baseline_that_failed() {
-    let p = project("fail");
-    let text = bench(&p, &["--format", "text"]);
-    text.assert_code(0);
-    insta::assert_snapshot!("bench_text_baseline_failed", text.stdout);
-    let json = bench(&p, &["--format", "json"]);
-    json.assert_code(0);
-    insta::assert_snapshot!("bench_json_baseline_failed", json.stdout);
-    let github = bench(&p, &[]);
-    github.assert_code(0);
-    insta::assert_snapshot!("bench_github_stdout_baseline_failed", github.stdout);
-    insta::assert_snapshot!("bench_summary_baseline_failed", github.summary);
-    insta::assert_snapshot!(
-        "bench_outputs_baseline_failed",
-        without_seconds(&github.outputs_text())
-    );
+    snapshot_each_form("fail", "baseline_failed");
 }

@@ -2,7 +2,7 @@
 //! them, kept as snapshots (`snapshots/` beside this file): one selection
 //! that picks two groups and one that fails safe to all, saying why.
 
-use crate::select::{CONFIG, Work, config_file};
+use crate::select::{CONFIG, Work, select_bin};
 use crate::support::harness::{Bin, Run};
 
 /// A repository where `base..head` touches two kernels and a readme
@@ -25,17 +25,9 @@ fn scenario(all: bool) -> (Work, String, String) {
 /// SHAs, which follow git's clock) by names.
 fn run_select(all: bool, extra: &[&str]) -> Run {
     let (w, base, head) = scenario(all);
-    let bin = Bin::new();
-    let config = config_file(bin.dir(), CONFIG);
+    let bin = Bin::new().on_runner();
     let dir = bin.dir().display().to_string();
-    let run = bin
-        .on_runner()
-        .arg("select")
-        .arg("--config")
-        .arg(config)
-        .args(["--base", &base, "--head", &head])
-        .arg("--repo")
-        .arg(w.path())
+    let run = select_bin(bin, CONFIG, w.path(), &base, &head)
         .args(extra)
         .run();
     let repo = w.path().display().to_string();
@@ -47,50 +39,29 @@ fn run_select(all: bool, extra: &[&str]) -> Run {
     ])
 }
 
-#[test]
-fn select_text_of_two_groups() {
-    let run = run_select(false, &["--format", "text"]);
-    run.assert_code(0);
-    insta::assert_snapshot!("select_text_some", run.stdout);
-}
-
-/// The runner's form (no `--format` on a runner): the step outputs, the
-/// job summary and what stdout says (annotations).
-#[test]
-fn select_summary_and_outputs_of_two_groups() {
-    let run = run_select(false, &[]);
-    run.assert_code(0);
-    insta::assert_snapshot!("select_github_stdout_some", run.stdout);
-    insta::assert_snapshot!("select_summary_some", run.summary);
-    insta::assert_snapshot!("select_outputs_some", run.outputs_text());
-}
-
-#[test]
-fn select_json_of_two_groups() {
-    let run = run_select(false, &["--format", "json"]);
-    run.assert_code(0);
-    insta::assert_snapshot!("select_json_some", run.stdout);
+/// The selection's text, JSON, and the runner's form (no `--format` on a
+/// runner: the step outputs, the job summary and what stdout says), each
+/// snapshot named `select_<form>_<case>`.
+fn snapshot_each_form(all: bool, case: &str) {
+    let text = run_select(all, &["--format", "text"]);
+    text.assert_code(0);
+    insta::assert_snapshot!(format!("select_text_{case}"), text.stdout);
+    let json = run_select(all, &["--format", "json"]);
+    json.assert_code(0);
+    insta::assert_snapshot!(format!("select_json_{case}"), json.stdout);
+    let github = run_select(all, &[]);
+    github.assert_code(0);
+    insta::assert_snapshot!(format!("select_github_stdout_{case}"), github.stdout);
+    insta::assert_snapshot!(format!("select_summary_{case}"), github.summary);
+    insta::assert_snapshot!(format!("select_outputs_{case}"), github.outputs_text());
 }
 
 #[test]
-fn select_text_failing_safe_to_all() {
-    let run = run_select(true, &["--format", "text"]);
-    run.assert_code(0);
-    insta::assert_snapshot!("select_text_all", run.stdout);
+fn select_in_each_form_picking_two_groups() {
+    snapshot_each_form(false, "some");
 }
 
 #[test]
-fn select_summary_and_outputs_failing_safe_to_all() {
-    let run = run_select(true, &[]);
-    run.assert_code(0);
-    insta::assert_snapshot!("select_github_stdout_all", run.stdout);
-    insta::assert_snapshot!("select_summary_all", run.summary);
-    insta::assert_snapshot!("select_outputs_all", run.outputs_text());
-}
-
-#[test]
-fn select_json_failing_safe_to_all() {
-    let run = run_select(true, &["--format", "json"]);
-    run.assert_code(0);
-    insta::assert_snapshot!("select_json_all", run.stdout);
+fn select_in_each_form_failing_safe_to_all() {
+    snapshot_each_form(true, "all");
 }
