@@ -167,6 +167,15 @@ fn text_of_a_history_with_every_kind_of_change() {
     insta::assert_snapshot!("trend_text", run.stdout);
 }
 
+/// The report a later step parses: each change with its run, commit, kind
+/// and size, as a snapshot.
+#[test]
+fn json_of_a_history_with_every_kind_of_change() {
+    let run = trend(30).args(["--format", "json"]).run();
+    run.assert_code(0);
+    insta::assert_snapshot!("trend_json", run.stdout);
+}
+
 #[test]
 fn a_malformed_file_is_a_warning_and_is_left_out() {
     let bin = trend(30);

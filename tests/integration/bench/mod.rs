@@ -12,6 +12,7 @@ mod hostile;
 mod manifest;
 mod print_log;
 mod rounds;
+mod snapshots;
 mod trees;
 
 use std::path::{Path, PathBuf};

@@ -541,7 +541,7 @@ fn compare_paired_on_benchs_outputs_fails_a_real_slowdown_and_passes_no_change()
 /// to run) replaced by `[commit]` and `[seconds]`, and why the rounds
 /// stopped (decided at the last look or at the cap, as the test allows)
 /// left out.
-fn without_commits_and_seconds(summary: &str) -> String {
+pub(super) fn without_commits_and_seconds(summary: &str) -> String {
     summary
         .lines()
         .filter(|line| !line.starts_with("> **Note:** paired rounds"))

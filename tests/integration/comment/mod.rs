@@ -6,6 +6,7 @@
 //! sees it, from a hostile report and from a 100,000-row one.
 
 mod issue;
+mod paired;
 
 use std::sync::{Arc, Mutex};
 

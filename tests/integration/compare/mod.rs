@@ -7,7 +7,7 @@ mod columns;
 mod limits;
 mod noise;
 mod output;
-mod paired;
+pub mod paired;
 mod safety;
 mod two_levels;
 mod unpaired_level;

@@ -32,3 +32,25 @@ fn json_of_a_compare_regression() {
         serde_json::to_string_pretty(&value).unwrap()
     );
 }
+
+/// What the runner shows and what a later step reads: the annotations
+/// (`::warning`/`::error` lines of stdout on a runner) and the step
+/// outputs of the same regression, the scratch dir named `<dir>`.
+#[test]
+fn annotations_and_step_outputs_of_a_compare_regression() {
+    let bin = super::compare_seed();
+    let dir = bin.dir().display().to_string();
+    let run = bin.on_runner().run();
+    run.assert_code(4);
+    let annotations: String = run
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("::warning") || l.starts_with("::error"))
+        .map(|l| format!("{}\n", l.replace(&dir, "<dir>")))
+        .collect();
+    insta::assert_snapshot!("annotations_compare_regression", annotations);
+    insta::assert_snapshot!(
+        "outputs_compare_regression",
+        run.outputs_text().replace(&dir, "<dir>")
+    );
+}

@@ -31,7 +31,7 @@ impl Rng {
 /// rounds: each round's machine factor (spread `machine`) moves both sides,
 /// each row's own noise is `noise`, and `slower(i)` is row i's true
 /// slowdown (a fraction of throughput lost). Returns the flags.
-fn rounds(
+pub fn rounds(
     dir: &Path,
     rounds: usize,
     machine: f64,

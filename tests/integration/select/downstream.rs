@@ -12,7 +12,7 @@ use baseline_resolver::select::decide::{Kind, decide};
 use proptest::prelude::*;
 use serde_json::Value;
 
-use crate::select::{CONFIG, Work, config_file, select};
+use crate::select::{CONFIG, Work, config_file, select, select_bin};
 use crate::support::harness::{Bin, Run};
 
 const HEADER: &str = "op,shape,dtype,tbps,tflops,status\n";
@@ -229,17 +229,7 @@ fn a_hostile_path_stays_data() {
         w.write(name, "x\n");
     }
     let head = w.commit("hostile names");
-    let bin = Bin::new();
-    let config = config_file(bin.dir(), CONFIG);
-    let run = bin
-        .on_runner()
-        .arg("select")
-        .arg("--config")
-        .arg(config)
-        .args(["--base", &base, "--head", &head])
-        .arg("--repo")
-        .arg(w.path())
-        .run();
+    let run = select_bin(Bin::new().on_runner(), CONFIG, w.path(), &base, &head).run();
     run.assert_code(0);
     assert_eq!(run.outputs()["selection"], "all");
     for line in run.stdout.lines().chain(run.stderr.lines()) {

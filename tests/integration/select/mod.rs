@@ -9,6 +9,7 @@
 
 mod downstream;
 mod precedence;
+mod snapshots;
 
 use std::path::{Path, PathBuf};
 
@@ -115,7 +116,12 @@ pub fn select(repo: &Path, base: &str, head: &str) -> (Run, Value) {
 }
 
 pub fn select_with(repo: &Path, base: &str, head: &str, config: &str) -> (Run, Value) {
-    let bin = Bin::new();
+    select_bin(Bin::new(), config, repo, base, head).json()
+}
+
+/// `bin` running `select` of `base..head` in `repo` with `config` (written
+/// to the scratch dir as `bench.toml`).
+pub fn select_bin(bin: Bin, config: &str, repo: &Path, base: &str, head: &str) -> Bin {
     let file = config_file(bin.dir(), config);
     bin.arg("select")
         .arg("--config")
@@ -123,7 +129,6 @@ pub fn select_with(repo: &Path, base: &str, head: &str, config: &str) -> (Run, V
         .args(["--base", base, "--head", head])
         .arg("--repo")
         .arg(repo)
-        .json()
 }
 
 pub fn config_file(dir: &Path, config: &str) -> PathBuf {
@@ -218,17 +223,7 @@ fn docs_only_select_nothing_with_a_notice_on_a_runner() {
         "all 3 changed files are ignored: nothing to benchmark"
     );
 
-    let bin = Bin::new();
-    let config = config_file(bin.dir(), CONFIG);
-    let run = bin
-        .on_runner()
-        .arg("select")
-        .arg("--config")
-        .arg(config)
-        .args(["--base", &base, "--head", &head])
-        .arg("--repo")
-        .arg(w.path())
-        .run();
+    let run = select_bin(Bin::new().on_runner(), CONFIG, w.path(), &base, &head).run();
     run.assert_code(0);
     let out = run.outputs();
     assert_eq!(out["selection"], "none");

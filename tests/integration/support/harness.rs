@@ -212,3 +212,36 @@ impl Bin {
             .expect("run")
     }
 }
+
+impl Run {
+    /// The step outputs as a later step reads them, one `name: value` a
+    /// line in name order (the file's random heredoc delimiters left out),
+    /// for a snapshot.
+    pub fn outputs_text(&self) -> String {
+        self.outputs()
+            .iter()
+            .map(|(name, value)| format!("{name}: {value}\n"))
+            .collect()
+    }
+
+    /// Replaces each `(value, name)` in stdout, the summary and the step
+    /// outputs by its name: the temp dirs and commits that change from run
+    /// to run. A 40-hex commit's short forms (12, 8, 7) go too.
+    pub fn redact(mut self, names: &[(&str, &str)]) -> Run {
+        let redact = |text: &str| {
+            let mut text = text.to_owned();
+            for (value, name) in names {
+                text = text.replace(value, name);
+                let hex = value.len() == 40 && value.bytes().all(|b| b.is_ascii_hexdigit());
+                for short in [12, 8, 7].into_iter().filter(|_| hex) {
+                    text = text.replace(&value[..short], name);
+                }
+            }
+            text
+        };
+        self.stdout = redact(&self.stdout);
+        self.summary = redact(&self.summary);
+        self.output_file = redact(&self.output_file);
+        self
+    }
+}
