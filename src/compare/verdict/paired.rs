@@ -73,19 +73,28 @@ fn reason(decision: &Decision, interval: Option<(f64, f64)>, fail: f64, label: &
         low * 100.0,
         high * 100.0
     );
+    // A row in doubt either still holds no change, or is worse at 90% but
+    // not yet at the share of the false-alarm rate this look gives a row
+    // (spread over the suite's rows and the looks): the second must not
+    // read as the first.
+    let doubt = if high < 0.0 {
+        format!(
+            "worse at 90%, not yet at the false-alarm rate this look allows (this much worse by chance: p = {:.2e})",
+            decision.p_worse
+        )
+    } else {
+        format!(
+            "it holds both no change and a change beyond -{:.1}%",
+            fail * 100.0
+        )
+    };
     match decision.class {
         Class::Regressed => format!(
             "{span}; this much worse by chance: p = {:.2e}",
             decision.p_worse
         ),
-        Class::Noisy if decision.rerun => format!(
-            "{span}: it holds both no change and a change beyond -{:.1}%; more rounds can decide",
-            fail * 100.0
-        ),
-        Class::Noisy => format!(
-            "{span}: still in doubt at the most rounds (it holds both no change and a change beyond -{:.1}%)",
-            fail * 100.0
-        ),
+        Class::Noisy if decision.rerun => format!("{span}: {doubt}; more rounds can decide"),
+        Class::Noisy => format!("{span}: still in doubt at the most rounds ({doubt})"),
         _ => span,
     }
 }
@@ -94,6 +103,29 @@ fn reason(decision: &Decision, interval: Option<(f64, f64)>, fail: f64, label: &
 mod tests {
     use super::*;
     use crate::config::Direction;
+
+    #[test]
+    fn a_row_worse_at_ninety_percent_but_in_doubt_does_not_read_as_holding_no_change() {
+        let decision = Decision {
+            class: Class::Noisy,
+            estimate: 0.19,
+            interval: None,
+            rounds: 3,
+            p_worse: 0.004,
+            rerun: true,
+        };
+        let worse = reason(&decision, Some((-0.321, -0.043)), 0.10, "main");
+        assert!(
+            worse.contains("worse at 90%, not yet at the false-alarm rate"),
+            "{worse}"
+        );
+        assert!(!worse.contains("holds both no change"), "{worse}");
+        let open = reason(&decision, Some((-0.255, 0.222)), 0.10, "main");
+        assert!(
+            open.contains("it holds both no change and a change beyond -10.0%"),
+            "{open}"
+        );
+    }
 
     #[test]
     fn a_ten_percent_slower_time_reads_as_minus_ten() {
