@@ -9,7 +9,7 @@
 use serde_json::json;
 
 use crate::compare::{HEADER, csv, line, suite, write};
-use crate::online::{REPO, online, repo_json};
+use crate::resolve::online::{REPO, online, repo_json};
 use crate::support::harness::{Bin, Run};
 use crate::support::mock_github::{MockGitHub, error};
 use crate::support::workflow_commands::commands;

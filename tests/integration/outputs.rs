@@ -274,7 +274,7 @@ async fn markdown_from_a_server_stays_text_in_the_summary() {
         ))
         .mount(&mock.server)
         .await;
-    let run = crate::online::online(
+    let run = crate::resolve::online::online(
         &mock,
         &json!({"repository": {"full_name": "ROCm/FlyDSL"}}),
         "workflow_dispatch",

@@ -1,5 +1,5 @@
 //! resolve's job summary and text output as a reader sees them, kept as
-//! snapshots (`tests/integration/snapshots/`), so a change of layout is
+//! snapshots (`tests/integration/resolve/snapshots/`), so a change of layout is
 //! reviewed as a diff (`cargo insta review`, or rename the `.snap.new`).
 //! Its JSON and step outputs for a fork's and a same-repository pull
 //! request too. Each other command's snapshots are in its own folder's

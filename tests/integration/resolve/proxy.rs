@@ -9,7 +9,7 @@ use serde_json::json;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 
-use crate::online::{REPO, TIP, online, repo_json};
+use crate::resolve::online::{REPO, TIP, online, repo_json};
 use crate::support::git_https::GitHttps;
 use crate::support::gitrepo::BareRepo;
 use crate::support::mock_github::{MockGitHub, error};

@@ -14,7 +14,7 @@ use serde_json::Value;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 
-use crate::online::{REPO, TAG_COMMIT, TIP};
+use crate::resolve::online::{REPO, TAG_COMMIT, TIP};
 use crate::support::harness::Bin;
 use crate::support::tls::{Front, Options};
 

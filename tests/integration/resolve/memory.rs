@@ -9,7 +9,7 @@ use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 
-use crate::online::REPO;
+use crate::resolve::online::REPO;
 use crate::support::harness::repo_root;
 use crate::support::tls::{Front, Options, ca_file};
 

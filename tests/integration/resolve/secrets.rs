@@ -8,7 +8,7 @@ use serde_json::json;
 use wiremock::matchers::any;
 use wiremock::{Mock, ResponseTemplate};
 
-use crate::online::{TIP, online, repo_json};
+use crate::resolve::online::{TIP, online, repo_json};
 use crate::support::harness::Run;
 use crate::support::mock_github::{MockGitHub, error, ok};
 

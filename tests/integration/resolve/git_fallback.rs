@@ -7,7 +7,7 @@ use std::path::Path;
 
 use serde_json::json;
 
-use crate::online::{REPO, repo_json};
+use crate::resolve::online::{REPO, repo_json};
 use crate::support::git_https::GitHttps;
 use crate::support::gitrepo::{BareRepo, GitDaemon, git};
 use crate::support::harness::Bin;

@@ -8,11 +8,11 @@ use serde_json::{Value, json};
 use wiremock::Mock;
 use wiremock::matchers::{method, path, query_param};
 
-use crate::artifacts::{
+use crate::resolve::artifacts::{
     BASE_ID, artifact, artifacts, base_runs, base_runs_at, fork_pr, main_artifact, name, pushes,
     run_json,
 };
-use crate::online::{BASE, REPO, STALE, online, repo_json};
+use crate::resolve::online::{BASE, REPO, STALE, online, repo_json};
 use crate::support::mock_github::{MockGitHub, error, ok, ok_json};
 
 /// Two pages of `GET {prefix}/repos/{REPO}/actions/artifacts`, the first with
@@ -242,7 +242,7 @@ async fn an_enterprise_servers_next_page_keeps_a_single_api_prefix() {
 /// release again. With no tag, it is a notice.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_release_runs_results_are_found_by_tag_sha() {
-    use crate::online::TAG_COMMIT;
+    use crate::resolve::online::TAG_COMMIT;
     let mock = MockGitHub::start().await;
     mock.tags(
         REPO,

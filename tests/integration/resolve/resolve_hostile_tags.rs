@@ -9,8 +9,8 @@ use serde_json::json;
 use wiremock::Mock;
 use wiremock::matchers::{method, path, query_param};
 
-use crate::artifacts::fork_pr;
-use crate::online::{REPO, TAG_COMMIT, online};
+use crate::resolve::artifacts::fork_pr;
+use crate::resolve::online::{REPO, TAG_COMMIT, online};
 use crate::support::mock_github::{MockGitHub, ok_json};
 
 /// Tags a stranger could push: names that would be workflow commands, an

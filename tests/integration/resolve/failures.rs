@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 
-use crate::online::{REPO, TIP, online, repo_json};
+use crate::resolve::online::{REPO, TIP, online, repo_json};
 use crate::support::mock_github::{MockGitHub, error, ok, sequence};
 use wiremock::matchers::{method, path};
 use wiremock::{Mock, ResponseTemplate};
@@ -219,7 +219,7 @@ async fn forbidden_names_the_permission() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn not_found_names_the_repo_and_what_was_asked() {
     let mock = MockGitHub::start().await;
-    let payload = json!({"ref": "refs/heads/main", "before": TIP, "after": crate::online::HEAD, "forced": true, "repository": repo_json()});
+    let payload = json!({"ref": "refs/heads/main", "before": TIP, "after": crate::resolve::online::HEAD, "forced": true, "repository": repo_json()});
     let run = online(&mock, &payload, "push")
         .args(["--no-tag", "--strict"])
         .on_runner()

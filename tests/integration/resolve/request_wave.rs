@@ -14,7 +14,7 @@ use tokio::net::{TcpListener, TcpStream};
 use wiremock::Mock;
 use wiremock::matchers::{method, path};
 
-use crate::online::{BASE, HEAD, REPO, TIP, online, repo_json};
+use crate::resolve::online::{BASE, HEAD, REPO, TIP, online, repo_json};
 use crate::support::mock_github::{MockGitHub, ok};
 use crate::support::tls::Options;
 

@@ -7,8 +7,8 @@ use serde_json::json;
 use wiremock::matchers::{method, path};
 use wiremock::{Mock, ResponseTemplate};
 
-use crate::git_fallback::{api_down, dispatch_with_git};
-use crate::online::{REPO, repo_json};
+use crate::resolve::git_fallback::{api_down, dispatch_with_git};
+use crate::resolve::online::{REPO, repo_json};
 use crate::support::git_https::GitHttps;
 use crate::support::gitrepo::{BareRepo, git};
 use crate::support::harness::Bin;

@@ -5,7 +5,7 @@ use serde_json::{Value, json};
 use wiremock::Mock;
 use wiremock::matchers::{method, path, query_param};
 
-use crate::online::{BASE, HEAD, REPO, STALE, online, repo_json};
+use crate::resolve::online::{BASE, HEAD, REPO, STALE, online, repo_json};
 use crate::support::mock_github::{MockGitHub, ok, ok_json};
 
 pub fn artifact(

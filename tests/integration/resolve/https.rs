@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 use wiremock::matchers::{header, method, path};
 use wiremock::{Mock, ResponseTemplate};
 
-use crate::online::{BASE, HEAD, REPO, STALE, TAG_COMMIT, TIP, online, repo_json};
+use crate::resolve::online::{BASE, HEAD, REPO, STALE, TAG_COMMIT, TIP, online, repo_json};
 use crate::support::git_https::GitHttps;
 use crate::support::gitrepo::BareRepo;
 use crate::support::harness::Bin;
