@@ -115,7 +115,7 @@ pub fn json(report: &Report<'_>, rows: Option<usize>) -> String {
     let listed: Vec<TrendRow> = report
         .rows
         .iter()
-        .filter(|r| !r.judged.changes.is_empty())
+        .filter(|r| !r.judged.changes.is_empty() || !r.judged.outliers.is_empty())
         .take(rows.unwrap_or(usize::MAX))
         .map(|r| json_row(report, r, cut))
         .collect();
@@ -219,6 +219,35 @@ fn headline(report: &Report<'_>) -> String {
     )
 }
 
+/// The single-run outliers, row by row: set apart from the changes, but
+/// named, so that a reader can look at the run that was odd.
+fn outlier_lines(report: &Report<'_>) -> Vec<String> {
+    let odd: Vec<String> = report
+        .rows
+        .iter()
+        .flat_map(|r| {
+            let key = r.series.key().describe(&report.config.keys);
+            r.judged.outliers.iter().map(move |i| {
+                format!(
+                    "  {}: run {}",
+                    visible(&key, 2 * SHOWN_CELL),
+                    run_name(report, *i, true)
+                )
+            })
+        })
+        .collect();
+    if odd.is_empty() {
+        return odd;
+    }
+    let more = odd.len().saturating_sub(LISTED);
+    let mut out = vec!["single-run outliers (not changes):".to_owned()];
+    out.extend(odd.into_iter().take(LISTED));
+    if more > 0 {
+        out.push(format!("  ... and {more} more (--format json lists all)"));
+    }
+    out
+}
+
 /// Each machine change, then the rows that moved with it (indented).
 fn machine_lines(report: &Report<'_>) -> Vec<String> {
     let mut out = Vec::new();
@@ -318,6 +347,9 @@ impl Forms for Report<'_> {
             if let Some(more) = found.len().checked_sub(LISTED).filter(|n| *n > 0) {
                 log.push_line(&format!("  ... and {more} more (--format json lists all)"));
             }
+        }
+        for line in outlier_lines(self) {
+            log.push_line(&line);
         }
         for warning in &self.history.warnings {
             log.push_line(&format!("warning: {}", visible(warning, 4 * SHOWN_CELL)));
