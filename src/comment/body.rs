@@ -8,7 +8,7 @@
 //! link, image, mention or issue reference. The only link is the run's,
 //! built by the program from the runner's own variables.
 
-use super::report::{Baseline, Report, Row};
+use super::report::{Baseline, Excerpt, Row};
 use crate::contract::class::Class;
 use crate::runner::markdown::{Bar, CHART_BARS, escape, xychart};
 use crate::runner::text::quantity;
@@ -95,7 +95,7 @@ fn short_sha(value: Option<&str>) -> Option<String> {
     Some(sha.short().to_owned())
 }
 
-fn headline(report: &Report) -> String {
+fn headline(report: &Excerpt) -> String {
     let verdict = report.verdict.as_deref().unwrap_or("inconclusive");
     let (emoji, word) = match verdict {
         "pass" => ("✅", "pass"),
@@ -115,7 +115,7 @@ fn headline(report: &Report) -> String {
     format!("### {emoji} Benchmarks: {word}{gate}{only}\n\n")
 }
 
-fn provenance(report: &Report, ctx: &Context<'_>) -> String {
+fn provenance(report: &Excerpt, ctx: &Context<'_>) -> String {
     let mut parts = Vec::new();
     if let Some(p) = &report.provenance {
         if let (Some(repo), Some(sha)) = (p.base_repo.as_deref(), short_sha(p.base_sha.as_deref()))
@@ -355,7 +355,7 @@ fn unavailable(b: &Baseline) -> String {
 
 /// The gate's part: its counts (or why there is none), the warnings, the
 /// failing rows and the chart.
-fn gate_part(out: &mut Out, report: &Report) {
+fn gate_part(out: &mut Out, report: &Excerpt) {
     if let Some(gate) = report.gate() {
         out.part(&if gate.available {
             counts(gate)
@@ -394,7 +394,7 @@ fn gate_part(out: &mut Out, report: &Report) {
 
 /// Every baseline's rows in a `<details>`, and a line for each baseline
 /// without results.
-fn baselines_part(out: &mut Out, report: &Report) {
+fn baselines_part(out: &mut Out, report: &Excerpt) {
     for b in &report.baselines {
         if !b.available {
             if !b.gate {
@@ -424,7 +424,7 @@ fn baselines_part(out: &mut Out, report: &Report) {
     );
 }
 
-pub fn render(report: &Report, ctx: &Context<'_>) -> Body {
+pub fn render(report: &Excerpt, ctx: &Context<'_>) -> Body {
     let mut out = Out::new();
     out.part(&format!("{}\n", marker(ctx.marker)));
     out.part(&headline(report));

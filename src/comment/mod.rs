@@ -28,7 +28,7 @@ use crate::runner::{self, CommandError, Env, Failure, Forms, Rendered};
 use args::CommentArgs;
 use inputs::Inputs;
 use post::{Posted, Request, Which};
-use report::{Report, ReportError};
+use report::{Excerpt, ReportError};
 
 /// The exit codes of `comment`: the shared ones (a failed post is exit 0
 /// with a warning, or `BAD_INPUT` under `--strict`).
@@ -96,7 +96,7 @@ fn run_url(inputs: &Inputs, payload: Option<&Payload>, repo: &str) -> Option<Str
 
 /// compare's report, or trend's.
 pub enum Loaded {
-    Verdict(Report),
+    Verdict(Excerpt),
     Trend(crate::contract::trend::TrendReport<'static>),
 }
 
@@ -110,7 +110,7 @@ impl Loaded {
         } else {
             let path = std::path::Path::new(value);
             if !std::fs::metadata(path).is_ok_and(|m| m.len() <= MAX_TREND_BYTES) {
-                return Ok(Loaded::Verdict(Report::load(value)?));
+                return Ok(Loaded::Verdict(Excerpt::load(value)?));
             }
             let text = runner::read::bounded_text("the report", path, MAX_TREND_BYTES)
                 .map_err(ReportError::from)?;
@@ -124,7 +124,7 @@ impl Loaded {
         Ok(if trend::is_trend(text) {
             Loaded::Trend(trend::parse(text, origin)?)
         } else {
-            Loaded::Verdict(Report::from_text(text, origin)?)
+            Loaded::Verdict(Excerpt::from_text(text, origin)?)
         })
     }
 

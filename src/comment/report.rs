@@ -39,8 +39,10 @@ pub const MAX_WARNINGS: usize = 10;
 /// Bars of the chart: the worst rows of a baseline kept for it.
 pub const CHART_ROWS: usize = crate::runner::markdown::CHART_BARS;
 
+/// Compare's report as a comment shows it: an excerpt of the shared
+/// contract (`contract::comparison`), never a second model of the whole.
 #[derive(Debug, Default)]
-pub struct Report {
+pub struct Excerpt {
     pub verdict: Option<String>,
     pub gate: Option<String>,
     pub report_only: bool,
@@ -155,34 +157,34 @@ fn keep_worst(worse: &mut Vec<Row>, row: &Row, change: f64) {
     }
 }
 
-impl Report {
+impl Excerpt {
     /// From a file (streamed) or from the JSON itself (compare's `json`
     /// output, passed through `with:`, at most 1 MiB as a step output).
-    pub fn load(value: &str) -> Result<Report, ReportError> {
-        Report::read(|| comparison::load::<Streamed<Rows>>(value))
+    pub fn load(value: &str) -> Result<Excerpt, ReportError> {
+        Excerpt::read(|| comparison::load::<Streamed<Rows>>(value))
     }
 
     /// From JSON text already read; `origin` names it in errors.
-    pub fn from_text(text: &str, origin: String) -> Result<Report, ReportError> {
-        Report::read(|| comparison::from_text::<Streamed<Rows>>(text, origin))
+    pub fn from_text(text: &str, origin: String) -> Result<Excerpt, ReportError> {
+        Excerpt::read(|| comparison::from_text::<Streamed<Rows>>(text, origin))
     }
 
     fn read(
         read: impl FnOnce() -> Result<Read<Streamed<Rows>>, ReportError>,
-    ) -> Result<Report, ReportError> {
+    ) -> Result<Excerpt, ReportError> {
         BUDGET.with(|b| {
             b.rows.set(MAX_ROWS);
             b.failing.set(MAX_ROWS);
         });
-        read().map(Report::shown)
+        read().map(Excerpt::shown)
     }
 
     /// What the body shows of a report read: strings cut, at most
     /// [`MAX_BASELINES`] baselines and [`MAX_WARNINGS`] warnings.
-    fn shown(read: Read<Streamed<Rows>>) -> Report {
+    fn shown(read: Read<Streamed<Rows>>) -> Excerpt {
         let baselines_total = read.baselines.len();
         let warnings_total = read.warnings.len();
-        Report {
+        Excerpt {
             verdict: read.verdict.map(|v| cells::cut(v.into_owned(), CLASS)),
             gate: read.gate.map(|g| cells::cut(g.into_owned(), LABEL)),
             report_only: read.report_only,
@@ -236,8 +238,8 @@ impl Report {
 mod tests {
     use super::*;
 
-    fn load(json: &str) -> Report {
-        Report::load(json).unwrap()
+    fn load(json: &str) -> Excerpt {
+        Excerpt::load(json).unwrap()
     }
 
     #[test]
@@ -298,8 +300,8 @@ mod tests {
 
     #[test]
     fn a_non_report_is_refused() {
-        assert!(Report::load("{}").is_err());
-        assert!(Report::load(r#"{"verdict":"pass"} trailing"#).is_err());
-        assert!(Report::load(r#"{"verdict":"pass","baselines":{}}"#).is_err());
+        assert!(Excerpt::load("{}").is_err());
+        assert!(Excerpt::load(r#"{"verdict":"pass"} trailing"#).is_err());
+        assert!(Excerpt::load(r#"{"verdict":"pass","baselines":{}}"#).is_err());
     }
 }
