@@ -289,6 +289,65 @@ def hostile_tags(c, api_url, work, api):
           f"tag {'v0.3.1' if 'v0.3.1' in outputs else 'NOT v0.3.1'}")
 
 
+def rewritten_manifest(c, work):
+    """25: bench's manifest rewritten after the run (the fork's code runs in
+    the same workspace) to name FIFOs as the config and as a results file,
+    a label that is an option, and a 5 MB label: compare ends at once on
+    each, with an error or a verdict, never a hang."""
+    repo, sha, _ = project(work, "manifest", ROWS)
+    env = {"GITHUB_WORKSPACE": str(repo), "RUNNER_TEMP": str(work)}
+    out_dir = work / "manifest-out"
+    c.run(["bench", "--resolution", json.dumps({"base_sha": sha, "base_available": True}), "--rounds", "1",
+           "--command", "bash run.sh {out}", "--out-dir", str(out_dir)], env)
+    path = out_dir / "rounds.json"
+    written = json.loads(path.read_text()) if path.exists() else {}
+    fifo = work / "manifest.fifo"
+    os.mkfifo(fifo)
+    edits = [("config", lambda m: m["judged"].__setitem__("config", str(fifo))),
+             ("results", lambda m: m["once"].__setitem__("current", str(fifo))),
+             ("label", lambda m: m.__setitem__("label", "--upload-pack=x")),
+             ("huge", lambda m: m.__setitem__("label", "a" * 5_000_000))]
+    said, slowest, commands = [], 0.0, 0
+    for name, edit in edits:
+        hostile = json.loads(json.dumps(written))
+        try:
+            edit(hostile)
+        except (KeyError, TypeError):
+            said.append(f"{name}: no manifest")
+            continue
+        path.write_text(json.dumps(hostile))
+        code, out, err, took, _ = c.run(["compare", "--manifest", str(path)],
+                                        dict(env, GITHUB_ACTIONS="true"), timeout=60)
+        slowest = max(slowest, took)
+        commands += sum(1 for l in (out + err).splitlines()
+                        if l.startswith("::") and "title=" not in l)
+        said.append(f"{name}: exit {code}")
+    c.say(25, "a rewritten manifest naming FIFOs, an option as label, a 5 MB label",
+          bool(written) and slowest < 30 and commands == 0 and all(s.endswith(("exit 0", "exit 1")) for s in said),
+          f"{', '.join(said)}; slowest {slowest:.1f} s; {commands} lines read as commands")
+
+
+def failure_output(c, work):
+    """26: a failing harness whose log, printed by --failure-command, is
+    full of workflow commands: none of it becomes one, and the step's exit
+    is the harness's failure as bench reports it, not the command's."""
+    repo, sha, _ = project(work, "failing", 'printf "::set-output name=current::/etc/passwd\\n'
+                           '::add-mask::x\\n##[error]x\\n::stop-commands::t\\n" > /tmp/hostile-failing.log; exit 3\n')
+    env = {"GITHUB_WORKSPACE": str(repo), "RUNNER_TEMP": str(work), "GITHUB_ACTIONS": "true",
+           "GITHUB_OUTPUT": str(work / "failing-outputs"), "GITHUB_STEP_SUMMARY": str(work / "failing-summary")}
+    code, out, err, took, _ = c.run(["bench", "--side", "current", "--command", "bash run.sh {out}",
+                                     "--failure-command", "cat /tmp/hostile-failing.log; exit 7",
+                                     "--out-dir", str(work / "failing-out")], env, timeout=60)
+    lines = (out + err).splitlines()
+    commands = [l for l in lines if l.lstrip().startswith("::") and " title=bench" not in l and "title=" not in l]
+    legacy = [l for l in lines if l.lstrip().startswith("##[")]
+    shown = any("set-output" in l for l in lines)
+    outputs = (work / "failing-outputs").read_text() if (work / "failing-outputs").exists() else ""
+    c.say(26, "a failing harness's log, full of workflow commands, printed by --failure-command",
+          code == 0 and shown and not commands and not legacy and "/etc/passwd" not in outputs,
+          f"exit {code}, log {'shown' if shown else 'NOT shown'}, {len(commands) + len(legacy)} lines read as commands")
+
+
 def attacks(c, api_url, work, api):
     option_injection(c, work)
     fifos(c, work)
@@ -299,3 +358,5 @@ def attacks(c, api_url, work, api):
     sarif_names(c, work)
     issue_comments(c, api_url, work, api)
     hostile_tags(c, api_url, work, api)
+    rewritten_manifest(c, work)
+    failure_output(c, work)

@@ -5,8 +5,10 @@
 //! it is (`event file`, `the config`), the one way every command says it.
 
 use std::fs::File;
-use std::io::Read;
+use std::io::{ErrorKind, Read};
+use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use thiserror::Error;
 
@@ -28,6 +30,61 @@ pub enum FileError {
     },
 }
 
+/// How long a FIFO (or socket) may stay silent before its read fails: a
+/// FIFO nobody writes to, or whose writer never ends, would otherwise hold
+/// the step until the job's own timeout.
+pub const SILENT_PIPE: Duration = Duration::from_secs(60);
+
+/// Opens `path` for reading without waiting for a writer: opening a FIFO
+/// blocks until someone opens its other end, which a stranger's harness
+/// that leaves one behind never does. A regular file reads as usual; a
+/// FIFO or socket reads through [`Patient`], which waits for its bytes at
+/// most [`SILENT_PIPE`] at a time.
+fn open(path: &Path) -> std::io::Result<(Box<dyn Read>, u64)> {
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)?;
+    let meta = file.metadata()?;
+    let kind = meta.file_type();
+    if kind.is_fifo() || kind.is_socket() {
+        return Ok((Box::new(Patient { file, quiet: None }), meta.len()));
+    }
+    Ok((Box::new(file), meta.len()))
+}
+
+/// A pipe opened without blocking, read as if it blocked: "no bytes yet"
+/// is waited out in short sleeps, up to [`SILENT_PIPE`] since the last byte.
+/// A pipe with no writer reads as empty (its end).
+struct Patient {
+    file: File,
+    quiet: Option<Instant>,
+}
+
+impl Read for Patient {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        loop {
+            match self.file.read(buf) {
+                Err(e) if e.kind() == ErrorKind::WouldBlock => {
+                    let since = *self.quiet.get_or_insert_with(Instant::now);
+                    if since.elapsed() > SILENT_PIPE {
+                        return Err(std::io::Error::new(
+                            ErrorKind::TimedOut,
+                            format!("no byte arrived for {} s", SILENT_PIPE.as_secs()),
+                        ));
+                    }
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+                Err(e) if e.kind() == ErrorKind::Interrupted => {}
+                other => {
+                    self.quiet = None;
+                    return other;
+                }
+            }
+        }
+    }
+}
+
 /// The file's bytes, refused before reading when its size is over `limit`,
 /// and again when more than `limit` bytes arrive anyway. `what` names it in
 /// the error (`event file`, `the config`).
@@ -43,8 +100,7 @@ pub fn bounded(what: &'static str, path: &Path, limit: u64) -> Result<Vec<u8>, F
         size,
         limit,
     };
-    let file = File::open(path).map_err(io)?;
-    let size = file.metadata().map_err(io)?.len();
+    let (file, size) = open(path).map_err(io)?;
     if size > limit {
         return Err(too_large(size));
     }
@@ -62,14 +118,17 @@ pub fn bounded(what: &'static str, path: &Path, limit: u64) -> Result<Vec<u8>, F
 /// The file to read as a stream, refused when its size is over `limit`,
 /// and cut with an error when more than `limit` bytes arrive anyway (a
 /// file that grows, a FIFO): for a reader that keeps less than it reads.
-pub fn bounded_reader(what: &'static str, path: &Path, limit: u64) -> Result<impl Read, FileError> {
+pub fn bounded_reader(
+    what: &'static str,
+    path: &Path,
+    limit: u64,
+) -> Result<impl Read + use<>, FileError> {
     let io = |source| FileError::Read {
         what,
         path: path.to_owned(),
         source,
     };
-    let file = File::open(path).map_err(io)?;
-    let size = file.metadata().map_err(io)?.len();
+    let (file, size) = open(path).map_err(io)?;
     if size > limit {
         return Err(FileError::TooLarge {
             what,
@@ -135,6 +194,53 @@ pub fn file_or_inline(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_fifo_nobody_writes_to_reads_as_empty_instead_of_blocking() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("left.csv");
+        assert!(
+            std::process::Command::new("mkfifo")
+                .arg(&fifo)
+                .status()
+                .unwrap()
+                .success()
+        );
+        let started = Instant::now();
+        assert_eq!(bounded("results file", &fifo, 1024).unwrap(), b"");
+        assert!(started.elapsed() < Duration::from_secs(5));
+    }
+
+    #[test]
+    fn a_fifo_with_a_slow_writer_is_read_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("piped.csv");
+        assert!(
+            std::process::Command::new("mkfifo")
+                .arg(&fifo)
+                .status()
+                .unwrap()
+                .success()
+        );
+        let writer = std::process::Command::new("sh")
+            .arg("-c")
+            .arg("exec 3>\"$0\"; printf a >&3; sleep 0.3; printf b >&3")
+            .arg(&fifo)
+            .spawn()
+            .unwrap();
+        // The reader may open before the writer: retry until it has a writer.
+        let mut got = Vec::new();
+        for _ in 0..100 {
+            got = bounded("results file", &fifo, 1024).unwrap();
+            if !got.is_empty() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let mut writer = writer;
+        writer.wait().unwrap();
+        assert_eq!(got, b"ab");
+    }
 
     #[test]
     fn a_file_over_the_limit_is_refused_and_one_at_it_is_read() {
