@@ -233,3 +233,96 @@ async fn reuse_on_a_pull_request(fingerprint: Option<&str>) -> String {
     check_jobs(got.unwrap(), &log).unwrap();
     log
 }
+
+/// Every example workflow, by file name, parsed.
+fn examples() -> Vec<(String, serde_yaml_ng::Value)> {
+    let dir = crate::support::harness::repo_root().join("examples/workflows");
+    let mut out: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .map(|p| {
+            let text = std::fs::read_to_string(&p).unwrap();
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            (name, serde_yaml_ng::from_str(&text).unwrap())
+        })
+        .collect();
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out
+}
+
+/// Break 5: `artifact-workflow` is the file name of the workflow whose
+/// runs uploaded the artifacts (what GitHub looks up), and it is the file
+/// these examples ship as, uploading an artifact the lookup names; a
+/// `workflow_run` trigger names a shipped workflow's `name:`.
+#[test]
+fn every_example_names_a_workflow_that_ships_and_uploads_what_it_looks_up() {
+    let all = examples();
+    // What a workflow uploads: each upload step's name, where resolve's
+    // `upload-name` stands for the template its step was given.
+    let uploads = |file: &str| -> Vec<String> {
+        let doc = &all.iter().find(|(n, _)| n == file).unwrap().1;
+        let mut names = Vec::new();
+        for job in doc["jobs"].as_mapping().unwrap().values() {
+            let steps: Vec<_> = job["steps"].as_sequence().into_iter().flatten().collect();
+            for step in &steps {
+                if !step["uses"]
+                    .as_str()
+                    .is_some_and(|u| u.starts_with("actions/upload-artifact@"))
+                {
+                    continue;
+                }
+                let name = step["with"]["name"].as_str().unwrap();
+                let template = steps.iter().find_map(|s| {
+                    let id = s["id"].as_str()?;
+                    (name == format!("${{{{ steps.{id}.outputs.upload-name }}}}"))
+                        .then(|| s["with"]["artifact-name"].as_str())?
+                });
+                names.push(template.unwrap_or(name).to_owned());
+            }
+        }
+        names
+    };
+    let mut checked = 0;
+    for (file, doc) in &all {
+        for job in doc["jobs"].as_mapping().unwrap().values() {
+            for step in job["steps"].as_sequence().into_iter().flatten() {
+                let Some(workflow) = step["with"]["artifact-workflow"].as_str() else {
+                    continue;
+                };
+                assert!(
+                    all.iter().any(|(n, _)| n == workflow),
+                    "{file}: artifact-workflow {workflow} is not a shipped example's file name"
+                );
+                let prefix = step["with"]["artifact-name"]
+                    .as_str()
+                    .unwrap()
+                    .lines()
+                    .next()
+                    .unwrap()
+                    .trim()
+                    .split('{')
+                    .next()
+                    .unwrap()
+                    .split("mi355")
+                    .next()
+                    .unwrap()
+                    .to_owned();
+                assert!(
+                    uploads(workflow).iter().any(|u| u.starts_with(&prefix)),
+                    "{file}: {workflow} uploads no artifact named {prefix}..."
+                );
+                checked += 1;
+            }
+        }
+        if let Some(names) = doc["on"]["workflow_run"]["workflows"].as_sequence() {
+            for name in names {
+                assert!(
+                    all.iter().any(|(_, d)| d["name"] == *name),
+                    "{file}: workflow_run names {name:?}, which no example is called"
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 3, "{checked}");
+}
