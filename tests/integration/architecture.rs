@@ -508,3 +508,20 @@ fn the_bench_plan_does_no_io() {
         "bench's plan",
     );
 }
+
+/// No file of the source or the tests over 600 lines: a module that grows
+/// past it holds more than one responsibility (split it by what it holds).
+#[test]
+fn no_rust_file_is_over_600_lines() {
+    let root = repo_root();
+    let mut long = Vec::new();
+    for dir in ["src", "tests", "benches"] {
+        for file in rust_files(&root.join(dir)) {
+            let lines = std::fs::read_to_string(&file).unwrap().lines().count();
+            if lines > 600 {
+                long.push(format!("{} ({lines})", file.display()));
+            }
+        }
+    }
+    assert!(long.is_empty(), "over 600 lines: {long:?}");
+}
