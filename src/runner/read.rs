@@ -195,17 +195,17 @@ pub fn file_or_inline(
 mod tests {
     use super::*;
 
+    fn mkfifo(dir: &Path, name: &str) -> PathBuf {
+        let fifo = dir.join(name);
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        assert!(made.unwrap().success());
+        fifo
+    }
+
     #[test]
     fn a_fifo_nobody_writes_to_reads_as_empty_instead_of_blocking() {
         let dir = tempfile::tempdir().unwrap();
-        let fifo = dir.path().join("left.csv");
-        assert!(
-            std::process::Command::new("mkfifo")
-                .arg(&fifo)
-                .status()
-                .unwrap()
-                .success()
-        );
+        let fifo = mkfifo(dir.path(), "left.csv");
         let started = Instant::now();
         assert_eq!(bounded("results file", &fifo, 1024).unwrap(), b"");
         assert!(started.elapsed() < Duration::from_secs(5));
@@ -214,14 +214,7 @@ mod tests {
     #[test]
     fn a_fifo_with_a_slow_writer_is_read_whole() {
         let dir = tempfile::tempdir().unwrap();
-        let fifo = dir.path().join("piped.csv");
-        assert!(
-            std::process::Command::new("mkfifo")
-                .arg(&fifo)
-                .status()
-                .unwrap()
-                .success()
-        );
+        let fifo = mkfifo(dir.path(), "piped.csv");
         let writer = std::process::Command::new("sh")
             .arg("-c")
             .arg("exec 3>\"$0\"; printf a >&3; sleep 0.3; printf b >&3")
