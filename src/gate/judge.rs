@@ -24,7 +24,7 @@ pub enum Verdict {
 }
 
 impl Verdict {
-    pub fn as_str(self) -> &'static str {
+    pub fn name(self) -> &'static str {
         match self {
             Verdict::Pass => "pass",
             Verdict::Inconclusive => "inconclusive",

@@ -159,9 +159,9 @@ fn rounds(line: &Line<'_>) -> Option<String> {
 fn verdict_text(line: &Line<'_>) -> String {
     match &line.judged.why {
         Some(why) if line.judged.verdict != Verdict::Regression => {
-            format!("{}: {}", line.judged.verdict.as_str(), visible(why, WHY))
+            format!("{}: {}", line.judged.verdict.name(), visible(why, WHY))
         }
-        _ => line.judged.verdict.as_str().to_owned(),
+        _ => line.judged.verdict.name().to_owned(),
     }
 }
 
@@ -175,7 +175,7 @@ pub fn headline(table: &Table<'_>) -> String {
         .count();
     let mut text = format!(
         "gate: {}: {} of {} failed",
-        table.verdict().as_str(),
+        table.verdict().name(),
         failed.len(),
         counted(table.lines.len(), "job")
     );
@@ -302,7 +302,7 @@ fn json_job<'a>(line: &'a Line<'a>) -> JsonJob<'a> {
     JsonJob {
         job: &line.job.name,
         path: line.job.path.display().to_string(),
-        verdict: line.judged.verdict.as_str(),
+        verdict: line.judged.verdict.name(),
         why: line.judged.why.as_deref(),
         baseline: base.map(|b| b.label.as_ref()),
         regressed: base.map_or(0, |b| b.counts.of(Class::Regressed)),
@@ -318,7 +318,7 @@ fn json_job<'a>(line: &'a Line<'a>) -> JsonJob<'a> {
 pub fn step_outputs(table: &Table<'_>) -> Vec<(&'static str, String)> {
     let failed = table.failed();
     vec![
-        ("verdict", table.verdict().as_str().to_owned()),
+        ("verdict", table.verdict().name().to_owned()),
         ("jobs", table.lines.len().to_string()),
         (
             "failed-jobs",
@@ -332,7 +332,7 @@ impl Forms for Table<'_> {
     fn json(&self) -> String {
         let value = JsonGate {
             schema: 1,
-            verdict: self.verdict().as_str(),
+            verdict: self.verdict().name(),
             jobs: self.lines.iter().map(json_job).collect(),
             failed_jobs: self
                 .lines

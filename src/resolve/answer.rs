@@ -289,7 +289,7 @@ impl Answer {
             base_repo_url: &self.base_repo_url,
             base_sha: self.base_sha(),
             base_ref: self.base_ref.as_ref(),
-            base_source: self.source().map(BaseSource::as_str),
+            base_source: self.source().map(BaseSource::name),
             base_available: self.base_sha().is_some(),
             head_repo: self.head_repo.as_ref(),
             head_sha: self.head_sha.as_ref(),

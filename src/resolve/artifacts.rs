@@ -38,10 +38,10 @@ impl RunEvent {
     /// The event of a run whose artifacts may stand for the base commit;
     /// `None` for every other event.
     pub fn trusted(event: &str) -> Option<RunEvent> {
-        RunEvent::ALL.into_iter().find(|e| e.as_str() == event)
+        RunEvent::ALL.into_iter().find(|e| e.name() == event)
     }
 
-    pub fn as_str(self) -> &'static str {
+    pub fn name(self) -> &'static str {
         match self {
             RunEvent::Push => "push",
             RunEvent::Schedule => "schedule",
@@ -54,7 +54,7 @@ impl RunEvent {
 
 impl std::fmt::Display for RunEvent {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
+        f.write_str(self.name())
     }
 }
 

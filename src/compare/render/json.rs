@@ -176,7 +176,7 @@ fn json_comparison<'a>(
         gate: report.is_gate(c),
         available: c.unavailable.is_none(),
         unavailable_reason: c.unavailable.as_deref().map(Cow::Borrowed),
-        verdict: Some(Cow::Borrowed(c.verdict().as_str())),
+        verdict: Some(Cow::Borrowed(c.verdict().name())),
         counts: Counts(counts),
         coverage: Some(crate::compare::coverage::of(c)),
         worst: c.worst().map(|r| Worst {
@@ -215,7 +215,7 @@ pub fn json(report: &Report<'_>, rows: Option<usize>) -> String {
     let rerun = Rerun::of(report);
     let value = JsonReport {
         schema: SCHEMA,
-        verdict: Some(Cow::Borrowed(report.verdict().as_str())),
+        verdict: Some(Cow::Borrowed(report.verdict().name())),
         report_only: report.report_only,
         gate: report
             .gate

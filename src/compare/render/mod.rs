@@ -327,7 +327,7 @@ pub fn verdict_line(report: &Report<'_>) -> String {
     };
     format!(
         "compare: {} against {gate}: {what} (fail: worse by more than {}{}, warn: {}%)",
-        report.verdict().as_str().to_uppercase(),
+        report.verdict().name().to_uppercase(),
         fail_text(report),
         rules_text(report),
         report.thresholds.warn * 100.0
@@ -445,7 +445,7 @@ pub fn step_outputs(report: &Report<'_>) -> Vec<(&'static str, String)> {
     let count = |class| gate.map_or(0, |g| g.count(class)).to_string();
     let worst = gate.and_then(Comparison::worst);
     vec![
-        ("verdict", report.verdict().as_str().to_owned()),
+        ("verdict", report.verdict().name().to_owned()),
         ("report-only", report.report_only.to_string()),
         ("compared", gate.map_or(0, Comparison::compared).to_string()),
         ("regressed", count(Class::Regressed)),

@@ -53,7 +53,7 @@ pub fn summary(report: &Report<'_>) -> String {
     let _ = writeln!(
         out,
         "### Benchmark comparison: {}\n",
-        report.verdict().as_str().to_uppercase()
+        report.verdict().name().to_uppercase()
     );
     out.push_str(&machine_block(report));
     let _ = writeln!(out, "{}\n", md(&verdict_line(report)));

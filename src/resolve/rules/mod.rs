@@ -38,7 +38,7 @@ pub enum BaseSource {
 }
 
 impl BaseSource {
-    pub fn as_str(self) -> &'static str {
+    pub fn name(self) -> &'static str {
         match self {
             BaseSource::Input => "input",
             BaseSource::PrBase => "pr-base",
@@ -57,7 +57,7 @@ impl BaseSource {
 
 impl fmt::Display for BaseSource {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
+        f.write_str(self.name())
     }
 }
 

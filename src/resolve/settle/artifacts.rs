@@ -110,7 +110,7 @@ fn reason(candidates: &[Artifact], sha: &Sha, workflow: Option<&str>) -> String 
     if same_sha == 0 {
         return format!("{} with that name, none from a run of {sha}", live.len());
     }
-    let events = RunEvent::ALL.map(RunEvent::as_str).join(", ");
+    let events = RunEvent::ALL.map(RunEvent::name).join(", ");
     match workflow {
         Some(workflow) => format!(
             "{same_sha} from a run of {sha}, none from a successful {events} run of {workflow} in the base repository itself"
