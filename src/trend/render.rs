@@ -222,27 +222,29 @@ fn headline(report: &Report<'_>) -> String {
 /// The single-run outliers, row by row: set apart from the changes, but
 /// named, so that a reader can look at the run that was odd.
 fn outlier_lines(report: &Report<'_>) -> Vec<String> {
-    let odd: Vec<String> = report
-        .rows
-        .iter()
-        .flat_map(|r| {
-            let key = r.series.key().describe(&report.config.keys);
-            r.judged.outliers.iter().map(move |i| {
-                format!(
-                    "  {}: run {}",
-                    visible(&key, 2 * SHOWN_CELL),
-                    run_name(report, *i, true)
-                )
-            })
-        })
-        .collect();
-    if odd.is_empty() {
-        return odd;
+    let total = report.outliers();
+    if total == 0 {
+        return Vec::new();
     }
-    let more = odd.len().saturating_sub(LISTED);
     let mut out = vec!["single-run outliers (not changes):".to_owned()];
-    out.extend(odd.into_iter().take(LISTED));
-    if more > 0 {
+    out.extend(
+        report
+            .rows
+            .iter()
+            .filter(|r| !r.judged.outliers.is_empty())
+            .flat_map(|r| {
+                let key = r.series.key().describe(&report.config.keys);
+                r.judged.outliers.iter().map(move |i| {
+                    format!(
+                        "  {}: run {}",
+                        visible(&key, 2 * SHOWN_CELL),
+                        run_name(report, *i, true)
+                    )
+                })
+            })
+            .take(LISTED),
+    );
+    if let Some(more) = total.checked_sub(LISTED).filter(|n| *n > 0) {
         out.push(format!("  ... and {more} more (--format json lists all)"));
     }
     out
