@@ -24,11 +24,6 @@ use super::plan::{Side, plain_word};
 use super::side::Measured;
 use crate::config::Select;
 
-/// `--rounds`' and `--max-rounds`' defaults, and the most either may be:
-/// the paired decision's (compare --paired takes the same), so bench's
-/// looks are the ones compare judges at.
-pub use crate::paired::schedule::{LIMIT as MAX_ROUNDS, MAX_ROUNDS as MAX_ROUNDS_DEFAULT, ROUNDS};
-
 /// splitmix64 (Steele, Lea and Flood, OOPSLA 2014): a whole 64-bit state
 /// per step, so one seed and round give the same bit on every platform and
 /// version; written here because the order must never change under a

@@ -8,10 +8,6 @@
 use super::verdict::{Class, Comparison};
 pub use crate::contract::coverage::Coverage;
 
-/// The default of `--min-coverage`: below half the suite, a pass is
-/// inconclusive.
-pub const DEFAULT_MIN_COVERAGE: f64 = 50.0;
-
 fn count(c: &Comparison<'_>, classes: &[Class]) -> u64 {
     let n: usize = classes.iter().map(|k| c.count(*k)).sum();
     u64::try_from(n).unwrap_or(u64::MAX)

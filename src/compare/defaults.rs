@@ -8,8 +8,6 @@ pub use crate::config::defaults::{
     WARN_THRESHOLD, WARN_THRESHOLD_PCT,
 };
 
-/// `--paired`'s look schedule: the first look, and the most rounds.
-pub use crate::paired::schedule::{MAX_ROUNDS, ROUNDS};
 /// With `--fail-threshold auto`, a row's band decides, but never below
 /// this: a band learned from ten runs can be too tight by chance, and a
 /// quiet row's 5% is still half the default (chosen by the simulation of

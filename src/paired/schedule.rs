@@ -25,10 +25,6 @@ pub struct Schedule {
     pub max_rounds: usize,
 }
 
-/// The rounds of the first look (`--rounds`), and the most a row gets
-/// (`--max-rounds`), unless told otherwise.
-pub const ROUNDS: usize = 3;
-pub const MAX_ROUNDS: usize = 20;
 /// The largest `--rounds` or `--max-rounds`: a row re-run this often has
 /// had its chance.
 pub const LIMIT: usize = 160;

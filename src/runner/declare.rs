@@ -300,12 +300,6 @@ impl<C> Given<C> {
         }
         self
     }
-
-    /// The same, with the switch `--flag` on.
-    pub fn with_on(mut self, flag: &'static str) -> Given<C> {
-        self.flags.on.push(flag);
-        self
-    }
 }
 
 impl<C> std::default::Default for Given<C> {

@@ -105,12 +105,7 @@ impl<'a> Reader<'a> {
 
     /// The value parsed by the input's parser; `None` when unset.
     pub fn typed<T>(&self, typed: &Typed<T>) -> Result<Option<T>, InputError> {
-        match self.text(&typed.input) {
-            Some(value) => (typed.parse)(&value.text)
-                .map(Some)
-                .map_err(|e| value.invalid(e)),
-            None => Ok(None),
-        }
+        self.parsed(&typed.input, typed.parse)
     }
 
     /// The value parsed by `parse` (a variable read where no flag is
