@@ -318,7 +318,7 @@ impl<'t> Comparison<'t> {
             }
         } else if let Some(t) = two.filter(|t| {
             t.change
-                > if t.runs.0 == 0 {
+                > if t.against_level {
                     applied.fail
                 } else {
                     applied.fail.max(better)
