@@ -130,7 +130,15 @@ pub fn read(
     let (mut unread, mut invalid) = (None, None);
     for batch in paths.chunks(BATCH) {
         let tables = parallel::each(batch, |path| {
-            table::read::read_as(path, &config.keys, &config.metrics, &budget, format)
+            // trend shows no file's identity: none is computed.
+            table::read::read_with(
+                path,
+                &config.keys,
+                &config.metrics,
+                &budget,
+                format,
+                table::read::Identity::Unhashed,
+            )
         });
         for (path, result) in batch.iter().zip(tables) {
             match result {
