@@ -72,11 +72,13 @@ const CHORES: &[&str] = &[
 /// `perf` (`benchmarks`, `perf-nightly`, `Performance`), not a word that
 /// only contains it (`testbench`).
 pub fn named_for_benchmarks(name: &str) -> bool {
-    words(name).any(|w| {
-        w.starts_with("bench")
-            || (w.starts_with("perf") && !w.starts_with("perfetto"))
-            || named_benchmark_program(&w)
-    })
+    words(name).any(|w| bench_or_perf_word(&w) || named_benchmark_program(&w))
+}
+
+/// A word that says bench or perf (`benchmarks`, `perf_test`), not
+/// perfetto (a tracing tool).
+pub fn bench_or_perf_word(word: &str) -> bool {
+    word.starts_with("bench") || (word.starts_with("perf") && !word.starts_with("perfetto"))
 }
 
 /// A word naming a known benchmark program (`pgbench`, `sysbench`, ...):

@@ -181,8 +181,7 @@ fn script_named_for_benchmarks(word: &str) -> bool {
 /// `perf/`). A harness's name alone does not: `asv-runner/ci/make_issues.py`
 /// lives in a repository named after asv and files issues.
 fn says_bench_or_perf(dir: &str) -> bool {
-    super::names::words(dir)
-        .any(|w| w.starts_with("bench") || (w.starts_with("perf") && !w.starts_with("perfetto")))
+    super::names::words(dir).any(|w| super::names::bench_or_perf_word(&w))
 }
 
 /// Whether `c` runs a benchmark, or compares benchmark results.

@@ -10,7 +10,7 @@ use rustc_hash::FxHashMap;
 use super::{Format, KEYS, MAX_SAMPLES};
 use crate::config::Metric;
 use crate::runner::shown;
-use crate::table::{Schema, Status, Table, TableError, hash_key, push_key};
+use crate::table::{NONE, Schema, Status, Table, TableError, hash_key, push_key};
 
 /// A row as it is being read: its key is `keys[start..end]`, so that a
 /// row costs no allocation of its own; `next` is the row read before it
@@ -22,9 +22,6 @@ struct Pending {
     next: u32,
     reason: Option<Box<str>>,
 }
-
-/// No row.
-const NONE: u32 = u32::MAX;
 
 /// Rows, metrics and samples of one file being read.
 pub struct Collect {
