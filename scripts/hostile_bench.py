@@ -339,7 +339,7 @@ def failure_output(c, work):
                                      "--failure-command", "cat /tmp/hostile-failing.log; exit 7",
                                      "--out-dir", str(work / "failing-out")], env, timeout=60)
     lines = (out + err).splitlines()
-    commands = [l for l in lines if l.lstrip().startswith("::") and " title=bench" not in l and "title=" not in l]
+    commands = [l for l in lines if l.lstrip().startswith("::") and "title=" not in l]
     legacy = [l for l in lines if l.lstrip().startswith("##[")]
     shown = any("set-output" in l for l in lines)
     outputs = (work / "failing-outputs").read_text() if (work / "failing-outputs").exists() else ""

@@ -6,18 +6,17 @@
 //! built on its own (`cargo build --release` in scripts/read-floor, the
 //! root's Cargo.lock copied in so that the crates are the reader's).
 //!
-//! `read_floor [--no-hash] [--no-scan] PATH`: reads PATH (a directory:
+//! `read_floor [--no-hash] PATH`: reads PATH (a directory:
 //! criterion's tree, the two files a benchmark its reader reads), hashes
 //! every byte with SHA-256 (the identity compare's report gives each
 //! results file), and passes over every byte once with memchr (counting
 //! quotes and line ends, the least a parser must look at). `--no-hash`
-//! and `--no-scan` leave a step out, to say what each costs.
+//! leaves the hash out, to say what it costs (convert does not hash).
 
 use std::path::Path;
 
 struct Steps {
     hash: bool,
-    scan: bool,
 }
 
 /// What one file's bytes cost: read, hashed into `sha`, scanned.
@@ -25,9 +24,6 @@ fn file(path: &Path, steps: &Steps, sha: &mut openssl::sha::Sha256) -> std::io::
     let bytes = std::fs::read(path)?;
     if steps.hash {
         sha.update(&bytes);
-    }
-    if !steps.scan {
-        return Ok(bytes.len());
     }
     Ok(memchr::memchr2_iter(b'"', b'\n', &bytes).count())
 }
@@ -53,20 +49,16 @@ fn tree(dir: &Path, steps: &Steps, sha: &mut openssl::sha::Sha256) -> std::io::R
 }
 
 fn main() -> std::io::Result<()> {
-    let mut steps = Steps {
-        hash: true,
-        scan: true,
-    };
+    let mut steps = Steps { hash: true };
     let mut path = None;
     for arg in std::env::args_os().skip(1) {
         match arg.to_str() {
             Some("--no-hash") => steps.hash = false,
-            Some("--no-scan") => steps.scan = false,
             _ => path = Some(std::path::PathBuf::from(arg)),
         }
     }
     let Some(path) = path else {
-        eprintln!("usage: read_floor [--no-hash] [--no-scan] PATH");
+        eprintln!("usage: read_floor [--no-hash] PATH");
         std::process::exit(2);
     };
     let mut sha = openssl::sha::Sha256::new();
