@@ -2,8 +2,7 @@
 //! README.md and docs/*.md, and every example workflow, run as a runner
 //! would run it against a project shaped like the seed's
 //! ([`crate::support::seed`]). A page's blocks share one workspace and run
-//! in order; a block marked `<!-- file: PATH -->` is written there for the
-//! blocks after it; a block that cannot run says why
+//! in order, in one job's world or another's (`<!-- job: NAME -->`); a block that cannot run says why
 //! (`<!-- not-run: ... -->`, in an example `# not-run: ...`), and any block
 //! that neither runs nor says why fails the test. The examples run in
 //! [`crate::examples_run`] on the same world.
@@ -344,7 +343,7 @@ fn run_page(page: &str) -> Vec<(String, Result<(), String>)> {
     let mut worlds: std::collections::BTreeMap<String, World> = Default::default();
     let mut out = Vec::new();
     for block in &blocks {
-        if block.file().is_some() || !blocks::runnable(&block.lang) {
+        if !blocks::runnable(&block.lang) {
             continue;
         }
         let key = block
@@ -356,12 +355,6 @@ fn run_page(page: &str) -> Vec<(String, Result<(), String>)> {
         let world = worlds.entry(key).or_insert_with(|| {
             let mut world = World::new(checkout);
             prepare(&mut world);
-            // The files a page has you add are there before its workflow runs.
-            for block in &blocks {
-                if let Some(path) = block.file() {
-                    executable(&world.ws.join(path), &block.text);
-                }
-            }
             world
         });
         let got = match block.not_run() {

@@ -1,8 +1,6 @@
 //! The fenced blocks of a Markdown page, each with the HTML comment
 //! markers written just above it: `<!-- not-run: why -->` (the block is not
-//! run, and the page says why), `<!-- file: PATH -->` or
-//! `<!-- migrate:file PATH -->` (the block is a file the page's later
-//! blocks use, written at PATH in the workspace).
+//! run, and the page says why), `<!-- job: NAME -->` (the job it runs in).
 
 use std::path::Path;
 
@@ -24,15 +22,6 @@ impl Block {
             .find_map(|m| m.strip_prefix("not-run:"))
             .map(str::trim)
             .filter(|why| !why.is_empty())
-    }
-
-    /// Where the page says this block is kept as a file, if it does.
-    pub fn file(&self) -> Option<&str> {
-        self.markers.iter().find_map(|m| {
-            m.strip_prefix("file:")
-                .or_else(|| m.strip_prefix("migrate:file"))
-                .map(str::trim)
-        })
     }
 
     pub fn at(&self) -> String {
