@@ -16,9 +16,6 @@ pub fn check(w: &Workflow<'_>, bench: &Benchmarks, hits: &mut Vec<Hit>) {
         if bench.job(i) {
             silent_baseline(job, hits);
             discard_partial(job, hits);
-            for step in job.steps.iter().filter(|s| about_results(s)) {
-                super::status::swallowed(job, step, hits);
-            }
         }
     }
 }
@@ -61,6 +58,7 @@ fn silent_baseline(job: &Job<'_>, hits: &mut Vec<Hit>) {
         {
             hits.push(hit("silent-baseline", c.at, job, Some(step)));
         }
+        super::status::swallowed(job, step, hits);
         if let Some(script) = &step.script {
             for at in exits_when_missing(script) {
                 let mut h = hit("silent-baseline", at, job, Some(step));
