@@ -242,7 +242,6 @@ pub fn sides(
     let done = driven?;
     summed(&mut current_run, Side::Current, &done.pairs);
     summed(&mut baseline_run, Side::Baseline, &done.pairs);
-    let manifest = super::manifest::path(&inputs.out_dir);
     let names = match (groups, &config.select) {
         (Some(g), _) => g.to_vec(),
         (None, Some(select)) => select.groups.iter().map(|g| g.name.clone()).collect(),
@@ -250,7 +249,6 @@ pub fn sides(
     };
     let done = super::manifest::Done {
         rounds: done,
-        manifest,
         names,
         label: plan.label.clone(),
     };

@@ -19,11 +19,10 @@ use crate::runner::shown;
 /// The manifest's name in the out dir.
 pub const FILE: &str = "rounds.json";
 
-/// The rounds as they ran, and where their manifest is.
+/// The rounds as they ran.
 #[derive(Debug, Clone)]
 pub struct Done {
     pub rounds: Rounds,
-    pub manifest: PathBuf,
     /// The groups counted in "rounds each group got": the selection's, or
     /// the config's `[select]` groups; empty: the whole suite.
     pub names: Vec<String>,
@@ -161,7 +160,7 @@ pub fn write(
 /// The step outputs the rounds add: each side's files (one a line, in
 /// round order), the baseline's again as compare's `baseline` input takes
 /// them (`main=FILE` lines), the manifest, how many rounds, the seed.
-pub fn outputs(done: &Done) -> Vec<(String, String)> {
+pub fn outputs(done: &Done, manifest: Option<&Path>) -> Vec<(String, String)> {
     vec![
         (
             "current-files".to_owned(),
@@ -181,7 +180,9 @@ pub fn outputs(done: &Done) -> Vec<(String, String)> {
         ),
         (
             "manifest".to_owned(),
-            done.manifest.to_string_lossy().into_owned(),
+            manifest
+                .map(|m| m.to_string_lossy().into_owned())
+                .unwrap_or_default(),
         ),
         ("rounds".to_owned(), done.rounds.pairs.len().to_string()),
         ("seed".to_owned(), done.rounds.seed.to_string()),
@@ -216,7 +217,7 @@ pub fn single(
 }
 
 /// The rounds in bench's JSON.
-pub fn json(done: &Done) -> serde_json::Value {
+pub fn json(done: &Done, manifest: Option<&Path>) -> serde_json::Value {
     let r = &done.rounds;
     let undecided = match r.stop {
         Stop::Cap { undecided } => Some(undecided),
@@ -232,7 +233,7 @@ pub fn json(done: &Done) -> serde_json::Value {
         "stop": done.stop_word(),
         "stopped": done.stopped(),
         "undecided": undecided,
-        "manifest": shown(&done.manifest.to_string_lossy()),
+        "manifest": shown(&manifest.map(|m| m.to_string_lossy()).unwrap_or_default()),
         "current_files": done.files(Side::Current),
         "baseline_files": done.files(Side::Baseline),
         "by_group": done.rounds.by_group(&done.names).iter().map(|(g, n)| {
@@ -248,7 +249,7 @@ fn group_name(g: Option<&str>) -> String {
 }
 
 /// Lines for the text form.
-pub fn text(done: &Done) -> Vec<String> {
+pub fn text(done: &Done, manifest: Option<&Path>) -> Vec<String> {
     let r = &done.rounds;
     let mut lines = vec![format!(
         "rounds: {} ({} to {} asked), seed {} (--seed {} repeats the order): {}",
@@ -264,7 +265,7 @@ pub fn text(done: &Done) -> Vec<String> {
     }
     lines.push(format!(
         "  manifest -> {}",
-        shown(&done.manifest.to_string_lossy())
+        shown(&manifest.map(|m| m.to_string_lossy()).unwrap_or_default())
     ));
     lines
 }

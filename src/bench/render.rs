@@ -115,7 +115,7 @@ pub fn step_outputs(outcome: &Outcome) -> Vec<(String, String)> {
         ));
     }
     match &outcome.rounds {
-        Some(done) => out.extend(super::manifest::outputs(done)),
+        Some(done) => out.extend(super::manifest::outputs(done, outcome.manifest.as_deref())),
         None => out.extend(super::manifest::single(
             outcome.current.path.as_deref(),
             outcome.baseline.path.as_deref(),
@@ -239,7 +239,10 @@ impl Forms for Outcome {
             );
         }
         if let (Some(done), Some(map)) = (&self.rounds, value.as_object_mut()) {
-            map.insert("rounds".to_owned(), super::manifest::json(done));
+            map.insert(
+                "rounds".to_owned(),
+                super::manifest::json(done, self.manifest.as_deref()),
+            );
         }
         value.to_string()
     }
@@ -274,7 +277,12 @@ impl Forms for Outcome {
                 out.push_line(&format!("  {kind}: {}", note.text));
             }
         }
-        for line in self.rounds.iter().flat_map(super::manifest::text) {
+        let manifest = self.manifest.as_deref();
+        for line in self
+            .rounds
+            .iter()
+            .flat_map(|d| super::manifest::text(d, manifest))
+        {
             out.push_line(&line);
         }
         out
