@@ -338,47 +338,58 @@ fn consumed(paths: &[std::path::PathBuf]) -> Vec<String> {
 }
 
 /// The reusable workflows of their own repository the files' jobs call
-/// (`uses: ./.github/workflows/x.yml`), read beside them: at most
+/// (`uses: ./.github/workflows/x.yml`), read beside them, and the ones
+/// those call in turn, down to [`calls::MAX_CALL_DEPTH`] calls: at most
 /// [`calls::MAX_CALLEES`] files, each a regular file (not a FIFO, which
 /// would never end) of at most [`FILE_LIMIT`]. One that is missing or not
 /// YAML is no evidence (it is refused when it is linted itself).
 fn callees(paths: &[std::path::PathBuf]) -> calls::Callees {
     let mut out = calls::Callees::new();
-    for path in paths {
-        let Ok(text) = read::bounded_text("workflow", path, FILE_LIMIT) else {
-            continue;
-        };
-        let Ok(root) = yaml::parse(&text) else {
-            continue;
-        };
-        let dir = calls::workflows_dir(path);
-        for (_, job) in root
-            .get("jobs")
-            .map(yaml::Node::entries)
-            .unwrap_or_default()
-        {
-            let Some(name) = job
-                .get("uses")
-                .and_then(yaml::Node::str)
-                .and_then(calls::local_file)
-            else {
-                continue;
+    let mut level: Vec<std::path::PathBuf> = paths.to_vec();
+    for _ in 0..calls::MAX_CALL_DEPTH {
+        let mut next = Vec::new();
+        for path in &level {
+            let names = match out.get(path) {
+                Some(root) => local_calls(root),
+                None => read::bounded_text("workflow", path, FILE_LIMIT)
+                    .ok()
+                    .and_then(|text| yaml::parse(&text).ok())
+                    .map(|root| local_calls(&root))
+                    .unwrap_or_default(),
             };
-            let called = dir.join(name);
-            if out.len() >= calls::MAX_CALLEES || out.contains_key(&called) {
-                continue;
-            }
-            let regular = std::fs::metadata(&called).is_ok_and(|m| m.is_file());
-            let parsed = regular
-                .then(|| read::bounded_text("workflow", &called, FILE_LIMIT).ok())
-                .flatten()
-                .and_then(|t| yaml::parse(&t).ok());
-            if let Some(node) = parsed {
-                out.insert(called, node);
+            let dir = calls::workflows_dir(path);
+            for name in names {
+                let called = dir.join(name);
+                if out.len() >= calls::MAX_CALLEES || out.contains_key(&called) {
+                    continue;
+                }
+                let regular = std::fs::metadata(&called).is_ok_and(|m| m.is_file());
+                let parsed = regular
+                    .then(|| read::bounded_text("workflow", &called, FILE_LIMIT).ok())
+                    .flatten()
+                    .and_then(|t| yaml::parse(&t).ok());
+                if let Some(node) = parsed {
+                    out.insert(called.clone(), node);
+                    next.push(called);
+                }
             }
         }
+        level = next;
     }
     out
+}
+
+/// The files of its own repository's `.github/workflows` that the jobs of
+/// the workflow `root` call.
+fn local_calls(root: &yaml::Node) -> Vec<String> {
+    root.get("jobs")
+        .map(yaml::Node::entries)
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|(_, job)| job.get("uses").and_then(yaml::Node::str))
+        .filter_map(calls::local_file)
+        .map(str::to_owned)
+        .collect()
 }
 
 /// Every file linted; one that cannot be (unreadable, not YAML, past a
