@@ -22,6 +22,7 @@ pub mod programs;
 pub mod render;
 pub mod rules;
 pub mod sarif;
+pub mod scripts;
 pub mod shell;
 pub mod suppress;
 pub mod workflow;
@@ -309,6 +310,8 @@ pub struct Repo<'a> {
     pub consumed: Vec<String>,
     /// The reusable workflows of the repository the files call.
     pub callees: calls::Callees,
+    /// The repository's shell scripts the files' steps run.
+    pub scripts: scripts::Scripts,
 }
 
 /// The workflow names the files' `workflow_run` triggers name; a file that
@@ -400,6 +403,7 @@ pub fn lint_files(paths: &[std::path::PathBuf], lint: Option<&Lint>) -> Result<O
         lint,
         consumed: consumed(paths),
         callees: callees(paths),
+        scripts: scripts::read_scripts(paths, FILE_LIMIT),
     };
     for path in paths {
         let linted = read::bounded_text("workflow", path, FILE_LIMIT)
@@ -437,7 +441,11 @@ pub fn lint_text(
             });
         }
     };
-    let flow = workflow::read(&root).map_err(|e| LintError::Script {
+    let beside = scripts::Beside {
+        scripts: &repo.scripts,
+        root: scripts::repo_root(path),
+    };
+    let flow = workflow::read_beside(&root, Some(&beside)).map_err(|e| LintError::Script {
         path: name.clone(),
         line: e.at.line,
         source: e.source,

@@ -43,3 +43,15 @@ fn a_call_is_judged_by_the_runners_of_the_workflows_it_calls_in_turn() {
         [at("job-always", 17), at("job-always", 24)]
     );
 }
+
+/// RediSearch's benchmark flow: the step runs a script of the repository
+/// that clones the module the benchmarks load and checks out
+/// `${MODULE_REF:-master}` (the input's branch, master when none is
+/// given), through a function that runs its arguments quietly. Found at
+/// the step's command; the script that pins a commit, one outside the
+/// repository (`../outside.sh`) and a clone in a job that measures
+/// nothing stay silent.
+#[test]
+fn a_repository_script_a_benchmark_step_runs_is_read_as_part_of_it() {
+    assert_eq!(lint("benchmark-flow.yml"), [at("unpinned-clone", 19)]);
+}
