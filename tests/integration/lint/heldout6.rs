@@ -55,3 +55,15 @@ fn a_call_is_judged_by_the_runners_of_the_workflows_it_calls_in_turn() {
 fn a_repository_script_a_benchmark_step_runs_is_read_as_part_of_it() {
     assert_eq!(lint("benchmark-flow.yml"), [at("unpinned-clone", 19)]);
 }
+
+/// MNN's commit-message check (found in the sweep before held-out 6): a
+/// loop over `git log origin/master..HEAD` checks each commit the pull
+/// request adds, not an older baseline; loops over `git rev-list
+/// --max-count=8 origin/master` and `HEAD~8..HEAD` still walk back.
+#[test]
+fn a_loop_over_the_changes_own_commits_walks_no_baseline() {
+    assert_eq!(
+        lint("commit-check.yml"),
+        [at("baseline-walk", 31), at("baseline-walk", 34)]
+    );
+}
