@@ -67,3 +67,13 @@ fn a_loop_over_the_changes_own_commits_walks_no_baseline() {
         [at("baseline-walk", 31), at("baseline-walk", 34)]
     );
 }
+
+/// FlyDSL's LLVM build (the old corpus, once its scripts are read): a
+/// repository script run in the head's checkout `pushd`es into a checkout
+/// of its own (`git init`, its own `origin`) before `git fetch origin`,
+/// which fetches no fork; a script that fetches from `origin` where it
+/// starts, the head's checkout, still does.
+#[test]
+fn pushd_moves_a_script_out_of_the_heads_checkout() {
+    assert_eq!(lint("fork-build.yml"), [at("fork-remote", 20)]);
+}
