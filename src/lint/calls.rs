@@ -83,8 +83,31 @@ fn costly_call_at(job: &Job<'_>, caller: &Path, callees: &Callees, depth: usize)
     }
     match called(job, caller, callees).filter(|_| depth <= MAX_CALL_DEPTH) {
         Some(root) => callee_costly(job, root, caller, callees, depth),
-        None => passes_costly_runner(job),
+        None => passes_costly_runner(job) || job.text("uses").is_some_and(named_costly),
     }
+}
+
+/// Whether a workflow of another repository is named for self-hosted or
+/// GPU runners (`qiboteam/workflows/.github/workflows/selfhosted.yml@v1`,
+/// `org/ci/.github/workflows/gpu-tests.yml@main`): its file is not at
+/// hand, and a call that passes no runner says only this. In the six
+/// labelled sets and the old corpus, qibojit's GPU tests are the one call
+/// so named.
+fn named_costly(uses: &str) -> bool {
+    if local_file(uses).is_some() {
+        return false;
+    }
+    let path = uses.split('@').next().unwrap_or(uses);
+    let file = path.rsplit('/').next().unwrap_or(path).to_ascii_lowercase();
+    let words: Vec<&str> = file
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    file.contains("self-hosted")
+        || file.contains("self_hosted")
+        || words
+            .iter()
+            .any(|w| ["selfhosted", "gpu", "gpus", "cuda", "rocm"].contains(w))
 }
 
 /// Whether a job of the called workflow `root` runs on an expensive
@@ -302,6 +325,22 @@ mod tests {
             "      pool: ubuntu-24.04-16-cores\n",
         ] {
             assert!(costly(&call(yes), None), "{yes}");
+        }
+        let named = |file: &str| {
+            format!(
+                "on: push\njobs:\n  c:\n    uses: org/ci/.github/workflows/{file}@v1\n    with:\n      extras: test\n"
+            )
+        };
+        for yes in [
+            "selfhosted.yml",
+            "self-hosted-tests.yml",
+            "gpu_tests.yaml",
+            "cuda.yml",
+        ] {
+            assert!(costly(&named(yes), None), "{yes}");
+        }
+        for no in ["tests.yml", "rules.yml", "debugpu.yml", "release.yml"] {
+            assert!(!costly(&named(no), None), "{no}");
         }
         for no in [
             "      gpu-arch-type: cpu\n",

@@ -77,3 +77,13 @@ fn a_loop_over_the_changes_own_commits_walks_no_baseline() {
 fn pushd_moves_a_script_out_of_the_heads_checkout() {
     assert_eq!(lint("fork-build.yml"), [at("fork-remote", 20)]);
 }
+
+/// qibojit's GPU tests: a `labeled` trigger in a cancelling per-head_ref
+/// group over another repository's workflow named for self-hosted
+/// runners (`.../selfhosted.yml@v1`) that is passed no runner; the same
+/// over a workflow named for nothing expensive stays silent.
+#[test]
+fn a_remote_workflow_named_for_self_hosted_runners_holds_one() {
+    assert_eq!(lint("remote-gpu.yml"), [at("label-cancel", 9)]);
+    assert_eq!(lint("remote-rules.yml"), []);
+}
