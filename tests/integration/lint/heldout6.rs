@@ -4,32 +4,10 @@
 //! workflow's shape cut down and written anew, with a look-alike beside
 //! it that must stay silent.
 
-use super::calls::findings;
-use crate::support::harness::{Bin, repo_root};
+use super::heldout5::{at, lint_in};
 
-/// The findings of linting one fixture file from the fixture
-/// repository's root, as a user runs it, as (rule, line); the exit is 4
-/// when there are findings and 0 when there are none.
 fn lint(file: &str) -> Vec<(String, u64)> {
-    let root = repo_root().join("tests/fixtures/lint/heldout6-mends");
-    let path = format!(".github/workflows/{file}");
-    let run = Bin::new()
-        .in_dir(&root)
-        .args(["lint", &path, "--fail-on", "note", "--format", "json"])
-        .run();
-    let v: serde_json::Value = serde_json::from_str(run.stdout.trim())
-        .unwrap_or_else(|e| panic!("one JSON object ({e}): {}", run.stdout));
-    let found: Vec<(String, u64)> = findings(&v)
-        .into_iter()
-        .map(|(_, rule, line)| (rule, line))
-        .collect();
-    let code = if found.is_empty() { 0 } else { 4 };
-    assert_eq!(run.code, code, "{}\n{}", run.stdout, run.stderr);
-    found
-}
-
-fn at(rule: &str, line: u64) -> (String, u64) {
-    (rule.to_owned(), line)
+    lint_in("heldout6-mends", file)
 }
 
 /// tt-xla's transformers uplift: `always()` on jobs that call local
