@@ -395,6 +395,56 @@ fn local_calls(root: &yaml::Node) -> Vec<String> {
         .collect()
 }
 
+/// The repository's shell scripts the steps of the workflows at `paths`
+/// run, read beside them within `lint::scripts`' bounds: a plain relative
+/// `.sh` path, a regular file of at most [`scripts::SCRIPT_LIMIT`] bytes
+/// inside the repository once links are followed, at most
+/// [`scripts::MAX_SCRIPTS`]. A workflow that cannot be read here is
+/// refused when it is linted; a script that cannot be read is no evidence.
+fn scripts_of(paths: &[std::path::PathBuf]) -> scripts::Scripts {
+    let mut out = scripts::Scripts::default();
+    for path in paths {
+        let Ok(text) = read::bounded_text("workflow", path, FILE_LIMIT) else {
+            continue;
+        };
+        let Ok(root) = yaml::parse(&text) else {
+            continue;
+        };
+        let Ok(flow) = workflow::read(&root) else {
+            continue;
+        };
+        let repo = scripts::repo_root(path);
+        for step in flow.jobs.iter().flat_map(|j| &j.steps) {
+            let Some(script) = &step.script else {
+                continue;
+            };
+            let wd = step.text("working-directory");
+            for c in &script.commands {
+                let Some(rel) = scripts::script_path(c, wd) else {
+                    continue;
+                };
+                let file = repo.join(&rel);
+                if out.has(&file) {
+                    continue;
+                }
+                if let Some(text) = read_inside(&file, &repo) {
+                    out.insert(file, text);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The text of the script at `file` when it is a regular file of at most
+/// [`scripts::SCRIPT_LIMIT`] bytes lying inside `repo` once links are
+/// followed.
+fn read_inside(file: &Path, repo: &Path) -> Option<String> {
+    crate::runner::place::inside(file, &[repo]).ok()?;
+    std::fs::metadata(file).ok().filter(|m| m.is_file())?;
+    read::bounded_text("script", file, scripts::SCRIPT_LIMIT).ok()
+}
+
 /// Every file linted; one that cannot be (unreadable, not YAML, past a
 /// limit) is a [`Refusal`] and the others are still linted.
 pub fn lint_files(paths: &[std::path::PathBuf], lint: Option<&Lint>) -> Result<Outcome, LintError> {
@@ -403,7 +453,7 @@ pub fn lint_files(paths: &[std::path::PathBuf], lint: Option<&Lint>) -> Result<O
         lint,
         consumed: consumed(paths),
         callees: callees(paths),
-        scripts: scripts::read_scripts(paths, FILE_LIMIT),
+        scripts: scripts_of(paths),
     };
     for path in paths {
         let linted = read::bounded_text("workflow", path, FILE_LIMIT)
@@ -479,4 +529,34 @@ pub fn lint_text(
     findings.sort_by_key(|f| (f.at, f.rule.id));
     findings.dedup_by(|a, b| a.at == b.at && a.rule.id == b.rule.id);
     Ok((findings, suppressed))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_a_small_regular_file_inside_the_repository_is_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let repo = dir.path().join("repo");
+        let flows = repo.join(".github/workflows");
+        std::fs::create_dir_all(&flows).unwrap();
+        std::fs::write(dir.path().join("outside.sh"), "git clone x\n").unwrap();
+        std::fs::write(repo.join("ok.sh"), "git clone x\n").unwrap();
+        std::fs::write(repo.join("big.sh"), "#".repeat(300 * 1024)).unwrap();
+        std::os::unix::fs::symlink(dir.path().join("outside.sh"), repo.join("link.sh")).unwrap();
+        std::fs::create_dir(repo.join("dir.sh")).unwrap();
+        let flow = flows.join("b.yml");
+        let steps = ["ok.sh", "big.sh", "link.sh", "dir.sh"]
+            .map(|s| format!("      - run: bash {s}\n"))
+            .concat();
+        std::fs::write(
+            &flow,
+            format!("on: push\njobs:\n  b:\n    runs-on: x\n    steps:\n{steps}"),
+        )
+        .unwrap();
+        let read = scripts_of(&[flow]);
+        let names: Vec<_> = read.files().filter_map(Path::file_name).collect();
+        assert_eq!(names, ["ok.sh"]);
+    }
 }

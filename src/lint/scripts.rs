@@ -11,9 +11,9 @@
 //! [`SCRIPT_LIMIT`] bytes inside the repository once every symbolic link
 //! on its way is followed, at most [`MAX_SCRIPTS`] of them a run. The
 //! files are a stranger's: they are read, never run or written, and one
-//! that cannot be read is no evidence. Reading them is here
-//! ([`read_scripts`]); splicing their commands into the step's is pure
-//! ([`splice`]).
+//! that cannot be read is no evidence. They are read in `lint::scripts_of`
+//! (I/O, with the other files read beside the workflows); splicing their
+//! commands into the step's is here, pure ([`splice`]).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -29,6 +29,26 @@ pub const MAX_SCRIPTS: usize = 64;
 /// path the step names).
 #[derive(Debug, Default)]
 pub struct Scripts(BTreeMap<PathBuf, String>);
+
+impl Scripts {
+    /// Keeps the text of the script at `file` (no more than
+    /// [`MAX_SCRIPTS`]: a later one is dropped).
+    pub fn insert(&mut self, file: PathBuf, text: String) {
+        if self.0.len() < MAX_SCRIPTS {
+            self.0.insert(file, text);
+        }
+    }
+
+    /// Whether no more may be read, or `file` was read already.
+    pub fn has(&self, file: &Path) -> bool {
+        self.0.len() >= MAX_SCRIPTS || self.0.contains_key(file)
+    }
+
+    /// The paths read, in order.
+    pub fn files(&self) -> impl Iterator<Item = &Path> {
+        self.0.keys().map(PathBuf::as_path)
+    }
+}
 
 /// The scripts of the repository whose root is `root`, as a workflow of it
 /// is read.
@@ -165,52 +185,6 @@ pub fn splice(
     out
 }
 
-/// The scripts the steps of the workflows at `paths` run, read beside
-/// them within the bounds above (each workflow read once more, at most
-/// `limit` bytes, here; one that cannot be read is refused when linted).
-pub fn read_scripts(paths: &[PathBuf], limit: u64) -> Scripts {
-    let mut out = Scripts::default();
-    for path in paths {
-        let Ok(text) = crate::runner::read::bounded_text("workflow", path, limit) else {
-            continue;
-        };
-        let Ok(root) = super::yaml::parse(&text) else {
-            continue;
-        };
-        let Ok(flow) = super::workflow::read(&root) else {
-            continue;
-        };
-        let repo = repo_root(path);
-        for step in flow.jobs.iter().flat_map(|j| &j.steps) {
-            let Some(script) = &step.script else {
-                continue;
-            };
-            let wd = step.text("working-directory");
-            for c in &script.commands {
-                let Some(rel) = script_path(c, wd) else {
-                    continue;
-                };
-                let file = repo.join(&rel);
-                if out.0.len() >= MAX_SCRIPTS || out.0.contains_key(&file) {
-                    continue;
-                }
-                if let Some(text) = read_inside(&file, &repo) {
-                    out.0.insert(file, text);
-                }
-            }
-        }
-    }
-    out
-}
-
-/// The text of the script at `file` when it is a regular file of at most
-/// [`SCRIPT_LIMIT`] bytes lying inside `repo` once links are followed.
-fn read_inside(file: &Path, repo: &Path) -> Option<String> {
-    crate::runner::place::inside(file, &[repo]).ok()?;
-    std::fs::metadata(file).ok().filter(|m| m.is_file())?;
-    crate::runner::read::bounded_text("script", file, SCRIPT_LIMIT).ok()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -246,34 +220,9 @@ mod tests {
     }
 
     #[test]
-    fn only_a_small_regular_file_inside_the_repository_is_read() {
-        let dir = tempfile::tempdir().unwrap();
-        let repo = dir.path().join("repo");
-        let flows = repo.join(".github/workflows");
-        std::fs::create_dir_all(&flows).unwrap();
-        std::fs::write(dir.path().join("outside.sh"), "git clone x\n").unwrap();
-        std::fs::write(repo.join("ok.sh"), "git clone x\n").unwrap();
-        std::fs::write(repo.join("big.sh"), "#".repeat(300 * 1024)).unwrap();
-        std::os::unix::fs::symlink(dir.path().join("outside.sh"), repo.join("link.sh")).unwrap();
-        std::fs::create_dir(repo.join("dir.sh")).unwrap();
-        let flow = flows.join("b.yml");
-        let steps = ["ok.sh", "big.sh", "link.sh", "dir.sh"]
-            .map(|s| format!("      - run: bash {s}\n"))
-            .concat();
-        std::fs::write(
-            &flow,
-            format!("on: push\njobs:\n  b:\n    runs-on: x\n    steps:\n{steps}"),
-        )
-        .unwrap();
-        let read = read_scripts(&[flow], 1 << 20);
-        let names: Vec<_> = read.0.keys().filter_map(|p| p.file_name()).collect();
-        assert_eq!(names, ["ok.sh"]);
-    }
-
-    #[test]
     fn a_scripts_commands_follow_the_command_that_runs_it_and_stand_at_it() {
         let mut scripts = Scripts::default();
-        scripts.0.insert(
+        scripts.insert(
             PathBuf::from("./ci/dep.sh"),
             "cd /tmp\ngit clone https://x/dep.git\n".to_owned(),
         );
