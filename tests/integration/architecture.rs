@@ -380,6 +380,7 @@ fn the_lint_rules_do_no_io() {
             "evidence.rs",
             "names.rs",
             "calls.rs",
+            "scripts.rs",
             "candidates.rs",
             "programs.rs",
         ]
@@ -411,6 +412,7 @@ fn the_lint_rules_do_no_io() {
         "evidence",
         "names",
         "calls",
+        "scripts",
         "candidates",
         "programs",
         "checkouts",
