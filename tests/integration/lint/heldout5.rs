@@ -7,11 +7,15 @@
 use super::calls::{findings, text_findings};
 use crate::support::harness::{Bin, repo_root};
 
-/// The findings of linting one fixture file, as (rule, line), from the
-/// fixture repository's root as a user runs it; the exit is 4 when there
-/// are findings and 0 when there are none.
 fn lint(file: &str) -> Vec<(String, u64)> {
-    let root = repo_root().join("tests/fixtures/lint/heldout5");
+    lint_in("heldout5", file)
+}
+
+/// The findings of linting one fixture file of `tests/fixtures/lint/<set>/`,
+/// as (rule, line), from the fixture repository's root as a user runs it;
+/// the exit is 4 when there are findings and 0 when there are none.
+pub(super) fn lint_in(set: &str, file: &str) -> Vec<(String, u64)> {
+    let root = repo_root().join("tests/fixtures/lint").join(set);
     let path = format!(".github/workflows/{file}");
     let run = Bin::new()
         .in_dir(&root)
@@ -28,7 +32,7 @@ fn lint(file: &str) -> Vec<(String, u64)> {
     found
 }
 
-fn at(rule: &str, line: u64) -> (String, u64) {
+pub(super) fn at(rule: &str, line: u64) -> (String, u64) {
     (rule.to_owned(), line)
 }
 
