@@ -26,7 +26,7 @@ use std::path::Path;
 use super::calls::{Callees, called, callee_labels, costly_call};
 use super::names::named_for_benchmarks;
 use super::names::{job_does_chores, prepares_benchmarks, warms_up};
-pub use super::programs::{benchmark_command, measures_both_sides};
+pub use super::programs::{benchmark_command, measures_both_sides, runs_each_side};
 use super::programs::{invoked, own_program};
 use super::workflow::{Job, Step, Workflow, provider_hosted, read};
 use crate::config::Lint;

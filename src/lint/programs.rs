@@ -118,6 +118,61 @@ pub fn measures_both_sides(c: &Command) -> bool {
     invoked(c).is_some_and(|(base, words)| base == "asv" && words.get(1) == Some(&"continuous"))
 }
 
+/// The sides of a comparison one command is given, by words that name
+/// them: `(baseline, change)`. A word names a side when it is the side's
+/// word (`bench-txgen-build.sh baseline DIR REF`, `run.sh feature`) or a
+/// directory on a path says it (`prepare_source_dir ../reth-baseline`);
+/// a file with an extension (`baseline.json`, results) or a URL
+/// (`s3://b/baseline/`, results kept elsewhere) names none, nor does a
+/// flag. See [`runs_each_side`].
+pub fn sides(c: &Command) -> (bool, bool) {
+    const BASELINE: &[&str] = &["baseline", "base", "old", "before"];
+    const CHANGE: &[&str] = &["feature", "head", "candidate", "contender", "new", "after"];
+    let mut found = (false, false);
+    for w in c.words.iter().skip(1) {
+        let lower = w.text.to_ascii_lowercase();
+        if lower.starts_with('-') || lower.contains("://") {
+            continue;
+        }
+        let parts = lower
+            .split('/')
+            .filter(|seg| !seg.contains('.'))
+            .flat_map(|seg| seg.split(['-', '_']));
+        for part in parts {
+            found.0 |= BASELINE.contains(&part);
+            found.1 |= CHANGE.contains(&part);
+        }
+    }
+    found
+}
+
+/// Whether one of the job's own programs (not plumbing, not a report) is
+/// run once for the baseline and once for the change, each command
+/// naming one side: reth's benchmark builds `bench-txgen-build.sh
+/// baseline DIR REF` and `bench-txgen-build.sh feature DIR REF` in the
+/// job that then measures them in turns (B-F-F-B), so a tool cloned at a
+/// moving branch serves both sides alike (issue 49, sixth held-out set).
+/// A command naming both sides (`compare.py baseline.json head.json`)
+/// compares results, which a job measuring one side does too.
+pub fn runs_each_side<'a>(commands: impl Iterator<Item = &'a Command>) -> bool {
+    let mut baseline = std::collections::BTreeSet::new();
+    let mut change = std::collections::BTreeSet::new();
+    for c in commands {
+        let Some((base, _)) = invoked(c) else {
+            continue;
+        };
+        if !own_program(base) {
+            continue;
+        }
+        match sides(c) {
+            (true, false) => baseline.insert(base),
+            (false, true) => change.insert(base),
+            _ => continue,
+        };
+    }
+    !baseline.is_disjoint(&change)
+}
+
 /// A regression or comparison script given both sides
 /// (`regression_runner.py --old=old/runner --new=build/runner`, or two
 /// result files: `compare.py base.json head.json`), or any program given
@@ -273,6 +328,19 @@ mod tests {
         ));
         assert!(runs("python benchmarks/dynamo/huggingface.py"));
         assert!(runs("bash perf/run.sh"));
+    }
+
+    #[test]
+    fn a_program_run_once_per_side_measures_both() {
+        let each = |script: &str| runs_each_side(commands(script).unwrap().iter());
+        assert!(each("./build.sh baseline a\n./build.sh feature b"));
+        assert!(each("prep ../reth-baseline x\nprep ../reth-feature y"));
+        assert!(!each("python cmp.py baseline.json head.json"));
+        assert!(!each(
+            "aws s3 cp s3://b/baseline/ .\naws s3 cp o s3://b/head/"
+        ));
+        assert!(!each("git checkout base\ngit checkout head"));
+        assert!(!each("./build.sh baseline a\n./run.sh feature b"));
     }
 
     #[test]

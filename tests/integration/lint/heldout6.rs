@@ -22,3 +22,13 @@ fn an_outcome_a_later_script_compares_with_success_is_acted_on() {
         [at("silent-baseline", 47), at("silent-baseline", 52)]
     );
 }
+
+/// reth's benchmarks: a tool cloned at a moving branch in a job that
+/// builds the baseline and the feature (one build script run once per
+/// side) and measures both in turns is no `unpinned-clone`; the same
+/// clone in a job that measures the pull request only, downloading the
+/// baseline's results and comparing two result files, still is.
+#[test]
+fn a_clone_shared_by_both_sides_measured_in_one_job_does_not_drift() {
+    assert_eq!(lint("both-sides.yml"), [at("unpinned-clone", 46)]);
+}
