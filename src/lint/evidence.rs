@@ -304,7 +304,10 @@ fn runs_a_program(job: &Job<'_>) -> bool {
     job.steps.iter().any(step_runs_a_program)
 }
 
-fn step_runs_a_program(step: &Step<'_>) -> bool {
+/// Whether one step runs a program of the job's own (see
+/// [`runs_a_program`]): in a benchmark job known by its name, the steps
+/// that measure.
+pub fn step_runs_a_program(step: &Step<'_>) -> bool {
     local_program(step)
         || step.script.as_ref().is_some_and(|script| {
             script

@@ -46,3 +46,16 @@ fn the_value_of_a_long_option_is_not_a_benchmark_script() {
         [at("long-timeout", 29), at("long-timeout", 33)]
     );
 }
+
+/// sglang-jax's `pallas-kernel-benchmark`: a job named for benchmarking
+/// with no timeout, whose one program step ("Run test") is allowed 120
+/// minutes, is one cost, found at that step (not at the job); a job so
+/// named whose program step is bounded at 30 keeps the job's finding; a
+/// long build step beside a seen benchmark step is not one.
+#[test]
+fn in_a_job_named_for_benchmarking_its_program_steps_measure() {
+    assert_eq!(
+        lint("kernel-benchmark.yml"),
+        [at("long-timeout", 18), at("long-timeout", 21)]
+    );
+}
