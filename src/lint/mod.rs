@@ -9,6 +9,7 @@
 //! ignore comments; [`render`] and [`sarif`] write the [`finding`]s.
 
 pub mod args;
+pub mod callers;
 pub mod calls;
 pub mod candidates;
 pub mod env;
@@ -309,6 +310,8 @@ pub struct Repo<'a> {
     pub consumed: Vec<String>,
     /// The reusable workflows of the repository the files call.
     pub callees: calls::Callees,
+    /// Who among the files calls each reusable workflow (its triggers).
+    pub callers: callers::Callers,
 }
 
 /// The workflow names the files' `workflow_run` triggers name; a file that
@@ -389,6 +392,7 @@ pub fn lint_files(paths: &[std::path::PathBuf], lint: Option<&Lint>) -> Result<O
         lint,
         consumed: consumed(paths),
         callees: callees(paths),
+        callers: callers::read(paths),
     };
     for path in paths {
         let linted = read::bounded_text("workflow", path, FILE_LIMIT)
@@ -426,11 +430,15 @@ pub fn lint_text(
             });
         }
     };
-    let flow = workflow::read(&root).map_err(|e| LintError::Script {
+    let mut flow = workflow::read(&root).map_err(|e| LintError::Script {
         path: name.clone(),
         line: e.at.line,
         source: e.source,
     })?;
+    flow.callers = callers::of(&repo.callers, path)
+        .iter()
+        .map(workflow::triggers_only)
+        .collect();
     let ignores = suppress::Ignores::read(text);
     let mut findings = Vec::new();
     let mut suppressed = 0usize;

@@ -184,8 +184,11 @@ fn concurrency(
     // runs (pushes to the default branch, a schedule that meets itself, a
     // comment) meet when their group has no per-run part and no per-pull
     // part; a pull request's runs meet in its own group.
+    // A reusable workflow's runs are its callers' too (XNNPACK's build.yml,
+    // called on every push to master): its group is met by their events.
+    let any = |on: fn(&Workflow<'_>) -> bool| w.runs().any(on);
     let pull = Event {
-        name: if w.on("pull_request") {
+        name: if any(|r| r.on("pull_request")) {
             "pull_request"
         } else {
             "pull_request_target"
@@ -193,9 +196,9 @@ fn concurrency(
         action: "labeled",
     };
     let main_events = [
-        ("push", w.pushes_to_default()),
-        ("schedule", w.frequent_schedule()),
-        ("issue_comment", w.on("issue_comment")),
+        ("push", any(|r| r.pushes_to_default())),
+        ("schedule", any(|r| r.frequent_schedule())),
+        ("issue_comment", any(|r| r.on("issue_comment"))),
     ];
     let main_shared = main_events.iter().any(|&(name, runs)| {
         runs && matches!(
@@ -221,7 +224,8 @@ fn concurrency(
     let labels_cancel = always_cancels
         || (cancel_text.contains("pull_request") && !cancel_text.contains("labeled"));
     let by_action = group.contains("event.action") || group.contains("event.label");
-    if pull_shared && w.pull_request_types().contains(&"labeled") && labels_cancel && !by_action {
+    let labeled = any(|r| r.pull_request_types().contains(&"labeled"));
+    if pull_shared && labeled && labels_cancel && !by_action {
         push("label-cancel", hits);
     }
 }

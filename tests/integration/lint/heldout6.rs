@@ -4,7 +4,9 @@
 //! cut down, with a look-alike beside it that must still be found (or
 //! stay silent).
 
+use super::calls::findings;
 use super::heldout5::{at, lint_in};
+use crate::support::harness::{Bin, repo_root};
 
 fn lint(file: &str) -> Vec<(String, u64)> {
     lint_in("heldout6", file)
@@ -57,5 +59,28 @@ fn in_a_job_named_for_benchmarking_its_program_steps_measure() {
     assert_eq!(
         lint("kernel-benchmark.yml"),
         [at("long-timeout", 18), at("long-timeout", 21)]
+    );
+}
+
+/// XNNPACK's `build.yml`: a reusable workflow with only `workflow_call`
+/// runs when its callers' events do, so its cancelling `head_ref || ref`
+/// group is met by the pushes to master its caller is started by
+/// (`cancel-main`), and by the `labeled` pull requests of another caller
+/// (`label-cancel`); one called only by a nightly schedule stays quiet.
+#[test]
+fn a_reusable_workflows_group_is_met_by_its_callers_runs() {
+    let root = repo_root().join("tests/fixtures/lint/heldout6-calls");
+    let (run, v) = Bin::new()
+        .in_dir(&root)
+        .args(["lint", ".github/workflows", "--fail-on", "note"])
+        .json_code(4);
+    assert_eq!(
+        findings(&v),
+        [
+            ("build.yml".to_owned(), "cancel-main".to_owned(), 13),
+            ("gpu-tests.yml".to_owned(), "label-cancel".to_owned(), 9),
+        ],
+        "{}",
+        run.stdout
     );
 }
