@@ -275,21 +275,55 @@ fn cache_discipline(w: &Workflow<'_>, job: &Job<'_>, holds: bool, hits: &mut Vec
             .iter()
             .any(|v| k.contains(v))
         });
+        let sources = step.with_text("key").is_some_and(|k| hashes_sources(&k));
         if saves
             && holds
             && w.on_pull_request()
             && !guarded
-            && per_run
+            && (per_run || sources)
             && let Some(uses) = step.node.get("uses").and_then(Node::scalar)
         {
             let mut h = hit("cache-discipline", uses.at, job, Some(step));
-            h.detail = Some(
-                "every pull request saves this cache under its own key: restore only on pull requests (actions/cache/restore), save on the default branch"
-                    .to_owned(),
-            );
+            let whose = if per_run {
+                "every pull request"
+            } else {
+                "the key hashes the sources: every pull request that changes them"
+            };
+            h.detail = Some(format!(
+                "{whose} saves this cache under its own key: restore only on pull requests (actions/cache/restore), save on the default branch"
+            ));
             hits.push(h);
         }
     }
+}
+
+/// Source files whose hash in a cache key changes with nearly every pull
+/// request (a lockfile's or a manifest's does not).
+const SOURCES: &[&str] = &[
+    "c", "cc", "cpp", "cxx", "h", "hh", "hpp", "hxx", "cu", "cuh", "rs", "py", "pyx", "go", "java",
+    "kt", "scala", "js", "ts", "swift", "m", "mm", "f90", "jl", "zig",
+];
+
+/// Whether a cache key hashes a tree of sources (`hashFiles('cpp/**')`,
+/// `'src/**/*.rs'`), not a lockfile or manifest (`'**/Cargo.lock'`,
+/// `'requirements*.txt'`): the key of a pull request that changes the
+/// sources is its own, so it saves its own copy (apache/arrow's CUDA
+/// builds' Docker volumes on a GPU machine; issue 49, sixth held-out set).
+/// The repository's workflows (`.github/**`) are the other finding.
+fn hashes_sources(key: &str) -> bool {
+    key.match_indices("hashFiles(").any(|(at, call)| {
+        let args = key.get(at.saturating_add(call.len())..).unwrap_or("");
+        let args = args.split(')').next().unwrap_or("");
+        args.split(',').any(|arg| {
+            let pattern = arg.trim().trim_matches(['\'', '"']);
+            let last = pattern.rsplit('/').next().unwrap_or(pattern);
+            let tree = last == "**" || last == "*";
+            let ext = last
+                .strip_prefix("*.")
+                .is_some_and(|e| SOURCES.contains(&e));
+            !pattern.starts_with(['!', '.']) && (tree || ext)
+        })
+    })
 }
 
 /// Whether a step of `job` saves a cache under `key` (`actions/cache/save`

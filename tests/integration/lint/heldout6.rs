@@ -84,3 +84,12 @@ fn a_reusable_workflows_group_is_met_by_its_callers_runs() {
         run.stdout
     );
 }
+
+/// apache/arrow's CUDA builds: a cache saved from a GPU machine in a
+/// workflow pull requests run, keyed by a hash of `cpp/**`, is saved again
+/// by every pull request that changes the C++ sources; a key hashing a
+/// lockfile is stable, and a save limited to pushes is guarded.
+#[test]
+fn a_cache_key_hashing_the_sources_differs_per_pull_request() {
+    assert_eq!(lint("cuda-extra.yml"), [at("cache-discipline", 17)]);
+}
