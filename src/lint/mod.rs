@@ -9,6 +9,7 @@
 //! ignore comments; [`render`] and [`sarif`] write the [`finding`]s.
 
 pub mod args;
+pub mod callers;
 pub mod calls;
 pub mod candidates;
 pub mod env;
@@ -312,6 +313,8 @@ pub struct Repo<'a> {
     pub callees: calls::Callees,
     /// The repository's shell scripts the files' steps run.
     pub scripts: scripts::Scripts,
+    /// Who among the files calls each reusable workflow (its triggers).
+    pub callers: callers::Callers,
 }
 
 /// The workflow names the files' `workflow_run` triggers name; a file that
@@ -454,6 +457,7 @@ pub fn lint_files(paths: &[std::path::PathBuf], lint: Option<&Lint>) -> Result<O
         consumed: consumed(paths),
         callees: callees(paths),
         scripts: scripts_of(paths),
+        callers: callers::read(paths),
     };
     for path in paths {
         let linted = read::bounded_text("workflow", path, FILE_LIMIT)
@@ -495,11 +499,15 @@ pub fn lint_text(
         scripts: &repo.scripts,
         root: scripts::repo_root(path),
     };
-    let flow = workflow::read_beside(&root, Some(&beside)).map_err(|e| LintError::Script {
+    let mut flow = workflow::read_beside(&root, Some(&beside)).map_err(|e| LintError::Script {
         path: name.clone(),
         line: e.at.line,
         source: e.source,
     })?;
+    flow.callers = callers::of(&repo.callers, path)
+        .iter()
+        .map(workflow::triggers_only)
+        .collect();
     let ignores = suppress::Ignores::read(text);
     let mut findings = Vec::new();
     let mut suppressed = 0usize;
