@@ -365,9 +365,12 @@ pub fn row_message(report: &Report<'_>, c: &Comparison<'_>, row: &RowResult<'_>)
     let key = row.key.describe(&report.config.keys);
     match (row.change, &row.baseline, &row.current) {
         (Some(change), Some(b), Some(cur)) => format!(
-            "{key}: {:+.1}% against {} ({} -> {}; fail at {})",
+            "{key}: {:+.1}%{} against {} ({}{} -> {}; fail at {})",
             change * 100.0,
+            if row.paired.is_some() { " paired" } else { "" },
             c.label,
+            // A paired change is not the medians' ratio: they are named so.
+            if row.paired.is_some() { "medians " } else { "" },
             quantity(b.median, ""),
             quantity(cur.median, report.unit(row.metric)),
             threshold_words(row)

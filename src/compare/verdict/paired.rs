@@ -47,9 +47,18 @@ impl<'t> Comparison<'t> {
             );
             (a.min(b), a.max(b))
         });
+        let medians = out
+            .baseline
+            .as_ref()
+            .zip(out.current.as_ref())
+            .map(|(b, c)| b.change_to(c, direction));
         out.class = decision.class;
         out.change = Some(change);
-        out.reason = Some(reason(&decision, interval, fail, &self.label));
+        let why = reason(&decision, interval, fail, &self.label);
+        out.reason = Some(match medians.filter(|m| other_way(*m, change)) {
+            Some(m) => format!("{}; {why}", medians_note(m)),
+            None => why,
+        });
         out.paired = Some(PairedRow {
             rounds: decision.rounds,
             interval,
@@ -57,6 +66,25 @@ impl<'t> Comparison<'t> {
             rerun: decision.rerun,
         });
     }
+}
+
+/// The two changes point opposite ways, each at least 0.05% (shown as at
+/// least 0.1%): a table that shows the medians beside the paired change
+/// would read as a contradiction unless the row says it.
+fn other_way(medians: f64, paired: f64) -> bool {
+    const SHOWN: f64 = 0.0005;
+    medians * paired < 0.0 && medians.abs() >= SHOWN && paired.abs() >= SHOWN
+}
+
+/// What a row whose medians point the other way says first: the change is
+/// each round's current against that round's baseline (what moved a whole
+/// round taken out), which the two sides' medians over different rounds
+/// are not.
+fn medians_note(medians: f64) -> String {
+    format!(
+        "the medians alone: {:+.1}% (the change pairs each round's runs)",
+        medians * 100.0
+    )
 }
 
 /// The row's rounds in words: the interval, and for a row in doubt why.

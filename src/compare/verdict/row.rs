@@ -10,7 +10,6 @@ use crate::compare::defaults;
 use crate::compare::noise::{Band, NoBand, Noise};
 use crate::config::{Direction, FailThreshold, Policy};
 use crate::contract::class::Class;
-use crate::series;
 use crate::table::{RowView, Status};
 
 /// The baseline as judged: its samples on main's level, and how far off
@@ -158,7 +157,7 @@ impl<'t> Comparison<'t> {
         let noise = self.noises.get(slot);
         let judged = self.judge_baseline(base, noise);
         let base = &judged.base;
-        out.change = Some(series::bounded(cur.median / base.median - 1.0) * direction.sign());
+        out.change = Some(base.change_to(cur, direction));
         // The reference: main's level with the baseline on it, or the
         // level alone when the baseline run is off it.
         let reference = match (noise, judged.off) {

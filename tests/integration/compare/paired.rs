@@ -288,3 +288,63 @@ fn the_pages_paired_block_runs_as_written() {
     assert_eq!(out.status.code(), Some(4), "{block}\n{stdout}\n{stderr}");
     assert!(stdout.contains("1 regressed"), "{stdout}");
 }
+
+/// A paired row's change is the rounds' paired estimate; its two medians
+/// are each side's own over all its rounds. Through a machine that drifts
+/// 8% from round to round the two point opposite ways on some rows: each
+/// such row says what its medians alone give, first, and the summary's
+/// tables are headed as what they are, with the annotations naming the
+/// medians as medians.
+#[test]
+fn a_row_whose_medians_point_the_other_way_from_its_paired_change_says_so() {
+    let drift = |dir: &Path| {
+        rounds(
+            dir,
+            5,
+            0.08,
+            0.04,
+            11,
+            |i| if i % 5 == 0 { 0.06 } else { 0.0 },
+        )
+    };
+    let (_, report) = compare(drift, &[]);
+    let bin = Bin::new().on_runner();
+    let args = drift(bin.dir());
+    let run = bin.arg("compare").arg("--paired").args(args).run();
+    let mut other_way = 0;
+    for row in report["baselines"][0]["rows"].as_array().unwrap() {
+        let (base, current) = (
+            row["baseline"]["median"].as_f64().unwrap(),
+            row["current"]["median"].as_f64().unwrap(),
+        );
+        let medians = (current / base - 1.0) * 100.0;
+        let change = row["change_pct"].as_f64().unwrap();
+        let reason = row["reason"].as_str().unwrap();
+        let shown = |x: f64| (x * 10.0).round() != 0.0;
+        if medians * change < 0.0 && shown(medians) && shown(change) {
+            other_way += 1;
+            assert!(
+                reason.starts_with(&format!("the medians alone: {medians:+.1}%")),
+                "{row}"
+            );
+        } else {
+            assert!(!reason.contains("medians alone"), "{row}");
+        }
+    }
+    assert!(other_way > 0, "{report}");
+    assert!(
+        run.summary
+            .contains("| key | baseline (median) | current (median) | change (paired) |")
+            && run
+                .summary
+                .contains("*change (paired): the verdict's estimate"),
+        "{}",
+        run.summary
+    );
+    assert!(
+        !run.summary
+            .contains("| key | baseline | current | change |"),
+        "{}",
+        run.summary
+    );
+}
