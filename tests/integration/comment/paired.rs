@@ -4,11 +4,11 @@
 
 use crate::support::harness::Bin;
 
-#[test]
-fn body_of_a_paired_comparison_with_undecided_rows() {
+/// The comment body of `compare --paired --format json` over rounds
+/// `setup` writes (it returns their flags).
+fn body(setup: impl FnOnce(&std::path::Path) -> Vec<String>) -> String {
     let bin = Bin::new();
-    // 12% noise per run on every row: three rounds cannot rule out 10%.
-    let args = crate::compare::paired::rounds(bin.dir(), 3, 0.0, 0.12, 3, |_| 0.0);
+    let args = setup(bin.dir());
     let run = bin
         .arg("compare")
         .arg("--paired")
@@ -16,8 +16,17 @@ fn body_of_a_paired_comparison_with_undecided_rows() {
         .args(["--format", "json"])
         .run();
     run.assert_code(0);
-    let v = super::dry_run(&run.stdout);
-    insta::assert_snapshot!("comment_body_paired_undecided", v["body"].as_str().unwrap());
+    super::dry_run(&run.stdout)["body"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+#[test]
+fn body_of_a_paired_comparison_with_undecided_rows() {
+    // 12% noise per run on every row: three rounds cannot rule out 10%.
+    let body = body(|dir| crate::compare::paired::rounds(dir, 3, 0.0, 0.12, 3, |_| 0.0));
+    insta::assert_snapshot!("comment_body_paired_undecided", body);
 }
 
 /// The cells of the body's table rows under a head that holds `column`.
@@ -55,21 +64,13 @@ fn number(cell: &str) -> f64 {
 /// paired change.
 #[test]
 fn a_paired_rows_medians_never_contradict_its_change_silently() {
-    let bin = Bin::new();
     // The machine's speed drifts 8% from round to round; each run 4%.
-    let args = crate::compare::paired::rounds(bin.dir(), 5, 0.08, 0.04, 11, |i| {
-        if i % 5 == 0 { 0.06 } else { 0.0 }
-    });
-    let run = bin
-        .arg("compare")
-        .arg("--paired")
-        .args(args)
-        .args(["--format", "json"])
-        .run();
-    let body = super::dry_run(&run.stdout)["body"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let body =
+        body(|dir| {
+            crate::compare::paired::rounds(dir, 5, 0.08, 0.04, 11, |i| {
+                if i % 5 == 0 { 0.06 } else { 0.0 }
+            })
+        });
     assert!(
         body.contains("*change (paired): the verdict's estimate"),
         "{body}"
