@@ -173,12 +173,21 @@ impl<'t> Comparison<'t> {
         };
         let mut applied = self.applied(&policy, band, direction);
         let level_test = self.against_level(noise, &judged, reference, cur, direction);
-        if level_test.is_some() {
+        if level_test.is_some()
+            && let Some(Ok(n)) = noise
+        {
             // The test of the runs against main's level judges the noise:
-            // one run's band no longer raises the threshold.
-            applied.fail = match policy.fail {
-                FailThreshold::Fixed(f) => f,
-                FailThreshold::Auto => defaults::AUTO_FLOOR,
+            // one run's band no longer raises the threshold, and the row
+            // says so (its threshold is the configured one, not learned).
+            applied = Applied {
+                fail: match policy.fail {
+                    FailThreshold::Fixed(f) => f,
+                    FailThreshold::Auto => defaults::AUTO_FLOOR,
+                },
+                origin: Origin::Level {
+                    source: policy.fail_source,
+                    runs: n.runs,
+                },
             };
         }
         let two = level_test.or_else(|| {
