@@ -399,7 +399,7 @@ pub const FAIL: Typed<f64> = Typed {
         &["INPUT_FAIL_THRESHOLD"],
         "PCT",
         "Between looks, as compare --paired judges: worse by more than this percent fails (0 to \
-         1000, as compare takes it; 0: any slowdown the rounds can tell, and no row is shown \
+         1000, as compare takes it, under 100 unless every metric is lower-is-better; 0: any slowdown the rounds can tell, and no row is shown \
          unchanged, so rows not found worse or better run to --max-rounds).",
     )
     .default("10"),

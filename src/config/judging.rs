@@ -97,6 +97,22 @@ pub fn fixed_fail_threshold(text: &str) -> Result<f64, String> {
     }
 }
 
+/// A fixed fail threshold some row of `config` can reach: a
+/// higher-is-better metric falls at most 100% (to zero), so 100% or more
+/// fails nothing unless every metric is lower-is-better. bench refuses it
+/// before its rounds run, as compare refuses it (and compare would refuse
+/// the manifest that carried it, after every round had run).
+pub fn reachable(fail: f64, config: &super::Config) -> Result<(), String> {
+    if fail >= 1.0 && !config.all_lower() {
+        Err(format!(
+            "{} can never fail: a higher-is-better metric falls at most 100% (to zero). Use a smaller threshold",
+            fail * 100.0
+        ))
+    } else {
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

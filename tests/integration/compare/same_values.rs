@@ -260,3 +260,49 @@ fn a_cap_below_the_first_look_is_refused_however_it_is_given() {
         run.stderr
     );
 }
+
+/// A fail threshold of 100% or more can never fail a higher-is-better row
+/// (it falls at most to zero): compare refused it, bench took it and ran
+/// every round, and then compare refused the manifest that carried it.
+/// bench now refuses it before anything runs, in compare's words.
+#[test]
+fn a_fail_threshold_no_row_can_reach_is_refused_before_bench_runs() {
+    for (metric, taken) in [("time:higher", false), ("time:lower", true)] {
+        let bin = Bin::new();
+        let dir = bin.dir().to_owned();
+        files(&dir);
+        let run = bin
+            .env("GITHUB_WORKSPACE", &dir)
+            .args(["bench", "--side", "current", "--metric", metric])
+            .args(["--out-dir", "out", "--command", "cp c.csv {out}"])
+            .arg("--fail-threshold=150")
+            .run();
+        let benched = said("bench", run.code, &run.stderr, "INPUT_FAIL_THRESHOLD");
+        assert_eq!(benched.is_ok(), taken, "{metric}: {benched:?}");
+        // The harness ran only where the threshold was taken.
+        assert_eq!(
+            run.stdout.contains("current: ok"),
+            taken,
+            "{metric}: {}",
+            run.stdout
+        );
+        let c = Bin::new();
+        files(c.dir());
+        let compared = c
+            .args(["compare", "--current", "c.csv", "--baseline", "main=b.csv"])
+            .args(["--metric", metric, "--fail-threshold=150"])
+            .run();
+        let words = |s: &Result<(), String>| {
+            s.as_ref()
+                .err()
+                .map(|e| e.split(". ").next().unwrap_or(e).to_owned())
+        };
+        let compared = said(
+            "compare",
+            compared.code,
+            &compared.stderr,
+            "--fail-threshold",
+        );
+        assert_eq!(words(&benched), words(&compared), "{metric}");
+    }
+}
