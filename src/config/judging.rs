@@ -4,7 +4,8 @@
 //! from its manifest: three readers of one value. Each value is parsed
 //! here, once, so that the three accept the same values and refuse the
 //! rest in the same words (two parsers of one value had drifted: bench
-//! refused a fail threshold of 0 that compare took).
+//! refused a fail threshold of 0 that compare took). A config rule's
+//! thresholds are held to the same ranges.
 
 use super::FailThreshold;
 use crate::runner::shown;
@@ -67,6 +68,16 @@ impl Percent {
             Ok(f)
         } else {
             Err(self.expected(&format!("{}", f * 100.0)))
+        }
+    }
+
+    /// A percentage a file holds as a number (a config rule's
+    /// `fail-threshold = 15`), as a fraction: the same range, the same words.
+    pub fn number(&self, p: f64) -> Result<f64, String> {
+        if self.holds(p) {
+            Ok(p / 100.0)
+        } else {
+            Err(self.expected(&p.to_string()))
         }
     }
 

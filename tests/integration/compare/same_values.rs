@@ -306,3 +306,37 @@ fn a_fail_threshold_no_row_can_reach_is_refused_before_bench_runs() {
         assert_eq!(words(&benched), words(&compared), "{metric}");
     }
 }
+
+/// A config rule's thresholds and floor are the same values again, from
+/// bench.toml: held to the same ranges, refused in the same words (a rule's
+/// `fail-threshold = 5000` was taken where `--fail-threshold 5000` was not).
+#[test]
+fn a_config_rules_thresholds_are_held_to_the_inputs_ranges() {
+    for (key, flag, value, taken) in [
+        ("fail-threshold", "fail-threshold", "0", true),
+        ("fail-threshold", "fail-threshold", "1000", true),
+        ("fail-threshold", "fail-threshold", "5000", false),
+        ("warn-threshold", "warn-threshold", "1001", false),
+        ("warn-threshold", "warn-threshold", "-1", false),
+        ("floor", "floor", "-1", false),
+    ] {
+        let bin = Bin::new();
+        files(bin.dir());
+        let rule = format!(
+            "[[metrics]]\ncolumn = \"time\"\nunit = \"s\"\ndirection = \"lower\"\n\
+             [[rules]]\nmatch = [\"op=a\"]\n{key} = {value}\n"
+        );
+        std::fs::write(bin.dir().join("c.toml"), rule).unwrap();
+        let run = bin
+            .args(["compare", "--current", "c.csv", "--baseline", "main=b.csv"])
+            .args(["--config", "c.toml"])
+            .run();
+        let configured = said("compare --config", run.code, &run.stderr, key);
+        assert_eq!(configured.is_ok(), taken, "{key} = {value}: {configured:?}");
+        assert_eq!(
+            words(&configured),
+            words(&compare(flag, value)),
+            "{key} = {value}"
+        );
+    }
+}
