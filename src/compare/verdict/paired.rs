@@ -2,7 +2,7 @@
 //! decision (`crate::paired`) turned into the row's class, change,
 //! interval and reason. Pure.
 
-use super::{Applied, Comparison, Origin, RowResult};
+use super::{Applied, BASELINE, CURRENT, Comparison, Origin, RowResult, Samples};
 use crate::contract::class::Class;
 use crate::paired::{Decision, Judged};
 
@@ -19,7 +19,7 @@ pub struct PairedRow {
 
 impl<'t> Comparison<'t> {
     /// Classifies a measured row from its paired rounds.
-    pub(super) fn paired_row(&self, out: &mut RowResult<'t>, judged: &Judged) {
+    pub(super) fn paired_row(&self, out: &mut RowResult<'t>, judged: &Judged, slot: usize) {
         let fail = out.policy.fail.configured();
         out.applied = Some(Applied {
             fail,
@@ -47,6 +47,12 @@ impl<'t> Comparison<'t> {
             );
             (a.min(b), a.max(b))
         });
+        // Each side's rounds shown are the ones the change was made from.
+        if let Some((base, current)) = out.metric.and_then(|m| self.used(slot, m, decision.rounds))
+        {
+            out.baseline = Some(base);
+            out.current = Some(current);
+        }
         let medians = out
             .baseline
             .as_ref()
@@ -65,6 +71,28 @@ impl<'t> Comparison<'t> {
             p_worse: decision.p_worse,
             rerun: decision.rerun,
         });
+    }
+}
+
+impl Comparison<'_> {
+    /// Each side's values in the first `rounds` rounds that measured the
+    /// row on both sides, as the ground floor pairs them
+    /// ([`crate::paired::judge`]): the rounds a decision of that many
+    /// rounds was made from. A row decided at the first look while its
+    /// group ran again shows its first look's rounds, not the later ones.
+    fn used(&self, slot: usize, metric: usize, rounds: usize) -> Option<(Samples, Samples)> {
+        let (base, current): (Vec<f64>, Vec<f64>) = self
+            .join
+            .cells(slot, BASELINE)
+            .zip(self.join.cells(slot, CURRENT))
+            .filter_map(|(b, c)| {
+                let (m, b) = b?.measure()?;
+                let c = c?.value(metric).filter(|v| *v > 0.0)?;
+                (m == metric).then_some((b, c))
+            })
+            .take(rounds)
+            .unzip();
+        Some((Samples::of(&base)?, Samples::of(&current)?))
     }
 }
 

@@ -103,7 +103,7 @@ impl<'t> Comparison<'t> {
             return Some(out);
         }
         match &self.paired {
-            Some(judged) => self.paired_row(&mut out, judged),
+            Some(judged) => self.paired_row(&mut out, judged, slot),
             None => self.measured(&mut out, slot),
         }
         Some(out)

@@ -290,7 +290,7 @@ fn the_pages_paired_block_runs_as_written() {
 }
 
 /// A paired row's change is the rounds' paired estimate; its two medians
-/// are each side's own over all its rounds. Through a machine that drifts
+/// are each side's own over the same rounds. Through a machine that drifts
 /// 8% from round to round the two point opposite ways on some rows: each
 /// such row says what its medians alone give, first, and the summary's
 /// tables are headed as what they are, with the annotations naming the
@@ -347,4 +347,39 @@ fn a_row_whose_medians_point_the_other_way_from_its_paired_change_says_so() {
         "{}",
         run.summary
     );
+}
+
+/// The medians beside a paired change are made from the rounds the change
+/// was: a row decided at the first look (3 rounds) while the files hold 6
+/// (its group ran again for another row) showed medians over all 6, which
+/// pointed the other way from its change twice as often on real rounds.
+#[test]
+fn a_paired_rows_medians_are_over_the_rounds_its_change_used() {
+    let (_, report) = compare(
+        |dir| {
+            rounds(
+                dir,
+                6,
+                0.08,
+                0.04,
+                11,
+                |i| if i % 5 == 0 { 0.06 } else { 0.0 },
+            )
+        },
+        &["--rounds", "3", "--max-rounds", "6"],
+    );
+    let rows = report["baselines"][0]["rows"].as_array().unwrap();
+    let mut first_look = 0;
+    for row in rows {
+        let used = row["rounds"].as_u64().unwrap() as usize;
+        first_look += usize::from(used == 3);
+        for side in ["baseline", "current"] {
+            assert_eq!(
+                row[side]["samples"].as_array().unwrap().len(),
+                used,
+                "{side}: {row}"
+            );
+        }
+    }
+    assert!(first_look > 0 && first_look < rows.len(), "{report}");
 }
