@@ -65,12 +65,7 @@ fn number(cell: &str) -> f64 {
 #[test]
 fn a_paired_rows_medians_never_contradict_its_change_silently() {
     // The machine's speed drifts 8% from round to round; each run 4%.
-    let body =
-        body(|dir| {
-            crate::compare::paired::rounds(dir, 5, 0.08, 0.04, 11, |i| {
-                if i % 5 == 0 { 0.06 } else { 0.0 }
-            })
-        });
+    let body = body(|dir| crate::compare::paired::drifting(dir, 5));
     assert!(
         body.contains("*change (paired): the verdict's estimate"),
         "{body}"

@@ -63,6 +63,20 @@ pub fn rounds(
     args
 }
 
+/// `n` rounds through a machine whose speed drifts 8% from round to round,
+/// each run 4% apart, every fifth row 6% slower: rows whose medians and
+/// paired change point opposite ways.
+pub fn drifting(dir: &Path, n: usize) -> Vec<String> {
+    rounds(
+        dir,
+        n,
+        0.08,
+        0.04,
+        11,
+        |i| if i % 5 == 0 { 0.06 } else { 0.0 },
+    )
+}
+
 fn compare(setup: impl FnOnce(&Path) -> Vec<String>, extra: &[&str]) -> (Run, Value) {
     let bin = Bin::new();
     let args = setup(bin.dir());
@@ -297,16 +311,7 @@ fn the_pages_paired_block_runs_as_written() {
 /// medians as medians.
 #[test]
 fn a_row_whose_medians_point_the_other_way_from_its_paired_change_says_so() {
-    let drift = |dir: &Path| {
-        rounds(
-            dir,
-            5,
-            0.08,
-            0.04,
-            11,
-            |i| if i % 5 == 0 { 0.06 } else { 0.0 },
-        )
-    };
+    let drift = |dir: &Path| drifting(dir, 5);
     let (_, report) = compare(drift, &[]);
     let bin = Bin::new().on_runner();
     let args = drift(bin.dir());
@@ -341,6 +346,27 @@ fn a_row_whose_medians_point_the_other_way_from_its_paired_change_says_so() {
         "{}",
         run.summary
     );
+    // A regressed row's annotation names its change paired and its two
+    // values medians.
+    let bin = Bin::new().on_runner();
+    let args = rounds(
+        bin.dir(),
+        3,
+        0.0,
+        0.01,
+        5,
+        |i| if i == 0 { 0.3 } else { 0.0 },
+    );
+    let failed = bin.arg("compare").arg("--paired").args(args).run();
+    let line = failed
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("::error title=Benchmark regression::"))
+        .unwrap_or_else(|| panic!("{}", failed.stdout));
+    assert!(
+        line.contains("%25 paired against main (medians 100.0") && line.contains(" -> 69."),
+        "{line}"
+    );
     assert!(
         !run.summary
             .contains("| key | baseline | current | change |"),
@@ -356,16 +382,7 @@ fn a_row_whose_medians_point_the_other_way_from_its_paired_change_says_so() {
 #[test]
 fn a_paired_rows_medians_are_over_the_rounds_its_change_used() {
     let (_, report) = compare(
-        |dir| {
-            rounds(
-                dir,
-                6,
-                0.08,
-                0.04,
-                11,
-                |i| if i % 5 == 0 { 0.06 } else { 0.0 },
-            )
-        },
+        |dir| drifting(dir, 6),
         &["--rounds", "3", "--max-rounds", "6"],
     );
     let rows = report["baselines"][0]["rows"].as_array().unwrap();
