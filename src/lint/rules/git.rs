@@ -151,28 +151,55 @@ const PATTERN_PROGRAMS: &[&str] = &[
 ];
 
 /// A listing of commits (`git rev-list`, `git log`) that a loop could
-/// walk back through, not the change's own commits: a range up to the
-/// change (`origin/master..HEAD`, `$BASE..${{ github.sha }}`, `base...`)
-/// lists the commits a pull request adds, each checked in turn (MNN's
-/// commit-message check), never an older baseline.
+/// walk back through, not the commits of a range: a range with two sides
+/// (`origin/master..HEAD`, `"$BASE_SHA".."$HEAD_SHA"`, `base...`, up to
+/// the change; `"${last_tag}..${current_tag}"`, a release's) lists the
+/// commits one change or one release adds, each checked or commented on in
+/// turn (MNN's commit-message check, redb's trailer check, OLMo-core's
+/// release comments), never older commits tried as baselines. A side
+/// counted back (`HEAD~8..HEAD`) is still a walk.
 fn rev_list(text: &str) -> bool {
-    (text.contains("git rev-list") || text.contains("git log")) && !lists_the_change(text)
+    (text.contains("git rev-list") || text.contains("git log")) && !lists_a_range(text)
 }
 
-fn lists_the_change(text: &str) -> bool {
-    let edge = |c: char| c.is_whitespace() || matches!(c, '"' | '\'' | '(' | ')');
+fn lists_a_range(text: &str) -> bool {
+    let quote = |c: char| matches!(c, '"' | '\'');
     text.match_indices("..").any(|(at, _)| {
         let before = text.get(..at).unwrap_or("");
-        let from = before.rsplit(edge).next().unwrap_or("");
         let after = text.get(at..).unwrap_or("").trim_start_matches('.');
-        let to = match after.strip_prefix("${{") {
-            Some(expr) => expr.split("}}").next().unwrap_or(""),
-            None => after.split(edge).next().unwrap_or(""),
-        };
-        let to = to.to_ascii_lowercase();
-        let from_base = !from.is_empty() && !from.ends_with('.') && !from.contains(['~', '^']);
-        from_base && (to.is_empty() || to.contains("head") || to.contains("sha"))
+        let from = side(before.chars().rev(), [')', '}'], ['(', '{']);
+        let from = before
+            .get(before.len().saturating_sub(from)..)
+            .unwrap_or("");
+        let to = after
+            .get(..side(after.chars(), ['(', '{'], [')', '}']))
+            .unwrap_or("");
+        let (from, to) = (from.trim_matches(quote), to.trim_matches(quote));
+        let plain = |s: &str| !s.ends_with('.') && !s.contains(['~', '^']);
+        !from.is_empty() && plain(from) && plain(to)
     })
+}
+
+/// The length in bytes of one side of a range read from `..` outwards:
+/// up to a space or `=` outside any `$(...)` or `${...}` (a variable
+/// expanded into its command keeps its spaces), or to the bracket that
+/// encloses the range itself. Read backwards, `)` opens and `(` closes.
+fn side(chars: impl Iterator<Item = char>, opens: [char; 2], closes: [char; 2]) -> usize {
+    let (mut depth, mut taken) = (0usize, 0usize);
+    for c in chars {
+        if opens.contains(&c) {
+            depth = depth.saturating_add(1);
+        } else if closes.contains(&c) {
+            match depth.checked_sub(1) {
+                Some(d) => depth = d,
+                None => break,
+            }
+        } else if depth == 0 && (c.is_whitespace() || c == '=') {
+            break;
+        }
+        taken = taken.saturating_add(c.len_utf8());
+    }
+    taken
 }
 
 /// A loop over older commits: `main~$i` in a loop, `main~{0..7}`, a loop
