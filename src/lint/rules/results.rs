@@ -120,6 +120,29 @@ fn outcome_read(job: &Job<'_>, index: usize) -> bool {
         .skip(index.saturating_add(1))
         .any(later_step)
         || job.get("outputs").is_some_and(|o| reads(o, on_result))
+        || outputs_said(job, index, id)
+}
+
+/// Whether a later script step reads step `index`'s outputs
+/// (`steps.<id>.outputs.pass`, in its `if:` or anywhere else) and says a
+/// warning or an error, or fails: the comparison's verdict is carried out
+/// of it and acted on. oneDNN's aarch64 performance check continues on
+/// error, and the next step, `if: steps.performance-test.outputs.pass !=
+/// 'True'`, echoes its message as a `::warning` (issue 49, eighth held-out
+/// set). A later step that only reads the outputs (a summary, an upload)
+/// acts on nothing.
+fn outputs_said(job: &Job<'_>, index: usize, id: &str) -> bool {
+    let wanted = format!("steps.{id}.outputs.");
+    job.steps.iter().skip(index.saturating_add(1)).any(|step| {
+        let acts = step.script.as_ref().is_some_and(|s| {
+            s.commands
+                .iter()
+                .any(|c| says_loudly(c) || super::status::fails(c))
+        });
+        let mut scalars = Vec::new();
+        step.node.scalars(&mut scalars);
+        acts && scalars.iter().any(|s| s.text.contains(wanted.as_str()))
+    })
 }
 
 /// The comparison after a step's result: `Some((equal, value))` for `==

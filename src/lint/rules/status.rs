@@ -65,7 +65,7 @@ fn errexit(c: &Command) -> Option<bool> {
 
 /// `exit` with a status other than 0 (a number or a variable), `false`,
 /// `return` with one.
-fn fails(c: &Command) -> bool {
+pub(super) fn fails(c: &Command) -> bool {
     match c.name() {
         Some("false") => true,
         Some("exit" | "return") => c.words.get(1).is_some_and(|w| w.text.trim() != "0"),

@@ -23,3 +23,13 @@ fn a_loop_over_a_ranges_commits_walks_no_baseline() {
         [at("baseline-walk", 41), at("baseline-walk", 44)]
     );
 }
+
+/// oneDNN's aarch64 performance check: a comparison that continues on
+/// error carries its verdict in its outputs, and the next step (`if:
+/// steps.perf.outputs.pass != 'True'`) says it as a `::warning`: acted on
+/// and said. A comparison whose outputs only reach the summary is still
+/// silent.
+#[test]
+fn a_later_step_that_says_a_comparisons_outputs_acts_on_it() {
+    assert_eq!(lint("perf-said.yml"), [at("silent-baseline", 24)]);
+}
