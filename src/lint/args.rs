@@ -59,7 +59,16 @@ pub type LintArgs = Given<Lint>;
 pub struct Lint;
 
 impl Declared for Lint {
-    const INPUTS: &'static [Input] = &[PATHS, FORMAT, FAIL_ON.input, SARIF, FIX, DRY_RUN, CONFIG];
+    const INPUTS: &'static [Input] = &[
+        PATHS,
+        FORMAT,
+        FAIL_ON.input,
+        SARIF,
+        FIX,
+        DRY_RUN,
+        CONFIG,
+        DEFAULT_BRANCH.input,
+    ];
 }
 
 /// Where the workflows are when no path is given.
@@ -133,3 +142,32 @@ pub const CONFIG: Input = Input::one(
      benchmark-workflows: globs).",
 )
 .path();
+
+/// The longest branch name taken: git refuses longer ref names on most
+/// file systems, and the name is only compared, never written.
+pub const BRANCH_LIMIT: usize = 255;
+
+/// `--default-branch`: a workflow file does not say which branch is the
+/// repository's default, and `cancel-main` asks whether pushes to it share
+/// a cancelling group (rapidsai's `branch-25.06`, marqo's `mainline`).
+pub const DEFAULT_BRANCH: Typed<String> = Typed {
+    input: Input::one(
+        "default-branch",
+        &["INPUT_DEFAULT_BRANCH"],
+        "BRANCH",
+        "The repository's default branch, whose pushes cancel-main protects; main and master \
+         count as well, and alone when it is empty or not given.",
+    )
+    .said("${{ github.event.repository.default_branch }}"),
+    parse: |t| {
+        let bad = t.len() > BRANCH_LIMIT || t.chars().any(|c| c.is_control() || c.is_whitespace());
+        if bad {
+            Err(format!(
+                "expected a branch name of at most {BRANCH_LIMIT} bytes with no spaces or control characters, got {:?}",
+                shown(t)
+            ))
+        } else {
+            Ok(t.to_owned())
+        }
+    },
+};

@@ -28,6 +28,8 @@ pub struct Inputs {
     /// `--fix`: mend the mechanical findings; `--dry-run`: only say how.
     pub fix: bool,
     pub dry_run: bool,
+    /// The repository's default branch when known (`--default-branch`).
+    pub default_branch: Option<String>,
     pub files: RunnerFiles,
 }
 
@@ -53,6 +55,7 @@ pub fn validate(args: &LintArgs, env: Env<'_>) -> Result<Inputs, InputError> {
         form,
         fail_on: r.typed_or_default(&FAIL_ON)?,
         sarif: r.path(&SARIF),
+        default_branch: r.typed(&DEFAULT_BRANCH)?,
         files: RunnerFiles::from_env(&r),
     })
 }

@@ -169,11 +169,12 @@ pub fn work(inputs: &Inputs) -> Result<u8, CommandError<LintError>> {
         .map_err(LintError::from)?;
     let lint = config.as_ref().and_then(|c| c.lint.as_ref());
     let paths = inputs::files(&inputs.paths)?;
-    let mut outcome = lint_files(&paths, lint)?;
+    let branch = inputs.default_branch.as_deref();
+    let mut outcome = lint_files(&paths, lint, branch)?;
     if inputs.fix {
         let said = fix_files(&paths, &outcome, inputs.dry_run)?;
         if !inputs.dry_run {
-            outcome = lint_files(&paths, lint)?;
+            outcome = lint_files(&paths, lint, branch)?;
         }
         runner::write::stdout(|log| log.append(&said))?;
     }
@@ -308,6 +309,8 @@ fn writable(path: &std::path::Path) -> Result<(), String> {
 #[derive(Debug, Default)]
 pub struct Repo<'a> {
     pub lint: Option<&'a Lint>,
+    /// The repository's default branch when known (`--default-branch`).
+    pub default_branch: Option<&'a str>,
     pub consumed: Vec<String>,
     /// The reusable workflows of the repository the files call.
     pub callees: calls::Callees,
@@ -450,10 +453,15 @@ fn read_inside(file: &Path, repo: &Path) -> Option<String> {
 
 /// Every file linted; one that cannot be (unreadable, not YAML, past a
 /// limit) is a [`Refusal`] and the others are still linted.
-pub fn lint_files(paths: &[std::path::PathBuf], lint: Option<&Lint>) -> Result<Outcome, LintError> {
+pub fn lint_files(
+    paths: &[std::path::PathBuf],
+    lint: Option<&Lint>,
+    default_branch: Option<&str>,
+) -> Result<Outcome, LintError> {
     let mut outcome = Outcome::default();
     let repo = Repo {
         lint,
+        default_branch,
         consumed: consumed(paths),
         callees: callees(paths),
         scripts: scripts_of(paths),
@@ -504,9 +512,14 @@ pub fn lint_text(
         line: e.at.line,
         source: e.source,
     })?;
+    flow.default_branch = repo.default_branch.map(str::to_owned);
     flow.callers = callers::of(&repo.callers, path)
         .iter()
         .map(workflow::triggers_only)
+        .map(|mut c| {
+            c.default_branch.clone_from(&flow.default_branch);
+            c
+        })
         .collect();
     let ignores = suppress::Ignores::read(text);
     let mut findings = Vec::new();

@@ -22,6 +22,9 @@ pub struct Workflow<'a> {
     /// reusable workflow), triggers only ([`triggers_only`]): their runs
     /// are its runs, and its `concurrency:` group is met by them.
     pub callers: Vec<Workflow<'a>>,
+    /// The repository's default branch when the caller knows it
+    /// (`--default-branch`): the file itself never says.
+    pub default_branch: Option<String>,
 }
 
 pub struct Job<'a> {
@@ -79,6 +82,7 @@ pub fn triggers_only(root: &Node) -> Workflow<'_> {
         jobs: Vec::new(),
         env: StepEnv::default(),
         callers: Vec::new(),
+        default_branch: None,
     }
 }
 
@@ -123,6 +127,7 @@ pub fn read_beside<'a>(
         jobs,
         env,
         callers: Vec::new(),
+        default_branch: None,
     })
 }
 
@@ -184,8 +189,9 @@ impl Workflow<'_> {
             .collect()
     }
 
-    /// Whether pushes to the default branch (`main` or `master`: the file
-    /// does not say which) run this workflow.
+    /// Whether pushes to the default branch run this workflow: `main` or
+    /// `master` (the file does not say which), and the branch given as the
+    /// repository's default (`branch-25.06`, `mainline`) when known.
     pub fn pushes_to_default(&self) -> bool {
         if !self.on("push") {
             return false;
@@ -199,7 +205,11 @@ impl Workflow<'_> {
                 None => n.items().iter().filter_map(Node::str).collect(),
             })
         };
-        let default = |p: &str| ["main", "master"].iter().any(|b| branch_glob(p, b));
+        let known = self.default_branch.as_deref();
+        let default = |p: &str| {
+            ["main", "master"].iter().any(|b| branch_glob(p, b))
+                || known.is_some_and(|b| branch_glob(p, b))
+        };
         if let Some(branches) = names("branches") {
             return branches.iter().any(|p| default(p));
         }

@@ -52,7 +52,8 @@ pub fn output_names() -> Vec<String> {
 }
 
 /// Evaluates `${{ ... }}` the way the runner would for the few expressions
-/// the action may use: `inputs.NAME` and `github.token`. Anything else fails
+/// the action may use: `inputs.NAME`, `github.token` and
+/// `github.event.repository.default_branch`. Anything else fails
 /// the test, which keeps the action's expressions simple and reviewable.
 fn evaluate(
     text: &str,
@@ -78,6 +79,10 @@ fn evaluate(
             }
         } else if expr == "github.token" {
             token.to_owned()
+        } else if expr == "github.event.repository.default_branch" {
+            // These runs have no event payload: as an event with no
+            // repository, the expression is empty.
+            String::new()
         } else {
             panic!("unsupported expression in action.yml: {expr}");
         };

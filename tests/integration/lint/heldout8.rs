@@ -4,7 +4,9 @@
 //! cut down and written anew, with a look-alike beside it that must stay
 //! as it was.
 
+use super::calls::findings;
 use super::heldout5::{at, lint_in};
+use crate::support::harness::{Bin, repo_root};
 
 fn lint(file: &str) -> Vec<(String, u64)> {
     lint_in("heldout8", file)
@@ -32,4 +34,55 @@ fn a_loop_over_a_ranges_commits_walks_no_baseline() {
 #[test]
 fn a_later_step_that_says_a_comparisons_outputs_acts_on_it() {
     assert_eq!(lint("perf-said.yml"), [at("silent-baseline", 24)]);
+}
+
+/// The findings of `release-branch.yml` with the default branch given as
+/// the action gives it (`INPUT_DEFAULT_BRANCH`) or as a flag.
+fn lint_with_default(how: &[(&str, &str)], flag: &[&str]) -> (i32, Vec<(String, u64)>) {
+    let mut bin = Bin::new().in_dir(&repo_root().join("tests/fixtures/lint/heldout8"));
+    for (key, value) in how {
+        bin = bin.env(key, value);
+    }
+    let run = bin
+        .args([
+            "lint",
+            ".github/workflows/release-branch.yml",
+            "--format",
+            "json",
+        ])
+        .args(flag)
+        .run();
+    let found = serde_json::from_str(run.stdout.trim())
+        .map(|v| findings(&v).into_iter().map(|(_, r, l)| (r, l)).collect())
+        .unwrap_or_default();
+    (run.code, found)
+}
+
+/// cuspatial's build (default branch `branch-25.06`, pushes to `branch-*`,
+/// a cancelling group of the ref, GPU runners) and marqo's (`mainline`):
+/// a push to the repository's default branch is one, whatever its name,
+/// once lint knows it; with no default branch given, only `main` and
+/// `master` are. A value that is no branch name is refused by name.
+#[test]
+fn the_default_branch_given_makes_its_pushes_the_default_branchs_runs() {
+    let found = vec![at("cancel-main", 12)];
+    assert_eq!(lint_with_default(&[], &[]), (0, vec![]));
+    let given = lint_with_default(&[], &["--default-branch", "branch-25.06"]);
+    assert_eq!(given, (4, found.clone()));
+    let from_action = lint_with_default(&[("INPUT_DEFAULT_BRANCH", "branch-25.06")], &[]);
+    assert_eq!(from_action, (4, found));
+    let other = lint_with_default(&[("INPUT_DEFAULT_BRANCH", "develop")], &[]);
+    assert_eq!(other, (0, vec![]));
+    let run = Bin::new()
+        .in_dir(&repo_root().join("tests/fixtures/lint/heldout8"))
+        .env("INPUT_DEFAULT_BRANCH", "main\n::error::x")
+        .args(["lint", ".github/workflows/release-branch.yml"])
+        .run();
+    run.assert_code(2);
+    assert!(
+        run.stderr
+            .contains("INPUT_DEFAULT_BRANCH: expected a branch name of at most 255 bytes"),
+        "{}",
+        run.stderr
+    );
 }
