@@ -55,6 +55,21 @@ pub fn prepares_benchmarks(name: &str) -> bool {
     })
 }
 
+/// Whether a script's name (its stem) says it makes what the benchmarks
+/// read or tells what they are, not measuring: a version printed
+/// (`benchmark/version.py`, run for a string in a build job), a dataset
+/// serialized or generated, a download. Read on kuzu's build-and-test
+/// jobs, whose only tie to benchmarking was such scripts of its
+/// `benchmark/` directory (issue 49, eighth held-out set).
+pub fn makes_inputs(stem: &str) -> bool {
+    words(stem).any(|w| {
+        ["version", "gen", "dataset", "datasets"].contains(&w.as_str())
+            || ["serializ", "generat", "download"]
+                .iter()
+                .any(|p| w.starts_with(p))
+    })
+}
+
 /// Words of a step's name that say it handles results, not measures
 /// them. Not "compare" or "upload": a comparison or an upload of results
 /// is benchmark evidence of its own (docs/lint.md).

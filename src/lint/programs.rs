@@ -216,8 +216,10 @@ fn baseline_and_comparison(words: &[&str]) -> bool {
 
 /// A script whose path or name says bench or perf
 /// (`python benchmarks/dynamo/huggingface.py`, `bash perf/run.sh`,
-/// `python run_perf.py`), run by a launcher: not a test (`test_*`) and not
-/// a chore around the benchmarks (`benchmarks/install_deps.sh`).
+/// `python run_perf.py`), run by a launcher: not a test (`test_*`), not
+/// a chore around the benchmarks (`benchmarks/install_deps.sh`), and not
+/// one that makes their inputs or says what they are
+/// (`benchmark/version.py`, `benchmark/serializer.py`: [`names::makes_inputs`]).
 fn script_named_for_benchmarks(word: &str) -> bool {
     const SCRIPTS: &[&str] = &[".py", ".sh", ".bash", ".jl", ".js", ".rb", ".lua"];
     let lower = word.to_lowercase();
@@ -229,6 +231,7 @@ fn script_named_for_benchmarks(word: &str) -> bool {
         && SCRIPTS.iter().any(|e| file.ends_with(e))
         && !file.starts_with("test")
         && !prepares_benchmarks(stem)
+        && !super::names::makes_inputs(stem)
         && (named_for_benchmarks(stem) || dirs.split('/').any(says_bench_or_perf))
 }
 

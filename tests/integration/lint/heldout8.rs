@@ -86,3 +86,13 @@ fn the_default_branch_given_makes_its_pushes_the_default_branchs_runs() {
         run.stderr
     );
 }
+
+/// kuzu's build-and-test jobs on a self-hosted runner: `$(python3
+/// benchmark/version.py)` (a version string) and a repository script that
+/// runs `benchmark/serializer.py` (a dataset) are scripts of the
+/// benchmark directory that measure nothing, so neither job is a
+/// benchmark job; the job that runs `benchmark/benchmark_runner.py` is.
+#[test]
+fn a_benchmark_directorys_script_that_makes_inputs_runs_no_benchmark() {
+    assert_eq!(lint("build-test.yml"), [at("long-timeout", 26)]);
+}
