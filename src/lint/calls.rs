@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 
 use super::candidates::candidates;
 use super::env::StepEnv;
-use super::workflow::{Job, costly_labels, github_hosted};
+use super::workflow::{Job, costly_labels, larger_image};
 use super::yaml::Node;
 
 /// The called workflows read beside their callers: path -> parsed file.
@@ -156,7 +156,7 @@ fn names_costly_runner(label: &str) -> bool {
     let l = label.trim().to_ascii_lowercase();
     let plain = !l.is_empty() && !l.contains(|c: char| c.is_whitespace() || c == '/');
     plain
-        && (l.contains("gpu") || l == "self-hosted" || github_hosted(&l))
+        && (l.contains("gpu") || l == "self-hosted" || larger_image(&l))
         && costly_labels(&[l], false)
 }
 

@@ -21,6 +21,7 @@ pub mod places;
 pub mod programs;
 pub mod render;
 pub mod rules;
+pub mod runners;
 pub mod sarif;
 pub mod shell;
 pub mod suppress;

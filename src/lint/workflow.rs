@@ -5,8 +5,11 @@
 
 use std::borrow::Cow;
 
-use super::candidates::candidates;
 use super::env::StepEnv;
+pub use super::runners::{
+    accelerators, costly_labels, github_hosted, image_like, larger_image, provider_hosted,
+    unknown_runner,
+};
 use super::shell::{self, Command, TooDeep};
 use super::yaml::{Node, Pos, Scalar};
 
@@ -235,65 +238,6 @@ fn branch_glob(pattern: &str, branch: &str) -> bool {
     !pattern.starts_with('!') && crate::glob::glob_match(&pattern.replace("**", "*"), branch)
 }
 
-/// Labels of GitHub's own runners (larger runners have custom labels and
-/// count as expensive, as they are).
-pub fn github_hosted(label: &str) -> bool {
-    ["ubuntu-", "windows-", "macos-"]
-        .iter()
-        .any(|p| label.starts_with(p))
-}
-
-/// Labels of runners a provider hosts and bills by the minute (Depot,
-/// Namespace, Blacksmith, BuildJet, WarpBuild, Ubicloud, RunsOn): like
-/// GitHub's own, a job on one is freed when it ends or times out.
-pub fn provider_hosted(label: &str) -> bool {
-    [
-        "depot-",
-        "namespace-profile-",
-        "nscloud-",
-        "blacksmith-",
-        "buildjet-",
-        "warp-",
-        "ubicloud-",
-        "runs-on=",
-        "runs-on/",
-    ]
-    .iter()
-    .any(|p| label.starts_with(p))
-        // A provider's bare name as the label (`runs-on: blacksmith`, read
-        // on turso's image builds): its default machine.
-        || ["blacksmith", "depot", "buildjet", "ubicloud", "namespace"].contains(&label)
-        // A provider's image of one of GitHub's (`blaze/macos-15`): a
-        // hosted machine of that image, billed by the minute and freed
-        // when the job ends (read on tracel-ai/burn's macOS tests).
-        || label
-            .rsplit_once('/')
-            .is_some_and(|(provider, image)| !provider.is_empty() && github_hosted(image))
-}
-
-/// Whether one of GitHub's image labels carries a core count after its
-/// version, the shape of a larger runner an organisation names
-/// (`ubuntu-2404-8x-x64`, `ubuntu-24.04-8core`, `windows-2022-16`,
-/// `ubuntu-latest-x64-32x`; read on lancedb's CI, issue 49): a number
-/// with `x`, `c` or `core` after the image's name, or a bare number after
-/// its version (`latest`, `24.04`, `2022`). Not `macos-m2-15`, whose `15`
-/// is the version, nor `ubuntu-24.04-arm`, GitHub's own, which says no
-/// size.
-fn sized(label: &str) -> bool {
-    let mut versioned = false;
-    label.split('-').skip(1).any(|word| {
-        let unit = word.trim_start_matches(|c: char| c.is_ascii_digit());
-        let count = word.strip_suffix(unit).unwrap_or("");
-        let count_ok = !count.is_empty() && !count.starts_with('0') && count.len() <= 3;
-        let found = count_ok
-            && (["x", "c", "core", "cores"].contains(&unit) || (unit.is_empty() && versioned));
-        versioned |= word == "latest"
-            || (word.contains('.') || word.len() == 4)
-                && word.bytes().all(|b| b.is_ascii_digit() || b == b'.');
-        found
-    })
-}
-
 impl<'a> Job<'a> {
     pub fn get(&self, key: &str) -> Option<&'a Node> {
         self.node.get(key)
@@ -360,11 +304,8 @@ impl<'a> Job<'a> {
     /// expression that cannot be read. Provider-hosted labels (Depot,
     /// Namespace, ...) and GitHub's own are not.
     pub fn expensive_runner(&self) -> bool {
-        self.costly_runner()
-            || self
-                .runner_labels()
-                .iter()
-                .any(|l| l.contains("${{") && !provider_hosted(l))
+        let labels = self.runner_labels();
+        self.costly_runner() || unknown_runner(&labels)
     }
 
     /// Whether it is seen to occupy an expensive runner, whatever it runs:
@@ -442,92 +383,4 @@ impl<'a> Step<'a> {
         }
         t.to_lowercase()
     }
-}
-
-/// Device files of accelerators: GPUs (NVIDIA's, AMD's `kfd` and the
-/// render nodes of `dri`), and the NPUs and TPUs that stand in for them
-/// (`/dev/accel`, Tenstorrent's, Ascend's `davinci`, AWS Neuron).
-const ACCELERATORS: &[&str] = &[
-    "/dev/dri",
-    "/dev/kfd",
-    "/dev/nvidia",
-    "/dev/accel",
-    "/dev/tenstorrent",
-    "/dev/davinci",
-    "/dev/neuron",
-];
-
-/// Whether a container's `options` give it an accelerator: `--gpus`, or
-/// a `--device` of an [`ACCELERATORS`] file (or one a variable or
-/// expression names, which the file cannot tell). Other devices (a VPN's
-/// `--device=/dev/net/tun` on a hosted runner, read on tt-xla's uplift
-/// job, issue 49) make no machine expensive.
-pub fn accelerators(options: &str) -> bool {
-    let mut words = options
-        .split_whitespace()
-        .map(|w| w.trim_matches(|c| c == '"' || c == '\''));
-    while let Some(word) = words.next() {
-        if word == "--gpus" || word.starts_with("--gpus=") {
-            return true;
-        }
-        let device = match word.strip_prefix("--device") {
-            Some("") => words.next().unwrap_or(""),
-            Some(rest) => match rest.strip_prefix('=') {
-                Some(value) => value,
-                None => continue,
-            },
-            None => continue,
-        };
-        let device = device.trim_matches(|c| c == '"' || c == '\'');
-        if device.contains('$') || ACCELERATORS.iter().any(|a| device.starts_with(a)) {
-            return true;
-        }
-    }
-    false
-}
-
-/// Whether runner `labels` (and a container given `devices`) are an
-/// expensive runner: [`Job::costly_runner`]'s judgement, also for the
-/// labels a called workflow's jobs ask for.
-pub fn costly_labels(labels: &[String], devices: bool) -> bool {
-    // A label chosen by an expression is one of its quoted results
-    // ([`candidates`]): any expensive one, beside the written labels,
-    // makes the job expensive.
-    let written: Vec<String> = labels
-        .iter()
-        .filter(|l| !l.contains("${{"))
-        .cloned()
-        .collect();
-    costly_set(labels, devices)
-        || labels.iter().flat_map(|l| candidates(l)).any(|c| {
-            let mut one = written.clone();
-            one.push(c);
-            costly_set(&one, false)
-        })
-}
-
-/// [`costly_labels`] for one set of labels that a runner must all have.
-fn costly_set(labels: &[String], devices: bool) -> bool {
-    let larger = |l: &str| ["core", "gpu", "large"].iter().any(|k| l.contains(k));
-    let labels: Vec<String> = labels.iter().map(|l| l.to_ascii_lowercase()).collect();
-    // A provider's job labels (RunsOn's `runs-on=ID`, `family=...`,
-    // `image=...`) describe a machine it bills by the minute.
-    let provider = labels.iter().any(|l| provider_hosted(l));
-    // A runner that says it is a CPU machine (`linux-amd64-cpu4`, a `cpu`
-    // label) is an ordinary build machine: read on cccl's and flashinfer's
-    // CPU runners, where a superseded run loses nothing costly.
-    let cpu = labels.iter().any(|l| {
-        l.split(|c: char| !c.is_ascii_alphanumeric())
-            .any(|w| w.starts_with("cpu"))
-    });
-    devices
-        || labels.iter().any(|l| l.contains("gpu"))
-        || !cpu
-            && labels.iter().any(|l| {
-                !l.contains("${{")
-                    && ((github_hosted(l) && (larger(l) || sized(l)))
-                        || !(github_hosted(l)
-                            || provider_hosted(l)
-                            || (provider && l.contains('='))))
-            })
 }
