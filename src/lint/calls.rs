@@ -34,6 +34,14 @@ pub type Callees = BTreeMap<PathBuf, Node>;
 /// `FILE_LIMIT`): the workflows are a stranger's.
 pub const MAX_CALLEES: usize = 64;
 
+/// How many calls deep a caller's runners are followed: a caller, the
+/// workflow it calls, and so on down to this many called files. GitHub
+/// allows ten levels; tt-xla's uplift workflows reach their Tenstorrent
+/// jobs three calls down (uplift, perf uplift, filtered perf tests, perf
+/// test), and a chain deeper than this is read by what its last call
+/// passes. A workflow that calls itself ends there too.
+pub const MAX_CALL_DEPTH: usize = 4;
+
 /// The file a job's `uses:` names in its own repository's
 /// `.github/workflows` (GitHub allows no other place), as a bare file name
 /// (no `/`, no `..`): `None` for another repository's workflow.
@@ -63,18 +71,55 @@ pub fn called<'c>(job: &Job<'_>, caller: &Path, callees: &'c Callees) -> Option<
 /// Whether `job`, a call of a reusable workflow from the file at
 /// `caller`, is seen to hold an expensive runner.
 pub fn costly_call(job: &Job<'_>, caller: &Path, callees: &Callees) -> bool {
+    costly_call_at(job, caller, callees, 1)
+}
+
+/// [`costly_call`] for a call `depth` files down from the linted one: past
+/// [`MAX_CALL_DEPTH`] the called file is not read, only what the call
+/// passes.
+fn costly_call_at(job: &Job<'_>, caller: &Path, callees: &Callees, depth: usize) -> bool {
     if job.text("uses").is_none() {
         return false;
     }
-    match called(job, caller, callees) {
-        Some(root) => callee_costly(job, root),
-        None => passes_costly_runner(job),
+    match called(job, caller, callees).filter(|_| depth <= MAX_CALL_DEPTH) {
+        Some(root) => callee_costly(job, root, caller, callees, depth),
+        None => passes_costly_runner(job) || job.text("uses").is_some_and(named_costly),
     }
 }
 
+/// Whether a workflow of another repository is named for self-hosted or
+/// GPU runners (`qiboteam/workflows/.github/workflows/selfhosted.yml@v1`,
+/// `org/ci/.github/workflows/gpu-tests.yml@main`): its file is not at
+/// hand, and a call that passes no runner says only this. In the six
+/// labelled sets and the old corpus, qibojit's GPU tests are the one call
+/// so named.
+fn named_costly(uses: &str) -> bool {
+    if local_file(uses).is_some() {
+        return false;
+    }
+    let path = uses.split('@').next().unwrap_or(uses);
+    let file = path.rsplit('/').next().unwrap_or(path).to_ascii_lowercase();
+    let words: Vec<&str> = file
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    file.contains("self-hosted")
+        || file.contains("self_hosted")
+        || words
+            .iter()
+            .any(|w| ["selfhosted", "gpu", "gpus", "cuda", "rocm"].contains(w))
+}
+
 /// Whether a job of the called workflow `root` runs on an expensive
-/// runner, its `${{ inputs.K }}` labels read as `caller` passes them.
-fn callee_costly(caller: &Job<'_>, root: &Node) -> bool {
+/// runner, its `${{ inputs.K }}` labels read as `caller` passes them; a
+/// job of it that calls a workflow in turn is judged by that one's jobs.
+fn callee_costly(
+    caller: &Job<'_>,
+    root: &Node,
+    at: &Path,
+    callees: &Callees,
+    depth: usize,
+) -> bool {
     let jobs = root.get("jobs").map(Node::entries).unwrap_or_default();
     jobs.iter().any(|(id, node)| {
         let job = Job {
@@ -83,8 +128,10 @@ fn callee_costly(caller: &Job<'_>, root: &Node) -> bool {
             steps: Vec::new(),
             env: StepEnv::default(),
         };
+        if job.text("uses").is_some() {
+            return costly_call_at(&job, at, callees, depth.saturating_add(1));
+        }
         costly_labels(&callee_labels(caller, root, &job), job.devices())
-            || passes_costly_runner(&job)
     })
 }
 
@@ -227,6 +274,42 @@ mod tests {
     }
 
     #[test]
+    fn a_chain_of_calls_is_followed_only_so_deep() {
+        // c0 calls c1, ... c(n-1) calls cn, whose job holds a GPU.
+        let chain = |n: usize| {
+            let mut callees = Callees::new();
+            for i in 1..=n {
+                let text = if i == n {
+                    "on: workflow_call\njobs:\n  t:\n    runs-on: [self-hosted, h100]\n".to_owned()
+                } else {
+                    format!(
+                        "on: workflow_call\njobs:\n  c:\n    uses: ./.github/workflows/c{}.yml\n",
+                        i + 1
+                    )
+                };
+                callees.insert(
+                    PathBuf::from(format!("r/.github/workflows/c{i}.yml")),
+                    parse(&text).unwrap(),
+                );
+            }
+            let root =
+                parse("on: push\njobs:\n  c:\n    uses: ./.github/workflows/c1.yml\n").unwrap();
+            let flow = read(&root).unwrap();
+            costly_call(
+                &flow.jobs[0],
+                Path::new("r/.github/workflows/c0.yml"),
+                &callees,
+            )
+        };
+        assert!(chain(1));
+        assert!(chain(MAX_CALL_DEPTH));
+        assert!(
+            !chain(MAX_CALL_DEPTH + 1),
+            "past the bound, only what is passed"
+        );
+    }
+
+    #[test]
     fn a_remote_call_is_judged_by_what_the_caller_passes() {
         let call = |with: &str| {
             format!(
@@ -242,6 +325,22 @@ mod tests {
             "      pool: ubuntu-24.04-16-cores\n",
         ] {
             assert!(costly(&call(yes), None), "{yes}");
+        }
+        let named = |file: &str| {
+            format!(
+                "on: push\njobs:\n  c:\n    uses: org/ci/.github/workflows/{file}@v1\n    with:\n      extras: test\n"
+            )
+        };
+        for yes in [
+            "selfhosted.yml",
+            "self-hosted-tests.yml",
+            "gpu_tests.yaml",
+            "cuda.yml",
+        ] {
+            assert!(costly(&named(yes), None), "{yes}");
+        }
+        for no in ["tests.yml", "rules.yml", "debugpu.yml", "release.yml"] {
+            assert!(!costly(&named(no), None), "{no}");
         }
         for no in [
             "      gpu-arch-type: cpu\n",

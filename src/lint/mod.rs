@@ -23,6 +23,7 @@ pub mod render;
 pub mod rules;
 pub mod runners;
 pub mod sarif;
+pub mod scripts;
 pub mod shell;
 pub mod suppress;
 pub mod workflow;
@@ -310,6 +311,8 @@ pub struct Repo<'a> {
     pub consumed: Vec<String>,
     /// The reusable workflows of the repository the files call.
     pub callees: calls::Callees,
+    /// The repository's shell scripts the files' steps run.
+    pub scripts: scripts::Scripts,
 }
 
 /// The workflow names the files' `workflow_run` triggers name; a file that
@@ -339,12 +342,68 @@ fn consumed(paths: &[std::path::PathBuf]) -> Vec<String> {
 }
 
 /// The reusable workflows of their own repository the files' jobs call
-/// (`uses: ./.github/workflows/x.yml`), read beside them: at most
+/// (`uses: ./.github/workflows/x.yml`), read beside them, and the ones
+/// those call in turn, down to [`calls::MAX_CALL_DEPTH`] calls: at most
 /// [`calls::MAX_CALLEES`] files, each a regular file (not a FIFO, which
 /// would never end) of at most [`FILE_LIMIT`]. One that is missing or not
 /// YAML is no evidence (it is refused when it is linted itself).
 fn callees(paths: &[std::path::PathBuf]) -> calls::Callees {
     let mut out = calls::Callees::new();
+    let mut level: Vec<std::path::PathBuf> = paths.to_vec();
+    for _ in 0..calls::MAX_CALL_DEPTH {
+        let mut next = Vec::new();
+        for path in &level {
+            let names = match out.get(path) {
+                Some(root) => local_calls(root),
+                None => read::bounded_text("workflow", path, FILE_LIMIT)
+                    .ok()
+                    .and_then(|text| yaml::parse(&text).ok())
+                    .map(|root| local_calls(&root))
+                    .unwrap_or_default(),
+            };
+            let dir = calls::workflows_dir(path);
+            for name in names {
+                let called = dir.join(name);
+                if out.len() >= calls::MAX_CALLEES || out.contains_key(&called) {
+                    continue;
+                }
+                let regular = std::fs::metadata(&called).is_ok_and(|m| m.is_file());
+                let parsed = regular
+                    .then(|| read::bounded_text("workflow", &called, FILE_LIMIT).ok())
+                    .flatten()
+                    .and_then(|t| yaml::parse(&t).ok());
+                if let Some(node) = parsed {
+                    out.insert(called.clone(), node);
+                    next.push(called);
+                }
+            }
+        }
+        level = next;
+    }
+    out
+}
+
+/// The files of its own repository's `.github/workflows` that the jobs of
+/// the workflow `root` call.
+fn local_calls(root: &yaml::Node) -> Vec<String> {
+    root.get("jobs")
+        .map(yaml::Node::entries)
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|(_, job)| job.get("uses").and_then(yaml::Node::str))
+        .filter_map(calls::local_file)
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The repository's shell scripts the steps of the workflows at `paths`
+/// run, read beside them within `lint::scripts`' bounds: a plain relative
+/// `.sh` path, a regular file of at most [`scripts::SCRIPT_LIMIT`] bytes
+/// inside the repository once links are followed, at most
+/// [`scripts::MAX_SCRIPTS`]. A workflow that cannot be read here is
+/// refused when it is linted; a script that cannot be read is no evidence.
+fn scripts_of(paths: &[std::path::PathBuf]) -> scripts::Scripts {
+    let mut out = scripts::Scripts::default();
     for path in paths {
         let Ok(text) = read::bounded_text("workflow", path, FILE_LIMIT) else {
             continue;
@@ -352,34 +411,39 @@ fn callees(paths: &[std::path::PathBuf]) -> calls::Callees {
         let Ok(root) = yaml::parse(&text) else {
             continue;
         };
-        let dir = calls::workflows_dir(path);
-        for (_, job) in root
-            .get("jobs")
-            .map(yaml::Node::entries)
-            .unwrap_or_default()
-        {
-            let Some(name) = job
-                .get("uses")
-                .and_then(yaml::Node::str)
-                .and_then(calls::local_file)
-            else {
+        let Ok(flow) = workflow::read(&root) else {
+            continue;
+        };
+        let repo = scripts::repo_root(path);
+        for step in flow.jobs.iter().flat_map(|j| &j.steps) {
+            let Some(script) = &step.script else {
                 continue;
             };
-            let called = dir.join(name);
-            if out.len() >= calls::MAX_CALLEES || out.contains_key(&called) {
-                continue;
-            }
-            let regular = std::fs::metadata(&called).is_ok_and(|m| m.is_file());
-            let parsed = regular
-                .then(|| read::bounded_text("workflow", &called, FILE_LIMIT).ok())
-                .flatten()
-                .and_then(|t| yaml::parse(&t).ok());
-            if let Some(node) = parsed {
-                out.insert(called, node);
+            let wd = step.text("working-directory");
+            for c in &script.commands {
+                let Some(rel) = scripts::script_path(c, wd) else {
+                    continue;
+                };
+                let file = repo.join(&rel);
+                if out.has(&file) {
+                    continue;
+                }
+                if let Some(text) = read_inside(&file, &repo) {
+                    out.insert(file, text);
+                }
             }
         }
     }
     out
+}
+
+/// The text of the script at `file` when it is a regular file of at most
+/// [`scripts::SCRIPT_LIMIT`] bytes lying inside `repo` once links are
+/// followed.
+fn read_inside(file: &Path, repo: &Path) -> Option<String> {
+    crate::runner::place::inside(file, &[repo]).ok()?;
+    std::fs::metadata(file).ok().filter(|m| m.is_file())?;
+    read::bounded_text("script", file, scripts::SCRIPT_LIMIT).ok()
 }
 
 /// Every file linted; one that cannot be (unreadable, not YAML, past a
@@ -390,6 +454,7 @@ pub fn lint_files(paths: &[std::path::PathBuf], lint: Option<&Lint>) -> Result<O
         lint,
         consumed: consumed(paths),
         callees: callees(paths),
+        scripts: scripts_of(paths),
     };
     for path in paths {
         let linted = read::bounded_text("workflow", path, FILE_LIMIT)
@@ -427,7 +492,11 @@ pub fn lint_text(
             });
         }
     };
-    let flow = workflow::read(&root).map_err(|e| LintError::Script {
+    let beside = scripts::Beside {
+        scripts: &repo.scripts,
+        root: scripts::repo_root(path),
+    };
+    let flow = workflow::read_beside(&root, Some(&beside)).map_err(|e| LintError::Script {
         path: name.clone(),
         line: e.at.line,
         source: e.source,
@@ -461,4 +530,34 @@ pub fn lint_text(
     findings.sort_by_key(|f| (f.at, f.rule.id));
     findings.dedup_by(|a, b| a.at == b.at && a.rule.id == b.rule.id);
     Ok((findings, suppressed))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_a_small_regular_file_inside_the_repository_is_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let repo = dir.path().join("repo");
+        let flows = repo.join(".github/workflows");
+        std::fs::create_dir_all(&flows).unwrap();
+        std::fs::write(dir.path().join("outside.sh"), "git clone x\n").unwrap();
+        std::fs::write(repo.join("ok.sh"), "git clone x\n").unwrap();
+        std::fs::write(repo.join("big.sh"), "#".repeat(300 * 1024)).unwrap();
+        std::os::unix::fs::symlink(dir.path().join("outside.sh"), repo.join("link.sh")).unwrap();
+        std::fs::create_dir(repo.join("dir.sh")).unwrap();
+        let flow = flows.join("b.yml");
+        let steps = ["ok.sh", "big.sh", "link.sh", "dir.sh"]
+            .map(|s| format!("      - run: bash {s}\n"))
+            .concat();
+        std::fs::write(
+            &flow,
+            format!("on: push\njobs:\n  b:\n    runs-on: x\n    steps:\n{steps}"),
+        )
+        .unwrap();
+        let read = scripts_of(&[flow]);
+        let names: Vec<_> = read.files().filter_map(Path::file_name).collect();
+        assert_eq!(names, ["ok.sh"]);
+    }
 }

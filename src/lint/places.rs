@@ -107,9 +107,15 @@ fn where_each_runs(
         let here = levels.last().cloned().unwrap_or(Dir::Unknown);
         let words: Vec<&str> = c.words.iter().map(|w| w.text.as_str()).collect();
         match words.as_slice() {
-            ["cd", to, ..] => {
+            ["cd" | "pushd", to, ..] => {
                 if let Some(level) = levels.last_mut() {
                     *level = join(&here, to);
+                }
+            }
+            // Back to a directory this reading does not keep.
+            ["popd", ..] => {
+                if let Some(level) = levels.last_mut() {
+                    *level = Dir::Unknown;
                 }
             }
             [docker, "run", rest @ ..] if is_docker(docker) => {

@@ -10,6 +10,7 @@ pub use super::runners::{
     accelerators, costly_labels, github_hosted, image_like, larger_image, provider_hosted,
     unknown_runner,
 };
+use super::scripts::{self, Beside};
 use super::shell::{self, Command, TooDeep};
 use super::yaml::{Node, Pos, Scalar};
 
@@ -57,6 +58,15 @@ pub struct ScriptError {
 }
 
 pub fn read(root: &Node) -> Result<Workflow<'_>, ScriptError> {
+    read_beside(root, None)
+}
+
+/// [`read`], each step's commands followed by those of the repository
+/// scripts it runs, when they were read `beside` it ([`scripts`]).
+pub fn read_beside<'a>(
+    root: &'a Node,
+    beside: Option<&Beside<'_>>,
+) -> Result<Workflow<'a>, ScriptError> {
     let on = root.get("on");
     let triggers = match on {
         Some(n) => match (n.str(), n.items(), n.entries()) {
@@ -76,7 +86,7 @@ pub fn read(root: &Node) -> Result<Workflow<'_>, ScriptError> {
                     let env = env.with(node.get("env"));
                     let steps = node
                         .get("steps")
-                        .map(|s| s.items().iter().map(|n| step(n, &env)).collect())
+                        .map(|s| s.items().iter().map(|n| step(n, &env, beside)).collect())
                         .transpose()?
                         .unwrap_or_default();
                     Ok(Job {
@@ -98,18 +108,26 @@ pub fn read(root: &Node) -> Result<Workflow<'_>, ScriptError> {
     })
 }
 
-fn step<'a>(node: &'a Node, job: &StepEnv) -> Result<Step<'a>, ScriptError> {
+fn step<'a>(
+    node: &'a Node,
+    job: &StepEnv,
+    beside: Option<&Beside<'_>>,
+) -> Result<Step<'a>, ScriptError> {
     let env = job.with(node.get("env"));
     let script = match node.get("run").and_then(Node::scalar) {
-        Some(scalar) => Some(Script {
-            scalar,
-            commands: shell::commands_with(&scalar.text, env.vars()).map_err(|source| {
-                ScriptError {
+        Some(scalar) => {
+            let commands =
+                shell::commands_with(&scalar.text, env.vars()).map_err(|source| ScriptError {
                     at: scalar.pos_of(source.at),
                     source,
-                }
-            })?,
-        }),
+                })?;
+            let wd = node.get("working-directory").and_then(Node::str);
+            let commands = match beside {
+                Some(b) => scripts::splice(commands, b, wd, env.vars()),
+                None => commands,
+            };
+            Some(Script { scalar, commands })
+        }
         None => None,
     };
     Ok(Step { node, script, env })

@@ -380,6 +380,8 @@ fn the_lint_rules_do_no_io() {
             "evidence.rs",
             "names.rs",
             "calls.rs",
+            "scripts.rs",
+            "runners.rs",
             "candidates.rs",
             "programs.rs",
         ]
@@ -411,6 +413,8 @@ fn the_lint_rules_do_no_io() {
         "evidence",
         "names",
         "calls",
+        "scripts",
+        "runners",
         "candidates",
         "programs",
         "checkouts",

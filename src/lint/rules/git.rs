@@ -145,8 +145,29 @@ const PATTERN_PROGRAMS: &[&str] = &[
     "grep", "egrep", "fgrep", "rg", "sed", "awk", "gawk", "mawk", "perl", "jq",
 ];
 
+/// A listing of commits (`git rev-list`, `git log`) that a loop could
+/// walk back through, not the change's own commits: a range up to the
+/// change (`origin/master..HEAD`, `$BASE..${{ github.sha }}`, `base...`)
+/// lists the commits a pull request adds, each checked in turn (MNN's
+/// commit-message check), never an older baseline.
 fn rev_list(text: &str) -> bool {
-    text.contains("git rev-list") || text.contains("git log")
+    (text.contains("git rev-list") || text.contains("git log")) && !lists_the_change(text)
+}
+
+fn lists_the_change(text: &str) -> bool {
+    let edge = |c: char| c.is_whitespace() || matches!(c, '"' | '\'' | '(' | ')');
+    text.match_indices("..").any(|(at, _)| {
+        let before = text.get(..at).unwrap_or("");
+        let from = before.rsplit(edge).next().unwrap_or("");
+        let after = text.get(at..).unwrap_or("").trim_start_matches('.');
+        let to = match after.strip_prefix("${{") {
+            Some(expr) => expr.split("}}").next().unwrap_or(""),
+            None => after.split(edge).next().unwrap_or(""),
+        };
+        let to = to.to_ascii_lowercase();
+        let from_base = !from.is_empty() && !from.ends_with('.') && !from.contains(['~', '^']);
+        from_base && (to.is_empty() || to.contains("head") || to.contains("sha"))
+    })
 }
 
 /// A loop over older commits: `main~$i` in a loop, `main~{0..7}`, a loop

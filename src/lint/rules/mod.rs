@@ -71,10 +71,14 @@ fn is_sha(text: &str) -> bool {
 /// variable or expression (assumed resolved), a version tag (`v1.2`).
 fn pinned_ref(text: &str) -> bool {
     let t = text.trim();
-    // `${{ inputs.ref || 'main' }}`: the branch whenever nothing is given.
-    let moving_default = ["main", "master", "develop"]
-        .iter()
-        .any(|b| t.contains(&format!("|| '{b}'")) || t.contains(&format!("|| \"{b}\"")));
+    // `${{ inputs.ref || 'main' }}`, and the shell's `${REF:-main}` (or
+    // `${REF-main}`, `${REF:=main}`): the branch whenever nothing is given.
+    let moving_default = ["main", "master", "develop"].iter().any(|b| {
+        t.contains(&format!("|| '{b}'"))
+            || t.contains(&format!("|| \"{b}\""))
+            || t.contains(&format!("-{b}}}"))
+            || t.contains(&format!("={b}}}"))
+    });
     !moving_default
         && (is_sha(t)
             || t.contains('$')

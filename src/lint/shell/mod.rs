@@ -132,7 +132,7 @@ const KEYWORDS: &[&str] = &[
     "if", "then", "else", "elif", "fi", "do", "done", "while", "until", "!", "{", "}", "time",
     "esac",
 ];
-const SHELLS: &[&str] = &["bash", "sh", "zsh", "dash", "ksh"];
+pub const SHELLS: &[&str] = &["bash", "sh", "zsh", "dash", "ksh"];
 
 /// The commands of `script`, in order, those of nested scripts after the
 /// command that holds them; each word with the script's own variables
@@ -152,11 +152,74 @@ pub fn commands_with(script: &str, vars: &Vars) -> Result<Vec<Command>, TooDeep>
         script: 0,
     };
     read(script, 0, outer, &mut 0, &mut out)?;
+    unwrap_runners(&mut out);
     let mut vars = vars.clone();
     for c in &mut out {
         vars.expand(c);
     }
     Ok(out)
+}
+
+/// Calls of the functions the script defines that run their arguments as
+/// a command (`run() { output=$(eval "$@" 2>&1) || ...; }`, `quiet() {
+/// "$@" >/dev/null; }`), read as that command: `run git clone URL` is a
+/// clone. A setup script wraps its git commands so to show their output
+/// only on failure. A function that only prints its arguments (`echo
+/// "$@"`) runs nothing.
+fn unwrap_runners(out: &mut [Command]) {
+    let mut runners: Vec<String> = Vec::new();
+    let mut open: Option<(String, usize, usize)> = None;
+    for c in out.iter() {
+        if let Some((name, script, depth)) = &mut open {
+            if c.script == *script {
+                if c.keywords.iter().any(|k| k == "}") {
+                    *depth = depth.saturating_sub(1);
+                }
+                if c.words.last().is_some_and(|w| w.text == "{") {
+                    *depth = depth.saturating_add(1);
+                }
+            }
+            let runs_arguments = c
+                .words
+                .iter()
+                .position(|w| w.text == "$@" || w.text == "$*");
+            let at_start = match c.name() {
+                Some("eval" | "exec" | "command") => runs_arguments == Some(1),
+                _ => runs_arguments == Some(0),
+            };
+            if at_start && !runners.contains(name) {
+                runners.push(name.clone());
+            }
+            if *depth == 0 {
+                open = None;
+            }
+            continue;
+        }
+        if let Some(name) = defines(c) {
+            open = Some((name.to_owned(), c.script, 1));
+        }
+    }
+    if runners.is_empty() {
+        return;
+    }
+    for c in out.iter_mut() {
+        let wraps = c.name().is_some_and(|n| runners.iter().any(|r| r == n));
+        if wraps && c.words.len() > 1 {
+            c.words.remove(0);
+        }
+    }
+}
+
+/// The name a command defines as a function with a body opened on its
+/// line: `name() {`, `function name {`, `function name() {`.
+fn defines(c: &Command) -> Option<&str> {
+    let words: Vec<&str> = c.words.iter().map(|w| w.text.as_str()).collect();
+    let name = match words.as_slice() {
+        [name, "{"] => name.strip_suffix("()")?,
+        ["function", name, "{"] => name.strip_suffix("()").unwrap_or(name),
+        _ => return None,
+    };
+    (!name.is_empty()).then_some(name)
 }
 
 /// A script inside a script: a slice of it (a substitution, a

@@ -110,3 +110,30 @@ fn variables_a_script_sets_are_expanded_in_later_words() {
             .all(|c| c.words.iter().all(|w| w.text.len() <= 2 * MAX_EXPANDED))
     );
 }
+
+#[test]
+fn a_function_that_runs_its_arguments_is_read_as_the_command_it_is_given() {
+    let s = "run_command() {\n  local output status=0\n  output=$(eval \"$@\" 2>&1) || status=$?\n  if [ \"$status\" -ne 0 ]; then\n    exit 1\n  fi\n}\nfunction quiet {\n  \"$@\" > /dev/null\n}\nlog() {\n  echo \"$@\"\n}\nrun_command git clone https://x/y.git y\nquiet git fetch origin\nlog git push\n";
+    let names: Vec<String> = commands(s)
+        .unwrap()
+        .iter()
+        .rev()
+        .take(3)
+        .map(|c| {
+            c.words
+                .iter()
+                .map(|w| w.text.as_str())
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "log git push",
+            "git fetch origin",
+            "git clone https://x/y.git y"
+        ],
+        "echo \"$@\" prints its arguments: it runs nothing"
+    );
+}

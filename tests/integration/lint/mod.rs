@@ -10,6 +10,7 @@
 mod calls;
 mod heldout;
 mod heldout5;
+mod heldout6;
 mod heldout7;
 mod json;
 mod never_panics;

@@ -1,0 +1,248 @@
+//! Shell scripts of the repository that a step runs (`bash
+//! tests/deps/setup_dep.sh`, `./scripts/prepare.sh`, `source ci/env.sh`),
+//! read as part of the step. A workflow often hands its work to such a
+//! script: in a held-out set (issue 49) a benchmark's dependency was
+//! cloned at its moving branch inside `setup_rejson.sh`, which the
+//! workflow only names, so no rule could see the clone.
+//!
+//! Only what a rule can use is read, and only so far: a script named by a
+//! plain relative path ending in `.sh` (no variable, no `..`), one level
+//! (a script the script runs is not followed), a regular file of at most
+//! [`SCRIPT_LIMIT`] bytes inside the repository once every symbolic link
+//! on its way is followed, at most [`MAX_SCRIPTS`] of them a run. The
+//! files are a stranger's: they are read, never run or written, and one
+//! that cannot be read is no evidence. They are read in `lint::scripts_of`
+//! (I/O, with the other files read beside the workflows); splicing their
+//! commands into the step's is here, pure ([`splice`]).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use super::shell::{self, Command, Vars, file_name};
+
+/// The largest script read: a setup script is a few KiB.
+pub const SCRIPT_LIMIT: u64 = 256 * 1024;
+/// At most this many scripts are read for one lint run.
+pub const MAX_SCRIPTS: usize = 64;
+
+/// The scripts read, by their path (the repository's root joined with the
+/// path the step names).
+#[derive(Debug, Default)]
+pub struct Scripts(BTreeMap<PathBuf, String>);
+
+impl Scripts {
+    /// Keeps the text of the script at `file` (no more than
+    /// [`MAX_SCRIPTS`]: a later one is dropped).
+    pub fn insert(&mut self, file: PathBuf, text: String) {
+        if self.0.len() < MAX_SCRIPTS {
+            self.0.insert(file, text);
+        }
+    }
+
+    /// Whether no more may be read, or `file` was read already.
+    pub fn has(&self, file: &Path) -> bool {
+        self.0.len() >= MAX_SCRIPTS || self.0.contains_key(file)
+    }
+
+    /// The paths read, in order.
+    pub fn files(&self) -> impl Iterator<Item = &Path> {
+        self.0.keys().map(PathBuf::as_path)
+    }
+}
+
+/// The scripts of the repository whose root is `root`, as a workflow of it
+/// is read.
+pub struct Beside<'s> {
+    pub scripts: &'s Scripts,
+    pub root: PathBuf,
+}
+
+impl Beside<'_> {
+    fn text(&self, rel: &str) -> Option<&str> {
+        self.scripts.0.get(&self.root.join(rel)).map(String::as_str)
+    }
+}
+
+/// The root of the repository a workflow at `workflow` belongs to: the
+/// folder holding its `.github/workflows`, else the working directory
+/// (where lint runs).
+pub fn repo_root(workflow: &Path) -> PathBuf {
+    let dir = workflow.parent().unwrap_or(Path::new(""));
+    if dir.ends_with(".github/workflows") {
+        let root = dir.parent().and_then(Path::parent).unwrap_or(Path::new(""));
+        if !root.as_os_str().is_empty() {
+            return root.to_path_buf();
+        }
+    }
+    PathBuf::from(".")
+}
+
+/// The repository path of the shell script `c` runs, from the step's
+/// `working-directory` `wd`: `bash x.sh`, `sh -e x.sh`, `source x.sh`,
+/// `. x.sh`, `./x.sh`, `dir/x.sh`. `None` for anything else, for a
+/// script given options (they choose what it runs), and for a
+/// path that is absolute, climbs (`..`), or holds a variable or an
+/// expression (its value is not known here).
+pub fn script_path(c: &Command, wd: Option<&str>) -> Option<String> {
+    let name = c.name()?;
+    let words: Vec<&str> = c.words.iter().map(|w| w.text.as_str()).collect();
+    let at = if shell::SHELLS.contains(&file_name(name)) {
+        words
+            .iter()
+            .skip(1)
+            .position(|w| !w.starts_with('-'))?
+            .saturating_add(1)
+    } else if name == "source" || name == "." {
+        1
+    } else if name.contains('/') {
+        0
+    } else {
+        return None;
+    };
+    let word = *words.get(at)?;
+    // Options choose among a script's modes (`setenv.sh --nightly`
+    // installs wheels, `--source` clones), which lint does not evaluate:
+    // read whole, it would report what the step never runs.
+    if words
+        .iter()
+        .skip(at.saturating_add(1))
+        .any(|w| w.starts_with('-'))
+    {
+        return None;
+    }
+    let path = match wd.map(str::trim).filter(|w| !w.is_empty() && *w != ".") {
+        Some(dir) => format!("{}/{}", dir.trim_end_matches('/'), word),
+        None => word.to_owned(),
+    };
+    plain(&path)
+}
+
+/// `path` without its `./` parts when it is a plain relative path to a
+/// `.sh` file.
+fn plain(path: &str) -> Option<String> {
+    let odd = |c: char| matches!(c, '$' | '{' | '}' | '~' | '\\' | '*' | '?' | '`');
+    if !path.ends_with(".sh") || path.starts_with('/') || path.contains(odd) {
+        return None;
+    }
+    let parts: Vec<&str> = path
+        .split('/')
+        .filter(|p| !p.is_empty() && *p != ".")
+        .collect();
+    if parts.is_empty() || parts.contains(&"..") {
+        return None;
+    }
+    Some(parts.join("/"))
+}
+
+/// `commands` with the commands of each repository script one of them
+/// runs (read in `beside`) after it, as if the step held them: each at
+/// the command that runs it (a finding in the script is reported there),
+/// inside it (`parent`, as a `bash -c` body is) and in a script of its
+/// own (its `cd` moves nothing after it), read with the step's `vars`. A
+/// script the shell reader refuses adds nothing.
+pub fn splice(
+    commands: Vec<Command>,
+    beside: &Beside<'_>,
+    wd: Option<&str>,
+    vars: &Vars,
+) -> Vec<Command> {
+    let mut next_script = commands
+        .iter()
+        .map(|c| c.script)
+        .max()
+        .unwrap_or(0)
+        .saturating_add(1);
+    let mut moved: Vec<usize> = Vec::with_capacity(commands.len());
+    let mut out: Vec<Command> = Vec::with_capacity(commands.len());
+    for mut c in commands {
+        c.parent = c.parent.and_then(|p| moved.get(p).copied());
+        let here = out.len();
+        moved.push(here);
+        let inner = script_path(&c, wd)
+            .and_then(|rel| beside.text(&rel))
+            .and_then(|text| shell::commands_with(text, vars).ok())
+            .unwrap_or_default();
+        let (start, at, loops) = (c.start, c.at(), c.loops);
+        out.push(c);
+        let base = out.len();
+        let mut used = 0usize;
+        for mut ic in inner {
+            used = used.max(ic.script);
+            ic.start = start;
+            for w in &mut ic.words {
+                w.at = at;
+            }
+            ic.loops = ic.loops.saturating_add(loops);
+            ic.nested = true;
+            ic.parent = Some(ic.parent.map_or(here, |p| base.saturating_add(p)));
+            ic.script = next_script.saturating_add(ic.script);
+            out.push(ic);
+        }
+        if base < out.len() {
+            next_script = next_script.saturating_add(used).saturating_add(1);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn first(script: &str) -> Command {
+        shell::commands(script).unwrap().remove(0)
+    }
+
+    #[test]
+    fn the_forms_that_run_a_repository_script() {
+        for (line, want) in [
+            ("bash tests/deps/setup.sh arg", Some("tests/deps/setup.sh")),
+            ("bash scripts/setenv.sh --nightly", None),
+            ("sh -e ./ci/run.sh", Some("ci/run.sh")),
+            ("source ci/env.sh", Some("ci/env.sh")),
+            (". ./ci/env.sh", Some("ci/env.sh")),
+            ("./scripts/x.sh fast", Some("scripts/x.sh")),
+            ("scripts/x.sh", Some("scripts/x.sh")),
+            ("bash /etc/x.sh", None),
+            ("bash ../x.sh", None),
+            ("bash $SCRIPT", None),
+            ("bash ci/${{ matrix.os }}.sh", None),
+            ("python3 tools/run.py", None),
+            ("x.sh", None),
+            ("make bench", None),
+        ] {
+            assert_eq!(script_path(&first(line), None).as_deref(), want, "{line}");
+        }
+        assert_eq!(
+            script_path(&first("./run.sh"), Some("bench/")).as_deref(),
+            Some("bench/run.sh")
+        );
+    }
+
+    #[test]
+    fn a_scripts_commands_follow_the_command_that_runs_it_and_stand_at_it() {
+        let mut scripts = Scripts::default();
+        scripts.insert(
+            PathBuf::from("./ci/dep.sh"),
+            "cd /tmp\ngit clone https://x/dep.git\n".to_owned(),
+        );
+        let beside = Beside {
+            scripts: &scripts,
+            root: PathBuf::from("."),
+        };
+        let step = "echo $(date)\nbash ci/dep.sh\nmake";
+        let cmds = shell::commands(step).unwrap();
+        let at = cmds.get(2).map(Command::at).unwrap();
+        let out = splice(cmds, &beside, None, &Vars::default());
+        let names: Vec<&str> = out.iter().filter_map(Command::name).collect();
+        assert_eq!(names, ["echo", "date", "bash", "cd", "git", "make"]);
+        let clone = &out[4];
+        assert_eq!(
+            (clone.at(), clone.parent, clone.nested),
+            (at, Some(2), true)
+        );
+        assert_ne!(clone.script, out[5].script, "its cd moves nothing after it");
+        assert_eq!(out[1].parent, Some(0));
+        assert_eq!(out[5].parent, None);
+    }
+}
