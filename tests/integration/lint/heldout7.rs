@@ -70,3 +70,19 @@ fn a_providers_machine_is_expensive_only_when_it_names_a_gpu() {
         [at("long-timeout", 14), at("long-timeout", 19)]
     );
 }
+
+/// hidet's regression run: a script under `benchmarks/` launched inside
+/// `docker run` inside `srun ... bash -c` makes a benchmark job, whose
+/// job and step allowances of 2,880 minutes are one finding; the same
+/// wrapper around a unit test makes none.
+#[test]
+fn a_benchmark_script_inside_a_wrapper_makes_a_benchmark_job() {
+    let found = lint("regression.yml");
+    assert!(found.contains(&at("long-timeout", 13)), "{found:?}");
+    assert!(
+        !found
+            .iter()
+            .any(|(rule, line)| rule == "long-timeout" && *line != 13),
+        "one allowance, one finding; the unit tests none: {found:?}"
+    );
+}
