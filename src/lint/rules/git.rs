@@ -318,14 +318,22 @@ fn checkout_dependency(job: &Job<'_>, step: &Step<'_>, hits: &mut Vec<Hit>) {
     let Some(repo) = step.with("repository").and_then(Node::scalar) else {
         return;
     };
-    // `${{ env.X }}` read as X's value; any other expression is not told.
+    // `${{ env.X }}` read as X's value; any other expression is not told,
+    // unless it is checked out at a branch written out: another project
+    // (`repository: ${{ secrets.MODEL_REPO }}` with `ref: ci`, hidet's
+    // models) at a moving branch, whatever its name.
     let name = step.with_text("repository").unwrap_or_default();
-    if own_repository(&name) || results_store(&name) || name.contains("${{") {
-        return;
-    }
     // The ref read through `env:` too (`ref: ${{ env.HARNESS_REF }}`).
     let written = step.with_text("ref");
+    let branch = written.as_deref().is_some_and(|r| !pinned_ref(r));
+    let expression = name.contains("${{");
+    if own_repository(&name) || results_store(&name) || (expression && !branch) {
+        return;
+    }
     match step.with("ref") {
+        // Found at the repository, the question its reader must answer:
+        // which project that expression names.
+        Some(_) if expression => hits.push(hit("unpinned-clone", repo.at, job, Some(step))),
         Some(_) if written.as_deref().is_none_or(pinned_ref) => {}
         Some(r) => hits.push(hit("unpinned-clone", r.at, job, Some(step))),
         None => hits.push(hit("unpinned-clone", repo.at, job, Some(step))),

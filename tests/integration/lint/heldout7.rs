@@ -86,3 +86,17 @@ fn a_benchmark_script_inside_a_wrapper_makes_a_benchmark_job() {
         "one allowance, one finding; the unit tests none: {found:?}"
     );
 }
+
+/// hidet's models: `actions/checkout` of a repository a secret names at a
+/// branch written out (`ref: ci`) is another project at a moving branch,
+/// found at the repository; the code under test (`github.repository` in
+/// the expression), a secret's repository at an input's ref, and a job
+/// that runs no benchmark are no finding.
+#[test]
+fn a_repository_from_an_expression_at_a_written_branch_is_unpinned() {
+    let found: Vec<_> = lint("regression.yml")
+        .into_iter()
+        .filter(|(rule, _)| rule == "unpinned-clone")
+        .collect();
+    assert_eq!(found, [at("unpinned-clone", 27)]);
+}
