@@ -105,7 +105,12 @@ fn fork_remote(job: &Job<'_>, hits: &mut Vec<Hit>) {
             let args = positionals(c);
             let from_origin =
                 args.first() == Some(&"origin") || (args.is_empty() && c.has("--tags"));
-            let from_head_url = args.first().is_some_and(|a| head_repo(a));
+            // The head's own commit fetched from its URL (`git fetch
+            // "https://github.com/${pr_head_repo}.git" "${pr_head_sha}"`,
+            // SpacetimeDB's merge-queue check) is the code under test, as a
+            // clone of the head repository is: no baseline comes from it.
+            let head_commit = args.len() > 1 && args.iter().skip(1).all(|a| a.contains("head.sha"));
+            let from_head_url = args.first().is_some_and(|a| head_repo(a)) && !head_commit;
             if (*in_head && from_origin) || from_head_url {
                 hits.push(hit("fork-remote", script.pos(c), job, Some(step)));
             }

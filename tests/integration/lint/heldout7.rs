@@ -100,3 +100,11 @@ fn a_repository_from_an_expression_at_a_written_branch_is_unpinned() {
         .collect();
     assert_eq!(found, [at("unpinned-clone", 27)]);
 }
+
+/// SpacetimeDB's merge-queue check: the pull request's head commit
+/// fetched from its head repository's URL is the code under test; a
+/// branch fetched from that URL is still the fork's remote.
+#[test]
+fn fetching_the_heads_own_commit_from_its_url_is_the_code_under_test() {
+    assert_eq!(lint("head-commit-fetch.yml"), [at("fork-remote", 27)]);
+}
