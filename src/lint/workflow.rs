@@ -290,22 +290,7 @@ impl<'a> Job<'a> {
                 .and_then(|r| r.trim().strip_prefix("matrix."))
                 .map(str::trim);
             let values: Vec<String> = match (key, matrix) {
-                (Some(k), Some(m)) => {
-                    let mut v = Vec::new();
-                    if let Some(list) = m.get(k) {
-                        let mut found = Vec::new();
-                        list.scalars(&mut found);
-                        v.extend(found.iter().map(|f| f.text.clone()));
-                    }
-                    for include in m.get("include").map(Node::items).unwrap_or_default() {
-                        if let Some(x) = include.get(k) {
-                            let mut found = Vec::new();
-                            x.scalars(&mut found);
-                            v.extend(found.iter().map(|f| f.text.clone()));
-                        }
-                    }
-                    v
-                }
+                (Some(k), Some(m)) => matrix_values(m, k),
                 _ => Vec::new(),
             };
             if values.is_empty() {
@@ -362,6 +347,36 @@ impl<'a> Job<'a> {
     pub fn timeout(&self) -> Option<f64> {
         minutes(self.get("timeout-minutes"))
     }
+}
+
+/// The values a matrix gives `key`: its list and its `include`s', also
+/// a field of the maps listed under a key (`matrix.config.runner` over
+/// `config: [{runner: macos-14}, {runner: macos-14-large}]`, read on
+/// fluent-bit's macOS package builds, issue 49).
+fn matrix_values(matrix: &Node, key: &str) -> Vec<String> {
+    let mut path = key.split('.');
+    let first = path.next().unwrap_or(key);
+    let includes = matrix.get("include").map(Node::items).unwrap_or_default();
+    let mut nodes: Vec<&Node> = matrix.get(first).into_iter().collect();
+    nodes.extend(includes.iter().filter_map(|i| i.get(first)));
+    for field in path {
+        nodes = nodes
+            .iter()
+            .flat_map(|n| {
+                let items = n.items();
+                if items.is_empty() {
+                    n.get(field).into_iter().collect::<Vec<_>>()
+                } else {
+                    items.iter().filter_map(|i| i.get(field)).collect()
+                }
+            })
+            .collect();
+    }
+    let mut found = Vec::new();
+    for n in nodes {
+        n.scalars(&mut found);
+    }
+    found.iter().map(|f| f.text.clone()).collect()
 }
 
 pub fn minutes(node: Option<&Node>) -> Option<f64> {

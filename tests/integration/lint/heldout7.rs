@@ -108,3 +108,14 @@ fn a_repository_from_an_expression_at_a_written_branch_is_unpinned() {
 fn fetching_the_heads_own_commit_from_its_url_is_the_code_under_test() {
     assert_eq!(lint("head-commit-fetch.yml"), [at("fork-remote", 27)]);
 }
+
+/// fluent-bit's packaging tests: a `pull_request_target` labelled run
+/// cancels, in its number's group, a called build whose runner comes
+/// from a matrix of maps (`matrix.config.runner`), one of them a larger
+/// runner (`macos-14-large`); the same calls into GitHub's standard
+/// images only are no finding.
+#[test]
+fn a_called_workflows_runner_from_a_matrix_of_maps_is_read() {
+    assert_eq!(lint("package-tests.yml"), [at("label-cancel", 13)]);
+    assert_eq!(lint("package-tests-standard.yml"), []);
+}
