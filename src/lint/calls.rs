@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 
 use super::candidates::candidates;
 use super::env::StepEnv;
-use super::workflow::{Job, costly_labels, larger_image};
+use super::workflow::{Inputs, Job, costly_labels, larger_image};
 use super::yaml::Node;
 
 /// The called workflows read beside their callers: path -> parsed file.
@@ -127,6 +127,7 @@ fn callee_costly(
             node,
             steps: Vec::new(),
             env: StepEnv::default(),
+            inputs: Inputs::new(),
         };
         if job.text("uses").is_some() {
             return costly_call_at(&job, at, callees, depth.saturating_add(1));
@@ -161,6 +162,44 @@ pub fn callee_labels(caller: &Job<'_>, root: &Node, job: &Job<'_>) -> Vec<String
         .into_iter()
         .map(|l| input_named(&l).and_then(&input).unwrap_or(l))
         .collect()
+}
+
+/// The values each `workflow_call` input of the reusable workflow `root`
+/// is given: what each caller of the same repository (its `with:`, one
+/// entry per calling job) passes written out, or the input's default
+/// when a caller passes none or there is no caller. An input some caller
+/// gives by an expression is left out: its value is not in the files
+/// (read on bbolt's benchmark template, `runs-on: ${{
+/// fromJson(inputs.runs-on) }}` defaulting to `['ubuntu-latest']`).
+pub fn input_values(root: &Node, callers: &[Option<&Node>]) -> Inputs {
+    let declared = root
+        .get("on")
+        .and_then(|on| on.get("workflow_call"))
+        .and_then(|c| c.get("inputs"))
+        .map(Node::entries)
+        .unwrap_or_default();
+    let mut out = Inputs::new();
+    for (key, input) in declared {
+        let default = input.get("default").and_then(Node::str);
+        let given: Vec<Option<&str>> = if callers.is_empty() {
+            vec![default]
+        } else {
+            callers
+                .iter()
+                .map(|with| {
+                    let passed = with.and_then(|w| w.get(&key.text));
+                    passed.map_or(default, Node::str)
+                })
+                .collect()
+        };
+        if given.iter().all(|v| v.is_some_and(|v| !v.contains("${{"))) {
+            out.insert(
+                key.text.clone(),
+                given.into_iter().flatten().map(str::to_owned).collect(),
+            );
+        }
+    }
+    out
 }
 
 /// `K` of a label written `${{ inputs.K }}`.

@@ -20,6 +20,7 @@ pub mod names;
 pub mod places;
 pub mod programs;
 pub mod render;
+mod repo;
 pub mod rules;
 pub mod runners;
 pub mod sarif;
@@ -29,6 +30,7 @@ pub mod suppress;
 pub mod workflow;
 pub mod yaml;
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use thiserror::Error;
@@ -313,32 +315,9 @@ pub struct Repo<'a> {
     pub callees: calls::Callees,
     /// The repository's shell scripts the files' steps run.
     pub scripts: scripts::Scripts,
-}
-
-/// The workflow names the files' `workflow_run` triggers name; a file that
-/// cannot be read here is said when it is linted.
-fn consumed(paths: &[std::path::PathBuf]) -> Vec<String> {
-    let mut names = Vec::new();
-    for path in paths {
-        let Ok(text) = read::bounded_text("workflow", path, FILE_LIMIT) else {
-            continue;
-        };
-        let Ok(root) = yaml::parse(&text) else {
-            continue;
-        };
-        let runs = root.get("on").and_then(|on| on.get("workflow_run"));
-        if let Some(list) = runs.and_then(|r| r.get("workflows")) {
-            match list.str() {
-                Some(one) => names.push(one.to_owned()),
-                None => names.extend(
-                    list.items()
-                        .iter()
-                        .filter_map(|n| n.str().map(str::to_owned)),
-                ),
-            }
-        }
-    }
-    names
+    /// For each reusable workflow the files call, the `with:` of each
+    /// calling job (`None` when it passes none).
+    pub callers: BTreeMap<std::path::PathBuf, Vec<Option<yaml::Node>>>,
 }
 
 /// The reusable workflows of their own repository the files' jobs call
@@ -452,9 +431,10 @@ pub fn lint_files(paths: &[std::path::PathBuf], lint: Option<&Lint>) -> Result<O
     let mut outcome = Outcome::default();
     let repo = Repo {
         lint,
-        consumed: consumed(paths),
+        consumed: repo::consumed(paths),
         callees: callees(paths),
         scripts: scripts_of(paths),
+        callers: repo::callers(paths),
     };
     for path in paths {
         let linted = read::bounded_text("workflow", path, FILE_LIMIT)
@@ -496,11 +476,20 @@ pub fn lint_text(
         scripts: &repo.scripts,
         root: scripts::repo_root(path),
     };
-    let flow = workflow::read_beside(&root, Some(&beside)).map_err(|e| LintError::Script {
+    let mut flow = workflow::read_beside(&root, Some(&beside)).map_err(|e| LintError::Script {
         path: name.clone(),
         line: e.at.line,
         source: e.source,
     })?;
+    let with: Vec<Option<&yaml::Node>> = repo
+        .callers
+        .get(path)
+        .map(|v| v.iter().map(Option::as_ref).collect())
+        .unwrap_or_default();
+    let inputs = calls::input_values(&root, &with);
+    for job in &mut flow.jobs {
+        job.inputs = inputs.clone();
+    }
     let ignores = suppress::Ignores::read(text);
     let mut findings = Vec::new();
     let mut suppressed = 0usize;

@@ -29,7 +29,15 @@ pub struct Job<'a> {
     pub steps: Vec<Step<'a>>,
     /// The workflow's and the job's `env:`.
     pub env: StepEnv,
+    /// What each `workflow_call` input of its file is known to be: every
+    /// value its callers of the same repository pass, or its default
+    /// (`calls::input_values`); empty when not known.
+    pub inputs: Inputs,
 }
+
+/// A reusable workflow's inputs as its callers give them: each input's
+/// written values.
+pub type Inputs = std::collections::BTreeMap<String, Vec<String>>;
 
 pub struct Step<'a> {
     pub node: &'a Node,
@@ -94,6 +102,7 @@ pub fn read_beside<'a>(
                         node,
                         steps,
                         env,
+                        inputs: Inputs::new(),
                     })
                 })
                 .collect::<Result<Vec<_>, _>>()
@@ -293,6 +302,14 @@ impl<'a> Job<'a> {
                 (Some(k), Some(m)) => matrix_values(m, k),
                 _ => Vec::new(),
             };
+            let values = match input_in(&s.text) {
+                Some((k, json)) if values.is_empty() => self
+                    .inputs
+                    .get(k)
+                    .map(|v| v.iter().flat_map(|x| written_list(x, json)).collect())
+                    .unwrap_or_default(),
+                _ => values,
+            };
             if values.is_empty() {
                 labels.push(s.text.clone());
             } else {
@@ -377,6 +394,37 @@ fn matrix_values(matrix: &Node, key: &str) -> Vec<String> {
         n.scalars(&mut found);
     }
     found.iter().map(|f| f.text.clone()).collect()
+}
+
+/// `K` of a label written `${{ inputs.K }}`, or `${{ fromJson(inputs.K)
+/// }}` (then `true`: the value is a list).
+pub fn input_in(label: &str) -> Option<(&str, bool)> {
+    let inner = label.trim().strip_prefix("${{")?.strip_suffix("}}")?.trim();
+    if let Some(k) = inner.strip_prefix("inputs.") {
+        return Some((k.trim(), false));
+    }
+    let lower = inner.to_ascii_lowercase();
+    let arg = lower
+        .strip_prefix("fromjson(")
+        .and_then(|r| r.strip_suffix(')'))?;
+    let at = inner.len().checked_sub(arg.len().saturating_add(1))?;
+    let k = inner.get(at..inner.len().saturating_sub(1))?.trim();
+    k.strip_prefix("inputs.").map(|k| (k.trim(), true))
+}
+
+/// An input's value as a runner's labels: itself, or under `fromJson`
+/// the strings of the list it writes (`"['ubuntu-latest']"`, bbolt's
+/// default, quoted either way).
+fn written_list(value: &str, json: bool) -> Vec<String> {
+    let v = value.trim();
+    match v.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
+        Some(list) if json => list
+            .split(',')
+            .map(|x| x.trim().trim_matches(|c| c == '"' || c == '\'').to_owned())
+            .filter(|x| !x.is_empty())
+            .collect(),
+        _ => vec![v.trim_matches('"').to_owned()],
+    }
 }
 
 pub fn minutes(node: Option<&Node>) -> Option<f64> {

@@ -119,3 +119,43 @@ fn a_called_workflows_runner_from_a_matrix_of_maps_is_read() {
     assert_eq!(lint("package-tests.yml"), [at("label-cancel", 13)]);
     assert_eq!(lint("package-tests-standard.yml"), []);
 }
+
+/// The findings of linting several fixture files at once, as (file,
+/// rule, line): the calls among them are read.
+fn lint_together(files: &[&str]) -> Vec<(String, String, u64)> {
+    let root = repo_root().join("tests/fixtures/lint/heldout7");
+    let paths: Vec<String> = files
+        .iter()
+        .map(|f| format!(".github/workflows/{f}"))
+        .collect();
+    let run = Bin::new()
+        .in_dir(&root)
+        .arg("lint")
+        .args(&paths)
+        .args(["--format", "json"])
+        .run();
+    let v: serde_json::Value = serde_json::from_str(run.stdout.trim())
+        .unwrap_or_else(|e| panic!("one JSON object ({e}): {}", run.stdout));
+    findings(&v)
+}
+
+/// bbolt's benchmark template: `runs-on: ${{ fromJson(inputs.runs-on) }}`
+/// is its default, `['ubuntu-latest']`, when its caller passes no
+/// runner (a hosted job: no finding), and what the caller passes when it
+/// does (`['self-hosted', 'bench']`: a benchmark job with no timeout on
+/// a self-hosted runner). Alone, each template is its default.
+#[test]
+fn a_reusable_workflows_runner_input_is_what_its_callers_give() {
+    let files = [
+        "template-hosted.yml",
+        "template-called-big.yml",
+        "bench-callers.yml",
+    ];
+    let found = lint_together(&files);
+    assert_eq!(found.len(), 1, "{found:?}");
+    let (file, rule, line) = &found[0];
+    assert!(file.ends_with("template-called-big.yml"), "{found:?}");
+    assert_eq!((rule.as_str(), *line), ("long-timeout", 12));
+    assert_eq!(lint("template-hosted.yml"), []);
+    assert_eq!(lint("template-called-big.yml"), []);
+}
