@@ -5,6 +5,8 @@ pub use crate::config::columns::{FLOOR, IGNORE, KEYS, METRIC};
 use std::time::Duration;
 
 use super::plan::{GroupsFormat, Sides};
+use crate::config::judging;
+use crate::paired::schedule;
 use crate::runner::{Declared, Given, Input, Typed, shown};
 
 pub const ABOUT: &str = "Run the benchmark suite on the change and on the one resolved baseline in paired rounds (each once a round, in a seeded random order; rows still in doubt run again): a worktree at the exact base commit, the selected groups, partial results kept, a time budget per side.";
@@ -352,10 +354,10 @@ pub const ROUNDS_INPUT: Typed<usize> = Typed {
         "N",
         "Rounds: the change and the baseline each run once per round, on this runner, in an \
          order drawn from --seed; each round's results in their own file per side, and a \
-         manifest compare --paired reads. 1: one run per side, not paired.",
+         manifest compare --paired reads. 1: one run per side, not paired. At most 160.",
     )
     .default("3"),
-    parse: count,
+    parse: schedule::count,
 };
 
 pub const MAX_ROUNDS_INPUT: Typed<usize> = Typed {
@@ -365,10 +367,10 @@ pub const MAX_ROUNDS_INPUT: Typed<usize> = Typed {
         "M",
         "The most rounds: after --rounds, the groups whose rows are still undecided run again \
          (doubling: 3, 6, 12, 20) until every row is decided, this many rounds ran, or a side's \
-         --timeout-minutes is spent.",
+         --timeout-minutes is spent. At least --rounds, at most 160.",
     )
     .default("20"),
-    parse: count,
+    parse: schedule::count,
 };
 
 pub const SEED: Typed<u64> = Typed {
@@ -396,10 +398,12 @@ pub const FAIL: Typed<f64> = Typed {
         "fail-threshold",
         &["INPUT_FAIL_THRESHOLD"],
         "PCT",
-        "Between looks, as compare --paired judges: worse by more than this percent fails.",
+        "Between looks, as compare --paired judges: worse by more than this percent fails (0 to \
+         1000, as compare takes it, under 100 unless every metric is lower-is-better; 0: any slowdown the rounds can tell, and no row is shown \
+         unchanged, so rows not found worse or better run to --max-rounds).",
     )
     .default("10"),
-    parse: |t| percent(t, 0.0, 1000.0),
+    parse: judging::fixed_fail_threshold,
 };
 
 pub const WARN: Typed<f64> = Typed {
@@ -407,10 +411,11 @@ pub const WARN: Typed<f64> = Typed {
         "warn-threshold",
         &["INPUT_WARN_THRESHOLD"],
         "PCT",
-        "Between looks, as compare --paired judges: worse by more than this percent warns.",
+        "Between looks, as compare --paired judges: worse by more than this percent warns (0 to \
+         1000).",
     )
     .default("3"),
-    parse: |t| percent(t, -0.000_001, 1000.0),
+    parse: |t| judging::THRESHOLD.parse(t),
 };
 
 pub const PRINT_LOG: Input = Input::one(
@@ -430,10 +435,10 @@ pub const FALSE_ALARMS: Typed<f64> = Typed {
         &["INPUT_FALSE_ALARMS"],
         "PCT",
         "Between looks, as compare --paired judges: the chance (percent) that a change of \
-         nothing fails some row.",
+         nothing fails some row (above 0, at most 50).",
     )
     .default("1"),
-    parse: |t| percent(t, 0.0, 50.0),
+    parse: |t| judging::FALSE_ALARMS.parse(t),
 };
 
 /// Minutes above 0, at most a day (`90`, `0.5`).
@@ -444,31 +449,6 @@ fn minutes(text: &str) -> Result<Duration, String> {
         }
         _ => Err(format!(
             "expected minutes above 0 and at most {MAX_TIMEOUT_MINUTES}, got {:?}",
-            shown(text)
-        )),
-    }
-}
-
-/// `--rounds`, `--max-rounds`: the paired decision's bound (compare
-/// --paired takes the same), so bench's looks are the ones compare
-/// judges at.
-fn count(text: &str) -> Result<usize, String> {
-    const MOST: usize = crate::paired::schedule::LIMIT;
-    match text.trim().parse::<usize>() {
-        Ok(n) if (1..=MOST).contains(&n) => Ok(n),
-        _ => Err(format!(
-            "expected a whole number from 1 to {MOST}, got {:?}",
-            shown(text)
-        )),
-    }
-}
-
-/// A percentage above `low` and at most `high`, as a fraction.
-fn percent(text: &str, low: f64, high: f64) -> Result<f64, String> {
-    match text.trim_end_matches('%').trim().parse::<f64>() {
-        Ok(p) if p.is_finite() && p > low && p <= high => Ok(p / 100.0),
-        _ => Err(format!(
-            "expected a percentage above {low} and at most {high}, got {:?}",
             shown(text)
         )),
     }

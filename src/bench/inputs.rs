@@ -9,6 +9,7 @@ use std::time::Duration;
 use super::args::*;
 use super::plan::{self, GroupsFormat, Sides, Volume};
 use crate::github::network;
+use crate::paired::Schedule;
 use crate::runner::declare::Default;
 use crate::runner::format::FORMAT;
 use crate::runner::write::RunnerFiles;
@@ -288,16 +289,14 @@ pub struct Asked {
 /// looks between rounds are judged by.
 fn asked(r: &Reader<'_>) -> Result<Asked, InputError> {
     let rounds = r.typed_or_default(&ROUNDS_INPUT)?;
-    let max_rounds = match r.typed(&MAX_ROUNDS_INPUT)? {
-        Some(m) if m < rounds => {
-            return Err(InputError {
+    let default_max = r.typed_or_default(&MAX_ROUNDS_INPUT)?;
+    let Schedule { max_rounds, .. } =
+        Schedule::asked(rounds, r.typed(&MAX_ROUNDS_INPUT)?, default_max).map_err(|message| {
+            InputError {
                 origin: MAX_ROUNDS_INPUT.input.both(),
-                message: format!("--max-rounds {m} is below --rounds {rounds}"),
-            });
-        }
-        Some(m) => m,
-        None => r.typed_or_default(&MAX_ROUNDS_INPUT)?.max(rounds),
-    };
+                message,
+            }
+        })?;
     let fail = r.typed(&FAIL)?;
     Ok(Asked {
         rounds,

@@ -99,7 +99,29 @@ impl Failure for BenchError {
 /// the exit code, or the error `runner::finish` says and ends on.
 pub fn run(args: &BenchArgs, env: Env<'_>) -> Result<u8, CommandError<BenchError>> {
     let inputs = inputs::validate(args, env)?;
+    reachable(&inputs)?;
     work(&inputs)
+}
+
+/// A `--fail-threshold` no row could reach (100% or more with a
+/// higher-is-better metric) is refused before anything runs, in compare's
+/// words: compare --manifest would refuse it after every round had run.
+fn reachable(inputs: &Inputs) -> Result<(), BenchError> {
+    let fail = inputs.rounds.fail;
+    if fail < 1.0 {
+        return Ok(());
+    }
+    let mut config = match &inputs.config {
+        Some(path) => crate::config::load::load(path)?,
+        None => crate::config::Config::default(),
+    };
+    crate::config::columns::apply(&mut config, &inputs.columns).map_err(BenchError::Usage)?;
+    crate::config::judging::reachable(fail, &config).map_err(|message| {
+        BenchError::Usage(InputError {
+            origin: args::FAIL.input.both(),
+            message,
+        })
+    })
 }
 
 /// select's answer, its group names checked ([`values::check_groups`],

@@ -10,6 +10,7 @@
 
 use super::report::{Baseline, Excerpt, Row};
 use crate::contract::class::Class;
+use crate::contract::comparison::PAIRED_CHANGE;
 use crate::runner::markdown::{Bar, CHART_BARS, escape, xychart};
 use crate::runner::text::quantity;
 use crate::validate::Sha;
@@ -202,6 +203,20 @@ fn row_line(row: &Row, with_class: bool) -> String {
 const HEAD: &str = "| benchmark | baseline | current | change | why |\n|---|---|---|---|---|\n";
 const HEAD_CLASS: &str =
     "| benchmark | class | baseline | current | change | why |\n|---|---|---|---|---|---|\n";
+/// Paired rounds: the change is not the medians' ratio, and the head says
+/// which is which (a row whose medians point the other way says so in its
+/// why: compare writes that).
+const HEAD_PAIRED: &str = "| benchmark | baseline (median) | current (median) | change (paired) | why |\n|---|---|---|---|---|\n";
+const HEAD_CLASS_PAIRED: &str = "| benchmark | class | baseline (median) | current (median) | change (paired) | why |\n|---|---|---|---|---|---|\n";
+/// The note and the head of a table of `b`'s rows.
+fn head(b: &Baseline, with_class: bool) -> String {
+    match (b.paired, with_class) {
+        (true, true) => format!("*{PAIRED_CHANGE}*\n\n{HEAD_CLASS_PAIRED}"),
+        (true, false) => format!("*{PAIRED_CHANGE}*\n\n{HEAD_PAIRED}"),
+        (false, true) => HEAD_CLASS.to_owned(),
+        (false, false) => HEAD.to_owned(),
+    }
+}
 /// What closes an open `<details>`.
 const CLOSE: &str = "\n</details>\n\n";
 
@@ -375,7 +390,11 @@ fn gate_part(out: &mut Out, report: &Excerpt) {
     // The chart (at most a few KB) follows the failing rows; its room is kept.
     let picture = chart(gate);
     if gate.failing_total > 0 {
-        let title = format!("#### Regressed and lost ({})\n\n{HEAD}", gate.failing_total);
+        let title = format!(
+            "#### Regressed and lost ({})\n\n{}",
+            gate.failing_total,
+            head(gate, false)
+        );
         if out.part(&title) {
             let more = gate.failing_total.saturating_sub(gate.failing.len());
             out.rows(
@@ -403,9 +422,10 @@ fn baselines_part(out: &mut Out, report: &Excerpt) {
             continue;
         }
         let open = format!(
-            "<details><summary>All {} rows against {}</summary>\n\n{HEAD_CLASS}",
+            "<details><summary>All {} rows against {}</summary>\n\n{}",
             b.total,
-            inert(&b.label, 60)
+            inert(&b.label, 60),
+            head(b, true)
         );
         // A `<details>` is opened only with room for it and its close.
         if !out.fits(open.len(), CLOSE.len()) {

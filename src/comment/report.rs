@@ -80,6 +80,9 @@ pub struct Baseline {
     /// The [`CHART_ROWS`] rows furthest below the baseline among the
     /// regressed, warned and noisy ones, worst first.
     pub worse: Vec<Row>,
+    /// Its rows are paired rounds (`compare --paired`): their change is the
+    /// paired estimate, not the ratio of the medians beside it.
+    pub paired: bool,
 }
 
 /// How far below the baseline, for the chart: a finite negative change.
@@ -208,6 +211,7 @@ impl Excerpt {
                     failing: b.rows.0.failing,
                     failing_total: b.rows.0.failing_total,
                     worse: b.rows.0.worse,
+                    paired: b.paired.is_some(),
                 })
                 .collect(),
             baselines_total,

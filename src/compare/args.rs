@@ -2,8 +2,8 @@
 //! parser, default, help: [`crate::runner::declare`]), and its help text.
 //! Several files in one variable go one per line.
 
-use crate::config::FailThreshold;
 pub use crate::config::columns::{FLOOR, IGNORE, KEYS, METRIC};
+use crate::config::{FailThreshold, judging};
 use crate::paired::schedule;
 use crate::runner::{Declared, Given, Input, Typed, shown};
 pub use crate::table::formats::RESULTS_FORMAT;
@@ -181,10 +181,11 @@ pub const FAIL: Typed<FailThreshold> = Typed {
         "PCT|auto",
         "Worse by more than this percentage is a regression, or `auto`: each row's own \
          run-to-run noise band learned from --history (rows without enough history keep the \
-         default). Under 100 unless every metric is lower-is-better.",
+         default). From 0 (any slowdown beyond the noise fails) to 1000; under 100 unless every \
+         metric is lower-is-better.",
     )
     .default("10"),
-    parse: fail_threshold,
+    parse: judging::fail_threshold,
 };
 
 pub const WARN: Typed<f64> = Typed {
@@ -192,10 +193,10 @@ pub const WARN: Typed<f64> = Typed {
         "warn-threshold",
         &["INPUT_WARN_THRESHOLD"],
         "PCT",
-        "Worse by more than this percentage is a warning.",
+        "Worse by more than this percentage is a warning (0 to 1000).",
     )
     .default("3"),
-    parse: fraction,
+    parse: |t| judging::THRESHOLD.parse(t),
 };
 
 pub const FALSE_ALARMS: Typed<f64> = Typed {
@@ -206,10 +207,10 @@ pub const FALSE_ALARMS: Typed<f64> = Typed {
         "With --history: the chance that a pull request changing nothing fails on some row. \
          The learned bands share it among the rows compared (with 100 rows, each row's chance \
          is about 1/100 of it), so a suite of a thousand rows is no likelier to fail by chance \
-         than one of ten.",
+         than one of ten. Above 0, at most 50.",
     )
     .default("1"),
-    parse: rate,
+    parse: |t| judging::FALSE_ALARMS.parse(t),
 };
 
 pub const CONFIG: Input = Input::one(
@@ -304,10 +305,10 @@ pub const ROUNDS: Typed<usize> = Typed {
         &["INPUT_ROUNDS"],
         "N",
         "With --paired: the rounds of the first look; a row still in doubt is looked at again \
-         at twice as many, up to --max-rounds. The same as bench's.",
+         at twice as many, up to --max-rounds. 1 to 160, the same as bench's.",
     )
     .default("3"),
-    parse: round_count,
+    parse: schedule::count,
 };
 
 pub const MAX_ROUNDS: Typed<usize> = Typed {
@@ -315,10 +316,11 @@ pub const MAX_ROUNDS: Typed<usize> = Typed {
         "max-rounds",
         &["INPUT_MAX_ROUNDS"],
         "N",
-        "With --paired: the most rounds a row gets; a row still in doubt then stays noisy.",
+        "With --paired: the most rounds a row gets; a row still in doubt then stays noisy. At \
+         least --rounds, at most 160.",
     )
     .default("20"),
-    parse: round_count,
+    parse: schedule::count,
 };
 
 pub const FINGERPRINT: Input = Input::one(
@@ -358,71 +360,14 @@ pub const REPORT: Input = Input::one(
 )
 .path();
 
-/// `--rounds`, `--max-rounds`: a whole number of rounds, at least one.
-fn round_count(text: &str) -> Result<usize, String> {
-    match text.trim().parse::<usize>() {
-        Ok(n) if (1..=schedule::LIMIT).contains(&n) => Ok(n),
-        _ => Err(format!(
-            "expected a number of rounds from 1 to {}, got {:?}",
-            schedule::LIMIT,
-            shown(text)
-        )),
-    }
-}
-
-/// `--min-coverage`: a percentage from 0 to 100.
+/// `--min-coverage`: a percentage from 0 to 100 (compare's alone: the
+/// share of the suite a pass needs compared).
 fn coverage(text: &str) -> Result<f64, String> {
-    match percent(text) {
-        Ok(p) if p <= 100.0 => Ok(p),
+    match text.trim().trim_end_matches('%').trim().parse::<f64>() {
+        Ok(p) if p.is_finite() && (0.0..=100.0).contains(&p) => Ok(p),
         _ => Err(format!(
             "expected a percentage from 0 to 100, got {:?}",
             shown(text)
         )),
     }
-}
-
-/// `--warn-threshold`: a percentage, as a fraction.
-fn fraction(text: &str) -> Result<f64, String> {
-    percent(text).map(|p| p / 100.0)
-}
-
-/// A percentage as written (`10`, `10%`), from 0 to 1000.
-fn percent(text: &str) -> Result<f64, String> {
-    match text.trim_end_matches('%').trim().parse::<f64>() {
-        Ok(p) if p.is_finite() && (0.0..=1000.0).contains(&p) => Ok(p),
-        _ => Err(format!(
-            "expected a percentage from 0 to 1000, got {:?}",
-            shown(text)
-        )),
-    }
-}
-
-/// `--false-alarms`: a chance, above 0 (a band of certainty is infinite)
-/// and at most 50% (a gate that fails every other pull request of noise
-/// alone is no gate).
-fn rate(text: &str) -> Result<f64, String> {
-    match text.trim_end_matches('%').trim().parse::<f64>() {
-        Ok(p) if p > 0.0 && p <= 50.0 => Ok(p / 100.0),
-        _ => Err(format!(
-            "expected a percentage above 0 and at most 50, got {:?}",
-            shown(text)
-        )),
-    }
-}
-
-/// `--fail-threshold`: a percentage, or `auto` (learned per row from
-/// `--history`). Whether a percentage can ever fail depends on the
-/// metrics' directions, checked once the config is read.
-fn fail_threshold(text: &str) -> Result<FailThreshold, String> {
-    if text.eq_ignore_ascii_case("auto") {
-        return Ok(FailThreshold::Auto);
-    }
-    percent(text)
-        .map(|p| FailThreshold::Fixed(p / 100.0))
-        .map_err(|_| {
-            format!(
-                "expected a percentage from 0 to 1000 or auto, got {:?}",
-                shown(text)
-            )
-        })
 }

@@ -209,10 +209,14 @@ fn paired_schedule(
             },
         ));
     }
-    Ok(Some(Schedule {
-        rounds: rounds.map_or_else(|| r.typed_or_default(&ROUNDS), Ok)?,
-        max_rounds: max_rounds.map_or_else(|| r.typed_or_default(&MAX_ROUNDS), Ok)?,
-    }))
+    let rounds = rounds.map_or_else(|| r.typed_or_default(&ROUNDS), Ok)?;
+    let default_max = r.typed_or_default(&MAX_ROUNDS)?;
+    Schedule::asked(rounds, max_rounds, default_max)
+        .map(Some)
+        .map_err(|message| InputError {
+            origin: MAX_ROUNDS.input.both(),
+            message,
+        })
 }
 
 fn usage(input: &Input, problem: Problem) -> InputError {

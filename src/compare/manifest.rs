@@ -6,12 +6,18 @@
 //! and select's answers, and the columns and thresholds bench judged its rounds by. The
 //! decision between looks and compare's verdict are one pure function, so
 //! the same files with the same settings give the verdict bench decided
-//! on. An input given to compare wins over the manifest's.
+//! on. Each value is checked by the one parser its input has
+//! ([`crate::config::judging`], [`crate::paired::schedule`]): the harness
+//! could have rewritten the file. An input given to compare wins over the
+//! manifest's.
 
 use super::inputs::{BaselineFiles, Inputs};
 use crate::config::FailThreshold;
+use crate::config::columns::floor_value;
+use crate::config::judging::{FALSE_ALARMS, THRESHOLD};
 use crate::contract::rounds::{Judged, Manifest, ManifestError};
 use crate::paired::Schedule;
+use crate::paired::schedule::counted;
 use crate::runner::{Value, shown};
 use crate::validate::Label;
 
@@ -45,11 +51,7 @@ pub fn with_manifest(mut inputs: Inputs) -> Result<Inputs, ManifestError> {
             let (current, baseline) = manifest.files();
             inputs.current = current;
             inputs.baselines.insert(0, files(&label, baseline));
-            let (rounds, max_rounds) = inputs.schedule_given;
-            inputs.paired = Some(Schedule {
-                rounds: rounds.unwrap_or(manifest.first_look),
-                max_rounds: max_rounds.unwrap_or(manifest.max_rounds),
-            });
+            inputs.paired = Some(schedule(&manifest, inputs.schedule_given).map_err(invalid)?);
         }
         Some(once) => {
             let Some(current) = &once.current else {
@@ -94,6 +96,22 @@ pub fn with_manifest(mut inputs: Inputs) -> Result<Inputs, ManifestError> {
     Ok(inputs)
 }
 
+/// The looks: bench's (`first_look`, `max_rounds`, each checked as
+/// `--rounds` and `--max-rounds` would be, the cap at least the first
+/// look), with compare's `--rounds`/`--max-rounds` given winning; a given
+/// cap below the first look is refused as bench refuses it.
+fn schedule(
+    manifest: &Manifest,
+    given: (Option<usize>, Option<usize>),
+) -> Result<Schedule, String> {
+    let first = counted(manifest.first_look).map_err(|e| format!("its first_look: {e}"))?;
+    let most = counted(manifest.max_rounds).map_err(|e| format!("its max_rounds: {e}"))?;
+    Schedule::asked(first, Some(most), most)
+        .map_err(|e| format!("its look schedule (bench's {e})"))?;
+    let (rounds, max_rounds) = given;
+    Schedule::asked(rounds.unwrap_or(first), max_rounds, most)
+}
+
 fn files(label: &Label, files: Vec<std::path::PathBuf>) -> BaselineFiles {
     BaselineFiles {
         label: label.clone(),
@@ -129,8 +147,7 @@ fn settings(inputs: &mut Inputs, judged: Judged, origin: &str) -> Result<(), Str
     if columns.floor.is_none()
         && let Some(floor) = judged.floor
     {
-        check("floor", floor, 0.0, f64::MAX)?;
-        columns.floor = Some(floor);
+        columns.floor = Some(floor_value(floor).map_err(|e| format!("its floor: {e}"))?);
     }
     if inputs.results_format.is_none()
         && let Some(name) = judged.results_format
@@ -142,28 +159,26 @@ fn settings(inputs: &mut Inputs, judged: Judged, origin: &str) -> Result<(), Str
     if !t.fail_given
         && let Some(fail) = judged.fail
     {
-        t.fail = FailThreshold::Fixed(check("fail threshold", fail, 0.0, 10.0)?);
+        let fail = THRESHOLD
+            .fraction(fail)
+            .map_err(|e| format!("its fail threshold: {e}"))?;
+        t.fail = FailThreshold::Fixed(fail);
         t.fail_given = true;
         inputs.fail_origin = from.clone();
     }
     if !inputs.warn_given
         && let Some(warn) = judged.warn
     {
-        t.warn = check("warn threshold", warn, 0.0, 10.0)?;
+        t.warn = THRESHOLD
+            .fraction(warn)
+            .map_err(|e| format!("its warn threshold: {e}"))?;
     }
     if !inputs.false_alarms_given
         && let Some(rate) = judged.false_alarms
     {
-        t.false_alarms = check("false-alarm rate", rate, f64::MIN_POSITIVE, 0.5)?;
+        t.false_alarms = FALSE_ALARMS
+            .fraction(rate)
+            .map_err(|e| format!("its false-alarm rate: {e}"))?;
     }
     Ok(())
-}
-
-/// A fraction from the manifest within what the input itself takes.
-fn check(what: &str, n: f64, low: f64, high: f64) -> Result<f64, String> {
-    if n.is_finite() && (low..=high).contains(&n) {
-        Ok(n)
-    } else {
-        Err(format!("its {what} {n} is out of range"))
-    }
 }

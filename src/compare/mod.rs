@@ -104,15 +104,11 @@ pub fn load(inputs: &Inputs) -> Result<Loaded, CompareError> {
     };
     config::columns::apply(&mut config, &inputs.columns).map_err(CompareError::Usage)?;
     if let FailThreshold::Fixed(f) = inputs.thresholds.fail
-        && f >= 1.0
-        && !config.all_lower()
+        && let Err(message) = config::judging::reachable(f, &config)
     {
         return Err(CompareError::Usage(InputError {
             origin: inputs.fail_origin.clone(),
-            message: format!(
-                "{} can never fail: a higher-is-better metric falls at most 100% (to zero). Use a smaller threshold, or --no-gate to report without failing",
-                f * 100.0
-            ),
+            message: format!("{message}, or --no-gate to report without failing"),
         }));
     }
     let provenance = inputs

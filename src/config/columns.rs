@@ -134,13 +134,24 @@ pub fn apply(config: &mut Config, columns: &Columns) -> Result<(), InputError> {
 
 /// `--floor`: a finite amount, zero or more.
 fn floor(text: &str) -> Result<f64, String> {
-    match text.trim().parse::<f64>() {
-        Ok(n) if n.is_finite() && n >= 0.0 => Ok(n),
-        _ => Err(format!(
-            "expected a number of 0 or more, got {:?}",
-            shown(text)
-        )),
+    text.trim()
+        .parse::<f64>()
+        .map_err(|_| floor_expected(text))
+        .and_then(|n| floor_value(n).map_err(|_| floor_expected(text)))
+}
+
+/// A floor a file holds (bench's manifest) where `--floor` would have
+/// given it: the same range, the same words.
+pub fn floor_value(n: f64) -> Result<f64, String> {
+    if n.is_finite() && n >= 0.0 {
+        Ok(n)
+    } else {
+        Err(floor_expected(&n.to_string()))
     }
+}
+
+fn floor_expected(text: &str) -> String {
+    format!("expected a number of 0 or more, got {:?}", shown(text))
 }
 
 /// A column name: not empty, printable, no comma, bounded.

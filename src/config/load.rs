@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use thiserror::Error;
 
+use super::judging;
 use super::{
     Config, Direction, FailThreshold, Group, Lint, Metric, PathPattern, Pattern, Rerun, Rule,
     Select,
@@ -360,13 +361,15 @@ fn compile(config: &Config, i: usize, spec: RuleSpec) -> Result<Rule, String> {
     for text in spec.patterns {
         patterns.push(key_pattern(&config.keys, &at, text)?);
     }
-    let number = |name: &str, value: Option<f64>| -> Result<Option<f64>, String> {
-        match value {
-            Some(v) if !v.is_finite() || v < 0.0 => {
-                Err(format!("{at}: {name} must be a number from 0 up"))
-            }
-            other => Ok(other),
-        }
+    // The ranges and words of the inputs (`--fail-threshold`, `--floor`).
+    let threshold = |name: &str, value: Option<f64>| {
+        value
+            .map(|p| {
+                judging::THRESHOLD
+                    .number(p)
+                    .map_err(|e| format!("{at}: {name}: {e}"))
+            })
+            .transpose()
     };
     let fail = match spec.fail_threshold {
         None => None,
@@ -378,23 +381,27 @@ fn compile(config: &Config, i: usize, spec: RuleSpec) -> Result<Rule, String> {
             ));
         }
         Some(ThresholdSpec::Percent(p)) => {
-            let p = number("fail-threshold", Some(p))?.unwrap_or(0.0);
+            let f = threshold("fail-threshold", Some(p))?.unwrap_or(0.0);
             let lower = spec
                 .direction
                 .map_or_else(|| config.all_lower(), |d| d == Direction::Lower);
-            if p >= 100.0 && !lower {
+            if f >= 1.0 && !lower {
                 return Err(format!(
                     "{at}: fail-threshold = {p} can never fail: a higher-is-better metric falls at most 100% (to zero); use a smaller one, or `ignore = true` for rows that should not gate"
                 ));
             }
-            Some(FailThreshold::Fixed(p / 100.0))
+            Some(FailThreshold::Fixed(f))
         }
     };
+    let floor = spec
+        .floor
+        .map(|n| super::columns::floor_value(n).map_err(|e| format!("{at}: floor: {e}")))
+        .transpose()?;
     Ok(Rule {
         patterns,
         fail,
-        warn: number("warn-threshold", spec.warn_threshold)?.map(|p| p / 100.0),
-        floor: number("floor", spec.floor)?,
+        warn: threshold("warn-threshold", spec.warn_threshold)?,
+        floor,
         direction: spec.direction,
         ignore: spec.ignore,
     })

@@ -58,6 +58,7 @@
 
 pub mod columns;
 pub mod defaults;
+pub mod judging;
 pub mod load;
 
 use crate::glob::{Glob, PathGlob};

@@ -33,6 +33,12 @@ use super::resolution::Provenance;
 use crate::runner::read::{self, FileError};
 use crate::runner::shown;
 
+/// What a paired row's `change_pct` is, said above every table that shows
+/// it beside the two sides' medians (compare's summary, comment's body):
+/// the two can point opposite ways when the machine drifted between
+/// rounds, and a reader must know which one the verdict went by.
+pub const PAIRED_CHANGE: &str = "change (paired): the verdict's estimate: each round's current run against that round's baseline run, averaged over the rounds (what moved a whole round, and a row's outlying rounds, set aside). The medians are each side's own over the same rounds; a row whose medians alone point the other way says so in why.";
+
 /// compare's report of 100,000 rows is about 45 MB; a real one is far
 /// smaller. Bigger is refused before it is read.
 pub const MAX_REPORT_BYTES: u64 = 64 * 1024 * 1024;

@@ -26,7 +26,7 @@ use std::path::Path;
 use super::calls::{Callees, called, callee_labels, costly_call};
 use super::names::named_for_benchmarks;
 use super::names::{job_does_chores, prepares_benchmarks, warms_up};
-pub use super::programs::{benchmark_command, measures_both_sides};
+pub use super::programs::{benchmark_command, measures_both_sides, runs_each_side};
 use super::programs::{invoked, own_program};
 use super::workflow::{Job, Step, Workflow, read, unknown_runner};
 use crate::config::Lint;
@@ -301,7 +301,10 @@ fn runs_a_program(job: &Job<'_>) -> bool {
     job.steps.iter().any(step_runs_a_program)
 }
 
-fn step_runs_a_program(step: &Step<'_>) -> bool {
+/// Whether one step runs a program of the job's own (see
+/// [`runs_a_program`]): in a benchmark job known by its name, the steps
+/// that measure.
+pub fn step_runs_a_program(step: &Step<'_>) -> bool {
     local_program(step)
         || step.script.as_ref().is_some_and(|script| {
             script

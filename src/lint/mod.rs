@@ -9,6 +9,7 @@
 //! ignore comments; [`render`] and [`sarif`] write the [`finding`]s.
 
 pub mod args;
+pub mod callers;
 pub mod calls;
 pub mod candidates;
 pub mod env;
@@ -315,9 +316,11 @@ pub struct Repo<'a> {
     pub callees: calls::Callees,
     /// The repository's shell scripts the files' steps run.
     pub scripts: scripts::Scripts,
+    /// Who among the files calls each reusable workflow (its triggers).
+    pub callers: callers::Callers,
     /// For each reusable workflow the files call, the `with:` of each
     /// calling job (`None` when it passes none).
-    pub callers: BTreeMap<std::path::PathBuf, Vec<Option<yaml::Node>>>,
+    pub calls_with: BTreeMap<std::path::PathBuf, Vec<Option<yaml::Node>>>,
 }
 
 /// The reusable workflows of their own repository the files' jobs call
@@ -434,7 +437,8 @@ pub fn lint_files(paths: &[std::path::PathBuf], lint: Option<&Lint>) -> Result<O
         consumed: repo::consumed(paths),
         callees: callees(paths),
         scripts: scripts_of(paths),
-        callers: repo::callers(paths),
+        callers: callers::read(paths),
+        calls_with: repo::calls_with(paths),
     };
     for path in paths {
         let linted = read::bounded_text("workflow", path, FILE_LIMIT)
@@ -481,8 +485,12 @@ pub fn lint_text(
         line: e.at.line,
         source: e.source,
     })?;
+    flow.callers = callers::of(&repo.callers, path)
+        .iter()
+        .map(workflow::triggers_only)
+        .collect();
     let with: Vec<Option<&yaml::Node>> = repo
-        .callers
+        .calls_with
         .get(path)
         .map(|v| v.iter().map(Option::as_ref).collect())
         .unwrap_or_default();

@@ -118,6 +118,61 @@ pub fn measures_both_sides(c: &Command) -> bool {
     invoked(c).is_some_and(|(base, words)| base == "asv" && words.get(1) == Some(&"continuous"))
 }
 
+/// The sides of a comparison one command is given, by words that name
+/// them: `(baseline, change)`. A word names a side when it is the side's
+/// word (`bench-txgen-build.sh baseline DIR REF`, `run.sh feature`) or a
+/// directory on a path says it (`prepare_source_dir ../reth-baseline`);
+/// a file with an extension (`baseline.json`, results) or a URL
+/// (`s3://b/baseline/`, results kept elsewhere) names none, nor does a
+/// flag. See [`runs_each_side`].
+pub fn sides(c: &Command) -> (bool, bool) {
+    const BASELINE: &[&str] = &["baseline", "base", "old", "before"];
+    const CHANGE: &[&str] = &["feature", "head", "candidate", "contender", "new", "after"];
+    let mut found = (false, false);
+    for w in c.words.iter().skip(1) {
+        let lower = w.text.to_ascii_lowercase();
+        if lower.starts_with('-') || lower.contains("://") {
+            continue;
+        }
+        let parts = lower
+            .split('/')
+            .filter(|seg| !seg.contains('.'))
+            .flat_map(|seg| seg.split(['-', '_']));
+        for part in parts {
+            found.0 |= BASELINE.contains(&part);
+            found.1 |= CHANGE.contains(&part);
+        }
+    }
+    found
+}
+
+/// Whether one of the job's own programs (not plumbing, not a report) is
+/// run once for the baseline and once for the change, each command
+/// naming one side: reth's benchmark builds `bench-txgen-build.sh
+/// baseline DIR REF` and `bench-txgen-build.sh feature DIR REF` in the
+/// job that then measures them in turns (B-F-F-B), so a tool cloned at a
+/// moving branch serves both sides alike (issue 49, sixth held-out set).
+/// A command naming both sides (`compare.py baseline.json head.json`)
+/// compares results, which a job measuring one side does too.
+pub fn runs_each_side<'a>(commands: impl Iterator<Item = &'a Command>) -> bool {
+    let mut baseline = std::collections::BTreeSet::new();
+    let mut change = std::collections::BTreeSet::new();
+    for c in commands {
+        let Some((base, _)) = invoked(c) else {
+            continue;
+        };
+        if !own_program(base) {
+            continue;
+        }
+        match sides(c) {
+            (true, false) => baseline.insert(base),
+            (false, true) => change.insert(base),
+            _ => continue,
+        };
+    }
+    !baseline.is_disjoint(&change)
+}
+
 /// A regression or comparison script given both sides
 /// (`regression_runner.py --old=old/runner --new=build/runner`, or two
 /// result files: `compare.py base.json head.json`), or any program given
@@ -175,6 +230,25 @@ fn script_named_for_benchmarks(word: &str) -> bool {
         && !file.starts_with("test")
         && !prepares_benchmarks(stem)
         && (named_for_benchmarks(stem) || dirs.split('/').any(says_bench_or_perf))
+}
+
+/// The words after a launcher that may name the script it runs (its
+/// first three), less the value of a long option (`publish.py --data-type
+/// bench`: the kind of data a publisher sends, not a script named for
+/// benchmarking; read on sglang-jax's accuracy evaluations, issue 49,
+/// sixth held-out set). A short flag's next word stays (`python -u
+/// bench.py`).
+fn scripts<'w>(words: &'w [&'w str]) -> impl Iterator<Item = &'w str> + 'w {
+    let tail = words.get(1..).unwrap_or(&[]);
+    tail.iter()
+        .take(3)
+        .enumerate()
+        .filter(move |&(i, _)| {
+            i.checked_sub(1)
+                .and_then(|p| tail.get(p))
+                .is_none_or(|prev| !prev.starts_with("--") || prev.contains('='))
+        })
+        .map(|(_, w)| *w)
 }
 
 /// A directory on a script's path that says bench or perf (`benchmarks/`,
@@ -290,7 +364,7 @@ pub fn benchmark_command(c: &Command) -> bool {
         || has("--codspeed")
         || words.iter().any(|w| seed_like(w))
         || file_like(base)
-        || (runs_file && words.iter().skip(1).take(3).any(|w| file_like(w)))
+        || (runs_file && scripts(&words).any(file_like))
         || (runs_file && words.iter().take(4).any(|w| script_named_for_benchmarks(w)))
         || wrapped_script(base, &words)
         || (base.starts_with("baseline-resolver") && has("compare"))
@@ -315,6 +389,19 @@ mod tests {
     }
 
     #[test]
+    fn a_program_run_once_per_side_measures_both() {
+        let each = |script: &str| runs_each_side(commands(script).unwrap().iter());
+        assert!(each("./build.sh baseline a\n./build.sh feature b"));
+        assert!(each("prep ../reth-baseline x\nprep ../reth-feature y"));
+        assert!(!each("python cmp.py baseline.json head.json"));
+        assert!(!each(
+            "aws s3 cp s3://b/baseline/ .\naws s3 cp o s3://b/head/"
+        ));
+        assert!(!each("git checkout base\ngit checkout head"));
+        assert!(!each("./build.sh baseline a\n./run.sh feature b"));
+    }
+
+    #[test]
     fn known_commands_are_evidence_and_words_are_not() {
         for yes in [
             "cargo bench --bench resolver",
@@ -335,6 +422,7 @@ mod tests {
             "bash perf/run.sh",
             "python3 scripts/run_perf.py --iters 10",
             "./build/bench_compile_time --benchmark_format=json",
+            "python3 -u bench_serving.py --data-type random",
         ] {
             assert!(runs(yes), "{yes}");
         }
@@ -356,6 +444,7 @@ mod tests {
             "cat benchmarks/run.py",
             "triton-benchmarks-validate",
             "./install_benchmarks.sh",
+            "python3 scripts/ci/publish.py --data-type bench --source-dir out",
         ] {
             assert!(!runs(no), "{no}");
         }

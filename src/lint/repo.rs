@@ -37,7 +37,7 @@ pub fn consumed(paths: &[PathBuf]) -> Vec<String> {
 
 /// The calls of the files into reusable workflows of their own
 /// repository, by called file: each calling job's `with:`.
-pub fn callers(paths: &[PathBuf]) -> BTreeMap<PathBuf, Vec<Option<yaml::Node>>> {
+pub fn calls_with(paths: &[PathBuf]) -> BTreeMap<PathBuf, Vec<Option<yaml::Node>>> {
     let mut out: BTreeMap<_, Vec<_>> = BTreeMap::new();
     for path in paths {
         let Some(root) = read::bounded_text("workflow", path, FILE_LIMIT)

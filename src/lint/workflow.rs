@@ -21,6 +21,10 @@ pub struct Workflow<'a> {
     pub jobs: Vec<Job<'a>>,
     /// The workflow's `env:`.
     pub env: StepEnv,
+    /// The workflows of the same repository that call this one (a
+    /// reusable workflow), triggers only ([`triggers_only`]): their runs
+    /// are its runs, and its `concurrency:` group is met by them.
+    pub callers: Vec<Workflow<'a>>,
 }
 
 pub struct Job<'a> {
@@ -65,6 +69,30 @@ pub struct ScriptError {
     pub source: TooDeep,
 }
 
+/// Event names under `on:`.
+fn triggers(root: &Node) -> Vec<&str> {
+    match root.get("on") {
+        Some(n) => match (n.str(), n.items(), n.entries()) {
+            (Some(one), _, _) => vec![one],
+            (_, items, _) if !items.is_empty() => items.iter().filter_map(Node::str).collect(),
+            (_, _, entries) => entries.iter().map(|(k, _)| k.text.as_str()).collect(),
+        },
+        None => Vec::new(),
+    }
+}
+
+/// A workflow read for its triggers alone (no jobs): a caller of a
+/// reusable workflow, whose events start the called one's runs.
+pub fn triggers_only(root: &Node) -> Workflow<'_> {
+    Workflow {
+        root,
+        triggers: triggers(root),
+        jobs: Vec::new(),
+        env: StepEnv::default(),
+        callers: Vec::new(),
+    }
+}
+
 pub fn read(root: &Node) -> Result<Workflow<'_>, ScriptError> {
     read_beside(root, None)
 }
@@ -75,15 +103,7 @@ pub fn read_beside<'a>(
     root: &'a Node,
     beside: Option<&Beside<'_>>,
 ) -> Result<Workflow<'a>, ScriptError> {
-    let on = root.get("on");
-    let triggers = match on {
-        Some(n) => match (n.str(), n.items(), n.entries()) {
-            (Some(one), _, _) => vec![one],
-            (_, items, _) if !items.is_empty() => items.iter().filter_map(Node::str).collect(),
-            (_, _, entries) => entries.iter().map(|(k, _)| k.text.as_str()).collect(),
-        },
-        None => Vec::new(),
-    };
+    let triggers = triggers(root);
     let env = StepEnv::default().with(root.get("env"));
     let jobs = root
         .get("jobs")
@@ -114,6 +134,7 @@ pub fn read_beside<'a>(
         triggers,
         jobs,
         env,
+        callers: Vec::new(),
     })
 }
 
@@ -143,6 +164,12 @@ fn step<'a>(
 }
 
 impl Workflow<'_> {
+    /// The workflow and the workflows that call it: whose runs meet in
+    /// its `concurrency:` group.
+    pub fn runs(&self) -> impl Iterator<Item = &Self> {
+        std::iter::once(self).chain(&self.callers)
+    }
+
     pub fn on(&self, event: &str) -> bool {
         self.triggers.contains(&event)
     }

@@ -60,6 +60,55 @@ impl Schedule {
     }
 }
 
+/// `--rounds` or `--max-rounds` as written, for bench, compare and the
+/// manifest bench writes alike: a whole number from 1 to [`LIMIT`].
+pub fn count(text: &str) -> Result<usize, String> {
+    text.trim()
+        .parse::<usize>()
+        .map_err(|_| expected(text))
+        .and_then(|n| counted(n).map_err(|_| expected(text)))
+}
+
+/// A number of rounds a file holds (bench's manifest) where the input
+/// would have given it: the same range, the same words.
+pub fn counted(n: usize) -> Result<usize, String> {
+    if (1..=LIMIT).contains(&n) {
+        Ok(n)
+    } else {
+        Err(expected(&n.to_string()))
+    }
+}
+
+fn expected(text: &str) -> String {
+    format!(
+        "expected a whole number of rounds from 1 to {LIMIT}, got {:?}",
+        crate::runner::shown(text)
+    )
+}
+
+impl Schedule {
+    /// The schedule asked for: `max_rounds` when given must be at least
+    /// `rounds` (a cap below the first look is a contradiction, said, not
+    /// quietly raised); not given, the default cap rises to `rounds`.
+    pub fn asked(
+        rounds: usize,
+        max_rounds: Option<usize>,
+        default_max: usize,
+    ) -> Result<Schedule, String> {
+        match max_rounds {
+            Some(m) if m < rounds => Err(format!("--max-rounds {m} is below --rounds {rounds}")),
+            Some(m) => Ok(Schedule {
+                rounds,
+                max_rounds: m,
+            }),
+            None => Ok(Schedule {
+                rounds,
+                max_rounds: default_max.max(rounds),
+            }),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

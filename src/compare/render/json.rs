@@ -56,11 +56,16 @@ fn side(s: &Samples) -> Side<'_> {
 fn json_row<'a>(report: &'a Report<'_>, row: &'a RowResult<'a>, cut: bool) -> Row<'a, JsonKey<'a>> {
     let (runs, band) = match row.applied.map(|a| a.origin) {
         Some(Origin::Learned(b)) => (Some(b.runs), Some(b.rise() * 100.0)),
-        Some(Origin::NoBand {
-            why:
-                NoBand::TooFew { runs } | NoBand::Unusable { runs, .. } | NoBand::TwoLevels { runs, .. },
-            ..
-        }) => (Some(runs), None),
+        Some(
+            Origin::NoBand {
+                why:
+                    NoBand::TooFew { runs }
+                    | NoBand::Unusable { runs, .. }
+                    | NoBand::TwoLevels { runs, .. },
+                ..
+            }
+            | Origin::Level { runs, .. },
+        ) => (Some(runs), None),
         _ => (None, None),
     };
     Row {

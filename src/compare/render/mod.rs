@@ -99,7 +99,7 @@ pub fn threshold_source(row: &RowResult<'_>) -> &'static str {
             why: NoBand::Unusable { .. } | NoBand::TwoLevels { .. },
             ..
         }) => "history-unusable",
-        Some(Origin::Configured(s)) => configured(s),
+        Some(Origin::Configured(s) | Origin::Level { source: s, .. }) => configured(s),
         None => configured(row.policy.fail_source),
     }
 }
@@ -128,6 +128,15 @@ pub fn threshold_words(row: &RowResult<'_>) -> String {
         } => format!(
             "{pct:.1}% (configured: history unusable, {})",
             unusable(why)
+        ),
+        Origin::Level { source, runs } => format!(
+            "{pct:.1}% ({}; the runs tested against main's level over {runs} runs)",
+            match (row.policy.fail, source) {
+                (FailThreshold::Auto, _) => "auto's floor".to_owned(),
+                (_, Source::Rule(i)) => format!("rules[{i}]"),
+                (_, Source::Input) => "--fail-threshold".to_owned(),
+                (_, Source::Default) => "default".to_owned(),
+            }
         ),
         Origin::Configured(Source::Rule(i)) => format!("{pct:.1}% (rules[{i}])"),
         Origin::Configured(Source::Input) => format!("{pct:.1}% (--fail-threshold)"),
@@ -365,9 +374,12 @@ pub fn row_message(report: &Report<'_>, c: &Comparison<'_>, row: &RowResult<'_>)
     let key = row.key.describe(&report.config.keys);
     match (row.change, &row.baseline, &row.current) {
         (Some(change), Some(b), Some(cur)) => format!(
-            "{key}: {:+.1}% against {} ({} -> {}; fail at {})",
+            "{key}: {:+.1}%{} against {} ({}{} -> {}; fail at {})",
             change * 100.0,
+            if row.paired.is_some() { " paired" } else { "" },
             c.label,
+            // A paired change is not the medians' ratio: they are named so.
+            if row.paired.is_some() { "medians " } else { "" },
             quantity(b.median, ""),
             quantity(cur.median, report.unit(row.metric)),
             threshold_words(row)

@@ -10,7 +10,8 @@ use super::{
     ANNOTATIONS, REPORT_ONLY, Rerun, counts_line, cut, history_line, threshold_words, verdict_line,
 };
 use crate::compare::report::Report;
-use crate::compare::verdict::{Class, RowResult};
+use crate::compare::verdict::{Class, Comparison, RowResult};
+use crate::contract::comparison::PAIRED_CHANGE;
 use crate::runner::markdown::{Bar, CHART_BARS, escape as md, xychart};
 use crate::runner::text::quantity;
 
@@ -38,6 +39,17 @@ fn table_row(report: &Report<'_>, row: &RowResult<'_>) -> String {
 }
 
 const TABLE_HEAD: &str = "| key | baseline | current | change | class | fail threshold | why |\n|---|---|---|---|---|---|---|\n";
+/// Paired rounds: the change is the paired estimate, not the medians'
+/// ratio, and the head says which is which.
+const TABLE_HEAD_PAIRED: &str = "| key | baseline (median) | current (median) | change (paired) | class | fail threshold | why |\n|---|---|---|---|---|---|---|\n";
+
+/// The head of a table of `c`'s rows, with what a paired change is.
+fn table_head(c: &Comparison<'_>) -> String {
+    match c.paired() {
+        Some(_) => format!("*{PAIRED_CHANGE}*\n\n{TABLE_HEAD_PAIRED}"),
+        None => TABLE_HEAD.to_owned(),
+    }
+}
 
 /// Another machine, said before the verdict.
 fn machine_block(report: &Report<'_>) -> String {
@@ -120,7 +132,7 @@ pub fn summary(report: &Report<'_>) -> String {
             if count == 0 {
                 continue;
             }
-            let _ = write!(out, "**{title}** ({count})\n\n{TABLE_HEAD}");
+            let _ = write!(out, "**{title}** ({count})\n\n{}", table_head(c));
             for row in c.rows_of(classes).take(ANNOTATIONS * 10) {
                 out.push_str(&table_row(report, &row));
             }
@@ -174,8 +186,9 @@ fn full_tables(report: &Report<'_>, out: &mut String) {
         let total: usize = Class::ALL.iter().map(|k| c.count(*k)).sum();
         let _ = write!(
             out,
-            "<details><summary>All {total} rows against {}</summary>\n\n{TABLE_HEAD}",
-            md(&c.label)
+            "<details><summary>All {total} rows against {}</summary>\n\n{}",
+            md(&c.label),
+            table_head(c)
         );
         for (shown, row) in c.rows().enumerate() {
             if out.len() > SUMMARY_BYTES {

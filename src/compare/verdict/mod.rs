@@ -44,6 +44,11 @@ pub enum Origin {
     /// valid samples, or a band with which the row could never fail): the
     /// configured threshold alone.
     NoBand { why: NoBand, source: Source },
+    /// `--history` was given and the change's runs were tested against
+    /// main's level, known from `runs` runs of it and the baseline's: that
+    /// test judges the noise, so the configured threshold (for `auto`,
+    /// its floor) alone says how much worse fails; no band raised it.
+    Level { source: Source, runs: usize },
 }
 
 /// The fail threshold a row was judged by (a fraction), and its origin.

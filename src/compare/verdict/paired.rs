@@ -2,7 +2,7 @@
 //! decision (`crate::paired`) turned into the row's class, change,
 //! interval and reason. Pure.
 
-use super::{Applied, Comparison, Origin, RowResult};
+use super::{Applied, BASELINE, CURRENT, Comparison, Origin, RowResult, Samples};
 use crate::contract::class::Class;
 use crate::paired::{Decision, Judged};
 
@@ -19,7 +19,7 @@ pub struct PairedRow {
 
 impl<'t> Comparison<'t> {
     /// Classifies a measured row from its paired rounds.
-    pub(super) fn paired_row(&self, out: &mut RowResult<'t>, judged: &Judged) {
+    pub(super) fn paired_row(&self, out: &mut RowResult<'t>, judged: &Judged, slot: usize) {
         let fail = out.policy.fail.configured();
         out.applied = Some(Applied {
             fail,
@@ -47,9 +47,24 @@ impl<'t> Comparison<'t> {
             );
             (a.min(b), a.max(b))
         });
+        // Each side's rounds shown are the ones the change was made from.
+        if let Some((base, current)) = out.metric.and_then(|m| self.used(slot, m, decision.rounds))
+        {
+            out.baseline = Some(base);
+            out.current = Some(current);
+        }
+        let medians = out
+            .baseline
+            .as_ref()
+            .zip(out.current.as_ref())
+            .map(|(b, c)| b.change_to(c, direction));
         out.class = decision.class;
         out.change = Some(change);
-        out.reason = Some(reason(&decision, interval, fail, &self.label));
+        let why = reason(&decision, interval, fail, &self.label);
+        out.reason = Some(match medians.filter(|m| other_way(*m, change)) {
+            Some(m) => format!("{}; {why}", medians_note(m)),
+            None => why,
+        });
         out.paired = Some(PairedRow {
             rounds: decision.rounds,
             interval,
@@ -57,6 +72,47 @@ impl<'t> Comparison<'t> {
             rerun: decision.rerun,
         });
     }
+}
+
+impl Comparison<'_> {
+    /// Each side's values in the first `rounds` rounds that measured the
+    /// row on both sides, as the ground floor pairs them
+    /// ([`crate::paired::judge`]): the rounds a decision of that many
+    /// rounds was made from. A row decided at the first look while its
+    /// group ran again shows its first look's rounds, not the later ones.
+    fn used(&self, slot: usize, metric: usize, rounds: usize) -> Option<(Samples, Samples)> {
+        let (base, current): (Vec<f64>, Vec<f64>) = self
+            .join
+            .cells(slot, BASELINE)
+            .zip(self.join.cells(slot, CURRENT))
+            .filter_map(|(b, c)| {
+                let (m, b) = b?.measure()?;
+                let c = c?.value(metric).filter(|v| *v > 0.0)?;
+                (m == metric).then_some((b, c))
+            })
+            .take(rounds)
+            .unzip();
+        Some((Samples::of(&base)?, Samples::of(&current)?))
+    }
+}
+
+/// The two changes point opposite ways, each at least 0.05% (shown as at
+/// least 0.1%): a table that shows the medians beside the paired change
+/// would read as a contradiction unless the row says it.
+fn other_way(medians: f64, paired: f64) -> bool {
+    const SHOWN: f64 = 0.0005;
+    medians * paired < 0.0 && medians.abs() >= SHOWN && paired.abs() >= SHOWN
+}
+
+/// What a row whose medians point the other way says first: the change is
+/// each round's current against that round's baseline (what moved a whole
+/// round taken out), which the two sides' medians over different rounds
+/// are not.
+fn medians_note(medians: f64) -> String {
+    format!(
+        "the medians alone: {:+.1}% (the change pairs each round's runs)",
+        medians * 100.0
+    )
 }
 
 /// The row's rounds in words: the interval, and for a row in doubt why.

@@ -10,7 +10,6 @@ use crate::compare::defaults;
 use crate::compare::noise::{Band, NoBand, Noise};
 use crate::config::{Direction, FailThreshold, Policy};
 use crate::contract::class::Class;
-use crate::series;
 use crate::table::{RowView, Status};
 
 /// The baseline as judged: its samples on main's level, and how far off
@@ -104,7 +103,7 @@ impl<'t> Comparison<'t> {
             return Some(out);
         }
         match &self.paired {
-            Some(judged) => self.paired_row(&mut out, judged),
+            Some(judged) => self.paired_row(&mut out, judged, slot),
             None => self.measured(&mut out, slot),
         }
         Some(out)
@@ -158,7 +157,7 @@ impl<'t> Comparison<'t> {
         let noise = self.noises.get(slot);
         let judged = self.judge_baseline(base, noise);
         let base = &judged.base;
-        out.change = Some(series::bounded(cur.median / base.median - 1.0) * direction.sign());
+        out.change = Some(base.change_to(cur, direction));
         // The reference: main's level with the baseline on it, or the
         // level alone when the baseline run is off it.
         let reference = match (noise, judged.off) {
@@ -174,12 +173,21 @@ impl<'t> Comparison<'t> {
         };
         let mut applied = self.applied(&policy, band, direction);
         let level_test = self.against_level(noise, &judged, reference, cur, direction);
-        if level_test.is_some() {
+        if level_test.is_some()
+            && let Some(Ok(n)) = noise
+        {
             // The test of the runs against main's level judges the noise:
-            // one run's band no longer raises the threshold.
-            applied.fail = match policy.fail {
-                FailThreshold::Fixed(f) => f,
-                FailThreshold::Auto => defaults::AUTO_FLOOR,
+            // one run's band no longer raises the threshold, and the row
+            // says so (its threshold is the configured one, not learned).
+            applied = Applied {
+                fail: match policy.fail {
+                    FailThreshold::Fixed(f) => f,
+                    FailThreshold::Auto => defaults::AUTO_FLOOR,
+                },
+                origin: Origin::Level {
+                    source: policy.fail_source,
+                    runs: n.runs,
+                },
             };
         }
         let two = level_test.or_else(|| {

@@ -50,6 +50,12 @@ impl Samples {
         }
     }
 
+    /// How `current`'s median compares to this side's, as compare states
+    /// changes: a fraction, current / baseline - 1, negative when worse.
+    pub fn change_to(&self, current: &Samples, direction: Direction) -> f64 {
+        series::bounded(current.median / self.median - 1.0) * direction.sign()
+    }
+
     /// Every sample, sorted.
     pub fn samples(&self) -> &[f64] {
         if self.repeated.is_empty() {

@@ -9,7 +9,7 @@ use super::checkouts;
 use super::later::{Act, Later};
 use super::{hit, pinned_ref, positionals};
 use crate::lint::evidence::{
-    Benchmarks, benchmark_command, measures_both_sides, step_runs_benchmarks,
+    Benchmarks, benchmark_command, measures_both_sides, runs_each_side, step_runs_benchmarks,
 };
 use crate::lint::finding::Hit;
 use crate::lint::places;
@@ -75,13 +75,18 @@ fn last_measuring_step(job: &Job<'_>) -> Option<usize> {
     job.steps.iter().rposition(step_runs_benchmarks)
 }
 
-/// Whether a command of `job` measures the baseline and the change in one
-/// run (`asv continuous`).
+/// Whether `job` measures the baseline and the change in one run: a
+/// command does (`asv continuous`), or one of its programs is run once for
+/// each side (reth's `bench-txgen-build.sh baseline ...` and `...
+/// feature ...`; [`runs_each_side`]).
 fn measures_both_sides_in(job: &Job<'_>) -> bool {
-    job.steps
-        .iter()
-        .filter_map(|s| s.script.as_ref())
-        .any(|s| s.commands.iter().any(measures_both_sides))
+    let commands = || {
+        job.steps
+            .iter()
+            .filter_map(|s| s.script.as_ref())
+            .flat_map(|s| s.commands.iter())
+    };
+    commands().any(measures_both_sides) || runs_each_side(commands())
 }
 
 fn head_repo(text: &str) -> bool {

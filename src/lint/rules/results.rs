@@ -73,14 +73,19 @@ fn silent_baseline(job: &Job<'_>, hits: &mut Vec<Hit>) {
 }
 
 /// Whether a step after step `index` (or the job's `outputs:`) acts on its
-/// failure: reads its result (`steps.<id>.outcome`, `.conclusion`) as
-/// `== 'failure'` or `!= 'success'`, so the failure is acted on (an issue
-/// opened, the job failed later), not swallowed. Read on
-/// argumentcomputer/ci-workflows' GPU benchmark, whose regression check
-/// continues on error and the next steps open an issue when it failed
-/// (issue 49, fourth held-out set). A read that only asks whether it ran
-/// (`!= 'skipped'`, the seed's baseline step) or runs on its success
-/// handles nothing.
+/// failure: reads its result (`steps.<id>.outcome`, `.conclusion`) so the
+/// failure is acted on (an issue opened, the job failed later), not
+/// swallowed. Read on argumentcomputer/ci-workflows' GPU benchmark, whose
+/// regression check continues on error and the next steps open an issue
+/// when it failed (issue 49, fourth held-out set). In a later step's `if:`
+/// only a test for the failure (`== 'failure'`, `!= 'success'`) acts on
+/// it: a step that runs on success alone lets the failure pass green.
+/// Anywhere else (its `run:`, `env:`, `with:`, the job's `outputs:`) a
+/// comparison with `'success'` or `'failure'` either way is a value the
+/// step computes from the result: memgraph's last step sets `success=${{
+/// steps.a.outcome == 'success' && ... }}` and exits 1 unless it is true
+/// (issue 49, sixth held-out set). A read that only asks whether it ran
+/// (`!= 'skipped'`, the seed's baseline step) handles nothing.
 fn outcome_read(job: &Job<'_>, index: usize) -> bool {
     let Some(id) = job.steps.get(index).and_then(|s| s.text("id")) else {
         return false;
@@ -89,25 +94,37 @@ fn outcome_read(job: &Job<'_>, index: usize) -> bool {
         format!("steps.{id}.outcome"),
         format!("steps.{id}.conclusion"),
     ];
-    let mut scalars = Vec::new();
-    for later in job.steps.iter().skip(index.saturating_add(1)) {
-        later.node.scalars(&mut scalars);
-    }
-    if let Some(outputs) = job.get("outputs") {
-        outputs.scalars(&mut scalars);
-    }
-    scalars.iter().any(|s| {
-        wanted.iter().any(|w| {
-            s.text
-                .match_indices(w.as_str())
-                .any(|(at, _)| on_failure(s.text.get(at.saturating_add(w.len())..).unwrap_or("")))
+    let reads = |node: &Node, test: fn(&str) -> bool| {
+        let mut scalars = Vec::new();
+        node.scalars(&mut scalars);
+        scalars.iter().any(|s| {
+            wanted.iter().any(|w| {
+                s.text
+                    .match_indices(w.as_str())
+                    .any(|(at, _)| test(s.text.get(at.saturating_add(w.len())..).unwrap_or("")))
+            })
         })
-    })
+    };
+    let later_step = |step: &Step<'_>| {
+        step.node.entries().iter().any(|(key, node)| {
+            let test = if key.text == "if" {
+                on_failure
+            } else {
+                on_result
+            };
+            reads(node, test)
+        })
+    };
+    job.steps
+        .iter()
+        .skip(index.saturating_add(1))
+        .any(later_step)
+        || job.get("outputs").is_some_and(|o| reads(o, on_result))
 }
 
-/// Whether the text after a step's result tests for its failure
-/// (`== 'failure'`, `}}" = "failure"`, `!= 'success'`).
-fn on_failure(after: &str) -> bool {
+/// The comparison after a step's result: `Some((equal, value))` for `==
+/// 'x'`, `}}" = "x"`, `!= 'x'`, the value lowercased.
+fn compared(after: &str) -> Option<(bool, String)> {
     let skip = |t: &str| t.trim_start_matches([' ', '}', '"', '\'', ')']).to_owned();
     let rest = skip(after);
     let (equal, rest) = if let Some(r) = rest.strip_prefix("==") {
@@ -117,14 +134,28 @@ fn on_failure(after: &str) -> bool {
     } else if let Some(r) = rest.strip_prefix('=') {
         (true, r)
     } else {
-        return false;
+        return None;
     };
-    let value = skip(rest).to_ascii_lowercase();
-    if equal {
-        value.starts_with("failure")
-    } else {
-        value.starts_with("success")
-    }
+    Some((equal, skip(rest).to_ascii_lowercase()))
+}
+
+/// Whether the text after a step's result tests for its failure
+/// (`== 'failure'`, `}}" = "failure"`, `!= 'success'`).
+fn on_failure(after: &str) -> bool {
+    compared(after).is_some_and(|(equal, value)| {
+        if equal {
+            value.starts_with("failure")
+        } else {
+            value.starts_with("success")
+        }
+    })
+}
+
+/// Whether the text after a step's result compares it with `success` or
+/// `failure`, either way: a value that tells the two apart.
+fn on_result(after: &str) -> bool {
+    compared(after)
+        .is_some_and(|(_, value)| value.starts_with("success") || value.starts_with("failure"))
 }
 
 /// A file test (`[ -f x ]`, `test -e x`, `[[ -s x ]]`): `Some(negated)`.

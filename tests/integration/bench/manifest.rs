@@ -256,7 +256,7 @@ fn a_rewritten_manifests_settings_are_checked_as_the_inputs_are() {
         (
             "fail",
             serde_json::json!(50.0),
-            "fail threshold 50 is out of range",
+            "its fail threshold: expected a percentage from 0 to 1000, got \"5000\"",
         ),
         ("metric", serde_json::json!("tflops:faster"), "its metric"),
         ("ignore", serde_json::json!(patterns), "101 ignore patterns"),

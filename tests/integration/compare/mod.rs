@@ -9,6 +9,7 @@ mod noise;
 mod output;
 pub mod paired;
 mod safety;
+mod same_values;
 mod two_levels;
 mod unpaired_level;
 

@@ -63,6 +63,20 @@ pub fn rounds(
     args
 }
 
+/// `n` rounds through a machine whose speed drifts 8% from round to round,
+/// each run 4% apart, every fifth row 6% slower: rows whose medians and
+/// paired change point opposite ways.
+pub fn drifting(dir: &Path, n: usize) -> Vec<String> {
+    rounds(
+        dir,
+        n,
+        0.08,
+        0.04,
+        11,
+        |i| if i % 5 == 0 { 0.06 } else { 0.0 },
+    )
+}
+
 fn compare(setup: impl FnOnce(&Path) -> Vec<String>, extra: &[&str]) -> (Run, Value) {
     let bin = Bin::new();
     let args = setup(bin.dir());
@@ -287,4 +301,102 @@ fn the_pages_paired_block_runs_as_written() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(4), "{block}\n{stdout}\n{stderr}");
     assert!(stdout.contains("1 regressed"), "{stdout}");
+}
+
+/// A paired row's change is the rounds' paired estimate; its two medians
+/// are each side's own over the same rounds. Through a machine that drifts
+/// 8% from round to round the two point opposite ways on some rows: each
+/// such row says what its medians alone give, first, and the summary's
+/// tables are headed as what they are, with the annotations naming the
+/// medians as medians.
+#[test]
+fn a_row_whose_medians_point_the_other_way_from_its_paired_change_says_so() {
+    let drift = |dir: &Path| drifting(dir, 5);
+    let (_, report) = compare(drift, &[]);
+    let bin = Bin::new().on_runner();
+    let args = drift(bin.dir());
+    let run = bin.arg("compare").arg("--paired").args(args).run();
+    let mut other_way = 0;
+    for row in report["baselines"][0]["rows"].as_array().unwrap() {
+        let (base, current) = (
+            row["baseline"]["median"].as_f64().unwrap(),
+            row["current"]["median"].as_f64().unwrap(),
+        );
+        let medians = (current / base - 1.0) * 100.0;
+        let change = row["change_pct"].as_f64().unwrap();
+        let reason = row["reason"].as_str().unwrap();
+        let shown = |x: f64| (x * 10.0).round() != 0.0;
+        if medians * change < 0.0 && shown(medians) && shown(change) {
+            other_way += 1;
+            assert!(
+                reason.starts_with(&format!("the medians alone: {medians:+.1}%")),
+                "{row}"
+            );
+        } else {
+            assert!(!reason.contains("medians alone"), "{row}");
+        }
+    }
+    assert!(other_way > 0, "{report}");
+    assert!(
+        run.summary
+            .contains("| key | baseline (median) | current (median) | change (paired) |")
+            && run
+                .summary
+                .contains("*change (paired): the verdict's estimate"),
+        "{}",
+        run.summary
+    );
+    // A regressed row's annotation names its change paired and its two
+    // values medians.
+    let bin = Bin::new().on_runner();
+    let args = rounds(
+        bin.dir(),
+        3,
+        0.0,
+        0.01,
+        5,
+        |i| if i == 0 { 0.3 } else { 0.0 },
+    );
+    let failed = bin.arg("compare").arg("--paired").args(args).run();
+    let line = failed
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("::error title=Benchmark regression::"))
+        .unwrap_or_else(|| panic!("{}", failed.stdout));
+    assert!(
+        line.contains("%25 paired against main (medians 100.0") && line.contains(" -> 69."),
+        "{line}"
+    );
+    assert!(
+        !run.summary
+            .contains("| key | baseline | current | change |"),
+        "{}",
+        run.summary
+    );
+}
+
+/// The medians beside a paired change are made from the rounds the change
+/// was: a row decided at the first look (3 rounds) while the files hold 6
+/// (its group ran again for another row) showed medians over all 6, which
+/// pointed the other way from its change twice as often on real rounds.
+#[test]
+fn a_paired_rows_medians_are_over_the_rounds_its_change_used() {
+    let (_, report) = compare(
+        |dir| drifting(dir, 6),
+        &["--rounds", "3", "--max-rounds", "6"],
+    );
+    let rows = report["baselines"][0]["rows"].as_array().unwrap();
+    let mut first_look = 0;
+    for row in rows {
+        let used = row["rounds"].as_u64().unwrap() as usize;
+        first_look += usize::from(used == 3);
+        for side in ["baseline", "current"] {
+            assert_eq!(
+                row[side]["samples"].as_array().unwrap().len(),
+                used,
+                "{side}: {row}"
+            );
+        }
+    }
+    assert!(first_look > 0 && first_look < rows.len(), "{report}");
 }

@@ -114,3 +114,74 @@ proptest! {
         prop_assert_eq!(judged(&base, &further, &past).0, Class::Regressed);
     }
 }
+
+/// A row tested against main's level is failed by its configured
+/// threshold (here its rule's 12%), not by one run's band, and says so:
+/// the report said `"source": "learned"` beside a band of 17.6% while the
+/// row was judged by the rule's 12%, and the summary's threshold cell read
+/// `12.0% (noise -15.0%/+17.6% learned from 10 runs)`.
+#[test]
+fn a_row_judged_against_mains_level_names_the_threshold_it_was_judged_by() {
+    let write = |dir: &std::path::Path, name: &str, x: f64| {
+        let quiet: String = ["q1", "q2", "q3", "q4"]
+            .iter()
+            .map(|q| format!("{q},1,bf16,50.0\n"))
+            .collect();
+        std::fs::write(
+            dir.join(name),
+            format!("op,shape,dtype,tflops\nx,1,bf16,{x}\n{quiet}"),
+        )
+        .unwrap();
+    };
+    let bin = crate::support::harness::Bin::new().on_runner();
+    let dir = bin.dir().to_owned();
+    for (i, h) in [100.0, 105.5, 94.5, 102.75, 97.25]
+        .repeat(2)
+        .iter()
+        .enumerate()
+    {
+        write(&dir, &format!("h{i:02}.csv"), *h);
+    }
+    let mut args = vec!["compare".to_owned(), "--config".into(), "cfg.toml".into()];
+    for (i, (b, c)) in [(103.0, 85.0), (97.0, 89.0), (100.0, 87.5)]
+        .iter()
+        .enumerate()
+    {
+        write(&dir, &format!("b{i}.csv"), *b);
+        write(&dir, &format!("c{i}.csv"), *c);
+        args.extend([
+            format!("--baseline=main=b{i}.csv"),
+            format!("--current=c{i}.csv"),
+        ]);
+    }
+    std::fs::write(
+        dir.join("cfg.toml"),
+        "[[metrics]]\ncolumn = \"tflops\"\nunit = \"TFLOPS\"\n[[rules]]\nmatch = [\"op=x\"]\nfail-threshold = 12\n",
+    )
+    .unwrap();
+    let run = bin.args(args).args(["--history", "h*.csv"]).run();
+    run.assert_code(4);
+    let row = run
+        .summary
+        .lines()
+        .find(|l| l.starts_with("| op=x,"))
+        .unwrap_or_else(|| panic!("{}", run.summary));
+    assert!(
+        row.contains("| regressed | 12.0% \\(rules\\[0\\]; the runs tested against main's level over 10 runs\\) |"),
+        "{row}"
+    );
+    let report: serde_json::Value = serde_json::from_str(&run.outputs()["json"]).unwrap();
+    let x = report["baselines"][0]["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["key"]["op"] == "x")
+        .unwrap()
+        .clone();
+    assert_eq!(
+        x["thresholds"],
+        serde_json::json!({"fail_pct": 12.0, "warn_pct": 3.0, "floor": 0.0, "rule": 0,
+            "source": "rule", "history_runs": 10, "band_pct": null}),
+        "{x}"
+    );
+}

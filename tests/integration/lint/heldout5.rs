@@ -7,11 +7,15 @@
 use super::calls::{findings, text_findings};
 use crate::support::harness::{Bin, repo_root};
 
-/// The findings of linting one fixture file of `tests/fixtures/lint/DIR`,
-/// as (rule, line), from that fixture repository's root as a user runs
-/// it; the exit is 4 when there are findings and 0 when there are none.
-pub(crate) fn lint_in(dir: &str, file: &str) -> Vec<(String, u64)> {
-    let root = repo_root().join("tests/fixtures/lint").join(dir);
+fn lint(file: &str) -> Vec<(String, u64)> {
+    lint_in("heldout5", file)
+}
+
+/// The findings of linting one fixture file of `tests/fixtures/lint/<set>/`,
+/// as (rule, line), from the fixture repository's root as a user runs it;
+/// the exit is 4 when there are findings and 0 when there are none.
+pub(crate) fn lint_in(set: &str, file: &str) -> Vec<(String, u64)> {
+    let root = repo_root().join("tests/fixtures/lint").join(set);
     let path = format!(".github/workflows/{file}");
     let run = Bin::new()
         .in_dir(&root)
@@ -26,10 +30,6 @@ pub(crate) fn lint_in(dir: &str, file: &str) -> Vec<(String, u64)> {
     let code = if found.is_empty() { 0 } else { 4 };
     assert_eq!(run.code, code, "{}\n{}", run.stdout, run.stderr);
     found
-}
-
-fn lint(file: &str) -> Vec<(String, u64)> {
-    lint_in("heldout5", file)
 }
 
 pub(crate) fn at(rule: &str, line: u64) -> (String, u64) {

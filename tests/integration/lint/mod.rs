@@ -11,6 +11,7 @@ mod calls;
 mod heldout;
 mod heldout5;
 mod heldout6;
+mod heldout6_mends;
 mod heldout7;
 mod json;
 mod never_panics;
