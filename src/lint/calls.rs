@@ -24,7 +24,8 @@ use std::path::{Path, PathBuf};
 
 use super::candidates::candidates;
 use super::env::StepEnv;
-use super::workflow::{Inputs, Job, costly_labels, larger_image};
+use super::shell::{Command, commands_with};
+use super::workflow::{Inputs, Job, Step, costly_labels, larger_image};
 use super::yaml::Node;
 
 /// The called workflows read beside their callers: path -> parsed file.
@@ -197,6 +198,71 @@ pub fn input_values(root: &Node, callers: &[Option<&Node>]) -> Inputs {
                 key.text.clone(),
                 given.into_iter().flatten().map(str::to_owned).collect(),
             );
+        }
+    }
+    out
+}
+
+/// The inputs a composite action's `run:` lines run: `${{ inputs.X }}`
+/// where a command starts, after `bash -c` or `eval`, or as the whole
+/// value of a variable kept to run (`CMD="${{ inputs.COMMAND }}"`,
+/// JAX-Toolbox's `eks-jobset` action, which runs it in a Kubernetes job;
+/// issue 49). An input that is an argument (`--name "${{ inputs.NAME
+/// }}"`) is not run.
+pub fn run_inputs(action: &Node) -> Vec<String> {
+    let steps = action
+        .get("runs")
+        .and_then(|r| r.get("steps"))
+        .map(Node::items)
+        .unwrap_or_default();
+    let mut names = Vec::new();
+    for run in steps
+        .iter()
+        .filter_map(|s| s.get("run").and_then(Node::str))
+    {
+        for (at, _) in run.match_indices("${{") {
+            let rest = run.get(at.saturating_add(3)..).unwrap_or("").trim_start();
+            let Some(rest) = rest.strip_prefix("inputs.") else {
+                continue;
+            };
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-'))
+                .collect();
+            let before = run.get(..at).unwrap_or("");
+            let before = before.rsplit('\n').next().unwrap_or(before);
+            let before = before.trim_end_matches(['"', '\'']).trim_end();
+            let starts = before.is_empty()
+                || [";", "&&", "||", "|", "-c", "eval", "exec"]
+                    .iter()
+                    .any(|e| before.ends_with(e))
+                || before
+                    .rsplit(char::is_whitespace)
+                    .next()
+                    .and_then(|w| w.strip_suffix('='))
+                    .is_some_and(|v| {
+                        !v.is_empty() && v.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                    });
+            if starts && !name.is_empty() && !names.contains(&name) {
+                names.push(name);
+            }
+        }
+    }
+    names
+}
+
+/// The commands a step gives its action through the inputs `names` the
+/// action runs, each value read as a script with the step's variables.
+pub fn given_commands(step: &Step<'_>, names: &[String]) -> Vec<Command> {
+    let with = step.node.get("with").map(Node::entries).unwrap_or_default();
+    let mut out = Vec::new();
+    for (key, value) in with {
+        let runs = names.iter().any(|n| n.eq_ignore_ascii_case(&key.text));
+        let Some(text) = value.str().filter(|_| runs) else {
+            continue;
+        };
+        if let Ok(commands) = commands_with(&step.env.expand(text), step.env.vars()) {
+            out.extend(commands);
         }
     }
     out

@@ -241,6 +241,7 @@ pub fn step_runs_benchmarks(step: &Step<'_>) -> bool {
             .script
             .as_ref()
             .is_some_and(|s| s.commands.iter().any(benchmark_command))
+        || step.given.iter().any(benchmark_command)
 }
 
 /// Whether an upload holds what a build made, not results: its name or

@@ -321,6 +321,9 @@ pub struct Repo<'a> {
     /// For each reusable workflow the files call, the `with:` of each
     /// calling job (`None` when it passes none).
     pub calls_with: BTreeMap<std::path::PathBuf, Vec<Option<yaml::Node>>>,
+    /// The repository's own actions the files use, by folder: the inputs
+    /// each runs.
+    pub actions: BTreeMap<std::path::PathBuf, Vec<String>>,
 }
 
 /// The reusable workflows of their own repository the files' jobs call
@@ -439,6 +442,7 @@ pub fn lint_files(paths: &[std::path::PathBuf], lint: Option<&Lint>) -> Result<O
         scripts: scripts_of(paths),
         callers: callers::read(paths),
         calls_with: repo::calls_with(paths),
+        actions: repo::actions(paths),
     };
     for path in paths {
         let linted = read::bounded_text("workflow", path, FILE_LIMIT)
@@ -495,8 +499,15 @@ pub fn lint_text(
         .map(|v| v.iter().map(Option::as_ref).collect())
         .unwrap_or_default();
     let inputs = calls::input_values(&root, &with);
+    let here = scripts::repo_root(path);
     for job in &mut flow.jobs {
         job.inputs = inputs.clone();
+        for step in &mut job.steps {
+            let dir = step.text("uses").and_then(|u| u.trim().strip_prefix("./"));
+            if let Some(runs) = dir.and_then(|d| repo.actions.get(&here.join(d))) {
+                step.given = calls::given_commands(step, runs);
+            }
+        }
     }
     let ignores = suppress::Ignores::read(text);
     let mut findings = Vec::new();

@@ -49,6 +49,11 @@ pub struct Step<'a> {
     pub script: Option<Script<'a>>,
     /// Every level's `env:`, the step's own last.
     pub env: StepEnv,
+    /// The commands its `with:` gives the repository's own action as
+    /// inputs that action runs (`COMMAND: python3 fuji-train-perf.py`
+    /// to an action whose `run:` uses `${{ inputs.COMMAND }}`): what the
+    /// step runs, as evidence ([`super::calls::given_commands`]).
+    pub given: Vec<Command>,
 }
 
 pub struct Script<'a> {
@@ -160,7 +165,12 @@ fn step<'a>(
         }
         None => None,
     };
-    Ok(Step { node, script, env })
+    Ok(Step {
+        node,
+        script,
+        env,
+        given: Vec::new(),
+    })
 }
 
 impl Workflow<'_> {

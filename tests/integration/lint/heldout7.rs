@@ -159,3 +159,13 @@ fn a_reusable_workflows_runner_input_is_what_its_callers_give() {
     assert_eq!(lint("template-hosted.yml"), []);
     assert_eq!(lint("template-called-big.yml"), []);
 }
+
+/// JAX-Toolbox's EKS jobs: a benchmark program given as an input the
+/// repository's own action runs (`CMD="${{ inputs.COMMAND }}"` in its
+/// `run:`) is what the step runs, so the job on the custom `eks` runner
+/// with no timeout is found; a test as that input, or the program in an
+/// input the action only passes as an argument, is no benchmark.
+#[test]
+fn a_command_given_to_the_repositorys_own_action_that_runs_it_is_evidence() {
+    assert_eq!(lint("eks-jobs.yml"), [at("long-timeout", 9)]);
+}
