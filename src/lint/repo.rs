@@ -40,10 +40,7 @@ pub fn consumed(paths: &[PathBuf]) -> Vec<String> {
 pub fn calls_with(paths: &[PathBuf]) -> BTreeMap<PathBuf, Vec<Option<yaml::Node>>> {
     let mut out: BTreeMap<_, Vec<_>> = BTreeMap::new();
     for path in paths {
-        let Some(root) = read::bounded_text("workflow", path, FILE_LIMIT)
-            .ok()
-            .and_then(|text| yaml::parse(&text).ok())
-        else {
+        let Some(root) = parsed(path) else {
             continue;
         };
         let jobs = root
@@ -79,10 +76,7 @@ pub const MAX_ACTIONS: usize = 64;
 pub fn actions(paths: &[PathBuf]) -> BTreeMap<PathBuf, Vec<String>> {
     let mut out = BTreeMap::new();
     for path in paths {
-        let Some(root) = read::bounded_text("workflow", path, FILE_LIMIT)
-            .ok()
-            .and_then(|text| yaml::parse(&text).ok())
-        else {
+        let Some(root) = parsed(path) else {
             continue;
         };
         let repo = super::scripts::repo_root(path);
@@ -129,4 +123,12 @@ fn local_actions(root: &yaml::Node) -> Vec<String> {
         }
     }
     out
+}
+
+/// The workflow at `path`, when it can be read (within [`FILE_LIMIT`])
+/// and is YAML; one that cannot is said when it is linted.
+fn parsed(path: &std::path::Path) -> Option<yaml::Node> {
+    read::bounded_text("workflow", path, FILE_LIMIT)
+        .ok()
+        .and_then(|text| yaml::parse(&text).ok())
 }

@@ -5,28 +5,14 @@
 //! stay silent).
 
 use super::calls::findings;
+use super::heldout5::lint_in;
 use crate::support::harness::{Bin, repo_root};
 
 /// The findings of linting one fixture file, as (rule, line), from the
 /// fixture repository's root as a user runs it (so its local actions and
-/// called workflows are read beside it); the exit is 4 when there are
-/// findings and 0 when there are none.
+/// called workflows are read beside it).
 fn lint(file: &str) -> Vec<(String, u64)> {
-    let root = repo_root().join("tests/fixtures/lint/heldout7");
-    let path = format!(".github/workflows/{file}");
-    let run = Bin::new()
-        .in_dir(&root)
-        .args(["lint", &path, "--fail-on", "note", "--format", "json"])
-        .run();
-    let v: serde_json::Value = serde_json::from_str(run.stdout.trim())
-        .unwrap_or_else(|e| panic!("one JSON object ({e}): {}", run.stdout));
-    let found: Vec<(String, u64)> = findings(&v)
-        .into_iter()
-        .map(|(_, rule, line)| (rule, line))
-        .collect();
-    let code = if found.is_empty() { 0 } else { 4 };
-    assert_eq!(run.code, code, "{}\n{}", run.stdout, run.stderr);
-    found
+    lint_in("heldout7", file)
 }
 
 fn at(rule: &str, line: u64) -> (String, u64) {
