@@ -24,7 +24,8 @@ use std::path::{Path, PathBuf};
 
 use super::candidates::candidates;
 use super::env::StepEnv;
-use super::workflow::{Job, costly_labels, github_hosted};
+use super::shell::{Command, commands_with};
+use super::workflow::{Inputs, Job, Step, costly_labels, larger_image};
 use super::yaml::Node;
 
 /// The called workflows read beside their callers: path -> parsed file.
@@ -127,6 +128,7 @@ fn callee_costly(
             node,
             steps: Vec::new(),
             env: StepEnv::default(),
+            inputs: Inputs::new(),
         };
         if job.text("uses").is_some() {
             return costly_call_at(&job, at, callees, depth.saturating_add(1));
@@ -161,6 +163,109 @@ pub fn callee_labels(caller: &Job<'_>, root: &Node, job: &Job<'_>) -> Vec<String
         .into_iter()
         .map(|l| input_named(&l).and_then(&input).unwrap_or(l))
         .collect()
+}
+
+/// The values each `workflow_call` input of the reusable workflow `root`
+/// is given: what each caller of the same repository (its `with:`, one
+/// entry per calling job) passes written out, or the input's default
+/// when a caller passes none or there is no caller. An input some caller
+/// gives by an expression is left out: its value is not in the files
+/// (read on bbolt's benchmark template, `runs-on: ${{
+/// fromJson(inputs.runs-on) }}` defaulting to `['ubuntu-latest']`).
+pub fn input_values(root: &Node, callers: &[Option<&Node>]) -> Inputs {
+    let declared = root
+        .get("on")
+        .and_then(|on| on.get("workflow_call"))
+        .and_then(|c| c.get("inputs"))
+        .map(Node::entries)
+        .unwrap_or_default();
+    let mut out = Inputs::new();
+    for (key, input) in declared {
+        let default = input.get("default").and_then(Node::str);
+        let given: Vec<Option<&str>> = if callers.is_empty() {
+            vec![default]
+        } else {
+            callers
+                .iter()
+                .map(|with| {
+                    let passed = with.and_then(|w| w.get(&key.text));
+                    passed.map_or(default, Node::str)
+                })
+                .collect()
+        };
+        if given.iter().all(|v| v.is_some_and(|v| !v.contains("${{"))) {
+            out.insert(
+                key.text.clone(),
+                given.into_iter().flatten().map(str::to_owned).collect(),
+            );
+        }
+    }
+    out
+}
+
+/// The inputs a composite action's `run:` lines run: `${{ inputs.X }}`
+/// where a command starts, after `bash -c` or `eval`, or as the whole
+/// value of a variable kept to run (`CMD="${{ inputs.COMMAND }}"`,
+/// JAX-Toolbox's `eks-jobset` action, which runs it in a Kubernetes job;
+/// issue 49). An input that is an argument (`--name "${{ inputs.NAME
+/// }}"`) is not run.
+pub fn run_inputs(action: &Node) -> Vec<String> {
+    let steps = action
+        .get("runs")
+        .and_then(|r| r.get("steps"))
+        .map(Node::items)
+        .unwrap_or_default();
+    let mut names = Vec::new();
+    for run in steps
+        .iter()
+        .filter_map(|s| s.get("run").and_then(Node::str))
+    {
+        for (at, _) in run.match_indices("${{") {
+            let rest = run.get(at.saturating_add(3)..).unwrap_or("").trim_start();
+            let Some(rest) = rest.strip_prefix("inputs.") else {
+                continue;
+            };
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-'))
+                .collect();
+            let before = run.get(..at).unwrap_or("");
+            let before = before.rsplit('\n').next().unwrap_or(before);
+            let before = before.trim_end_matches(['"', '\'']).trim_end();
+            let starts = before.is_empty()
+                || [";", "&&", "||", "|", "-c", "eval", "exec"]
+                    .iter()
+                    .any(|e| before.ends_with(e))
+                || before
+                    .rsplit(char::is_whitespace)
+                    .next()
+                    .and_then(|w| w.strip_suffix('='))
+                    .is_some_and(|v| {
+                        !v.is_empty() && v.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                    });
+            if starts && !name.is_empty() && !names.contains(&name) {
+                names.push(name);
+            }
+        }
+    }
+    names
+}
+
+/// The commands a step gives its action through the inputs `names` the
+/// action runs, each value read as a script with the step's variables.
+pub fn given_commands(step: &Step<'_>, names: &[String]) -> Vec<Command> {
+    let with = step.node.get("with").map(Node::entries).unwrap_or_default();
+    let mut out = Vec::new();
+    for (key, value) in with {
+        let runs = names.iter().any(|n| n.eq_ignore_ascii_case(&key.text));
+        let Some(text) = value.str().filter(|_| runs) else {
+            continue;
+        };
+        if let Ok(commands) = commands_with(&step.env.expand(text), step.env.vars()) {
+            out.extend(commands);
+        }
+    }
+    out
 }
 
 /// `K` of a label written `${{ inputs.K }}`.
@@ -203,7 +308,7 @@ fn names_costly_runner(label: &str) -> bool {
     let l = label.trim().to_ascii_lowercase();
     let plain = !l.is_empty() && !l.contains(|c: char| c.is_whitespace() || c == '/');
     plain
-        && (l.contains("gpu") || l == "self-hosted" || github_hosted(&l))
+        && (l.contains("gpu") || l == "self-hosted" || larger_image(&l))
         && costly_labels(&[l], false)
 }
 

@@ -28,7 +28,7 @@ use super::names::named_for_benchmarks;
 use super::names::{job_does_chores, prepares_benchmarks, warms_up};
 pub use super::programs::{benchmark_command, measures_both_sides, runs_each_side};
 use super::programs::{invoked, own_program};
-use super::workflow::{Job, Step, Workflow, provider_hosted, read};
+use super::workflow::{Job, Step, Workflow, read, unknown_runner};
 use crate::config::Lint;
 use crate::lint::yaml::Node;
 
@@ -157,10 +157,7 @@ fn unknown_bench_call(job: &Job<'_>, caller: &Path, callees: &Callees) -> bool {
     let name = job.text("uses").unwrap_or_default();
     let inner = benchmarks(&flow, name, context);
     flow.jobs.iter().enumerate().any(|(i, called_job)| {
-        inner.job(i)
-            && callee_labels(job, root, called_job)
-                .iter()
-                .any(|l| l.contains("${{") && !provider_hosted(l))
+        inner.job(i) && unknown_runner(&callee_labels(job, root, called_job))
     })
 }
 
@@ -244,6 +241,7 @@ pub fn step_runs_benchmarks(step: &Step<'_>) -> bool {
             .script
             .as_ref()
             .is_some_and(|s| s.commands.iter().any(benchmark_command))
+        || step.given.iter().any(benchmark_command)
 }
 
 /// Whether an upload holds what a build made, not results: its name or

@@ -21,7 +21,9 @@ pub mod names;
 pub mod places;
 pub mod programs;
 pub mod render;
+mod repo;
 pub mod rules;
+pub mod runners;
 pub mod sarif;
 pub mod scripts;
 pub mod shell;
@@ -29,6 +31,7 @@ pub mod suppress;
 pub mod workflow;
 pub mod yaml;
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use thiserror::Error;
@@ -318,32 +321,12 @@ pub struct Repo<'a> {
     pub scripts: scripts::Scripts,
     /// Who among the files calls each reusable workflow (its triggers).
     pub callers: callers::Callers,
-}
-
-/// The workflow names the files' `workflow_run` triggers name; a file that
-/// cannot be read here is said when it is linted.
-fn consumed(paths: &[std::path::PathBuf]) -> Vec<String> {
-    let mut names = Vec::new();
-    for path in paths {
-        let Ok(text) = read::bounded_text("workflow", path, FILE_LIMIT) else {
-            continue;
-        };
-        let Ok(root) = yaml::parse(&text) else {
-            continue;
-        };
-        let runs = root.get("on").and_then(|on| on.get("workflow_run"));
-        if let Some(list) = runs.and_then(|r| r.get("workflows")) {
-            match list.str() {
-                Some(one) => names.push(one.to_owned()),
-                None => names.extend(
-                    list.items()
-                        .iter()
-                        .filter_map(|n| n.str().map(str::to_owned)),
-                ),
-            }
-        }
-    }
-    names
+    /// For each reusable workflow the files call, the `with:` of each
+    /// calling job (`None` when it passes none).
+    pub calls_with: BTreeMap<std::path::PathBuf, Vec<Option<yaml::Node>>>,
+    /// The repository's own actions the files use, by folder: the inputs
+    /// each runs.
+    pub actions: BTreeMap<std::path::PathBuf, Vec<String>>,
 }
 
 /// The reusable workflows of their own repository the files' jobs call
@@ -462,10 +445,12 @@ pub fn lint_files(
     let repo = Repo {
         lint,
         default_branch,
-        consumed: consumed(paths),
+        consumed: repo::consumed(paths),
         callees: callees(paths),
         scripts: scripts_of(paths),
         callers: callers::read(paths),
+        calls_with: repo::calls_with(paths),
+        actions: repo::actions(paths),
     };
     for path in paths {
         let linted = read::bounded_text("workflow", path, FILE_LIMIT)
@@ -521,6 +506,22 @@ pub fn lint_text(
             c
         })
         .collect();
+    let with: Vec<Option<&yaml::Node>> = repo
+        .calls_with
+        .get(path)
+        .map(|v| v.iter().map(Option::as_ref).collect())
+        .unwrap_or_default();
+    let inputs = calls::input_values(&root, &with);
+    let here = scripts::repo_root(path);
+    for job in &mut flow.jobs {
+        job.inputs = inputs.clone();
+        for step in &mut job.steps {
+            let dir = step.text("uses").and_then(|u| u.trim().strip_prefix("./"));
+            if let Some(runs) = dir.and_then(|d| repo.actions.get(&here.join(d))) {
+                step.given = calls::given_commands(step, runs);
+            }
+        }
+    }
     let ignores = suppress::Ignores::read(text);
     let mut findings = Vec::new();
     let mut suppressed = 0usize;

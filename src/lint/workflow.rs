@@ -5,8 +5,11 @@
 
 use std::borrow::Cow;
 
-use super::candidates::candidates;
 use super::env::StepEnv;
+pub use super::runners::{
+    accelerators, costly_labels, github_hosted, image_like, larger_image, provider_hosted,
+    unknown_runner,
+};
 use super::scripts::{self, Beside};
 use super::shell::{self, Command, TooDeep};
 use super::yaml::{Node, Pos, Scalar};
@@ -33,7 +36,15 @@ pub struct Job<'a> {
     pub steps: Vec<Step<'a>>,
     /// The workflow's and the job's `env:`.
     pub env: StepEnv,
+    /// What each `workflow_call` input of its file is known to be: every
+    /// value its callers of the same repository pass, or its default
+    /// (`calls::input_values`); empty when not known.
+    pub inputs: Inputs,
 }
+
+/// A reusable workflow's inputs as its callers give them: each input's
+/// written values.
+pub type Inputs = std::collections::BTreeMap<String, Vec<String>>;
 
 pub struct Step<'a> {
     pub node: &'a Node,
@@ -41,6 +52,11 @@ pub struct Step<'a> {
     pub script: Option<Script<'a>>,
     /// Every level's `env:`, the step's own last.
     pub env: StepEnv,
+    /// The commands its `with:` gives the repository's own action as
+    /// inputs that action runs (`COMMAND: python3 fuji-train-perf.py`
+    /// to an action whose `run:` uses `${{ inputs.COMMAND }}`): what the
+    /// step runs, as evidence ([`super::calls::given_commands`]).
+    pub given: Vec<Command>,
 }
 
 pub struct Script<'a> {
@@ -115,6 +131,7 @@ pub fn read_beside<'a>(
                         node,
                         steps,
                         env,
+                        inputs: Inputs::new(),
                     })
                 })
                 .collect::<Result<Vec<_>, _>>()
@@ -153,7 +170,12 @@ fn step<'a>(
         }
         None => None,
     };
-    Ok(Step { node, script, env })
+    Ok(Step {
+        node,
+        script,
+        env,
+        given: Vec::new(),
+    })
 }
 
 impl Workflow<'_> {
@@ -290,65 +312,6 @@ fn branch_glob(pattern: &str, branch: &str) -> bool {
     !pattern.starts_with('!') && crate::glob::glob_match(&pattern.replace("**", "*"), branch)
 }
 
-/// Labels of GitHub's own runners (larger runners have custom labels and
-/// count as expensive, as they are).
-pub fn github_hosted(label: &str) -> bool {
-    ["ubuntu-", "windows-", "macos-"]
-        .iter()
-        .any(|p| label.starts_with(p))
-}
-
-/// Labels of runners a provider hosts and bills by the minute (Depot,
-/// Namespace, Blacksmith, BuildJet, WarpBuild, Ubicloud, RunsOn): like
-/// GitHub's own, a job on one is freed when it ends or times out.
-pub fn provider_hosted(label: &str) -> bool {
-    [
-        "depot-",
-        "namespace-profile-",
-        "nscloud-",
-        "blacksmith-",
-        "buildjet-",
-        "warp-",
-        "ubicloud-",
-        "runs-on=",
-        "runs-on/",
-    ]
-    .iter()
-    .any(|p| label.starts_with(p))
-        // A provider's bare name as the label (`runs-on: blacksmith`, read
-        // on turso's image builds): its default machine.
-        || ["blacksmith", "depot", "buildjet", "ubicloud", "namespace"].contains(&label)
-        // A provider's image of one of GitHub's (`blaze/macos-15`): a
-        // hosted machine of that image, billed by the minute and freed
-        // when the job ends (read on tracel-ai/burn's macOS tests).
-        || label
-            .rsplit_once('/')
-            .is_some_and(|(provider, image)| !provider.is_empty() && github_hosted(image))
-}
-
-/// Whether one of GitHub's image labels carries a core count after its
-/// version, the shape of a larger runner an organisation names
-/// (`ubuntu-2404-8x-x64`, `ubuntu-24.04-8core`, `windows-2022-16`,
-/// `ubuntu-latest-x64-32x`; read on lancedb's CI, issue 49): a number
-/// with `x`, `c` or `core` after the image's name, or a bare number after
-/// its version (`latest`, `24.04`, `2022`). Not `macos-m2-15`, whose `15`
-/// is the version, nor `ubuntu-24.04-arm`, GitHub's own, which says no
-/// size.
-fn sized(label: &str) -> bool {
-    let mut versioned = false;
-    label.split('-').skip(1).any(|word| {
-        let unit = word.trim_start_matches(|c: char| c.is_ascii_digit());
-        let count = word.strip_suffix(unit).unwrap_or("");
-        let count_ok = !count.is_empty() && !count.starts_with('0') && count.len() <= 3;
-        let found = count_ok
-            && (["x", "c", "core", "cores"].contains(&unit) || (unit.is_empty() && versioned));
-        versioned |= word == "latest"
-            || (word.contains('.') || word.len() == 4)
-                && word.bytes().all(|b| b.is_ascii_digit() || b == b'.');
-        found
-    })
-}
-
 impl<'a> Job<'a> {
     pub fn get(&self, key: &str) -> Option<&'a Node> {
         self.node.get(key)
@@ -383,23 +346,16 @@ impl<'a> Job<'a> {
                 .and_then(|r| r.trim().strip_prefix("matrix."))
                 .map(str::trim);
             let values: Vec<String> = match (key, matrix) {
-                (Some(k), Some(m)) => {
-                    let mut v = Vec::new();
-                    if let Some(list) = m.get(k) {
-                        let mut found = Vec::new();
-                        list.scalars(&mut found);
-                        v.extend(found.iter().map(|f| f.text.clone()));
-                    }
-                    for include in m.get("include").map(Node::items).unwrap_or_default() {
-                        if let Some(x) = include.get(k) {
-                            let mut found = Vec::new();
-                            x.scalars(&mut found);
-                            v.extend(found.iter().map(|f| f.text.clone()));
-                        }
-                    }
-                    v
-                }
+                (Some(k), Some(m)) => matrix_values(m, k),
                 _ => Vec::new(),
+            };
+            let values = match input_in(&s.text) {
+                Some((k, json)) if values.is_empty() => self
+                    .inputs
+                    .get(k)
+                    .map(|v| v.iter().flat_map(|x| written_list(x, json)).collect())
+                    .unwrap_or_default(),
+                _ => values,
             };
             if values.is_empty() {
                 labels.push(s.text.clone());
@@ -415,11 +371,8 @@ impl<'a> Job<'a> {
     /// expression that cannot be read. Provider-hosted labels (Depot,
     /// Namespace, ...) and GitHub's own are not.
     pub fn expensive_runner(&self) -> bool {
-        self.costly_runner()
-            || self
-                .runner_labels()
-                .iter()
-                .any(|l| l.contains("${{") && !provider_hosted(l))
+        let labels = self.runner_labels();
+        self.costly_runner() || unknown_runner(&labels)
     }
 
     /// Whether it is seen to occupy an expensive runner, whatever it runs:
@@ -460,6 +413,67 @@ impl<'a> Job<'a> {
     }
 }
 
+/// The values a matrix gives `key`: its list and its `include`s', also
+/// a field of the maps listed under a key (`matrix.config.runner` over
+/// `config: [{runner: macos-14}, {runner: macos-14-large}]`, read on
+/// fluent-bit's macOS package builds, issue 49).
+fn matrix_values(matrix: &Node, key: &str) -> Vec<String> {
+    let mut path = key.split('.');
+    let first = path.next().unwrap_or(key);
+    let includes = matrix.get("include").map(Node::items).unwrap_or_default();
+    let mut nodes: Vec<&Node> = matrix.get(first).into_iter().collect();
+    nodes.extend(includes.iter().filter_map(|i| i.get(first)));
+    for field in path {
+        nodes = nodes
+            .iter()
+            .flat_map(|n| {
+                let items = n.items();
+                if items.is_empty() {
+                    n.get(field).into_iter().collect::<Vec<_>>()
+                } else {
+                    items.iter().filter_map(|i| i.get(field)).collect()
+                }
+            })
+            .collect();
+    }
+    let mut found = Vec::new();
+    for n in nodes {
+        n.scalars(&mut found);
+    }
+    found.iter().map(|f| f.text.clone()).collect()
+}
+
+/// `K` of a label written `${{ inputs.K }}`, or `${{ fromJson(inputs.K)
+/// }}` (then `true`: the value is a list).
+pub fn input_in(label: &str) -> Option<(&str, bool)> {
+    let inner = label.trim().strip_prefix("${{")?.strip_suffix("}}")?.trim();
+    if let Some(k) = inner.strip_prefix("inputs.") {
+        return Some((k.trim(), false));
+    }
+    let lower = inner.to_ascii_lowercase();
+    let arg = lower
+        .strip_prefix("fromjson(")
+        .and_then(|r| r.strip_suffix(')'))?;
+    let at = inner.len().checked_sub(arg.len().saturating_add(1))?;
+    let k = inner.get(at..inner.len().saturating_sub(1))?.trim();
+    k.strip_prefix("inputs.").map(|k| (k.trim(), true))
+}
+
+/// An input's value as a runner's labels: itself, or under `fromJson`
+/// the strings of the list it writes (`"['ubuntu-latest']"`, bbolt's
+/// default, quoted either way).
+fn written_list(value: &str, json: bool) -> Vec<String> {
+    let v = value.trim();
+    match v.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
+        Some(list) if json => list
+            .split(',')
+            .map(|x| x.trim().trim_matches(|c| c == '"' || c == '\'').to_owned())
+            .filter(|x| !x.is_empty())
+            .collect(),
+        _ => vec![v.trim_matches('"').to_owned()],
+    }
+}
+
 pub fn minutes(node: Option<&Node>) -> Option<f64> {
     match node.and_then(Node::str) {
         None => Some(360.0),
@@ -497,92 +511,4 @@ impl<'a> Step<'a> {
         }
         t.to_lowercase()
     }
-}
-
-/// Device files of accelerators: GPUs (NVIDIA's, AMD's `kfd` and the
-/// render nodes of `dri`), and the NPUs and TPUs that stand in for them
-/// (`/dev/accel`, Tenstorrent's, Ascend's `davinci`, AWS Neuron).
-const ACCELERATORS: &[&str] = &[
-    "/dev/dri",
-    "/dev/kfd",
-    "/dev/nvidia",
-    "/dev/accel",
-    "/dev/tenstorrent",
-    "/dev/davinci",
-    "/dev/neuron",
-];
-
-/// Whether a container's `options` give it an accelerator: `--gpus`, or
-/// a `--device` of an [`ACCELERATORS`] file (or one a variable or
-/// expression names, which the file cannot tell). Other devices (a VPN's
-/// `--device=/dev/net/tun` on a hosted runner, read on tt-xla's uplift
-/// job, issue 49) make no machine expensive.
-pub fn accelerators(options: &str) -> bool {
-    let mut words = options
-        .split_whitespace()
-        .map(|w| w.trim_matches(|c| c == '"' || c == '\''));
-    while let Some(word) = words.next() {
-        if word == "--gpus" || word.starts_with("--gpus=") {
-            return true;
-        }
-        let device = match word.strip_prefix("--device") {
-            Some("") => words.next().unwrap_or(""),
-            Some(rest) => match rest.strip_prefix('=') {
-                Some(value) => value,
-                None => continue,
-            },
-            None => continue,
-        };
-        let device = device.trim_matches(|c| c == '"' || c == '\'');
-        if device.contains('$') || ACCELERATORS.iter().any(|a| device.starts_with(a)) {
-            return true;
-        }
-    }
-    false
-}
-
-/// Whether runner `labels` (and a container given `devices`) are an
-/// expensive runner: [`Job::costly_runner`]'s judgement, also for the
-/// labels a called workflow's jobs ask for.
-pub fn costly_labels(labels: &[String], devices: bool) -> bool {
-    // A label chosen by an expression is one of its quoted results
-    // ([`candidates`]): any expensive one, beside the written labels,
-    // makes the job expensive.
-    let written: Vec<String> = labels
-        .iter()
-        .filter(|l| !l.contains("${{"))
-        .cloned()
-        .collect();
-    costly_set(labels, devices)
-        || labels.iter().flat_map(|l| candidates(l)).any(|c| {
-            let mut one = written.clone();
-            one.push(c);
-            costly_set(&one, false)
-        })
-}
-
-/// [`costly_labels`] for one set of labels that a runner must all have.
-fn costly_set(labels: &[String], devices: bool) -> bool {
-    let larger = |l: &str| ["core", "gpu", "large"].iter().any(|k| l.contains(k));
-    let labels: Vec<String> = labels.iter().map(|l| l.to_ascii_lowercase()).collect();
-    // A provider's job labels (RunsOn's `runs-on=ID`, `family=...`,
-    // `image=...`) describe a machine it bills by the minute.
-    let provider = labels.iter().any(|l| provider_hosted(l));
-    // A runner that says it is a CPU machine (`linux-amd64-cpu4`, a `cpu`
-    // label) is an ordinary build machine: read on cccl's and flashinfer's
-    // CPU runners, where a superseded run loses nothing costly.
-    let cpu = labels.iter().any(|l| {
-        l.split(|c: char| !c.is_ascii_alphanumeric())
-            .any(|w| w.starts_with("cpu"))
-    });
-    devices
-        || labels.iter().any(|l| l.contains("gpu"))
-        || !cpu
-            && labels.iter().any(|l| {
-                !l.contains("${{")
-                    && ((github_hosted(l) && (larger(l) || sized(l)))
-                        || !(github_hosted(l)
-                            || provider_hosted(l)
-                            || (provider && l.contains('='))))
-            })
 }

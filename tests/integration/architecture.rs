@@ -381,6 +381,7 @@ fn the_lint_rules_do_no_io() {
             "names.rs",
             "calls.rs",
             "scripts.rs",
+            "runners.rs",
             "candidates.rs",
             "programs.rs",
         ]
@@ -413,6 +414,7 @@ fn the_lint_rules_do_no_io() {
         "names",
         "calls",
         "scripts",
+        "runners",
         "candidates",
         "programs",
         "checkouts",

@@ -110,7 +110,12 @@ fn fork_remote(job: &Job<'_>, hits: &mut Vec<Hit>) {
             let args = positionals(c);
             let from_origin =
                 args.first() == Some(&"origin") || (args.is_empty() && c.has("--tags"));
-            let from_head_url = args.first().is_some_and(|a| head_repo(a));
+            // The head's own commit fetched from its URL (`git fetch
+            // "https://github.com/${pr_head_repo}.git" "${pr_head_sha}"`,
+            // SpacetimeDB's merge-queue check) is the code under test, as a
+            // clone of the head repository is: no baseline comes from it.
+            let head_commit = args.len() > 1 && args.iter().skip(1).all(|a| a.contains("head.sha"));
+            let from_head_url = args.first().is_some_and(|a| head_repo(a)) && !head_commit;
             if (*in_head && from_origin) || from_head_url {
                 hits.push(hit("fork-remote", script.pos(c), job, Some(step)));
             }
@@ -350,14 +355,22 @@ fn checkout_dependency(job: &Job<'_>, step: &Step<'_>, hits: &mut Vec<Hit>) {
     let Some(repo) = step.with("repository").and_then(Node::scalar) else {
         return;
     };
-    // `${{ env.X }}` read as X's value; any other expression is not told.
+    // `${{ env.X }}` read as X's value; any other expression is not told,
+    // unless it is checked out at a branch written out: another project
+    // (`repository: ${{ secrets.MODEL_REPO }}` with `ref: ci`, hidet's
+    // models) at a moving branch, whatever its name.
     let name = step.with_text("repository").unwrap_or_default();
-    if own_repository(&name) || results_store(&name) || name.contains("${{") {
-        return;
-    }
     // The ref read through `env:` too (`ref: ${{ env.HARNESS_REF }}`).
     let written = step.with_text("ref");
+    let branch = written.as_deref().is_some_and(|r| !pinned_ref(r));
+    let expression = name.contains("${{");
+    if own_repository(&name) || results_store(&name) || (expression && !branch) {
+        return;
+    }
     match step.with("ref") {
+        // Found at the repository, the question its reader must answer:
+        // which project that expression names.
+        Some(_) if expression => hits.push(hit("unpinned-clone", repo.at, job, Some(step))),
         Some(_) if written.as_deref().is_none_or(pinned_ref) => {}
         Some(r) => hits.push(hit("unpinned-clone", r.at, job, Some(step))),
         None => hits.push(hit("unpinned-clone", repo.at, job, Some(step))),

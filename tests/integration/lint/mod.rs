@@ -12,6 +12,7 @@ mod heldout;
 mod heldout5;
 mod heldout6;
 mod heldout6_mends;
+mod heldout7;
 mod heldout8;
 mod json;
 mod never_panics;

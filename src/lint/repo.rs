@@ -1,0 +1,134 @@
+//! What lint reads of the repository beyond the file it lints: the
+//! workflows another one's `workflow_run` reads, and the `with:` of the
+//! calls into each reusable workflow. Reads the files (bounded as the
+//! linted ones are); the judgements on them are in [`super::calls`].
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use super::{FILE_LIMIT, calls, yaml};
+use crate::runner::read;
+
+/// The workflow names the files' `workflow_run` triggers name; a file that
+/// cannot be read here is said when it is linted.
+pub fn consumed(paths: &[PathBuf]) -> Vec<String> {
+    let mut names = Vec::new();
+    for path in paths {
+        let Ok(text) = read::bounded_text("workflow", path, FILE_LIMIT) else {
+            continue;
+        };
+        let Ok(root) = yaml::parse(&text) else {
+            continue;
+        };
+        let runs = root.get("on").and_then(|on| on.get("workflow_run"));
+        if let Some(list) = runs.and_then(|r| r.get("workflows")) {
+            match list.str() {
+                Some(one) => names.push(one.to_owned()),
+                None => names.extend(
+                    list.items()
+                        .iter()
+                        .filter_map(|n| n.str().map(str::to_owned)),
+                ),
+            }
+        }
+    }
+    names
+}
+
+/// The calls of the files into reusable workflows of their own
+/// repository, by called file: each calling job's `with:`.
+pub fn calls_with(paths: &[PathBuf]) -> BTreeMap<PathBuf, Vec<Option<yaml::Node>>> {
+    let mut out: BTreeMap<_, Vec<_>> = BTreeMap::new();
+    for path in paths {
+        let Some(root) = parsed(path) else {
+            continue;
+        };
+        let jobs = root
+            .get("jobs")
+            .map(yaml::Node::entries)
+            .unwrap_or_default();
+        for (_, job) in jobs {
+            let Some(name) = job
+                .get("uses")
+                .and_then(yaml::Node::str)
+                .and_then(calls::local_file)
+            else {
+                continue;
+            };
+            let called = calls::workflows_dir(path).join(name);
+            out.entry(called)
+                .or_default()
+                .push(job.get("with").cloned());
+        }
+    }
+    out
+}
+
+/// At most this many of the repository's own actions are read.
+pub const MAX_ACTIONS: usize = 64;
+
+/// The repository's own actions the files' steps use (`uses:
+/// ./.github/actions/eks-jobset`), by their folder under the repository
+/// root: the inputs each one's `run:` lines use ([`calls::run_inputs`]).
+/// Each `action.yml` (or `.yaml`) is read when it is a regular file of at
+/// most [`FILE_LIMIT`] inside the repository once links are followed; a
+/// folder named with `..` is not.
+pub fn actions(paths: &[PathBuf]) -> BTreeMap<PathBuf, Vec<String>> {
+    let mut out = BTreeMap::new();
+    for path in paths {
+        let Some(root) = parsed(path) else {
+            continue;
+        };
+        let repo = super::scripts::repo_root(path);
+        for dir in local_actions(&root) {
+            let at = repo.join(dir);
+            if out.len() >= MAX_ACTIONS || out.contains_key(&at) {
+                continue;
+            }
+            let read = ["action.yml", "action.yaml"].iter().find_map(|f| {
+                let file = at.join(f);
+                crate::runner::place::inside(&file, &[repo.as_path()]).ok()?;
+                std::fs::metadata(&file).ok().filter(|m| m.is_file())?;
+                read::bounded_text("action", &file, FILE_LIMIT).ok()
+            });
+            if let Some(node) = read.and_then(|t| yaml::parse(&t).ok()) {
+                out.insert(at, calls::run_inputs(&node));
+            }
+        }
+    }
+    out
+}
+
+/// The folders of the repository's own actions a workflow's steps use.
+fn local_actions(root: &yaml::Node) -> Vec<String> {
+    let jobs = root
+        .get("jobs")
+        .map(yaml::Node::entries)
+        .unwrap_or_default();
+    let mut out = Vec::new();
+    for (_, job) in jobs {
+        let steps = job.get("steps").map(yaml::Node::items).unwrap_or_default();
+        for step in steps {
+            let Some(dir) = step
+                .get("uses")
+                .and_then(yaml::Node::str)
+                .and_then(|u| u.trim().strip_prefix("./"))
+            else {
+                continue;
+            };
+            let plain = !dir.split('/').any(|p| p == ".." || p.is_empty());
+            if plain && !out.iter().any(|d| d == dir) {
+                out.push(dir.to_owned());
+            }
+        }
+    }
+    out
+}
+
+/// The workflow at `path`, when it can be read (within [`FILE_LIMIT`])
+/// and is YAML; one that cannot is said when it is linted.
+fn parsed(path: &std::path::Path) -> Option<yaml::Node> {
+    read::bounded_text("workflow", path, FILE_LIMIT)
+        .ok()
+        .and_then(|text| yaml::parse(&text).ok())
+}

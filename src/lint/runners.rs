@@ -1,0 +1,283 @@
+//! Which runners a job's labels name: GitHub's own standard images, a
+//! provider's hosted machines, GitHub's larger runners, custom and
+//! self-hosted ones, GPU machines and containers given an accelerator.
+//! The judgement every rule about holding a runner starts from; split
+//! from [`super::workflow`], which reads the jobs. Pure.
+
+use super::candidates::candidates;
+
+/// Whether a label starts as GitHub's image labels do (`ubuntu-`,
+/// `windows-`, `macos-`): one of them, a larger runner an organisation
+/// names after one (`ubuntu-24.04-16-cores`), or a custom label that
+/// borrows the shape (`ubuntu-latest-m`).
+pub fn image_like(label: &str) -> bool {
+    ["ubuntu-", "windows-", "macos-"]
+        .iter()
+        .any(|p| label.starts_with(p))
+}
+
+/// GitHub's own image labels, exactly, the standard runners every
+/// account gets. A label that starts like one but is not one
+/// (`ubuntu-latest-m`, read on axolotl's base image build, issue 49) is
+/// a runner group an organisation named: custom, and usually larger.
+/// GitHub's larger macOS runners (`macos-14-large`, `-xlarge`) are not
+/// listed: they are billed as larger runners.
+const GITHUB_IMAGES: &[&str] = &[
+    "ubuntu-latest",
+    "ubuntu-26.04",
+    "ubuntu-24.04",
+    "ubuntu-22.04",
+    "ubuntu-20.04",
+    "ubuntu-18.04",
+    "ubuntu-16.04",
+    "ubuntu-slim",
+    "ubuntu-24.04-arm",
+    "ubuntu-22.04-arm",
+    // IBM's Z and Power runners, hosted for public repositories like
+    // GitHub's own (read on Qiskit's wheel builds).
+    "ubuntu-24.04-s390x",
+    "ubuntu-24.04-ppc64le",
+    "windows-latest",
+    "windows-2025",
+    "windows-2025-vs2026",
+    "windows-11-vs2026-arm",
+    "windows-2022",
+    "windows-2019",
+    "windows-2016",
+    "windows-11-arm",
+    "macos-latest",
+    "macos-26",
+    "macos-15",
+    "macos-26-intel",
+    "macos-15-intel",
+    "macos-14",
+    "macos-13",
+    "macos-12",
+    "macos-11",
+    "macos-10.15",
+];
+
+/// Whether a label is one of GitHub's own standard runners
+/// ([`GITHUB_IMAGES`]).
+pub fn github_hosted(label: &str) -> bool {
+    GITHUB_IMAGES.contains(&label)
+}
+
+/// Labels of runners a provider hosts and bills by the minute (Depot,
+/// Namespace, Blacksmith, BuildJet, WarpBuild, Ubicloud, RunsOn): like
+/// GitHub's own, a job on one is freed when it ends or times out.
+pub fn provider_hosted(label: &str) -> bool {
+    [
+        "depot-",
+        "namespace-profile-",
+        "nscloud-",
+        "blacksmith-",
+        "buildjet-",
+        "warp-",
+        "ubicloud-",
+        "runs-on=",
+        "runs-on/",
+    ]
+    .iter()
+    .any(|p| label.starts_with(p))
+        // A provider's bare name as the label (`runs-on: blacksmith`, read
+        // on turso's image builds): its default machine.
+        // RunsOn's first label is its bare name (`[runs-on, runner=64cpu-linux-x64,
+        // run-id=...]`, read on sp1's suites).
+        || ["blacksmith", "depot", "buildjet", "ubicloud", "namespace", "runs-on"].contains(&label)
+        // A provider's image of one of GitHub's (`blaze/macos-15`): a
+        // hosted machine of that image, billed by the minute and freed
+        // when the job ends (read on tracel-ai/burn's macOS tests).
+        || label
+            .rsplit_once('/')
+            .is_some_and(|(provider, image)| !provider.is_empty() && image_like(image))
+}
+
+/// Whether a label names one of GitHub's larger runners by an image's
+/// shape: a `core`, `gpu` or `large` word (`ubuntu-latest-16-cores`,
+/// `macos-14-large`) or a size ([`sized`]).
+pub fn larger_image(label: &str) -> bool {
+    image_like(label)
+        && (["core", "gpu", "large"].iter().any(|k| label.contains(k)) || sized(label))
+}
+
+/// Whether runner `labels` hold an expression lint cannot read as a
+/// hosted machine: not a provider's label (RunsOn's `run-id=${{
+/// github.run_id }}` beside its other labels), and not one whose every
+/// quoted result is a hosted label and whose variables say they name a
+/// small machine (`${{ vars.GHA_WORKER_SMALL || 'ubuntu-latest' }}`,
+/// read on nats-server's MQTT benchmarks, issue 49). A variable that
+/// says nothing of its machine (`${{ vars.RUNS_ON || 'ubuntu-latest'
+/// }}`, RediSearch's benchmark EC2 runner) stays unknown. An expensive
+/// quoted result makes the job costly already ([`costly_labels`]).
+pub fn unknown_runner(labels: &[String]) -> bool {
+    let provider = labels.iter().any(|l| provider_hosted(l));
+    labels.iter().any(|l| {
+        let hosted = |c: &String| github_hosted(c) || provider_hosted(c);
+        let results = candidates(l);
+        let small = !results.is_empty() && results.iter().all(hosted) && small_variables(l);
+        let providers = provider_hosted(l) || provider && l.contains('=');
+        l.contains("${{") && !providers && !small
+    })
+}
+
+/// Whether every context an expression reads is a configuration variable
+/// whose name says it is a small machine (`vars.GHA_WORKER_SMALL`).
+fn small_variables(expression: &str) -> bool {
+    let mut unquoted = String::new();
+    for (i, part) in expression.split('\'').enumerate() {
+        if i % 2 == 0 {
+            unquoted.push_str(part);
+            unquoted.push(' ');
+        }
+    }
+    let mut contexts = unquoted
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
+        .filter(|w| w.contains('.'))
+        .peekable();
+    contexts.peek().is_some()
+        && contexts.all(|w| {
+            w.strip_prefix("vars.").is_some_and(|name| {
+                name.to_ascii_lowercase()
+                    .split('_')
+                    .any(|word| word == "small")
+            })
+        })
+}
+
+/// Instance families of the clouds' GPU and accelerator machines, as a
+/// provider that starts them names them (RunsOn's `family=g6.4xlarge`):
+/// AWS's G and P families, and its Trainium, Inferentia and Gaudi ones.
+const GPU_FAMILIES: &[&str] = &[
+    "g3", "g3s", "g4dn", "g4ad", "g5", "g5g", "g6", "g6e", "g6f", "gr6", "gr6f", "p2", "p3",
+    "p3dn", "p4d", "p4de", "p5", "p5e", "p5en", "p6", "trn1", "trn1n", "trn2", "inf1", "inf2",
+    "dl1", "dl2q",
+];
+
+/// Whether a provider's label asks for a GPU instance family
+/// (`family=g6.4xlarge`, `runs-on=ID/family=g4dn.xlarge/...`, a list
+/// `family=g5+g6`).
+fn gpu_family(label: &str) -> bool {
+    label.split('/').any(|part| {
+        let value = ["family=", "instance-type=", "type="]
+            .iter()
+            .find_map(|k| part.strip_prefix(k));
+        value.is_some_and(|v| {
+            v.split(['+', ',']).any(|f| {
+                let family = f.split('.').next().unwrap_or(f);
+                GPU_FAMILIES.contains(&family)
+            })
+        })
+    })
+}
+
+/// Whether one of GitHub's image labels carries a core count after its
+/// version, the shape of a larger runner an organisation names
+/// (`ubuntu-2404-8x-x64`, `ubuntu-24.04-8core`, `windows-2022-16`,
+/// `ubuntu-latest-x64-32x`; read on lancedb's CI, issue 49): a number
+/// with `x`, `c` or `core` after the image's name, or a bare number after
+/// its version (`latest`, `24.04`, `2022`). Not `macos-m2-15`, whose `15`
+/// is the version, nor `ubuntu-24.04-arm`, GitHub's own, which says no
+/// size.
+fn sized(label: &str) -> bool {
+    let mut versioned = false;
+    label.split('-').skip(1).any(|word| {
+        let unit = word.trim_start_matches(|c: char| c.is_ascii_digit());
+        let count = word.strip_suffix(unit).unwrap_or("");
+        let count_ok = !count.is_empty() && !count.starts_with('0') && count.len() <= 3;
+        let found = count_ok
+            && (["x", "c", "core", "cores"].contains(&unit) || (unit.is_empty() && versioned));
+        versioned |= word == "latest"
+            || (word.contains('.') || word.len() == 4)
+                && word.bytes().all(|b| b.is_ascii_digit() || b == b'.');
+        found
+    })
+}
+
+/// Device files of accelerators: GPUs (NVIDIA's, AMD's `kfd` and the
+/// render nodes of `dri`), and the NPUs and TPUs that stand in for them
+/// (`/dev/accel`, Tenstorrent's, Ascend's `davinci`, AWS Neuron).
+const ACCELERATORS: &[&str] = &[
+    "/dev/dri",
+    "/dev/kfd",
+    "/dev/nvidia",
+    "/dev/accel",
+    "/dev/tenstorrent",
+    "/dev/davinci",
+    "/dev/neuron",
+];
+
+/// Whether a container's `options` give it an accelerator: `--gpus`, or
+/// a `--device` of an [`ACCELERATORS`] file (or one a variable or
+/// expression names, which the file cannot tell). Other devices (a VPN's
+/// `--device=/dev/net/tun` on a hosted runner, read on tt-xla's uplift
+/// job, issue 49) make no machine expensive.
+pub fn accelerators(options: &str) -> bool {
+    let mut words = options
+        .split_whitespace()
+        .map(|w| w.trim_matches(|c| c == '"' || c == '\''));
+    while let Some(word) = words.next() {
+        if word == "--gpus" || word.starts_with("--gpus=") {
+            return true;
+        }
+        let device = match word.strip_prefix("--device") {
+            Some("") => words.next().unwrap_or(""),
+            Some(rest) => match rest.strip_prefix('=') {
+                Some(value) => value,
+                None => continue,
+            },
+            None => continue,
+        };
+        let device = device.trim_matches(|c| c == '"' || c == '\'');
+        if device.contains('$') || ACCELERATORS.iter().any(|a| device.starts_with(a)) {
+            return true;
+        }
+    }
+    false
+}
+
+/// Whether runner `labels` (and a container given `devices`) are an
+/// expensive runner: [`Job::costly_runner`]'s judgement, also for the
+/// labels a called workflow's jobs ask for.
+pub fn costly_labels(labels: &[String], devices: bool) -> bool {
+    // A label chosen by an expression is one of its quoted results
+    // ([`candidates`]): any expensive one, beside the written labels,
+    // makes the job expensive.
+    let written: Vec<String> = labels
+        .iter()
+        .filter(|l| !l.contains("${{"))
+        .cloned()
+        .collect();
+    costly_set(labels, devices)
+        || labels.iter().flat_map(|l| candidates(l)).any(|c| {
+            let mut one = written.clone();
+            one.push(c);
+            costly_set(&one, false)
+        })
+}
+
+/// [`costly_labels`] for one set of labels that a runner must all have.
+fn costly_set(labels: &[String], devices: bool) -> bool {
+    let labels: Vec<String> = labels.iter().map(|l| l.to_ascii_lowercase()).collect();
+    // A provider's job labels (RunsOn's `runs-on=ID`, `family=...`,
+    // `image=...`) describe a machine it bills by the minute.
+    let provider = labels.iter().any(|l| provider_hosted(l));
+    // A runner that says it is a CPU machine (`linux-amd64-cpu4`, a `cpu`
+    // label) is an ordinary build machine: read on cccl's and flashinfer's
+    // CPU runners, where a superseded run loses nothing costly.
+    let cpu = labels.iter().any(|l| {
+        l.split(|c: char| !c.is_ascii_alphanumeric())
+            .any(|w| w.starts_with("cpu"))
+    });
+    devices
+        || labels.iter().any(|l| l.contains("gpu"))
+        || provider && labels.iter().any(|l| gpu_family(l))
+        || !cpu
+            && labels.iter().any(|l| {
+                !l.contains("${{")
+                    && (larger_image(l)
+                        || !(github_hosted(l)
+                            || provider_hosted(l)
+                            || (provider && l.contains('='))))
+            })
+}
