@@ -27,6 +27,10 @@ pub struct Event<'a> {
     pub name: &'a str,
     /// `github.event.action` (`labeled`); empty for pushes.
     pub action: &'a str,
+    /// The repository's default branch when known (`--default-branch`):
+    /// a literal naming it (`github.ref_name == 'trunk'`) names the branch
+    /// a push to the default branch runs on, as `main` and `master` do.
+    pub default: Option<&'a str>,
 }
 
 impl Event<'_> {
@@ -159,19 +163,32 @@ fn per_pull_not(v: Value, pull: bool) -> Value {
     if pull { Value::Empty } else { v }
 }
 
-/// Case-insensitive equality, the default branch's two names as one.
-fn same_text(a: &str, b: &str) -> bool {
-    let norm = |s: &str| s.to_ascii_lowercase().replace("master", "main");
+/// Case-insensitive equality, the default branch's names as one: `main`,
+/// `master`, and the branch known as the default (`trunk`, alone or as
+/// `refs/heads/trunk`; spiceai's groups key trunk's pushes by their SHA).
+fn same_text(a: &str, b: &str, default: Option<&str>) -> bool {
+    let norm = |s: &str| {
+        let s = s.to_ascii_lowercase();
+        let known = default.map(str::to_ascii_lowercase);
+        let s = match known {
+            Some(d) if s == d => "main".to_owned(),
+            Some(d) if s.strip_prefix("refs/heads/") == Some(d.as_str()) => {
+                "refs/heads/main".to_owned()
+            }
+            _ => s,
+        };
+        s.replace("master", "main")
+    };
     norm(a) == norm(b)
 }
 
 /// `a == b` when it can be known.
-fn equal(a: &Value, b: &Value) -> Option<bool> {
+fn equal(a: &Value, b: &Value, default: Option<&str>) -> Option<bool> {
     match (a, b) {
         (Value::Own, Value::Text(_)) | (Value::Text(_), Value::Own) => Some(true),
         (Value::Empty, Value::Text(t)) | (Value::Text(t), Value::Empty) => Some(t.is_empty()),
         _ => match (a.text(), b.text()) {
-            (Some(x), Some(y)) => Some(same_text(x, y)),
+            (Some(x), Some(y)) => Some(same_text(x, y, default)),
             _ => None,
         },
     }
@@ -260,7 +277,7 @@ impl Parser<'_, '_> {
         let mut out = Vec::new();
         for a in &left {
             for b in &right {
-                match equal(a, b) {
+                match equal(a, b, self.event.default) {
                     Some(eq) => out.push(Value::Bool(eq != negate)),
                     None => out.extend([Value::Bool(true), Value::Bool(false)]),
                 }
@@ -329,10 +346,12 @@ mod tests {
     const PULL: Event<'static> = Event {
         name: "pull_request",
         action: "labeled",
+        default: None,
     };
     const PUSH: Event<'static> = Event {
         name: "push",
         action: "",
+        default: None,
     };
 
     #[test]

@@ -222,6 +222,7 @@ fn concurrency(
             "pull_request_target"
         },
         action: "labeled",
+        default: w.default_branch.as_deref(),
     };
     let main_events = [
         ("push", any(|r| r.pushes_to_default())),
@@ -230,7 +231,14 @@ fn concurrency(
     ];
     let main_shared = main_events.iter().any(|&(name, runs)| {
         runs && matches!(
-            sharing(group, Event { name, action: "" }),
+            sharing(
+                group,
+                Event {
+                    name,
+                    action: "",
+                    ..pull
+                }
+            ),
             Sharing::Branch | Sharing::All
         )
     });

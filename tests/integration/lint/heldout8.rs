@@ -39,17 +39,22 @@ fn a_later_step_that_says_a_comparisons_outputs_acts_on_it() {
 /// The findings of `release-branch.yml` with the default branch given as
 /// the action gives it (`INPUT_DEFAULT_BRANCH`) or as a flag.
 fn lint_with_default(how: &[(&str, &str)], flag: &[&str]) -> (i32, Vec<(String, u64)>) {
+    lint_file_with_default("release-branch.yml", how, flag)
+}
+
+fn lint_file_with_default(
+    file: &str,
+    how: &[(&str, &str)],
+    flag: &[&str],
+) -> (i32, Vec<(String, u64)>) {
     let mut bin = Bin::new().in_dir(&repo_root().join("tests/fixtures/lint/heldout8"));
     for (key, value) in how {
         bin = bin.env(key, value);
     }
     let run = bin
-        .args([
-            "lint",
-            ".github/workflows/release-branch.yml",
-            "--format",
-            "json",
-        ])
+        .arg("lint")
+        .arg(format!(".github/workflows/{file}"))
+        .args(["--format", "json"])
         .args(flag)
         .run();
     let found = serde_json::from_str(run.stdout.trim())
@@ -95,4 +100,14 @@ fn the_default_branch_given_makes_its_pushes_the_default_branchs_runs() {
 #[test]
 fn a_benchmark_directorys_script_that_makes_inputs_runs_no_benchmark() {
     assert_eq!(lint("build-test.yml"), [at("long-timeout", 26)]);
+}
+
+/// spiceai's E2E workflow (default branch `trunk`): a group that gives
+/// each push to trunk its own part (`github.ref_name == 'trunk' &&
+/// github.sha`) cancels no run of the default branch once lint knows trunk
+/// is it; a job's group of the ref alone still does.
+#[test]
+fn a_group_that_names_the_default_branch_is_read_with_it() {
+    let given = lint_file_with_default("trunk.yml", &[], &["--default-branch", "trunk"]);
+    assert_eq!(given, (4, vec![at("cancel-main", 25)]));
 }
