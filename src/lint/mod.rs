@@ -326,7 +326,7 @@ pub struct Repo<'a> {
     pub calls_with: BTreeMap<std::path::PathBuf, Vec<Option<yaml::Node>>>,
     /// The repository's own actions the files use, by folder: the inputs
     /// each runs.
-    pub actions: BTreeMap<std::path::PathBuf, Vec<String>>,
+    pub actions: BTreeMap<std::path::PathBuf, repo::Action>,
 }
 
 /// The reusable workflows of their own repository the files' jobs call
@@ -517,8 +517,9 @@ pub fn lint_text(
         job.inputs = inputs.clone();
         for step in &mut job.steps {
             let dir = step.text("uses").and_then(|u| u.trim().strip_prefix("./"));
-            if let Some(runs) = dir.and_then(|d| repo.actions.get(&here.join(d))) {
-                step.given = calls::given_commands(step, runs);
+            if let Some(action) = dir.and_then(|d| repo.actions.get(&here.join(d))) {
+                step.given = calls::given_commands(step, &action.runs);
+                step.cache_saves.clone_from(&action.saves);
             }
         }
     }

@@ -67,13 +67,45 @@ pub fn calls_with(paths: &[PathBuf]) -> BTreeMap<PathBuf, Vec<Option<yaml::Node>
 /// At most this many of the repository's own actions are read.
 pub const MAX_ACTIONS: usize = 64;
 
+/// What lint keeps of one of the repository's own actions.
+#[derive(Debug, Default)]
+pub struct Action {
+    /// The inputs its `run:` lines run ([`calls::run_inputs`]).
+    pub runs: Vec<String>,
+    /// The keys of the caches its steps save ([`cache_saves`]).
+    pub saves: Vec<String>,
+}
+
+/// The keys of the caches an action's steps save (`actions/cache` or
+/// `actions/cache/save`, with no `if:` of their own): a composite action
+/// that saves a cache saves it for every step that uses it (knowhere's
+/// `cache-save` action on its self-hosted runner, issue 49, eighth
+/// held-out set).
+fn cache_saves(action: &yaml::Node) -> Vec<String> {
+    let steps = action
+        .get("runs")
+        .and_then(|r| r.get("steps"))
+        .map(yaml::Node::items)
+        .unwrap_or_default();
+    steps
+        .iter()
+        .filter(|s| s.get("if").is_none())
+        .filter(|s| {
+            let uses = s.get("uses").and_then(yaml::Node::str).unwrap_or("");
+            let action = uses.split('@').next().unwrap_or("").trim();
+            action == "actions/cache" || action == "actions/cache/save"
+        })
+        .filter_map(|s| s.get("with")?.get("key")?.str().map(str::to_owned))
+        .collect()
+}
+
 /// The repository's own actions the files' steps use (`uses:
 /// ./.github/actions/eks-jobset`), by their folder under the repository
-/// root: the inputs each one's `run:` lines use ([`calls::run_inputs`]).
+/// root: the inputs each one's `run:` lines use, the caches it saves.
 /// Each `action.yml` (or `.yaml`) is read when it is a regular file of at
 /// most [`FILE_LIMIT`] inside the repository once links are followed; a
 /// folder named with `..` is not.
-pub fn actions(paths: &[PathBuf]) -> BTreeMap<PathBuf, Vec<String>> {
+pub fn actions(paths: &[PathBuf]) -> BTreeMap<PathBuf, Action> {
     let mut out = BTreeMap::new();
     for path in paths {
         let Some(root) = parsed(path) else {
@@ -92,7 +124,11 @@ pub fn actions(paths: &[PathBuf]) -> BTreeMap<PathBuf, Vec<String>> {
                 read::bounded_text("action", &file, FILE_LIMIT).ok()
             });
             if let Some(node) = read.and_then(|t| yaml::parse(&t).ok()) {
-                out.insert(at, calls::run_inputs(&node));
+                let action = Action {
+                    runs: calls::run_inputs(&node),
+                    saves: cache_saves(&node),
+                };
+                out.insert(at, action);
             }
         }
     }

@@ -57,6 +57,10 @@ pub struct Step<'a> {
     /// to an action whose `run:` uses `${{ inputs.COMMAND }}`): what the
     /// step runs, as evidence ([`super::calls::given_commands`]).
     pub given: Vec<Command>,
+    /// The keys of the caches the repository's own action it uses saves
+    /// (`uses: ./.github/actions/cache-save`, whose steps run
+    /// `actions/cache/save`): this step saves them.
+    pub cache_saves: Vec<String>,
 }
 
 pub struct Script<'a> {
@@ -175,6 +179,7 @@ fn step<'a>(
         script,
         env,
         given: Vec::new(),
+        cache_saves: Vec::new(),
     })
 }
 

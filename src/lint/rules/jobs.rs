@@ -272,6 +272,20 @@ fn concurrency(
 /// job that runs benchmarks or holds an expensive runner).
 fn cache_discipline(w: &Workflow<'_>, job: &Job<'_>, holds: bool, hits: &mut Vec<Hit>) {
     for step in &job.steps {
+        let guarded = [step.text("if"), job.text("if")]
+            .iter()
+            .flatten()
+            .any(|c| c.contains("event_name") || c.contains("github.ref"));
+        // The repository's own action that saves a cache saves it here.
+        let in_action = step.cache_saves.iter().find_map(|k| per_pull_key(k));
+        if let Some(whose) = in_action
+            && holds
+            && w.on_pull_request()
+            && !guarded
+            && let Some(uses) = step.node.get("uses").and_then(Node::scalar)
+        {
+            hits.push(saved_per_pull(whose, uses.at, job, step));
+        }
         let Some(action) = step.action() else {
             continue;
         };
@@ -291,46 +305,50 @@ fn cache_discipline(w: &Workflow<'_>, job: &Job<'_>, holds: bool, hits: &mut Vec
             hits.push(h);
         }
         let saves = action == "actions/cache" || action == "actions/cache/save";
-        let guarded = [step.text("if"), job.text("if")]
-            .iter()
-            .flatten()
-            .any(|c| c.contains("event_name") || c.contains("github.ref"));
-        // A stable key that the default branch saved is only restored by a
-        // pull request (actions/cache saves on a miss): only a key that
-        // differs per pull request or run makes each one save its own.
-        let per_run = step.with_text("key").is_some_and(|k| {
-            [
-                "github.sha",
-                "run_id",
-                "run_number",
-                "head_ref",
-                "github.ref",
-                "pull_request",
-                "event.number",
-            ]
-            .iter()
-            .any(|v| k.contains(v))
-        });
-        let sources = step.with_text("key").is_some_and(|k| hashes_sources(&k));
+        let whose = step.with_text("key").and_then(|k| per_pull_key(&k));
         if saves
             && holds
             && w.on_pull_request()
             && !guarded
-            && (per_run || sources)
+            && let Some(whose) = whose
             && let Some(uses) = step.node.get("uses").and_then(Node::scalar)
         {
-            let mut h = hit("cache-discipline", uses.at, job, Some(step));
-            let whose = if per_run {
-                "every pull request"
-            } else {
-                "the key hashes the sources: every pull request that changes them"
-            };
-            h.detail = Some(format!(
-                "{whose} saves this cache under its own key: restore only on pull requests (actions/cache/restore), save on the default branch"
-            ));
-            hits.push(h);
+            hits.push(saved_per_pull(whose, uses.at, job, step));
         }
     }
+}
+
+/// Who saves a cache of its own under `key`, when someone does: a stable
+/// key that the default branch saved is only restored by a pull request
+/// (actions/cache saves on a miss); only a key that differs per pull
+/// request or run, or hashes the sources a pull request changes, makes
+/// each one save its own.
+fn per_pull_key(key: &str) -> Option<&'static str> {
+    let per_run = [
+        "github.sha",
+        "run_id",
+        "run_number",
+        "head_ref",
+        "github.ref",
+        "pull_request",
+        "event.number",
+    ]
+    .iter()
+    .any(|v| key.contains(v));
+    if per_run {
+        Some("every pull request")
+    } else {
+        hashes_sources(key)
+            .then_some("the key hashes the sources: every pull request that changes them")
+    }
+}
+
+fn saved_per_pull(whose: &str, at: crate::lint::yaml::Pos, job: &Job<'_>, step: &Step<'_>) -> Hit {
+    let mut h = hit("cache-discipline", at, job, Some(step));
+    h.detail = Some(format!(
+        "{whose} saves this cache under its own key: restore only on pull requests (actions/cache/restore), save on the default branch"
+    ));
+    h
 }
 
 /// Source files whose hash in a cache key changes with nearly every pull

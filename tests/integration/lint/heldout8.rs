@@ -111,3 +111,14 @@ fn a_group_that_names_the_default_branch_is_read_with_it() {
     let given = lint_file_with_default("trunk.yml", &[], &["--default-branch", "trunk"]);
     assert_eq!(given, (4, vec![at("cancel-main", 25)]));
 }
+
+/// knowhere's unit tests on a self-hosted runner save their ccache
+/// through the repository's own `cache-save` action, whose
+/// `actions/cache/save` keys it by a hash of the sources, from pull
+/// requests too: found at the step that uses the action. The same action
+/// on a hosted runner, and an action saving a manifest-keyed cache, stay
+/// silent.
+#[test]
+fn a_cache_the_repositorys_own_action_saves_is_saved_by_the_step() {
+    assert_eq!(lint("unit-test.yml"), [at("cache-discipline", 18)]);
+}
