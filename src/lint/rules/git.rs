@@ -112,9 +112,16 @@ fn fork_remote(job: &Job<'_>, hits: &mut Vec<Hit>) {
                 args.first() == Some(&"origin") || (args.is_empty() && c.has("--tags"));
             // The head's own commit fetched from its URL (`git fetch
             // "https://github.com/${pr_head_repo}.git" "${pr_head_sha}"`,
-            // SpacetimeDB's merge-queue check) is the code under test, as a
-            // clone of the head repository is: no baseline comes from it.
-            let head_commit = args.len() > 1 && args.iter().skip(1).all(|a| a.contains("head.sha"));
+            // SpacetimeDB's merge-queue check), or its own branch (`git
+            // fetch https://github.com/${PR_HEAD_REPO} ${PR_HEAD_REF}:refs/
+            // remotes/contrib/head`, opendal's mirror of a contributor's
+            // pull request), is the code under test, as a clone of the head
+            // repository is: no baseline comes from it.
+            let head_commit = args.len() > 1
+                && args.iter().skip(1).all(|a| {
+                    let source = a.trim_start_matches('+').split(':').next().unwrap_or("");
+                    source.contains("head.sha") || source.contains("head.ref")
+                });
             let from_head_url = args.first().is_some_and(|a| head_repo(a)) && !head_commit;
             if (*in_head && from_origin) || from_head_url {
                 hits.push(hit("fork-remote", script.pos(c), job, Some(step)));

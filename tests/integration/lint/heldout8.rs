@@ -122,3 +122,12 @@ fn a_group_that_names_the_default_branch_is_read_with_it() {
 fn a_cache_the_repositorys_own_action_saves_is_saved_by_the_step() {
     assert_eq!(lint("unit-test.yml"), [at("cache-discipline", 18)]);
 }
+
+/// opendal's promotion of a contributor's pull request: the head's own
+/// branch fetched from its URL (`${PR_HEAD_REF}:refs/remotes/contrib/head`)
+/// is the code under test, mirrored, not a baseline from the fork; the
+/// fork's `main` fetched from the same URL still is.
+#[test]
+fn the_heads_own_branch_fetched_from_its_url_is_no_baseline() {
+    assert_eq!(lint("promote.yml"), [at("fork-remote", 26)]);
+}
