@@ -110,7 +110,9 @@ pub fn benchmarks(w: &Workflow<'_>, file: &str, context: Context<'_>) -> Benchma
     let costly = w
         .jobs
         .iter()
-        .map(|j| j.costly_runner() || costly_call(j, Path::new(file), callees))
+        .map(|j| {
+            j.costly_runner() || started_runner(w, j) || costly_call(j, Path::new(file), callees)
+        })
         .collect();
     let calls_bench = w
         .jobs
@@ -132,6 +134,37 @@ pub fn benchmarks(w: &Workflow<'_>, file: &str, context: Context<'_>) -> Benchma
         costly,
         calls_bench,
     }
+}
+
+/// Whether `job` runs on a runner another job of the workflow starts: its
+/// `runs-on` reads `needs.<id>.outputs.` of a job (ids compare without
+/// case, as GitHub's do) that starts a self-hosted runner with an action
+/// made for it (`machulav/ec2-github-runner` and its kin, not in `mode:
+/// stop`). Such a runner is self-hosted by construction, a machine the
+/// project pays for while the job holds it (marqo's EC2 GPU runners,
+/// issue 49, eighth held-out set). An output of any other job (a label
+/// picked in a script) is not seen.
+fn started_runner(w: &Workflow<'_>, job: &Job<'_>) -> bool {
+    let mut labels = Vec::new();
+    if let Some(runs_on) = job.get("runs-on") {
+        runs_on.scalars(&mut labels);
+    }
+    labels.iter().any(|label| {
+        label.text.match_indices("needs.").any(|(at, n)| {
+            let rest = label.text.get(at.saturating_add(n.len())..).unwrap_or("");
+            let Some((id, _)) = rest.split_once(".outputs.") else {
+                return false;
+            };
+            w.jobs
+                .iter()
+                .filter(|j| j.id.text.eq_ignore_ascii_case(id.trim()))
+                .flat_map(|j| &j.steps)
+                .any(|s| {
+                    s.action().is_some_and(|a| a.ends_with("-github-runner"))
+                        && s.with_text("mode").as_deref() != Some("stop")
+                })
+        })
+    })
 }
 
 /// Whether `job` calls a workflow of its own repository (read beside it)

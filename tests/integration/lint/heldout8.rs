@@ -131,3 +131,15 @@ fn a_cache_the_repositorys_own_action_saves_is_saved_by_the_step() {
 fn the_heads_own_branch_fetched_from_its_url_is_no_baseline() {
     assert_eq!(lint("promote.yml"), [at("fork-remote", 26)]);
 }
+
+/// marqo's large-model tests: the job runs on an EC2 GPU runner that
+/// another job starts (`machulav/ec2-github-runner`, `mode: start`), its
+/// label read from that job's outputs (`needs.start-runner.outputs.label`
+/// of the job `Start-Runner`): self-hosted by construction, so the
+/// cancelling group main's pushes share is found. A label another job
+/// picks in a script stays unknown: no finding.
+#[test]
+fn a_runner_another_job_starts_is_self_hosted() {
+    assert_eq!(lint("ec2-runner.yml"), [at("cancel-main", 12)]);
+    assert_eq!(lint("picked-runner.yml"), []);
+}
