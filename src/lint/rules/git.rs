@@ -379,7 +379,10 @@ fn checkout_dependency(job: &Job<'_>, step: &Step<'_>, known: Option<&str>, hits
     // its own code (SHARK-TestSuite's `repository: nod-ai/SHARK-TestSuite`).
     let itself = known.is_some_and(|own| own.eq_ignore_ascii_case(name.trim()))
         && step.with("ref").is_none();
-    if itself || own_repository(&name) || results_store(&name) || (expression && !branch) {
+    // A store named by its variable (`${{ env.PERF_RESULTS_REPO }}`,
+    // slang's `shader-slang/slang-compile-perf`) says what it keeps there.
+    let store = results_store(&name) || (repo.text.contains("${{") && results_store(&repo.text));
+    if itself || own_repository(&name) || store || (expression && !branch) {
         return;
     }
     match step.with("ref") {

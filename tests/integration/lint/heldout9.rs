@@ -68,3 +68,13 @@ fn the_repository_given_is_its_own_code_when_named() {
         run.stderr
     );
 }
+
+/// slang's compile-perf and nightly sweeps check out `${{
+/// env.PERF_RESULTS_REPO }}` (`shader-slang/slang-compile-perf`) before
+/// the sweep: a repository whose variable's name says results is a store
+/// of what was measured, as a literal name that says so is. A dependency
+/// named by another variable at `main` is still found.
+#[test]
+fn a_results_store_named_by_its_variable_is_no_dependency() {
+    assert_eq!(lint("results-variable.yml"), [at("unpinned-clone", 27)]);
+}
