@@ -78,3 +78,12 @@ fn the_repository_given_is_its_own_code_when_named() {
 fn a_results_store_named_by_its_variable_is_no_dependency() {
     assert_eq!(lint("results-variable.yml"), [at("unpinned-clone", 27)]);
 }
+
+/// xet-core's "Check benchmarks compile" on a custom runner group with no
+/// timeout: `cargo bench --no-run` compiles the benchmarks and runs none
+/// (as `cargo check --benches`), so the job's name alone makes it no
+/// benchmark job. A job that runs `cargo bench` on the same group is one.
+#[test]
+fn cargo_bench_no_run_compiles_and_runs_no_benchmark() {
+    assert_eq!(lint("bench-no-run.yml"), [at("long-timeout", 20)]);
+}
