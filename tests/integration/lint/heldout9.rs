@@ -87,3 +87,14 @@ fn a_results_store_named_by_its_variable_is_no_dependency() {
 fn cargo_bench_no_run_compiles_and_runs_no_benchmark() {
     assert_eq!(lint("bench-no-run.yml"), [at("long-timeout", 20)]);
 }
+
+/// highway's multiarch builds on `ubuntu-26.04` and `ubuntu-26.04-arm`,
+/// GitHub's standard images (its runner-images list), with a cancelling
+/// group of the ref: an ordinary CI workflow, no expensive runner. An
+/// organisation's larger runner named like one (`ubuntu-26.04-arm-16core`)
+/// is still expensive, and its main runs' cancelling is found.
+#[test]
+fn githubs_arm64_image_of_26_04_is_a_standard_runner() {
+    assert_eq!(lint("arm-image.yml"), []);
+    assert_eq!(lint("arm-image-larger.yml"), [at("cancel-main", 12)]);
+}
