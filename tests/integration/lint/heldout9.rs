@@ -12,10 +12,15 @@ fn lint(file: &str) -> Vec<(String, u64)> {
     lint_in("heldout9", file)
 }
 
-/// The findings of `file` with `env` set and `flag` given, and the exit
-/// code.
-fn lint_given(file: &str, env: &[(&str, &str)], flag: &[&str]) -> (i32, Vec<(String, u64)>) {
-    let mut bin = Bin::new().in_dir(&repo_root().join("tests/fixtures/lint/heldout9"));
+/// The exit code and findings of `file` of the fixture set `set` with
+/// `env` set (as the action sets `INPUT_*`) and `flag` given.
+pub(crate) fn lint_given(
+    set: &str,
+    file: &str,
+    env: &[(&str, &str)],
+    flag: &[&str],
+) -> (i32, Vec<(String, u64)>) {
+    let mut bin = Bin::new().in_dir(&repo_root().join("tests/fixtures/lint").join(set));
     for (key, value) in env {
         bin = bin.env(key, value);
     }
@@ -50,11 +55,20 @@ fn the_repository_given_is_its_own_code_when_named() {
     let still = [&unknown[1..]].concat();
     let own = (4, still);
     let flag = ["--repository", "example-org/Example-TestSuite"];
-    assert_eq!(lint_given("own-repository.yml", &[], &flag), own);
+    assert_eq!(
+        lint_given("heldout9", "own-repository.yml", &[], &flag),
+        own
+    );
     let from_action = [("INPUT_REPOSITORY", "example-org/Example-TestSuite")];
-    assert_eq!(lint_given("own-repository.yml", &from_action, &[]), own);
+    assert_eq!(
+        lint_given("heldout9", "own-repository.yml", &from_action, &[]),
+        own
+    );
     let other = [("INPUT_REPOSITORY", "example-org/other")];
-    assert_eq!(lint_given("own-repository.yml", &other, &[]), (4, unknown));
+    assert_eq!(
+        lint_given("heldout9", "own-repository.yml", &other, &[]),
+        (4, unknown)
+    );
     let run = Bin::new()
         .in_dir(&repo_root().join("tests/fixtures/lint/heldout9"))
         .env("INPUT_REPOSITORY", "o/r\n::error::x")
