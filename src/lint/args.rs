@@ -68,6 +68,7 @@ impl Declared for Lint {
         DRY_RUN,
         CONFIG,
         DEFAULT_BRANCH.input,
+        REPOSITORY.input,
     ];
 }
 
@@ -168,6 +169,47 @@ pub const DEFAULT_BRANCH: Typed<String> = Typed {
             ))
         } else {
             Ok(t.to_owned())
+        }
+    },
+};
+
+/// The longest `owner/name` taken: GitHub's owners are at most 39 bytes
+/// and its names at most 100; the value is only compared, never written.
+pub const REPOSITORY_LIMIT: usize = 140;
+
+/// Whether `t` is an `owner/name` as GitHub spells one: one `/` between
+/// two non-empty parts of letters, digits, `-`, `_` and `.`.
+fn repository_name(t: &str) -> bool {
+    let part = |p: &str| {
+        !p.is_empty()
+            && p.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b))
+    };
+    t.len() <= REPOSITORY_LIMIT && t.split_once('/').is_some_and(|(o, n)| part(o) && part(n))
+}
+
+/// `--repository`: a workflow names its own repository as it names any
+/// other (`repository: nod-ai/SHARK-TestSuite` in SHARK-TestSuite), and
+/// `unpinned-clone` must tell its own code, which is what is measured,
+/// from another project's.
+pub const REPOSITORY: Typed<String> = Typed {
+    input: Input::one(
+        "repository",
+        &["INPUT_REPOSITORY"],
+        "OWNER/NAME",
+        "The repository the workflows belong to; a checkout of it by name with no ref is of its \
+         own code, not a dependency (unpinned-clone). Empty or not given: only github.repository \
+         and the event's repositories are known as its own.",
+    )
+    .said("${{ github.repository }}"),
+    parse: |t| {
+        if repository_name(t) {
+            Ok(t.to_owned())
+        } else {
+            Err(format!(
+                "expected owner/name of at most {REPOSITORY_LIMIT} bytes (letters, digits, '-', '_', '.'), got {:?}",
+                shown(t)
+            ))
         }
     },
 };

@@ -26,6 +26,7 @@ use std::path::Path;
 use super::calls::{Callees, called, callee_labels, costly_call};
 use super::names::named_for_benchmarks;
 use super::names::{job_does_chores, prepares_benchmarks, warms_up};
+use super::programs::compiles_only;
 pub use super::programs::{benchmark_command, measures_both_sides, runs_each_side};
 use super::programs::{invoked, own_program};
 use super::workflow::{Job, Step, Workflow, read, unknown_runner};
@@ -344,7 +345,7 @@ pub fn step_runs_a_program(step: &Step<'_>) -> bool {
             script
                 .commands
                 .iter()
-                .any(|c| invoked(c).is_some_and(|(n, _)| own_program(n)))
+                .any(|c| invoked(c).is_some_and(|(n, _)| own_program(n)) && !compiles_only(c))
         })
 }
 

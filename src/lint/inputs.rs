@@ -30,6 +30,8 @@ pub struct Inputs {
     pub dry_run: bool,
     /// The repository's default branch when known (`--default-branch`).
     pub default_branch: Option<String>,
+    /// The repository's own `owner/name` when known (`--repository`).
+    pub repository: Option<String>,
     pub files: RunnerFiles,
 }
 
@@ -56,6 +58,7 @@ pub fn validate(args: &LintArgs, env: Env<'_>) -> Result<Inputs, InputError> {
         fail_on: r.typed_or_default(&FAIL_ON)?,
         sarif: r.path(&SARIF),
         default_branch: r.typed(&DEFAULT_BRANCH)?,
+        repository: r.typed(&REPOSITORY)?,
         files: RunnerFiles::from_env(&r),
     })
 }

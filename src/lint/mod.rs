@@ -172,12 +172,15 @@ pub fn work(inputs: &Inputs) -> Result<u8, CommandError<LintError>> {
         .map_err(LintError::from)?;
     let lint = config.as_ref().and_then(|c| c.lint.as_ref());
     let paths = inputs::files(&inputs.paths)?;
-    let branch = inputs.default_branch.as_deref();
-    let mut outcome = lint_files(&paths, lint, branch)?;
+    let known = Known {
+        default_branch: inputs.default_branch.as_deref(),
+        repository: inputs.repository.as_deref(),
+    };
+    let mut outcome = lint_files(&paths, lint, known)?;
     if inputs.fix {
         let said = fix_files(&paths, &outcome, inputs.dry_run)?;
         if !inputs.dry_run {
-            outcome = lint_files(&paths, lint, branch)?;
+            outcome = lint_files(&paths, lint, known)?;
         }
         runner::write::stdout(|log| log.append(&said))?;
     }
@@ -309,11 +312,20 @@ fn writable(path: &std::path::Path) -> Result<(), String> {
 /// What the rules know of the repository beyond one file: the config's
 /// `[lint]` table, and the workflows whose runs another workflow reads
 /// (`on: workflow_run: workflows: [...]`, by name).
+/// What a workflow file never says and the caller may know: the
+/// repository's default branch (`--default-branch`) and its own name
+/// (`--repository`, `owner/name`).
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Known<'a> {
+    pub default_branch: Option<&'a str>,
+    pub repository: Option<&'a str>,
+}
+
 #[derive(Debug, Default)]
 pub struct Repo<'a> {
     pub lint: Option<&'a Lint>,
-    /// The repository's default branch when known (`--default-branch`).
-    pub default_branch: Option<&'a str>,
+    /// What the caller knows of the repository the files belong to.
+    pub known: Known<'a>,
     pub consumed: Vec<String>,
     /// The reusable workflows of the repository the files call.
     pub callees: calls::Callees,
@@ -439,12 +451,12 @@ fn read_inside(file: &Path, repo: &Path) -> Option<String> {
 pub fn lint_files(
     paths: &[std::path::PathBuf],
     lint: Option<&Lint>,
-    default_branch: Option<&str>,
+    known: Known<'_>,
 ) -> Result<Outcome, LintError> {
     let mut outcome = Outcome::default();
     let repo = Repo {
         lint,
-        default_branch,
+        known,
         consumed: repo::consumed(paths),
         callees: callees(paths),
         scripts: scripts_of(paths),
@@ -497,7 +509,8 @@ pub fn lint_text(
         line: e.at.line,
         source: e.source,
     })?;
-    flow.default_branch = repo.default_branch.map(str::to_owned);
+    flow.default_branch = repo.known.default_branch.map(str::to_owned);
+    flow.repository = repo.known.repository.map(str::to_owned);
     flow.callers = callers::of(&repo.callers, path)
         .iter()
         .map(workflow::triggers_only)

@@ -111,6 +111,21 @@ pub fn invoked(c: &Command) -> Option<(&str, Vec<&str>)> {
     Some((file_name(name), words))
 }
 
+/// Whether `c` only compiles the benchmarks and runs nothing: `cargo bench
+/// --no-run` (xet-core's "Check benchmarks compile"), `cargo check
+/// --benches`. In a job named for benchmarking it is no program run, so
+/// no evidence that the job measures.
+pub fn compiles_only(c: &Command) -> bool {
+    invoked(c).is_some_and(|(base, words)| {
+        base == "cargo"
+            && match words.get(1) {
+                Some(&("bench" | "test")) => words.contains(&"--no-run"),
+                Some(&"check") => true,
+                _ => false,
+            }
+    })
+}
+
 /// Whether `c` measures the baseline and the change in one run with one
 /// checkout of the suite (`asv continuous BASE HEAD`): a suite cloned at a
 /// moving ref then measures both sides alike.
@@ -347,7 +362,12 @@ pub fn benchmark_command(c: &Command) -> bool {
     let harness = ["pyperf", "pyperformance", "nvbench", "criterion"]
         .iter()
         .any(|h| base.starts_with(h));
-    (base == "cargo" && (words.get(1) == Some(&"bench") || words.get(1) == Some(&"criterion")))
+    // `cargo bench --no-run` compiles the benchmarks and runs none, as
+    // `cargo check --benches` (xet-core's "Check benchmarks compile").
+    let cargo_runs = !words.contains(&"--no-run");
+    (base == "cargo"
+        && cargo_runs
+        && (words.get(1) == Some(&"bench") || words.get(1) == Some(&"criterion")))
         || (base == "asv" && matches!(words.get(1), Some(&("run" | "continuous" | "compare"))))
         || (base == "go"
             && has("test")
@@ -431,6 +451,7 @@ mod tests {
         }
         for no in [
             "cargo check --benches",
+            "cargo bench --no-run --workspace --exclude x",
             "echo 'run the benchmarks: cargo bench'",
             "cargo test --all-targets",
             "make bench-docs",

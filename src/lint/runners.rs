@@ -31,6 +31,9 @@ const GITHUB_IMAGES: &[&str] = &[
     "ubuntu-18.04",
     "ubuntu-16.04",
     "ubuntu-slim",
+    // GitHub's arm64 images; 26.04 is in GitHub's runner-images list
+    // (read on highway's multiarch builds, issue 49).
+    "ubuntu-26.04-arm",
     "ubuntu-24.04-arm",
     "ubuntu-22.04-arm",
     // IBM's Z and Power runners, hosted for public repositories like

@@ -28,6 +28,9 @@ pub struct Workflow<'a> {
     /// The repository's default branch when the caller knows it
     /// (`--default-branch`): the file itself never says.
     pub default_branch: Option<String>,
+    /// The repository's own `owner/name` when the caller knows it
+    /// (`--repository`): a checkout of it by name is of its own code.
+    pub repository: Option<String>,
 }
 
 pub struct Job<'a> {
@@ -103,6 +106,7 @@ pub fn triggers_only(root: &Node) -> Workflow<'_> {
         env: StepEnv::default(),
         callers: Vec::new(),
         default_branch: None,
+        repository: None,
     }
 }
 
@@ -149,6 +153,7 @@ pub fn read_beside<'a>(
         env,
         callers: Vec::new(),
         default_branch: None,
+        repository: None,
     })
 }
 

@@ -53,7 +53,7 @@ pub fn output_names() -> Vec<String> {
 
 /// Evaluates `${{ ... }}` the way the runner would for the few expressions
 /// the action may use: `inputs.NAME`, `github.token` and
-/// `github.event.repository.default_branch`. Anything else fails
+/// `github.event.repository.default_branch` and `github.repository`. Anything else fails
 /// the test, which keeps the action's expressions simple and reviewable.
 fn evaluate(
     text: &str,
@@ -79,6 +79,9 @@ fn evaluate(
             }
         } else if expr == "github.token" {
             token.to_owned()
+        } else if expr == "github.repository" {
+            // As the runner sets it for a run of this repository.
+            "ROCm/FlyDSL".to_owned()
         } else if expr == "github.event.repository.default_branch" {
             // These runs have no event payload: as an event with no
             // repository, the expression is empty.

@@ -18,6 +18,9 @@ use crate::lint::workflow::{Job, Script, Step, Workflow};
 use crate::lint::yaml::Node;
 
 pub fn check(w: &Workflow<'_>, bench: &Benchmarks, hits: &mut Vec<Hit>) {
+    // A reusable workflow runs for its callers, whose repository is the
+    // run's: a checkout of its own by name is another project to them.
+    let own = w.repository.as_deref().filter(|_| !w.on("workflow_call"));
     for (index, job) in w.jobs.iter().enumerate() {
         if w.on_pull_request() {
             fork_remote(job, hits);
@@ -35,7 +38,7 @@ pub fn check(w: &Workflow<'_>, bench: &Benchmarks, hits: &mut Vec<Hit>) {
             let measures_later = last.is_none_or(|l| l > position);
             // A checkout pinned or only sent with later is no drift.
             if drifts && measures_later && !checkouts::settled(job, position) {
-                checkout_dependency(job, step, hits);
+                checkout_dependency(job, step, own, hits);
             }
             let Some(script) = &step.script else {
                 continue;
@@ -355,7 +358,7 @@ fn unpinned(commands: &[Command], later: &OnceCell<Later>, i: usize) -> bool {
 
 /// `actions/checkout` of another repository at a branch or its default
 /// tip.
-fn checkout_dependency(job: &Job<'_>, step: &Step<'_>, hits: &mut Vec<Hit>) {
+fn checkout_dependency(job: &Job<'_>, step: &Step<'_>, known: Option<&str>, hits: &mut Vec<Hit>) {
     if step.action().as_deref() != Some("actions/checkout") {
         return;
     }
@@ -371,7 +374,15 @@ fn checkout_dependency(job: &Job<'_>, step: &Step<'_>, hits: &mut Vec<Hit>) {
     let written = step.with_text("ref");
     let branch = written.as_deref().is_some_and(|r| !pinned_ref(r));
     let expression = name.contains("${{");
-    if own_repository(&name) || results_store(&name) || (expression && !branch) {
+    // The repository itself named (`--repository`) with no `ref:` is
+    // checked out at the event's commit, as actions/checkout documents:
+    // its own code (SHARK-TestSuite's `repository: nod-ai/SHARK-TestSuite`).
+    let itself = known.is_some_and(|own| own.eq_ignore_ascii_case(name.trim()))
+        && step.with("ref").is_none();
+    // A store named by its variable (`${{ env.PERF_RESULTS_REPO }}`,
+    // slang's `shader-slang/slang-compile-perf`) says what it keeps there.
+    let store = results_store(&name) || (repo.text.contains("${{") && results_store(&repo.text));
+    if itself || own_repository(&name) || store || (expression && !branch) {
         return;
     }
     match step.with("ref") {

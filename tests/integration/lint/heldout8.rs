@@ -4,8 +4,8 @@
 //! cut down and written anew, with a look-alike beside it that must stay
 //! as it was.
 
-use super::calls::findings;
 use super::heldout5::{at, lint_in};
+use super::heldout9::lint_given;
 use crate::support::harness::{Bin, repo_root};
 
 fn lint(file: &str) -> Vec<(String, u64)> {
@@ -47,20 +47,7 @@ fn lint_file_with_default(
     how: &[(&str, &str)],
     flag: &[&str],
 ) -> (i32, Vec<(String, u64)>) {
-    let mut bin = Bin::new().in_dir(&repo_root().join("tests/fixtures/lint/heldout8"));
-    for (key, value) in how {
-        bin = bin.env(key, value);
-    }
-    let run = bin
-        .arg("lint")
-        .arg(format!(".github/workflows/{file}"))
-        .args(["--format", "json"])
-        .args(flag)
-        .run();
-    let found = serde_json::from_str(run.stdout.trim())
-        .map(|v| findings(&v).into_iter().map(|(_, r, l)| (r, l)).collect())
-        .unwrap_or_default();
-    (run.code, found)
+    lint_given("heldout8", file, how, flag)
 }
 
 /// cuspatial's build (default branch `branch-25.06`, pushes to `branch-*`,

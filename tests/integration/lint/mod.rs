@@ -14,6 +14,7 @@ mod heldout6;
 mod heldout6_mends;
 mod heldout7;
 mod heldout8;
+mod heldout9;
 mod json;
 mod never_panics;
 
