@@ -11,6 +11,8 @@
 //! could have rewritten the file. An input given to compare wins over the
 //! manifest's.
 
+use super::CompareError;
+use super::args::MAX_ROUNDS;
 use super::inputs::{BaselineFiles, Inputs};
 use crate::config::FailThreshold;
 use crate::config::columns::floor_value;
@@ -18,20 +20,22 @@ use crate::config::judging::{FALSE_ALARMS, THRESHOLD};
 use crate::contract::rounds::{Judged, Manifest, ManifestError};
 use crate::paired::Schedule;
 use crate::paired::schedule::counted;
-use crate::runner::{Value, shown};
+use crate::runner::{InputError, Value, shown};
 use crate::validate::Label;
 
 /// The inputs with the manifest's in them (unchanged without
 /// `--manifest`).
-pub fn with_manifest(mut inputs: Inputs) -> Result<Inputs, ManifestError> {
+pub fn with_manifest(mut inputs: Inputs) -> Result<Inputs, CompareError> {
     let Some(path) = inputs.manifest.clone() else {
         return Ok(inputs);
     };
     let manifest = Manifest::load(&path)?;
     let origin = shown(&path.to_string_lossy());
-    let invalid = |message: String| ManifestError::Invalid {
-        origin: origin.clone(),
-        message,
+    let invalid = |message: String| {
+        CompareError::Manifest(ManifestError::Invalid {
+            origin: origin.clone(),
+            message,
+        })
     };
     let label = Label::parse(&manifest.label).map_err(|e| invalid(format!("its label: {e}")))?;
     if inputs.gate_given && inputs.gate != label {
@@ -51,7 +55,8 @@ pub fn with_manifest(mut inputs: Inputs) -> Result<Inputs, ManifestError> {
             let (current, baseline) = manifest.files();
             inputs.current = current;
             inputs.baselines.insert(0, files(&label, baseline));
-            inputs.paired = Some(schedule(&manifest, inputs.schedule_given).map_err(invalid)?);
+            let benched = benched(&manifest).map_err(invalid)?;
+            inputs.paired = Some(schedule(benched, inputs.schedule_given)?);
         }
         Some(once) => {
             let Some(current) = &once.current else {
@@ -96,20 +101,31 @@ pub fn with_manifest(mut inputs: Inputs) -> Result<Inputs, ManifestError> {
     Ok(inputs)
 }
 
-/// The looks: bench's (`first_look`, `max_rounds`, each checked as
-/// `--rounds` and `--max-rounds` would be, the cap at least the first
-/// look), with compare's `--rounds`/`--max-rounds` given winning; a given
-/// cap below the first look is refused as bench refuses it.
-fn schedule(
-    manifest: &Manifest,
-    given: (Option<usize>, Option<usize>),
-) -> Result<Schedule, String> {
+/// Bench's looks (`first_look`, `max_rounds`, each checked as `--rounds`
+/// and `--max-rounds` would be, the cap at least the first look): a fault
+/// here is the manifest's.
+fn benched(manifest: &Manifest) -> Result<(usize, usize), String> {
     let first = counted(manifest.first_look).map_err(|e| format!("its first_look: {e}"))?;
     let most = counted(manifest.max_rounds).map_err(|e| format!("its max_rounds: {e}"))?;
     Schedule::asked(first, Some(most), most)
         .map_err(|e| format!("its look schedule (bench's {e})"))?;
-    let (rounds, max_rounds) = given;
-    Schedule::asked(rounds.unwrap_or(first), max_rounds, most)
+    Ok((first, most))
+}
+
+/// The looks compare follows: bench's, with compare's `--rounds` and
+/// `--max-rounds` given winning. A given cap below the first look is the
+/// user's input at fault, not the manifest: a usage error on
+/// `--max-rounds` (exit 2), in the words it has without a manifest.
+fn schedule(
+    (first, most): (usize, usize),
+    (rounds, max_rounds): (Option<usize>, Option<usize>),
+) -> Result<Schedule, CompareError> {
+    Schedule::asked(rounds.unwrap_or(first), max_rounds, most).map_err(|message| {
+        CompareError::Usage(InputError {
+            origin: MAX_ROUNDS.input.both(),
+            message,
+        })
+    })
 }
 
 fn files(label: &Label, files: Vec<std::path::PathBuf>) -> BaselineFiles {

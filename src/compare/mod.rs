@@ -80,7 +80,7 @@ impl Failure for CompareError {
 /// the exit code, or the error `runner::finish` says and ends on.
 pub fn run(args: &CompareArgs, env: Env<'_>) -> Result<u8, CommandError<CompareError>> {
     let inputs = inputs::validate(args, env)?;
-    let inputs = manifest::with_manifest(inputs).map_err(CompareError::from)?;
+    let inputs = manifest::with_manifest(inputs)?;
     work(&inputs)
 }
 

@@ -340,3 +340,57 @@ fn a_config_rules_thresholds_are_held_to_the_inputs_ranges() {
         );
     }
 }
+
+/// compare's `--rounds`/`--max-rounds` given beside a manifest whose own
+/// schedule is sound: a cap below the first look is the user's input at
+/// fault (exit 2, on `--max-rounds`, in the words it has without a
+/// manifest), never the manifest's (it was reported as a bad rounds.json).
+#[test]
+fn a_given_cap_below_the_first_look_is_the_inputs_fault_beside_a_manifest() {
+    let run = |given: &[&str]| {
+        let bin = Bin::new();
+        let dir = bin.dir().to_owned();
+        files(&dir);
+        let m = json!({
+            "schema": 1, "label": "main", "seed": 1, "first_look": 6, "max_rounds": 20,
+            "judged": {"metric": "time:lower"},
+            "rounds": [{"round": 1, "current": dir.join("c.csv"), "baseline": dir.join("b.csv")}],
+        });
+        std::fs::write(dir.join("rounds.json"), m.to_string()).unwrap();
+        bin.args(["compare", "--manifest", "rounds.json"])
+            .args(given)
+            .run()
+    };
+    for (given, words) in [
+        (
+            &["--max-rounds", "3"][..],
+            "--max-rounds 3 is below --rounds 6",
+        ),
+        (
+            &["--rounds", "8", "--max-rounds", "4"][..],
+            "--max-rounds 4 is below --rounds 8",
+        ),
+    ] {
+        let run = run(given);
+        assert_eq!(run.code, 2, "{given:?}: {}", run.stderr);
+        assert!(!run.stderr.contains("rounds.json"), "{}", run.stderr);
+        let said = said(
+            "compare --manifest",
+            run.code,
+            &run.stderr,
+            "INPUT_MAX_ROUNDS",
+        );
+        assert_eq!(said, Err(words.to_owned()), "{given:?}");
+    }
+    // Without a manifest, the same words on the same input.
+    let bin = Bin::new();
+    files(bin.dir());
+    let run = bin
+        .args(["compare", "--current", "c.csv", "--baseline", "main=b.csv"])
+        .args(["--metric", "time:lower", "--paired"])
+        .args(["--rounds", "8", "--max-rounds", "4"])
+        .run();
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    let said = said("compare", run.code, &run.stderr, "INPUT_MAX_ROUNDS");
+    assert_eq!(said, Err("--max-rounds 4 is below --rounds 8".to_owned()));
+}
