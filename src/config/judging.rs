@@ -87,25 +87,39 @@ impl Percent {
 }
 
 /// `--fail-threshold` as compare takes it: a [`THRESHOLD`] percentage, or
-/// `auto` (each row's band, learned from `--history`).
+/// `auto` (each row's band, learned from `--history`). Its refusal names
+/// both, as its help (`PCT|auto`) does.
 pub fn fail_threshold(text: &str) -> Result<FailThreshold, String> {
-    if text.trim().eq_ignore_ascii_case("auto") {
+    if is_auto(text) {
         return Ok(FailThreshold::Auto);
     }
-    THRESHOLD.parse(text).map(FailThreshold::Fixed)
+    THRESHOLD
+        .parse(text)
+        .map(FailThreshold::Fixed)
+        .map_err(|_| {
+            format!(
+                "expected {} or auto, got {:?}",
+                THRESHOLD.words(),
+                shown(text)
+            )
+        })
+}
+
+fn is_auto(text: &str) -> bool {
+    text.trim().eq_ignore_ascii_case("auto")
 }
 
 /// `--fail-threshold` as bench takes it: a [`THRESHOLD`] percentage.
 /// `auto` is refused by name: it learns each row's band from compare's
 /// `--history`, which the rounds bench judges between looks do not have.
 pub fn fixed_fail_threshold(text: &str) -> Result<f64, String> {
-    match fail_threshold(text)? {
-        FailThreshold::Fixed(f) => Ok(f),
-        FailThreshold::Auto => Err(format!(
+    if is_auto(text) {
+        return Err(format!(
             "expected {}, got \"auto\": auto learns each row's noise band from compare's --history, which bench's rounds do not have",
             THRESHOLD.words()
-        )),
+        ));
     }
+    THRESHOLD.parse(text)
 }
 
 /// A fixed fail threshold some row of `config` can reach: a
