@@ -529,3 +529,36 @@ fn no_rust_file_is_over_600_lines() {
     }
     assert!(long.is_empty(), "over 600 lines: {long:?}");
 }
+
+/// No function over 80 lines where rows are judged (the verdict, the
+/// paired decision, the judged values): one that grows past it decides
+/// more than one thing (`measured` had reached 88). Counted from the `fn`
+/// line to the brace that closes it at the same indent.
+#[test]
+fn no_judging_function_is_over_80_lines() {
+    let root = repo_root();
+    let mut long = Vec::new();
+    for dir in ["src/compare/verdict", "src/paired", "src/config"] {
+        for file in rust_files(&root.join(dir)) {
+            let text = std::fs::read_to_string(&file).unwrap();
+            let lines: Vec<&str> = text.lines().collect();
+            for (at, line) in lines.iter().enumerate() {
+                let indent = &line[..line.len() - line.trim_start().len()];
+                let head = line.trim_start();
+                let head = head.strip_prefix("pub(super) ").unwrap_or(head);
+                let head = head.strip_prefix("pub(crate) ").unwrap_or(head);
+                let head = head.strip_prefix("pub ").unwrap_or(head);
+                if !head.starts_with("fn ") || line.trim_end().ends_with(';') {
+                    continue;
+                }
+                let close = format!("{indent}}}");
+                if let Some(end) = lines[at..].iter().position(|l| *l == close)
+                    && end + 1 > 80
+                {
+                    long.push(format!("{}:{} ({})", file.display(), at + 1, end + 1));
+                }
+            }
+        }
+    }
+    assert!(long.is_empty(), "functions over 80 lines: {long:?}");
+}

@@ -4,6 +4,7 @@
 //! of main to the next, which is what a whole-suite shift of the change is
 //! measured against. Pure.
 
+use super::samples::Samples;
 use super::{BASELINE, HISTORY};
 use crate::compare::join::Join;
 use crate::compare::noise::{self, NoBand, Noise};
@@ -64,4 +65,42 @@ pub fn learn(join: &Join<'_>, tables: usize) -> History {
             .filter_map(|s| series::median_of(s))
             .collect(),
     }
+}
+
+/// Runs that move from one of the two levels main's history holds to the
+/// other (pandas's rows that land on one of two code paths, 25% or 3,000
+/// times apart): the history shows that move without any change, so the
+/// row is not judged on it. A change within one level, or to a value on
+/// neither, is still judged by the configured threshold (a 99% drop of a
+/// row alternating 100 and 60 fails). A run is on a level within a quarter
+/// of the gap between them (each level's own runs lie within an eighth).
+pub(super) fn between_levels(
+    noise: Option<&Result<Noise, NoBand>>,
+    base: &Samples,
+    cur: &Samples,
+) -> Option<String> {
+    let Some(Err(NoBand::TwoLevels { runs, low, high })) = noise else {
+        return None;
+    };
+    let near = (high / low).ln() / 4.0;
+    let level = |v: &f64| {
+        if (v / low).ln().abs() <= near {
+            Some(false)
+        } else if (v / high).ln().abs() <= near {
+            Some(true)
+        } else {
+            None
+        }
+    };
+    let on = |side: &Samples| {
+        let mut levels = side.samples().iter().map(level);
+        let first = levels.next().flatten()?;
+        levels.all(|l| l == Some(first)).then_some(first)
+    };
+    (on(base)? != on(cur)?).then(|| {
+        format!(
+            "main's history holds two levels, the higher {:.2} times the lower over {runs} runs, and the runs move from one to the other: not judged on that move; re-run",
+            high / low
+        )
+    })
 }

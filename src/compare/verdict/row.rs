@@ -4,13 +4,17 @@
 //! its history's level. Pure.
 
 use super::samples::{Bounds, Samples, digits_apart, each_change};
-use super::two_sample;
 use super::{Applied, BASELINE, CURRENT, Comparison, Origin, RowResult, Rows};
+use super::{history, two_sample};
 use crate::compare::defaults;
 use crate::compare::noise::{Band, NoBand, Noise};
 use crate::config::{Direction, FailThreshold, Policy};
 use crate::contract::class::Class;
 use crate::table::{RowView, Status};
+
+/// A row's noise band from its history, or why it has none; `None`
+/// without a history.
+type RowBand = Option<Result<Band, NoBand>>;
 
 /// The baseline as judged: its samples on main's level, and how far off
 /// the level it was when every sample was (one run, or several that
@@ -158,38 +162,12 @@ impl<'t> Comparison<'t> {
         let judged = self.judge_baseline(base, noise);
         let base = &judged.base;
         out.change = Some(base.change_to(cur, direction));
-        // The reference: main's level with the baseline on it, or the
-        // level alone when the baseline run is off it.
-        let reference = match (noise, judged.off) {
-            (Some(Ok(n)), None) => Some(n.reference(base.samples())),
-            (Some(Ok(n)), Some(_)) => Some((n.level, n.weight)),
-            _ => None,
-        };
-        let band = match (noise, reference) {
-            (Some(Ok(n)), Some((_, weight))) => Some(n.band(self.row_rate, weight)),
-            (Some(Ok(n)), None) => Some(n.band(self.row_rate, n.weight)),
-            (Some(Err(why)), _) => Some(Err(*why)),
-            (None, _) => None,
-        };
-        let mut applied = self.applied(&policy, band, direction);
+        let (reference, band) = self.reference(noise, &judged);
         let level_test = self.against_level(noise, &judged, reference, cur, direction);
-        if level_test.is_some()
-            && let Some(Ok(n)) = noise
-        {
-            // The test of the runs against main's level judges the noise:
-            // one run's band no longer raises the threshold, and the row
-            // says so (its threshold is the configured one, not learned).
-            applied = Applied {
-                fail: match policy.fail {
-                    FailThreshold::Fixed(f) => f,
-                    FailThreshold::Auto => defaults::AUTO_FLOOR,
-                },
-                origin: Origin::Level {
-                    source: policy.fail_source,
-                    runs: n.runs,
-                },
-            };
-        }
+        let applied = match (&level_test, noise) {
+            (Some(_), Some(Ok(n))) => level_applied(&policy, n),
+            _ => self.applied(&policy, band, direction),
+        };
         let two = level_test.or_else(|| {
             let (whole, change) = (out.baseline.as_ref()?, out.change?);
             two_sample::test(whole, cur, (change, direction.sign()), self.spread_prior)
@@ -201,18 +179,45 @@ impl<'t> Comparison<'t> {
         out.reason = reason;
         if class != Class::Unchanged
             && let Some(why) =
-                between_levels(noise, base, cur).or_else(|| self.visited(noise, base, cur))
+                history::between_levels(noise, base, cur).or_else(|| self.visited(noise, base, cur))
         {
             out.class = Class::Noisy;
             out.reason = Some(why);
         }
-        // A baseline off its level: what is beyond both it and the level
-        // stands; what only the baseline says is not judged on it alone.
         let beyond_both = match class {
             Class::Regressed => true,
             Class::Improved => bounds.least_better > applied.fail,
             _ => false,
         };
+        self.off_level(out, &judged, class, beyond_both);
+    }
+
+    /// The reference a row is judged against (main's level with the
+    /// baseline on it, or the level alone when the baseline run is off
+    /// it: its log and weight), and the noise band at that weight.
+    fn reference(
+        &self,
+        noise: Option<&Result<Noise, NoBand>>,
+        judged: &Judged,
+    ) -> (Option<(f64, f64)>, RowBand) {
+        let reference = match (noise, judged.off) {
+            (Some(Ok(n)), None) => Some(n.reference(judged.base.samples())),
+            (Some(Ok(n)), Some(_)) => Some((n.level, n.weight)),
+            _ => None,
+        };
+        let band = match (noise, reference) {
+            (Some(Ok(n)), Some((_, weight))) => Some(n.band(self.row_rate, weight)),
+            (Some(Ok(n)), None) => Some(n.band(self.row_rate, n.weight)),
+            (Some(Err(why)), _) => Some(Err(*why)),
+            (None, _) => None,
+        };
+        (reference, band)
+    }
+
+    /// A baseline off its level: what is beyond both it and the level
+    /// stands (`beyond_both`); what only the baseline says is not judged
+    /// on it alone. Else the runs set aside as off the level are said.
+    fn off_level(&self, out: &mut RowResult<'t>, judged: &Judged, class: Class, beyond_both: bool) {
         if let Some(off) = judged.off
             && !beyond_both
             && class != Class::Unchanged
@@ -542,42 +547,20 @@ impl<'t> Comparison<'t> {
     }
 }
 
-/// Runs that move from one of the two levels main's history holds to the
-/// other (pandas's rows that land on one of two code paths, 25% or 3,000
-/// times apart): the history shows that move without any change, so the
-/// row is not judged on it. A change within one level, or to a value on
-/// neither, is still judged by the configured threshold (a 99% drop of a
-/// row alternating 100 and 60 fails). A run is on a level within a quarter
-/// of the gap between them (each level's own runs lie within an eighth).
-fn between_levels(
-    noise: Option<&Result<Noise, NoBand>>,
-    base: &Samples,
-    cur: &Samples,
-) -> Option<String> {
-    let Some(Err(NoBand::TwoLevels { runs, low, high })) = noise else {
-        return None;
-    };
-    let near = (high / low).ln() / 4.0;
-    let level = |v: &f64| {
-        if (v / low).ln().abs() <= near {
-            Some(false)
-        } else if (v / high).ln().abs() <= near {
-            Some(true)
-        } else {
-            None
-        }
-    };
-    let on = |side: &Samples| {
-        let mut levels = side.samples().iter().map(level);
-        let first = levels.next().flatten()?;
-        levels.all(|l| l == Some(first)).then_some(first)
-    };
-    (on(base)? != on(cur)?).then(|| {
-        format!(
-            "main's history holds two levels, the higher {:.2} times the lower over {runs} runs, and the runs move from one to the other: not judged on that move; re-run",
-            high / low
-        )
-    })
+/// The test of the runs against main's level judges the noise: one run's
+/// band no longer raises the threshold, and the row says so (its
+/// threshold is the configured one, not learned).
+fn level_applied(policy: &Policy, n: &Noise) -> Applied {
+    Applied {
+        fail: match policy.fail {
+            FailThreshold::Fixed(f) => f,
+            FailThreshold::Auto => defaults::AUTO_FLOOR,
+        },
+        origin: Origin::Level {
+            source: policy.fail_source,
+            runs: n.runs,
+        },
+    }
 }
 
 /// The reasons rows are not valid, joined.
