@@ -363,31 +363,35 @@ impl<'t> Comparison<'t> {
                     .get(*slot)
                     .is_some_and(|c| mask.get(usize::from(*c)).copied().unwrap_or(false))
             })
-            .filter_map(|slot| {
-                let key = self.join.key(slot)?;
-                let metric = self
-                    .join
-                    .rows(slot, BASELINE)
-                    .find_map(|r| r.measure().map(|m| m.0))?;
-                let baseline = Samples::collect(
-                    self.join
-                        .rows(slot, BASELINE)
-                        .filter_map(|r| r.measure().map(|m| m.1)),
-                )?
-                .median;
-                let current = Samples::collect(
-                    self.join
-                        .rows(slot, CURRENT)
-                        .filter_map(|r| r.value(metric)),
-                )?
-                .median;
-                Some(Medians {
-                    key,
-                    metric,
-                    baseline,
-                    current,
-                })
-            })
+            .filter_map(|slot| self.medians(slot))
+    }
+
+    /// A compared row's key, metric and two medians: for a paired row,
+    /// over the rounds its decision used, as its row shows them (one
+    /// source, [`Comparison::decided`]); else over every run in the files.
+    fn medians(&self, slot: usize) -> Option<Medians<'t>> {
+        let key = self.join.key(slot)?;
+        let metric = self
+            .join
+            .rows(slot, BASELINE)
+            .find_map(|r| r.measure().map(|m| m.0))?;
+        let (baseline, current) = match self.decided(slot, key, metric) {
+            Some((base, current)) => (base.median, current.median),
+            None => {
+                let base = self.join.rows(slot, BASELINE);
+                let current = self.join.rows(slot, CURRENT);
+                (
+                    Samples::collect(base.filter_map(|r| r.measure().map(|m| m.1)))?.median,
+                    Samples::collect(current.filter_map(|r| r.value(metric)))?.median,
+                )
+            }
+        };
+        Some(Medians {
+            key,
+            metric,
+            baseline,
+            current,
+        })
     }
 
     /// How many keys (rows of any class).

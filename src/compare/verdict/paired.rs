@@ -5,6 +5,7 @@
 use super::{Applied, BASELINE, CURRENT, Comparison, Origin, RowResult, Samples};
 use crate::contract::class::Class;
 use crate::paired::{Decision, Judged};
+use crate::table::Key;
 
 /// What the rounds said of a row: how many were used, the interval for
 /// its change (a fraction, negative worse, low to high), the chance of so
@@ -48,8 +49,7 @@ impl<'t> Comparison<'t> {
             (a.min(b), a.max(b))
         });
         // Each side's rounds shown are the ones the change was made from.
-        if let Some((base, current)) = out.metric.and_then(|m| self.used(slot, m, decision.rounds))
-        {
+        if let Some((base, current)) = out.metric.and_then(|m| self.decided(slot, out.key, m)) {
             out.baseline = Some(base);
             out.current = Some(current);
         }
@@ -74,7 +74,22 @@ impl<'t> Comparison<'t> {
     }
 }
 
-impl Comparison<'_> {
+impl<'t> Comparison<'t> {
+    /// Each side's values over the rounds a paired row's decision used:
+    /// the medians its row shows and the dashboard line's (one source, so
+    /// the two never disagree). `None` unpaired, or where no round
+    /// measured both sides of the row.
+    pub(super) fn decided(
+        &self,
+        slot: usize,
+        key: Key<'t>,
+        metric: usize,
+    ) -> Option<(Samples, Samples)> {
+        let judged = self.paired.as_ref()?;
+        let rounds = judged.decisions.get(judged.position(key.joined())?)?.rounds;
+        self.used(slot, metric, rounds)
+    }
+
     /// Each side's values in the first `rounds` rounds that measured the
     /// row on both sides, as the ground floor pairs them
     /// ([`crate::paired::judge`]): the rounds a decision of that many

@@ -400,3 +400,42 @@ fn a_paired_rows_medians_are_over_the_rounds_its_change_used() {
     }
     assert!(first_look > 0 && first_look < rows.len(), "{report}");
 }
+
+/// The dashboard line (`main=... current=...`) of a paired row shows the
+/// medians its row does, over the rounds its change used: it took every
+/// round in the files, so one row read two medians in one log.
+#[test]
+fn the_dashboard_shows_a_paired_rows_medians_over_the_rounds_its_change_used() {
+    let files = Bin::new();
+    let args = drifting(files.dir(), 6);
+    let run = |format: &str| {
+        Bin::new()
+            .in_dir(files.dir())
+            .args(["compare", "--paired", "--rounds", "3", "--max-rounds", "6"])
+            .args(&args)
+            .args(["--format", format])
+            .run()
+    };
+    let report: Value = serde_json::from_str(&run("json").stdout).unwrap();
+    let log = run("text").stdout;
+    let rows = report["baselines"][0]["rows"].as_array().unwrap();
+    assert!(rows.iter().any(|r| r["rounds"] == 3), "{report}");
+    for row in rows {
+        let shape = row["key"]["shape"].as_str().unwrap();
+        let line = log
+            .lines()
+            .find(|l| l.split_whitespace().nth(1) == Some(shape))
+            .unwrap_or_else(|| panic!("no dashboard line for {shape}: {log}"));
+        let shown = |side: &str| {
+            let median = row[side]["median"].as_f64().unwrap();
+            format!("{median:.3}")
+        };
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let after = |tag: &str| {
+            let at = words.iter().position(|w| *w == tag).unwrap();
+            words[at + 1].to_owned()
+        };
+        assert_eq!(after("main="), shown("baseline"), "{line}\n{row}");
+        assert_eq!(after("current="), shown("current"), "{line}\n{row}");
+    }
+}
