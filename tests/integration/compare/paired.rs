@@ -439,3 +439,52 @@ fn the_dashboard_shows_a_paired_rows_medians_over_the_rounds_its_change_used() {
         assert_eq!(after("current="), shown("current"), "{line}\n{row}");
     }
 }
+
+/// scripts/paired-medians reads each metric's direction from the config:
+/// a `[[rules]]` table's `direction` (here a rule that matches no row)
+/// was taken for the last metric's, so every row of a uniform 3%
+/// slowdown counted as its medians pointing the other way.
+#[test]
+fn the_paired_medians_harness_reads_a_metrics_direction_past_a_rule() {
+    let files = Bin::new();
+    let dir = files.dir();
+    rounds(dir, 6, 0.0, 0.0, 5, |_| 0.03);
+    let listed: Vec<Value> = (0..6)
+        .map(|r| {
+            serde_json::json!({
+                "round": r + 1,
+                "current": dir.join(format!("current-r{r}.csv")),
+                "baseline": dir.join(format!("baseline-r{r}.csv")),
+            })
+        })
+        .collect();
+    let manifest = serde_json::json!({ "rounds": listed });
+    std::fs::write(dir.join("rounds.json"), manifest.to_string()).unwrap();
+    std::fs::write(
+        dir.join("config.toml"),
+        "[[metrics]]\ncolumn = \"tflops\"\nunit = \"TFLOPS\"\ndirection = \"higher\"\n\
+         [[rules]]\nmatch = [\"op=none\"]\ndirection = \"lower\"\n",
+    )
+    .unwrap();
+    let script = crate::support::harness::repo_root().join("scripts/paired-medians");
+    let out = std::process::Command::new("python3")
+        .arg(script)
+        .arg("--bin")
+        .arg(assert_cmd::cargo::cargo_bin("baseline-resolver"))
+        .arg("--rounds-dir")
+        .arg(dir)
+        .arg("--config")
+        .arg(dir.join("config.toml"))
+        .output()
+        .unwrap();
+    let printed = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        printed.contains("2 pull requests, 40 rows, 0 (0.0%) medians the other way"),
+        "{printed}"
+    );
+}
