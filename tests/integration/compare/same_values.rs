@@ -257,16 +257,7 @@ fn a_cap_below_the_first_look_is_refused_however_it_is_given() {
     let words = Err("--max-rounds 3 is below --rounds 6".to_owned());
     assert_eq!(cap("bench"), words);
     assert_eq!(cap("compare"), words);
-    let bin = Bin::new();
-    let dir = bin.dir().to_owned();
-    files(&dir);
-    let m = json!({
-        "schema": 1, "label": "main", "seed": 1, "first_look": 6, "max_rounds": 3,
-        "judged": {"metric": "time:lower"},
-        "rounds": [{"round": 1, "current": dir.join("c.csv"), "baseline": dir.join("b.csv")}],
-    });
-    std::fs::write(dir.join("rounds.json"), m.to_string()).unwrap();
-    let run = bin.args(["compare", "--manifest", "rounds.json"]).run();
+    let run = looked(6, 3, &[]);
     assert_eq!(run.code, 1, "{}", run.stderr);
     assert!(
         run.stderr
@@ -274,6 +265,24 @@ fn a_cap_below_the_first_look_is_refused_however_it_is_given() {
         "{}",
         run.stderr
     );
+}
+
+/// compare of a manifest of one round that bench looked at from
+/// `first_look` up to `max_rounds`, with `given` inputs beside it.
+fn looked(first_look: usize, max_rounds: usize, given: &[&str]) -> crate::support::harness::Run {
+    let bin = Bin::new();
+    let dir = bin.dir().to_owned();
+    files(&dir);
+    let m = json!({
+        "schema": 1, "label": "main", "seed": 1,
+        "first_look": first_look, "max_rounds": max_rounds,
+        "judged": {"metric": "time:lower"},
+        "rounds": [{"round": 1, "current": dir.join("c.csv"), "baseline": dir.join("b.csv")}],
+    });
+    std::fs::write(dir.join("rounds.json"), m.to_string()).unwrap();
+    bin.args(["compare", "--manifest", "rounds.json"])
+        .args(given)
+        .run()
 }
 
 /// A fail threshold of 100% or more can never fail a higher-is-better row
@@ -362,20 +371,7 @@ fn a_config_rules_thresholds_are_held_to_the_inputs_ranges() {
 /// manifest), never the manifest's (it was reported as a bad rounds.json).
 #[test]
 fn a_given_cap_below_the_first_look_is_the_inputs_fault_beside_a_manifest() {
-    let run = |given: &[&str]| {
-        let bin = Bin::new();
-        let dir = bin.dir().to_owned();
-        files(&dir);
-        let m = json!({
-            "schema": 1, "label": "main", "seed": 1, "first_look": 6, "max_rounds": 20,
-            "judged": {"metric": "time:lower"},
-            "rounds": [{"round": 1, "current": dir.join("c.csv"), "baseline": dir.join("b.csv")}],
-        });
-        std::fs::write(dir.join("rounds.json"), m.to_string()).unwrap();
-        bin.args(["compare", "--manifest", "rounds.json"])
-            .args(given)
-            .run()
-    };
+    let run = |given: &[&str]| looked(6, 20, given);
     for (given, words) in [
         (
             &["--max-rounds", "3"][..],
