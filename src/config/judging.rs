@@ -128,7 +128,7 @@ pub fn fixed_fail_threshold(text: &str) -> Result<f64, String> {
 /// before its rounds run, as compare refuses it (and compare would refuse
 /// the manifest that carried it, after every round had run).
 pub fn reachable(fail: f64, config: &super::Config) -> Result<(), String> {
-    if fail >= 1.0 && !config.all_lower() {
+    if !can_fail(fail, config.all_lower()) {
         Err(format!(
             "{} can never fail: a higher-is-better metric falls at most 100% (to zero). Use a smaller threshold",
             fail * 100.0
@@ -136,6 +136,14 @@ pub fn reachable(fail: f64, config: &super::Config) -> Result<(), String> {
     } else {
         Ok(())
     }
+}
+
+/// Whether a fixed fail threshold (a fraction) can fail a row of that
+/// direction: a higher-is-better value falls at most 100%, a
+/// lower-is-better one can grow without bound. The one check, for the
+/// inputs ([`reachable`]) and for a config rule's own threshold.
+pub fn can_fail(fail: f64, lower: bool) -> bool {
+    fail < 1.0 || lower
 }
 
 #[cfg(test)]

@@ -385,7 +385,7 @@ fn compile(config: &Config, i: usize, spec: RuleSpec) -> Result<Rule, String> {
             let lower = spec
                 .direction
                 .map_or_else(|| config.all_lower(), |d| d == Direction::Lower);
-            if f >= 1.0 && !lower {
+            if !judging::can_fail(f, lower) {
                 return Err(format!(
                     "{at}: fail-threshold = {p} can never fail: a higher-is-better metric falls at most 100% (to zero); use a smaller one, or `ignore = true` for rows that should not gate"
                 ));
