@@ -43,6 +43,13 @@ pub const MAX_CALLEES: usize = 64;
 /// passes. A workflow that calls itself ends there too.
 pub const MAX_CALL_DEPTH: usize = 4;
 
+/// At most this many jobs of called files are read to judge one call of
+/// the linted file, however the calls nest: without it, 100 jobs each
+/// calling a file whose 100 jobs call it again are 100^4 jobs per call
+/// down to [`MAX_CALL_DEPTH`]. Once they are spent, the jobs not yet read
+/// are no evidence and a call met then is judged by what it passes.
+pub const MAX_JOBS_JUDGED: usize = 1024;
+
 /// The file a job's `uses:` names in its own repository's
 /// `.github/workflows` (GitHub allows no other place), as a bare file name
 /// (no `/`, no `..`): `None` for another repository's workflow.
@@ -72,18 +79,27 @@ pub fn called<'c>(job: &Job<'_>, caller: &Path, callees: &'c Callees) -> Option<
 /// Whether `job`, a call of a reusable workflow from the file at
 /// `caller`, is seen to hold an expensive runner.
 pub fn costly_call(job: &Job<'_>, caller: &Path, callees: &Callees) -> bool {
-    costly_call_at(job, caller, callees, 1)
+    let mut budget = MAX_JOBS_JUDGED;
+    costly_call_at(job, caller, callees, 1, &mut budget)
 }
 
 /// [`costly_call`] for a call `depth` files down from the linted one: past
 /// [`MAX_CALL_DEPTH`] the called file is not read, only what the call
-/// passes.
-fn costly_call_at(job: &Job<'_>, caller: &Path, callees: &Callees, depth: usize) -> bool {
+/// passes, and so once `budget` (the called jobs still to be read, of
+/// [`MAX_JOBS_JUDGED`]) is spent.
+fn costly_call_at(
+    job: &Job<'_>,
+    caller: &Path,
+    callees: &Callees,
+    depth: usize,
+    budget: &mut usize,
+) -> bool {
     if job.text("uses").is_none() {
         return false;
     }
-    match called(job, caller, callees).filter(|_| depth <= MAX_CALL_DEPTH) {
-        Some(root) => callee_costly(job, root, caller, callees, depth),
+    let readable = depth <= MAX_CALL_DEPTH && *budget > 0;
+    match called(job, caller, callees).filter(|_| readable) {
+        Some(root) => callee_costly(job, root, caller, callees, depth, budget),
         None => passes_costly_runner(job) || job.text("uses").is_some_and(named_costly),
     }
 }
@@ -120,9 +136,14 @@ fn callee_costly(
     at: &Path,
     callees: &Callees,
     depth: usize,
+    budget: &mut usize,
 ) -> bool {
     let jobs = root.get("jobs").map(Node::entries).unwrap_or_default();
     jobs.iter().any(|(id, node)| {
+        let Some(left) = budget.checked_sub(1) else {
+            return false;
+        };
+        *budget = left;
         let job = Job {
             id,
             node,
@@ -131,7 +152,7 @@ fn callee_costly(
             inputs: Inputs::new(),
         };
         if job.text("uses").is_some() {
-            return costly_call_at(&job, at, callees, depth.saturating_add(1));
+            return costly_call_at(&job, at, callees, depth.saturating_add(1), budget);
         }
         costly_labels(&callee_labels(caller, root, &job), job.devices())
     })
