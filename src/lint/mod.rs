@@ -500,10 +500,7 @@ pub fn lint_text(
             });
         }
     };
-    let beside = scripts::Beside {
-        scripts: &repo.scripts,
-        root: scripts::repo_root(path),
-    };
+    let beside = scripts::Beside::new(&repo.scripts, scripts::repo_root(path));
     let mut flow = workflow::read_beside(&root, Some(&beside)).map_err(|e| LintError::Script {
         path: name.clone(),
         line: e.at.line,
