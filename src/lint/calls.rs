@@ -19,7 +19,7 @@
 //! key's name: rapids' calls pass `node_type: "gpu-l4-latest-1"`, and a
 //! list of key names misses the next project's.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use super::candidates::candidates;
@@ -237,6 +237,7 @@ pub fn run_inputs(action: &Node) -> Vec<String> {
         .map(Node::items)
         .unwrap_or_default();
     let mut names = Vec::new();
+    let mut seen = BTreeSet::new();
     for run in steps
         .iter()
         .filter_map(|s| s.get("run").and_then(Node::str))
@@ -250,8 +251,7 @@ pub fn run_inputs(action: &Node) -> Vec<String> {
                 .chars()
                 .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-'))
                 .collect();
-            let before = run.get(..at).unwrap_or("");
-            let before = before.rsplit('\n').next().unwrap_or(before);
+            let before = line_before(run, at);
             let before = before.trim_end_matches(['"', '\'']).trim_end();
             let starts = before.is_empty()
                 || [";", "&&", "||", "|", "-c", "eval", "exec"]
@@ -264,12 +264,29 @@ pub fn run_inputs(action: &Node) -> Vec<String> {
                     .is_some_and(|v| {
                         !v.is_empty() && v.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
                     });
-            if starts && !name.is_empty() && !names.contains(&name) {
+            if starts && !name.is_empty() && seen.insert(name.clone()) {
                 names.push(name);
             }
         }
     }
     names
+}
+
+/// How far back from an input's `${{` the command it stands in is read.
+/// Read to the line's start, a stranger's line of 4 MiB of `${{ inputs.A
+/// }}` is read back once per input, 10^12 steps; a command word (`eval`,
+/// `CMD=`) is a few bytes.
+const BEFORE_LIMIT: usize = 256;
+
+/// The text of `run`'s line that holds byte `at`, up to `at`: at most its
+/// last [`BEFORE_LIMIT`] bytes, cut at a character's boundary.
+fn line_before(run: &str, at: usize) -> &str {
+    let mut start = at.saturating_sub(BEFORE_LIMIT);
+    while !run.is_char_boundary(start) {
+        start = start.saturating_add(1);
+    }
+    let before = run.get(start..at).unwrap_or("");
+    before.rsplit('\n').next().unwrap_or(before)
 }
 
 /// The commands a step gives its action through the inputs `names` the
