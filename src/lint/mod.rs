@@ -564,7 +564,7 @@ mod tests {
         )
         .unwrap();
         let read = scripts_of(&[flow]);
-        let names: Vec<_> = read.files().filter_map(Path::file_name).collect();
-        assert_eq!(names, ["ok.sh"]);
+        let kept = ["ok.sh", "big.sh", "link.sh", "dir.sh"].map(|s| read.has(&repo.join(s)));
+        assert_eq!(kept, [true, false, false, false]);
     }
 }

@@ -49,11 +49,6 @@ impl Scripts {
     pub fn has(&self, file: &Path) -> bool {
         self.0.len() >= MAX_SCRIPTS || self.0.contains_key(file)
     }
-
-    /// The paths read, in order.
-    pub fn files(&self) -> impl Iterator<Item = &Path> {
-        self.0.keys().map(PathBuf::as_path)
-    }
 }
 
 /// The scripts of the repository whose root is `root`, as a workflow of it
