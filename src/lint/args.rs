@@ -151,7 +151,10 @@ pub const BRANCH_LIMIT: usize = 255;
 /// `--default-branch`: a workflow file does not say which branch is the
 /// repository's default, and `cancel-main` asks whether pushes to it share
 /// a cancelling group (rapidsai's `branch-25.06`, marqo's `mainline`).
-pub const DEFAULT_BRANCH: Typed<String> = Typed {
+/// Empty or all spaces is not given (the action passes an empty value when
+/// the event names no repository): kept as `""`, it would make an empty
+/// literal of a group the default branch.
+pub const DEFAULT_BRANCH: Typed<Option<String>> = Typed {
     input: Input::one(
         "default-branch",
         &["INPUT_DEFAULT_BRANCH"],
@@ -161,6 +164,9 @@ pub const DEFAULT_BRANCH: Typed<String> = Typed {
     )
     .said("${{ github.event.repository.default_branch }}"),
     parse: |t| {
+        if t.trim().is_empty() {
+            return Ok(None);
+        }
         let bad = t.len() > BRANCH_LIMIT || t.chars().any(|c| c.is_control() || c.is_whitespace());
         if bad {
             Err(format!(
@@ -168,7 +174,7 @@ pub const DEFAULT_BRANCH: Typed<String> = Typed {
                 shown(t)
             ))
         } else {
-            Ok(t.to_owned())
+            Ok(Some(t.to_owned()))
         }
     },
 };
@@ -191,8 +197,9 @@ fn repository_name(t: &str) -> bool {
 /// `--repository`: a workflow names its own repository as it names any
 /// other (`repository: nod-ai/SHARK-TestSuite` in SHARK-TestSuite), and
 /// `unpinned-clone` must tell its own code, which is what is measured,
-/// from another project's.
-pub const REPOSITORY: Typed<String> = Typed {
+/// from another project's. Empty or all spaces is not given, as the
+/// action passes it when the event names no repository.
+pub const REPOSITORY: Typed<Option<String>> = Typed {
     input: Input::one(
         "repository",
         &["INPUT_REPOSITORY"],
@@ -203,8 +210,10 @@ pub const REPOSITORY: Typed<String> = Typed {
     )
     .said("${{ github.repository }}"),
     parse: |t| {
-        if repository_name(t) {
-            Ok(t.to_owned())
+        if t.trim().is_empty() {
+            Ok(None)
+        } else if repository_name(t) {
+            Ok(Some(t.to_owned()))
         } else {
             Err(format!(
                 "expected owner/name of at most {REPOSITORY_LIMIT} bytes (letters, digits, '-', '_', '.'), got {:?}",
@@ -213,3 +222,22 @@ pub const REPOSITORY: Typed<String> = Typed {
         }
     },
 };
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_empty_or_all_space_branch_or_repository_is_not_given() {
+        for empty in ["", "   ", "\t"] {
+            assert_eq!((DEFAULT_BRANCH.parse)(empty), Ok(None), "{empty:?}");
+            assert_eq!((REPOSITORY.parse)(empty), Ok(None), "{empty:?}");
+        }
+        assert_eq!(
+            (DEFAULT_BRANCH.parse)("trunk"),
+            Ok(Some("trunk".to_owned()))
+        );
+        assert_eq!((REPOSITORY.parse)("o/r"), Ok(Some("o/r".to_owned())));
+        assert!((REPOSITORY.parse)("o r").is_err());
+    }
+}

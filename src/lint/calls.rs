@@ -19,7 +19,7 @@
 //! key's name: rapids' calls pass `node_type: "gpu-l4-latest-1"`, and a
 //! list of key names misses the next project's.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use super::candidates::candidates;
@@ -42,6 +42,13 @@ pub const MAX_CALLEES: usize = 64;
 /// test), and a chain deeper than this is read by what its last call
 /// passes. A workflow that calls itself ends there too.
 pub const MAX_CALL_DEPTH: usize = 4;
+
+/// At most this many jobs of called files are read to judge one call of
+/// the linted file, however the calls nest: without it, 100 jobs each
+/// calling a file whose 100 jobs call it again are 100^4 jobs per call
+/// down to [`MAX_CALL_DEPTH`]. Once they are spent, the jobs not yet read
+/// are no evidence and a call met then is judged by what it passes.
+pub const MAX_JOBS_JUDGED: usize = 1024;
 
 /// The file a job's `uses:` names in its own repository's
 /// `.github/workflows` (GitHub allows no other place), as a bare file name
@@ -72,18 +79,27 @@ pub fn called<'c>(job: &Job<'_>, caller: &Path, callees: &'c Callees) -> Option<
 /// Whether `job`, a call of a reusable workflow from the file at
 /// `caller`, is seen to hold an expensive runner.
 pub fn costly_call(job: &Job<'_>, caller: &Path, callees: &Callees) -> bool {
-    costly_call_at(job, caller, callees, 1)
+    let mut budget = MAX_JOBS_JUDGED;
+    costly_call_at(job, caller, callees, 1, &mut budget)
 }
 
 /// [`costly_call`] for a call `depth` files down from the linted one: past
 /// [`MAX_CALL_DEPTH`] the called file is not read, only what the call
-/// passes.
-fn costly_call_at(job: &Job<'_>, caller: &Path, callees: &Callees, depth: usize) -> bool {
+/// passes, and so once `budget` (the called jobs still to be read, of
+/// [`MAX_JOBS_JUDGED`]) is spent.
+fn costly_call_at(
+    job: &Job<'_>,
+    caller: &Path,
+    callees: &Callees,
+    depth: usize,
+    budget: &mut usize,
+) -> bool {
     if job.text("uses").is_none() {
         return false;
     }
-    match called(job, caller, callees).filter(|_| depth <= MAX_CALL_DEPTH) {
-        Some(root) => callee_costly(job, root, caller, callees, depth),
+    let readable = depth <= MAX_CALL_DEPTH && *budget > 0;
+    match called(job, caller, callees).filter(|_| readable) {
+        Some(root) => callee_costly(job, root, caller, callees, depth, budget),
         None => passes_costly_runner(job) || job.text("uses").is_some_and(named_costly),
     }
 }
@@ -120,9 +136,14 @@ fn callee_costly(
     at: &Path,
     callees: &Callees,
     depth: usize,
+    budget: &mut usize,
 ) -> bool {
     let jobs = root.get("jobs").map(Node::entries).unwrap_or_default();
     jobs.iter().any(|(id, node)| {
+        let Some(left) = budget.checked_sub(1) else {
+            return false;
+        };
+        *budget = left;
         let job = Job {
             id,
             node,
@@ -131,7 +152,7 @@ fn callee_costly(
             inputs: Inputs::new(),
         };
         if job.text("uses").is_some() {
-            return costly_call_at(&job, at, callees, depth.saturating_add(1));
+            return costly_call_at(&job, at, callees, depth.saturating_add(1), budget);
         }
         costly_labels(&callee_labels(caller, root, &job), job.devices())
     })
@@ -216,6 +237,7 @@ pub fn run_inputs(action: &Node) -> Vec<String> {
         .map(Node::items)
         .unwrap_or_default();
     let mut names = Vec::new();
+    let mut seen = BTreeSet::new();
     for run in steps
         .iter()
         .filter_map(|s| s.get("run").and_then(Node::str))
@@ -229,8 +251,7 @@ pub fn run_inputs(action: &Node) -> Vec<String> {
                 .chars()
                 .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-'))
                 .collect();
-            let before = run.get(..at).unwrap_or("");
-            let before = before.rsplit('\n').next().unwrap_or(before);
+            let before = line_before(run, at);
             let before = before.trim_end_matches(['"', '\'']).trim_end();
             let starts = before.is_empty()
                 || [";", "&&", "||", "|", "-c", "eval", "exec"]
@@ -243,12 +264,29 @@ pub fn run_inputs(action: &Node) -> Vec<String> {
                     .is_some_and(|v| {
                         !v.is_empty() && v.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
                     });
-            if starts && !name.is_empty() && !names.contains(&name) {
+            if starts && !name.is_empty() && seen.insert(name.clone()) {
                 names.push(name);
             }
         }
     }
     names
+}
+
+/// How far back from an input's `${{` the command it stands in is read.
+/// Read to the line's start, a stranger's line of 4 MiB of `${{ inputs.A
+/// }}` is read back once per input, 10^12 steps; a command word (`eval`,
+/// `CMD=`) is a few bytes.
+const BEFORE_LIMIT: usize = 256;
+
+/// The text of `run`'s line that holds byte `at`, up to `at`: at most its
+/// last [`BEFORE_LIMIT`] bytes, cut at a character's boundary.
+fn line_before(run: &str, at: usize) -> &str {
+    let mut start = at.saturating_sub(BEFORE_LIMIT);
+    while !run.is_char_boundary(start) {
+        start = start.saturating_add(1);
+    }
+    let before = run.get(start..at).unwrap_or("");
+    before.rsplit('\n').next().unwrap_or(before)
 }
 
 /// The commands a step gives its action through the inputs `names` the

@@ -21,6 +21,7 @@
 //! expensive runner ([`Job::costly_runner`]), benchmark or not: a GPU
 //! project's test jobs can cost as much as its benchmarks. Pure.
 
+use std::collections::BTreeSet;
 use std::path::Path;
 
 use super::calls::{Callees, called, callee_labels, costly_call};
@@ -108,11 +109,14 @@ pub fn benchmarks(w: &Workflow<'_>, file: &str, context: Context<'_>) -> Benchma
                     && runs_a_program(job))
         })
         .collect();
+    let starters = runner_starters(w);
     let costly = w
         .jobs
         .iter()
         .map(|j| {
-            j.costly_runner() || started_runner(w, j) || costly_call(j, Path::new(file), callees)
+            j.costly_runner()
+                || started_runner(&starters, j)
+                || costly_call(j, Path::new(file), callees)
         })
         .collect();
     let calls_bench = w
@@ -145,7 +149,7 @@ pub fn benchmarks(w: &Workflow<'_>, file: &str, context: Context<'_>) -> Benchma
 /// project pays for while the job holds it (marqo's EC2 GPU runners,
 /// issue 49, eighth held-out set). An output of any other job (a label
 /// picked in a script) is not seen.
-fn started_runner(w: &Workflow<'_>, job: &Job<'_>) -> bool {
+fn started_runner(starters: &BTreeSet<String>, job: &Job<'_>) -> bool {
     let mut labels = Vec::new();
     if let Some(runs_on) = job.get("runs-on") {
         runs_on.scalars(&mut labels);
@@ -153,19 +157,30 @@ fn started_runner(w: &Workflow<'_>, job: &Job<'_>) -> bool {
     labels.iter().any(|label| {
         label.text.match_indices("needs.").any(|(at, n)| {
             let rest = label.text.get(at.saturating_add(n.len())..).unwrap_or("");
-            let Some((id, _)) = rest.split_once(".outputs.") else {
-                return false;
-            };
-            w.jobs
-                .iter()
-                .filter(|j| j.id.text.eq_ignore_ascii_case(id.trim()))
-                .flat_map(|j| &j.steps)
-                .any(|s| {
-                    s.action().is_some_and(|a| a.ends_with("-github-runner"))
-                        && s.with_text("mode").as_deref() != Some("stop")
-                })
+            let id_len = rest
+                .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-')))
+                .unwrap_or(rest.len());
+            let (id, after) = rest.split_at(id_len);
+            after.starts_with(".outputs.") && starters.contains(&id.to_ascii_lowercase())
         })
     })
+}
+
+/// The ids, lower-cased, of the jobs of `w` that start a self-hosted
+/// runner (see [`started_runner`]): found once per workflow, not once per
+/// `needs.` a label reads, so a stranger's workflow of many jobs and
+/// labels costs its size, not its size squared.
+fn runner_starters(w: &Workflow<'_>) -> BTreeSet<String> {
+    w.jobs
+        .iter()
+        .filter(|j| {
+            j.steps.iter().any(|s| {
+                s.action().is_some_and(|a| a.ends_with("-github-runner"))
+                    && s.with_text("mode").as_deref() != Some("stop")
+            })
+        })
+        .map(|j| j.id.text.to_ascii_lowercase())
+        .collect()
 }
 
 /// Whether `job` calls a workflow of its own repository (read beside it)

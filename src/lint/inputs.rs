@@ -57,8 +57,8 @@ pub fn validate(args: &LintArgs, env: Env<'_>) -> Result<Inputs, InputError> {
         form,
         fail_on: r.typed_or_default(&FAIL_ON)?,
         sarif: r.path(&SARIF),
-        default_branch: r.typed(&DEFAULT_BRANCH)?,
-        repository: r.typed(&REPOSITORY)?,
+        default_branch: r.typed(&DEFAULT_BRANCH)?.flatten(),
+        repository: r.typed(&REPOSITORY)?.flatten(),
         files: RunnerFiles::from_env(&r),
     })
 }

@@ -309,9 +309,6 @@ fn writable(path: &std::path::Path) -> Result<(), String> {
         })
 }
 
-/// What the rules know of the repository beyond one file: the config's
-/// `[lint]` table, and the workflows whose runs another workflow reads
-/// (`on: workflow_run: workflows: [...]`, by name).
 /// What a workflow file never says and the caller may know: the
 /// repository's default branch (`--default-branch`) and its own name
 /// (`--repository`, `owner/name`).
@@ -321,6 +318,9 @@ pub struct Known<'a> {
     pub repository: Option<&'a str>,
 }
 
+/// What the rules know of the repository beyond one file: the config's
+/// `[lint]` table, and the workflows whose runs another workflow reads
+/// (`on: workflow_run: workflows: [...]`, by name).
 #[derive(Debug, Default)]
 pub struct Repo<'a> {
     pub lint: Option<&'a Lint>,
@@ -500,42 +500,14 @@ pub fn lint_text(
             });
         }
     };
-    let beside = scripts::Beside {
-        scripts: &repo.scripts,
-        root: scripts::repo_root(path),
-    };
+    let here = scripts::repo_root(path);
+    let beside = scripts::Beside::new(&repo.scripts, here.clone());
     let mut flow = workflow::read_beside(&root, Some(&beside)).map_err(|e| LintError::Script {
         path: name.clone(),
         line: e.at.line,
         source: e.source,
     })?;
-    flow.default_branch = repo.known.default_branch.map(str::to_owned);
-    flow.repository = repo.known.repository.map(str::to_owned);
-    flow.callers = callers::of(&repo.callers, path)
-        .iter()
-        .map(workflow::triggers_only)
-        .map(|mut c| {
-            c.default_branch.clone_from(&flow.default_branch);
-            c
-        })
-        .collect();
-    let with: Vec<Option<&yaml::Node>> = repo
-        .calls_with
-        .get(path)
-        .map(|v| v.iter().map(Option::as_ref).collect())
-        .unwrap_or_default();
-    let inputs = calls::input_values(&root, &with);
-    let here = scripts::repo_root(path);
-    for job in &mut flow.jobs {
-        job.inputs = inputs.clone();
-        for step in &mut job.steps {
-            let dir = step.text("uses").and_then(|u| u.trim().strip_prefix("./"));
-            if let Some(action) = dir.and_then(|d| repo.actions.get(&here.join(d))) {
-                step.given = calls::given_commands(step, &action.runs);
-                step.cache_saves.clone_from(&action.saves);
-            }
-        }
-    }
+    repo::join(&mut flow, &root, path, &here, repo);
     let ignores = suppress::Ignores::read(text);
     let mut findings = Vec::new();
     let mut suppressed = 0usize;
@@ -592,7 +564,7 @@ mod tests {
         )
         .unwrap();
         let read = scripts_of(&[flow]);
-        let names: Vec<_> = read.files().filter_map(Path::file_name).collect();
-        assert_eq!(names, ["ok.sh"]);
+        let kept = ["ok.sh", "big.sh", "link.sh", "dir.sh"].map(|s| read.has(&repo.join(s)));
+        assert_eq!(kept, [true, false, false, false]);
     }
 }

@@ -112,14 +112,14 @@ pub fn invoked(c: &Command) -> Option<(&str, Vec<&str>)> {
 }
 
 /// Whether `c` only compiles the benchmarks and runs nothing: `cargo bench
-/// --no-run` (xet-core's "Check benchmarks compile"), `cargo check
-/// --benches`. In a job named for benchmarking it is no program run, so
+/// --no-run` (xet-core's "Check benchmarks compile"), `cargo criterion
+/// --no-run`, `cargo check --benches`. In a job named for benchmarking it is no program run, so
 /// no evidence that the job measures.
 pub fn compiles_only(c: &Command) -> bool {
     invoked(c).is_some_and(|(base, words)| {
         base == "cargo"
             && match words.get(1) {
-                Some(&("bench" | "test")) => words.contains(&"--no-run"),
+                Some(&("bench" | "test" | "criterion")) => words.contains(&"--no-run"),
                 Some(&"check") => true,
                 _ => false,
             }
@@ -362,11 +362,8 @@ pub fn benchmark_command(c: &Command) -> bool {
     let harness = ["pyperf", "pyperformance", "nvbench", "criterion"]
         .iter()
         .any(|h| base.starts_with(h));
-    // `cargo bench --no-run` compiles the benchmarks and runs none, as
-    // `cargo check --benches` (xet-core's "Check benchmarks compile").
-    let cargo_runs = !words.contains(&"--no-run");
     (base == "cargo"
-        && cargo_runs
+        && !compiles_only(c)
         && (words.get(1) == Some(&"bench") || words.get(1) == Some(&"criterion")))
         || (base == "asv" && matches!(words.get(1), Some(&("run" | "continuous" | "compare"))))
         || (base == "go"
@@ -452,6 +449,7 @@ mod tests {
         for no in [
             "cargo check --benches",
             "cargo bench --no-run --workspace --exclude x",
+            "cargo criterion --no-run",
             "echo 'run the benchmarks: cargo bench'",
             "cargo test --all-targets",
             "make bench-docs",
@@ -471,6 +469,26 @@ mod tests {
             "python3 scripts/ci/publish.py --data-type bench --source-dir out",
         ] {
             assert!(!runs(no), "{no}");
+        }
+    }
+
+    #[test]
+    fn compiling_the_benchmarks_only_is_one_test_for_every_cargo_form() {
+        for (line, only) in [
+            ("cargo bench --no-run", true),
+            ("cargo criterion --no-run", true),
+            ("cargo test --no-run", true),
+            ("cargo check --benches", true),
+            ("cargo criterion", false),
+            ("cargo bench", false),
+        ] {
+            let c = commands(line).unwrap().remove(0);
+            assert_eq!(compiles_only(&c), only, "{line}");
+            assert_eq!(
+                benchmark_command(&c),
+                !only && line != "cargo test --no-run",
+                "{line}"
+            );
         }
     }
 }

@@ -1,13 +1,57 @@
 //! What lint reads of the repository beyond the file it lints: the
 //! workflows another one's `workflow_run` reads, and the `with:` of the
 //! calls into each reusable workflow. Reads the files (bounded as the
-//! linted ones are); the judgements on them are in [`super::calls`].
+//! linted ones are), and joins what was read to a linted workflow
+//! ([`join`]); the judgements on them are in [`super::calls`].
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use super::{FILE_LIMIT, calls, yaml};
+use super::workflow::{self, Workflow};
+use super::{FILE_LIMIT, Repo, callers, calls, yaml};
 use crate::runner::read;
+
+/// Gives `flow`, the workflow read from `root` at `path` in the
+/// repository whose root is `here`, what the repository tells of it beyond
+/// the file: what the caller knows (`--default-branch`, `--repository`),
+/// the triggers of the workflows that call it, the values its callers give
+/// its inputs, and the commands and caches of the repository's own actions
+/// its steps use. The rules then read one workflow, whatever came from
+/// where.
+pub fn join<'a>(
+    flow: &mut Workflow<'a>,
+    root: &yaml::Node,
+    path: &Path,
+    here: &Path,
+    repo: &'a Repo<'_>,
+) {
+    flow.default_branch = repo.known.default_branch.map(str::to_owned);
+    flow.repository = repo.known.repository.map(str::to_owned);
+    flow.callers = callers::of(&repo.callers, path)
+        .iter()
+        .map(workflow::triggers_only)
+        .map(|mut c| {
+            c.default_branch.clone_from(&flow.default_branch);
+            c
+        })
+        .collect();
+    let with: Vec<Option<&yaml::Node>> = repo
+        .calls_with
+        .get(path)
+        .map(|v| v.iter().map(Option::as_ref).collect())
+        .unwrap_or_default();
+    let inputs = calls::input_values(root, &with);
+    for job in &mut flow.jobs {
+        job.inputs = inputs.clone();
+        for step in &mut job.steps {
+            let dir = step.text("uses").and_then(|u| u.trim().strip_prefix("./"));
+            if let Some(action) = dir.and_then(|d| repo.actions.get(&here.join(d))) {
+                step.given = calls::given_commands(step, &action.runs);
+                step.cache_saves.clone_from(&action.saves);
+            }
+        }
+    }
+}
 
 /// The workflow names the files' `workflow_run` triggers name; a file that
 /// cannot be read here is said when it is linted.

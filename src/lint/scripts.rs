@@ -15,6 +15,7 @@
 //! (I/O, with the other files read beside the workflows); splicing their
 //! commands into the step's is here, pure ([`splice`]).
 
+use std::cell::Cell;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -24,6 +25,11 @@ use super::shell::{self, Command, Vars, file_name};
 pub const SCRIPT_LIMIT: u64 = 256 * 1024;
 /// At most this many scripts are read for one lint run.
 pub const MAX_SCRIPTS: usize = 64;
+/// At most this many bytes of script are read into the steps of one
+/// linted file, counting a script again each time a command runs it:
+/// without it, 400,000 `bash a.sh` lines of a 256 KiB `a.sh` re-read
+/// 100 GiB. Once spent, a later command's script adds nothing.
+pub const MAX_SPLICED_BYTES: usize = 16 * 1024 * 1024;
 
 /// The scripts read, by their path (the repository's root joined with the
 /// path the step names).
@@ -43,11 +49,6 @@ impl Scripts {
     pub fn has(&self, file: &Path) -> bool {
         self.0.len() >= MAX_SCRIPTS || self.0.contains_key(file)
     }
-
-    /// The paths read, in order.
-    pub fn files(&self) -> impl Iterator<Item = &Path> {
-        self.0.keys().map(PathBuf::as_path)
-    }
 }
 
 /// The scripts of the repository whose root is `root`, as a workflow of it
@@ -55,11 +56,28 @@ impl Scripts {
 pub struct Beside<'s> {
     pub scripts: &'s Scripts,
     pub root: PathBuf,
+    /// The bytes of script still to be spliced into this file's steps (of
+    /// [`MAX_SPLICED_BYTES`]).
+    left: Cell<usize>,
 }
 
-impl Beside<'_> {
+impl<'s> Beside<'s> {
+    /// The scripts of the repository at `root`, for one linted file.
+    pub fn new(scripts: &'s Scripts, root: PathBuf) -> Self {
+        Beside {
+            scripts,
+            root,
+            left: Cell::new(MAX_SPLICED_BYTES),
+        }
+    }
+
+    /// The text of the script at `rel`, when it was read and the file's
+    /// budget of spliced bytes still holds it (which it then spends).
     fn text(&self, rel: &str) -> Option<&str> {
-        self.scripts.0.get(&self.root.join(rel)).map(String::as_str)
+        let text = self.scripts.0.get(&self.root.join(rel))?;
+        let left = self.left.get().checked_sub(text.len())?;
+        self.left.set(left);
+        Some(text)
     }
 }
 
@@ -226,10 +244,7 @@ mod tests {
             PathBuf::from("./ci/dep.sh"),
             "cd /tmp\ngit clone https://x/dep.git\n".to_owned(),
         );
-        let beside = Beside {
-            scripts: &scripts,
-            root: PathBuf::from("."),
-        };
+        let beside = Beside::new(&scripts, PathBuf::from("."));
         let step = "echo $(date)\nbash ci/dep.sh\nmake";
         let cmds = shell::commands(step).unwrap();
         let at = cmds.get(2).map(Command::at).unwrap();
@@ -244,5 +259,32 @@ mod tests {
         assert_ne!(clone.script, out[5].script, "its cd moves nothing after it");
         assert_eq!(out[1].parent, Some(0));
         assert_eq!(out[5].parent, None);
+    }
+
+    #[test]
+    fn a_files_steps_splice_at_most_max_spliced_bytes_of_script() {
+        // A 1 MiB script of one command, run by 40 commands: only the
+        // first 16 (16 MiB) are spliced, in this step or any later one.
+        let mut scripts = Scripts::default();
+        let text = format!("true\n#{}\n", "x".repeat(1024 * 1024 - 7));
+        assert_eq!(text.len(), 1024 * 1024);
+        scripts.insert(PathBuf::from("./a.sh"), text);
+        let beside = Beside::new(&scripts, PathBuf::from("."));
+        let step = "bash a.sh\n".repeat(40);
+        let out = splice(
+            shell::commands(&step).unwrap(),
+            &beside,
+            None,
+            &Vars::default(),
+        );
+        let spliced = out.iter().filter(|c| c.name() == Some("true")).count();
+        assert_eq!(spliced, MAX_SPLICED_BYTES / (1024 * 1024));
+        let again = splice(
+            shell::commands("bash a.sh").unwrap(),
+            &beside,
+            None,
+            &Vars::default(),
+        );
+        assert_eq!(again.len(), 1, "the budget is the file's, not the step's");
     }
 }

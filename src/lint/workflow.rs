@@ -6,10 +6,7 @@
 use std::borrow::Cow;
 
 use super::env::StepEnv;
-pub use super::runners::{
-    accelerators, costly_labels, github_hosted, image_like, larger_image, provider_hosted,
-    unknown_runner,
-};
+pub use super::runners::{accelerators, costly_labels, larger_image, unknown_runner};
 use super::scripts::{self, Beside};
 use super::shell::{self, Command, TooDeep};
 use super::yaml::{Node, Pos, Scalar};

@@ -530,15 +530,22 @@ fn no_rust_file_is_over_600_lines() {
     assert!(long.is_empty(), "over 600 lines: {long:?}");
 }
 
-/// No function over 80 lines where rows are judged (the verdict, the
-/// paired decision, the judged values): one that grows past it decides
-/// more than one thing (`measured` had reached 88). Counted from the `fn`
-/// line to the brace that closes it at the same indent.
+/// The house rule of no function over 80 lines, held where rows are
+/// judged (the verdict, the paired decision, the judged values) and in
+/// lint: one that grows past it decides more than one thing (`measured`
+/// had reached 88, `lint_text` 82). Counted from the `fn` line to the
+/// brace that closes it at the same indent. The other commands' few
+/// longer ones (bench's side, compare's summary) are still to be split.
 #[test]
-fn no_judging_function_is_over_80_lines() {
+fn no_judging_or_lint_function_is_over_80_lines() {
     let root = repo_root();
     let mut long = Vec::new();
-    for dir in ["src/compare/verdict", "src/paired", "src/config"] {
+    for dir in [
+        "src/compare/verdict",
+        "src/paired",
+        "src/config",
+        "src/lint",
+    ] {
         for file in rust_files(&root.join(dir)) {
             let text = std::fs::read_to_string(&file).unwrap();
             let lines: Vec<&str> = text.lines().collect();

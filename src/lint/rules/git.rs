@@ -177,22 +177,50 @@ fn rev_list(text: &str) -> bool {
     (text.contains("git rev-list") || text.contains("git log")) && !lists_a_range(text)
 }
 
+/// At most this many `..` of one word are read as ranges, each side at
+/// most [`RANGE_SIDE_LIMIT`] bytes from it: the word is a stranger's, and
+/// read whole around every `..`, a 4 MiB `~a..a..a...` takes 10^12 steps.
+/// A real listing names one range, of two short revisions.
+const MAX_RANGES_READ: usize = 64;
+/// The longest side of a range read (`"$(git merge-base origin/main
+/// HEAD)"` is 36 bytes); a longer one is read as its nearest bytes.
+const RANGE_SIDE_LIMIT: usize = 256;
+
 fn lists_a_range(text: &str) -> bool {
     let quote = |c: char| matches!(c, '"' | '\'');
-    text.match_indices("..").any(|(at, _)| {
-        let before = text.get(..at).unwrap_or("");
-        let after = text.get(at..).unwrap_or("").trim_start_matches('.');
-        let from = side(before.chars().rev(), [')', '}'], ['(', '{']);
-        let from = before
-            .get(before.len().saturating_sub(from)..)
-            .unwrap_or("");
-        let to = after
-            .get(..side(after.chars(), ['(', '{'], [')', '}']))
-            .unwrap_or("");
-        let (from, to) = (from.trim_matches(quote), to.trim_matches(quote));
-        let plain = |s: &str| !s.ends_with('.') && !s.contains(['~', '^']);
-        !from.is_empty() && plain(from) && plain(to)
-    })
+    text.match_indices("..")
+        .take(MAX_RANGES_READ)
+        .any(|(at, _)| {
+            let (before, after) = around(text, at);
+            let after = after.trim_start_matches('.');
+            let from = side(before.chars().rev(), [')', '}'], ['(', '{']);
+            let from = before
+                .get(before.len().saturating_sub(from)..)
+                .unwrap_or("");
+            let to = after
+                .get(..side(after.chars(), ['(', '{'], [')', '}']))
+                .unwrap_or("");
+            let (from, to) = (from.trim_matches(quote), to.trim_matches(quote));
+            let plain = |s: &str| !s.ends_with('.') && !s.contains(['~', '^']);
+            !from.is_empty() && plain(from) && plain(to)
+        })
+}
+
+/// The at most [`RANGE_SIDE_LIMIT`] bytes of `text` before byte `at`, and
+/// those from it on, each cut at a character's boundary.
+fn around(text: &str, at: usize) -> (&str, &str) {
+    let mut start = at.saturating_sub(RANGE_SIDE_LIMIT);
+    while !text.is_char_boundary(start) {
+        start = start.saturating_add(1);
+    }
+    let mut end = at.saturating_add(RANGE_SIDE_LIMIT).min(text.len());
+    while !text.is_char_boundary(end) {
+        end = end.saturating_sub(1);
+    }
+    (
+        text.get(start..at).unwrap_or(""),
+        text.get(at..end).unwrap_or(""),
+    )
 }
 
 /// The length in bytes of one side of a range read from `..` outwards:
@@ -424,4 +452,21 @@ fn merge_base_in(script: &Script<'_>, mut shallow: bool, report: &mut dyn FnMut(
         }
     }
     shallow
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_first_64_ranges_of_a_listing_are_read() {
+        assert!(lists_a_range("git log origin/main..HEAD"));
+        let counted_back = "HEAD~1..".repeat(MAX_RANGES_READ);
+        assert!(!lists_a_range(&format!("git log {counted_back}main..HEAD")));
+        let long_side = format!("git log ~{}..HEAD", "a".repeat(RANGE_SIDE_LIMIT));
+        assert!(
+            lists_a_range(&long_side),
+            "a side is read as its nearest 256 bytes"
+        );
+    }
 }

@@ -105,3 +105,34 @@ fn any_input_naming_a_gpu_runner_and_a_called_benchmark_job_count() {
         run.stdout
     );
 }
+
+#[test]
+fn calls_nested_in_calls_are_judged_within_a_bounded_count_of_jobs() {
+    // 100 jobs each call b.yml, whose 100 jobs each call b.yml again:
+    // followed down 4 calls, that is 10^10 jobs to judge. Lint reads at
+    // most MAX_JOBS_JUDGED (1,024) called jobs per call, so it answers:
+    // the called jobs name no expensive runner, so no call is costly.
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join(".github/workflows");
+    std::fs::create_dir_all(&dir).unwrap();
+    let calls = |n: usize| -> String {
+        (0..n)
+            .map(|i| format!("  j{i}:\n    uses: ./.github/workflows/b.yml\n"))
+            .collect()
+    };
+    let a = format!(
+        "on: pull_request\nconcurrency:\n  group: ci\n  cancel-in-progress: true\njobs:\n{}",
+        calls(100)
+    );
+    std::fs::write(dir.join("a.yml"), a).unwrap();
+    std::fs::write(
+        dir.join("b.yml"),
+        format!("on: workflow_call\njobs:\n{}", calls(100)),
+    )
+    .unwrap();
+    let (run, v) = Bin::new()
+        .in_dir(tmp.path())
+        .args(["lint", ".github/workflows/a.yml", "--fail-on", "note"])
+        .json_code(0);
+    assert_eq!(findings(&v), [], "{}", run.stdout);
+}

@@ -64,6 +64,16 @@ fn the_repository_given_is_its_own_code_when_named() {
         lint_given("heldout9", "own-repository.yml", &from_action, &[]),
         own
     );
+    // Empty or spaces, as the action passes when the event names none:
+    // not given, never refused.
+    for empty in ["", "   "] {
+        let flag = ["--repository", empty];
+        assert_eq!(
+            lint_given("heldout9", "own-repository.yml", &[], &flag),
+            (4, unknown.clone()),
+            "{empty:?}"
+        );
+    }
     let other = [("INPUT_REPOSITORY", "example-org/other")];
     assert_eq!(
         lint_given("heldout9", "own-repository.yml", &other, &[]),

@@ -7,6 +7,7 @@
 //! suppression, `--fail-on`, bad input, hostile file names, and this
 //! repository's own workflows, which must lint clean.
 
+mod bounds;
 mod calls;
 mod heldout;
 mod heldout5;

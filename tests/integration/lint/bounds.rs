@@ -1,0 +1,84 @@
+//! `lint` on hostile workflows whose shape once made its work grow with
+//! the square of their size: each must finish with the findings the
+//! documented bound gives (SECURITY.md, `lint`). Work is never timed here;
+//! before each bound these runs did not end.
+
+use crate::support::harness::Bin;
+
+use super::calls::findings;
+
+/// `lint --format json` on `text` as `.github/workflows/w.yml` of a fresh
+/// checkout: its findings as (file, rule, line), the exit asserted.
+fn lint_one(text: &str, code: i32) -> Vec<(String, String, u64)> {
+    lint_with(text, &[], code)
+}
+
+/// [`lint_one`] with `others` (path from the checkout's root, text)
+/// written beside it.
+fn lint_with(text: &str, others: &[(&str, String)], code: i32) -> Vec<(String, String, u64)> {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join(".github/workflows");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("w.yml"), text).unwrap();
+    for (path, other) in others {
+        let at = tmp.path().join(path);
+        std::fs::create_dir_all(at.parent().unwrap()).unwrap();
+        std::fs::write(at, other).unwrap();
+    }
+    let (_, v) = Bin::new()
+        .in_dir(tmp.path())
+        .args(["lint", ".github/workflows/w.yml", "--fail-on", "note"])
+        .json_code(code);
+    findings(&v)
+}
+
+fn found(rules: &[(&str, u64)]) -> Vec<(String, String, u64)> {
+    rules
+        .iter()
+        .map(|(r, l)| ("w.yml".to_owned(), (*r).to_owned(), *l))
+        .collect()
+}
+
+#[test]
+fn a_listing_of_800_kib_of_ranges_counted_back_is_read_as_a_walk() {
+    // 200,000 `~a..` in one `git rev-list` word: each `..` is read only
+    // within 256 bytes, and only the first 64, so the loop is judged (a
+    // walk back, every side counted back) rather than never finishing.
+    let text = format!(
+        "on: push\njobs:\n  bench:\n    runs-on: [self-hosted, gpu]\n    steps:\n      - run: |\n          for c in $(git rev-list {}HEAD); do git checkout $c && cargo bench || continue; break; done\n",
+        "~a..".repeat(200_000)
+    );
+    assert_eq!(
+        lint_one(&text, 4),
+        found(&[("long-timeout", 3), ("baseline-walk", 7)])
+    );
+}
+
+#[test]
+fn a_runner_label_of_a_million_needs_is_read_once() {
+    // 500,000 `needs.` with no `.outputs.`: each is read up to its job id
+    // (GitHub's id characters), and the jobs that start a runner are found
+    // once per workflow, so the label beside it is still judged: bench runs
+    // on the EC2 runner start-runner starts.
+    let text = format!(
+        "on: push\njobs:\n  start-runner:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: machulav/ec2-github-runner@v2\n        with:\n          mode: start\n  bench:\n    needs: start-runner\n    runs-on: [\"{}\", \"${{{{ needs.start-runner.outputs.label }}}}\"]\n    steps:\n      - run: cargo bench\n",
+        "needs.".repeat(500_000)
+    );
+    assert_eq!(lint_one(&text, 4), found(&[("long-timeout", 9)]));
+}
+
+#[test]
+fn an_action_line_of_200_000_inputs_is_read_within_256_bytes_of_each() {
+    // The repository's action runs one line of 200,000 `${{ inputs.a }}`:
+    // each is read back at most 256 bytes for the command it stands in,
+    // not to the line's start, so the step that uses it is linted.
+    let action = format!(
+        "runs:\n  using: composite\n  steps:\n    - shell: bash\n      run: |\n        {}\n        ${{{{ inputs.cmd }}}}\n",
+        "${{ inputs.a }}".repeat(200_000)
+    );
+    let text = "on: push\njobs:\n  perf:\n    runs-on: [self-hosted, gpu]\n    steps:\n      - uses: ./.github/actions/x\n        with:\n          cmd: cargo bench\n";
+    assert_eq!(
+        lint_with(text, &[(".github/actions/x/action.yml", action)], 4),
+        found(&[("long-timeout", 3)])
+    );
+}
