@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 use super::candidates::candidates;
 use super::env::StepEnv;
 use super::shell::{Command, commands_with};
-use super::workflow::{Inputs, Job, Step, costly_labels, larger_image};
+use super::workflow::{CallInputs, Job, Step, costly_labels, input_in, larger_image};
 use super::yaml::Node;
 
 /// The called workflows read beside their callers: path -> parsed file.
@@ -149,7 +149,7 @@ fn callee_costly(
             node,
             steps: Vec::new(),
             env: StepEnv::default(),
-            inputs: Inputs::new(),
+            inputs: CallInputs::new(),
         };
         if job.text("uses").is_some() {
             return costly_call_at(&job, at, callees, depth.saturating_add(1), budget);
@@ -162,27 +162,16 @@ fn callee_costly(
 /// `${{ inputs.K }}` read as `caller` passes K (written out), else the
 /// input's `default:`; an input passed as an expression stays unknown.
 pub fn callee_labels(caller: &Job<'_>, root: &Node, job: &Job<'_>) -> Vec<String> {
-    let declared = root
-        .get("on")
-        .and_then(|on| on.get("workflow_call"))
-        .and_then(|c| c.get("inputs"));
-    let input = |key: &str| -> Option<String> {
-        let passed = caller
-            .get("with")
-            .and_then(|w| w.get(key))
-            .and_then(Node::str);
-        let default = declared
-            .and_then(|d| d.get(key))
-            .and_then(|i| i.get("default"))
-            .and_then(Node::str);
-        passed
-            .or(default)
-            .filter(|v| !v.contains("${{"))
-            .map(str::to_owned)
-    };
+    let given = input_values(root, &[caller.get("with")]);
     job.runner_labels()
         .into_iter()
-        .map(|l| input_named(&l).and_then(&input).unwrap_or(l))
+        .map(|l| {
+            let plain = input_in(&l).filter(|&(_, json)| !json).map(|(k, _)| k);
+            plain
+                .and_then(|k| given.get(k))
+                .and_then(|v| v.first().cloned())
+                .unwrap_or(l)
+        })
         .collect()
 }
 
@@ -193,14 +182,14 @@ pub fn callee_labels(caller: &Job<'_>, root: &Node, job: &Job<'_>) -> Vec<String
 /// gives by an expression is left out: its value is not in the files
 /// (read on bbolt's benchmark template, `runs-on: ${{
 /// fromJson(inputs.runs-on) }}` defaulting to `['ubuntu-latest']`).
-pub fn input_values(root: &Node, callers: &[Option<&Node>]) -> Inputs {
+pub fn input_values(root: &Node, callers: &[Option<&Node>]) -> CallInputs {
     let declared = root
         .get("on")
         .and_then(|on| on.get("workflow_call"))
         .and_then(|c| c.get("inputs"))
         .map(Node::entries)
         .unwrap_or_default();
-    let mut out = Inputs::new();
+    let mut out = CallInputs::new();
     for (key, input) in declared {
         let default = input.get("default").and_then(Node::str);
         let given: Vec<Option<&str>> = if callers.is_empty() {
@@ -304,12 +293,6 @@ pub fn given_commands(step: &Step<'_>, names: &[String]) -> Vec<Command> {
         }
     }
     out
-}
-
-/// `K` of a label written `${{ inputs.K }}`.
-fn input_named(label: &str) -> Option<&str> {
-    let inner = label.trim().strip_prefix("${{")?.strip_suffix("}}")?;
-    inner.trim().strip_prefix("inputs.").map(str::trim)
 }
 
 /// Whether a call passes an expensive runner in its `with:`: a key naming

@@ -39,12 +39,12 @@ pub struct Job<'a> {
     /// What each `workflow_call` input of its file is known to be: every
     /// value its callers of the same repository pass, or its default
     /// (`calls::input_values`); empty when not known.
-    pub inputs: Inputs,
+    pub inputs: CallInputs,
 }
 
 /// A reusable workflow's inputs as its callers give them: each input's
 /// written values.
-pub type Inputs = std::collections::BTreeMap<String, Vec<String>>;
+pub type CallInputs = std::collections::BTreeMap<String, Vec<String>>;
 
 pub struct Step<'a> {
     pub node: &'a Node,
@@ -136,7 +136,7 @@ pub fn read_beside<'a>(
                         node,
                         steps,
                         env,
-                        inputs: Inputs::new(),
+                        inputs: CallInputs::new(),
                     })
                 })
                 .collect::<Result<Vec<_>, _>>()
