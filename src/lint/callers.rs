@@ -11,10 +11,8 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use super::FILE_LIMIT;
 use super::calls::{local_file, workflows_dir};
-use super::yaml::{self, Node, Scalar, Style, Value};
-use crate::runner::read;
+use super::yaml::{Node, Scalar, Style, Value};
 
 /// The called file's path (as a caller beside it names it) to its
 /// callers' triggers, each a mapping of the caller's `on:` alone.
@@ -23,33 +21,18 @@ pub type Callers = BTreeMap<PathBuf, Vec<Node>>;
 /// At most this many callers' triggers are kept for one called workflow.
 pub const MAX_CALLERS: usize = 16;
 
-/// The callers among `paths` of each workflow they call in their own
-/// repository (`uses: ./.github/workflows/x.yml`). A file that cannot be
-/// read or is not YAML calls nothing (it is refused when linted).
-pub fn read(paths: &[PathBuf]) -> Callers {
-    let mut out = Callers::new();
-    for path in paths {
-        let Ok(text) = read::bounded_text("workflow", path, FILE_LIMIT) else {
-            continue;
-        };
-        // A file that names no local workflow calls none: not parsed again.
-        if !text.contains("./.github/workflows/") {
-            continue;
-        }
-        let Ok(root) = yaml::parse(&text) else {
-            continue;
-        };
-        let Some(on) = root.get("on") else {
-            continue;
-        };
-        for name in called(&root) {
-            let callers = out.entry(workflows_dir(path).join(name)).or_default();
-            if callers.len() < MAX_CALLERS {
-                callers.push(triggers(on));
-            }
+/// The file at `path`, added to `out` as a caller of each workflow of
+/// its own repository it calls (`uses: ./.github/workflows/x.yml`).
+pub fn add(path: &Path, root: &Node, out: &mut Callers) {
+    let Some(on) = root.get("on") else {
+        return;
+    };
+    for name in called(root) {
+        let callers = out.entry(workflows_dir(path).join(name)).or_default();
+        if callers.len() < MAX_CALLERS {
+            callers.push(triggers(on));
         }
     }
-    out
 }
 
 /// The local workflows a file's jobs call, each once.

@@ -335,7 +335,7 @@ pub struct Repo<'a> {
     pub callers: callers::Callers,
     /// For each reusable workflow the files call, the `with:` of each
     /// calling job (`None` when it passes none).
-    pub calls_with: BTreeMap<std::path::PathBuf, Vec<Option<yaml::Node>>>,
+    pub calls_with: repo::CallsWith,
     /// The repository's own actions the files use, by folder: the inputs
     /// each runs.
     pub actions: BTreeMap<std::path::PathBuf, repo::Action>,
@@ -347,20 +347,12 @@ pub struct Repo<'a> {
 /// [`calls::MAX_CALLEES`] files, each a regular file (not a FIFO, which
 /// would never end) of at most [`FILE_LIMIT`]. One that is missing or not
 /// YAML is no evidence (it is refused when it is linted itself).
-fn callees(paths: &[std::path::PathBuf]) -> calls::Callees {
+fn callees(first: Vec<(std::path::PathBuf, Vec<String>)>) -> calls::Callees {
     let mut out = calls::Callees::new();
-    let mut level: Vec<std::path::PathBuf> = paths.to_vec();
+    let mut level = first;
     for _ in 0..calls::MAX_CALL_DEPTH {
         let mut next = Vec::new();
-        for path in &level {
-            let names = match out.get(path) {
-                Some(root) => local_calls(root),
-                None => read::bounded_text("workflow", path, FILE_LIMIT)
-                    .ok()
-                    .and_then(|text| yaml::parse(&text).ok())
-                    .map(|root| local_calls(&root))
-                    .unwrap_or_default(),
-            };
+        for (path, names) in &level {
             let dir = calls::workflows_dir(path);
             for name in names {
                 let called = dir.join(name);
@@ -373,8 +365,8 @@ fn callees(paths: &[std::path::PathBuf]) -> calls::Callees {
                     .flatten()
                     .and_then(|t| yaml::parse(&t).ok());
                 if let Some(node) = parsed {
-                    out.insert(called.clone(), node);
-                    next.push(called);
+                    next.push((called.clone(), local_calls(&node)));
+                    out.insert(called, node);
                 }
             }
         }
@@ -396,45 +388,35 @@ fn local_calls(root: &yaml::Node) -> Vec<String> {
         .collect()
 }
 
-/// The repository's shell scripts the steps of the workflows at `paths`
-/// run, read beside them within `lint::scripts`' bounds: a plain relative
+/// The repository's shell scripts the steps of the workflow at `path`
+/// run, added to `out`, read beside it within `lint::scripts`' bounds: a plain relative
 /// `.sh` path, a regular file of at most [`scripts::SCRIPT_LIMIT`] bytes
 /// inside the repository once links are followed, at most
 /// [`scripts::MAX_SCRIPTS`]. A workflow that cannot be read here is
 /// refused when it is linted; a script that cannot be read is no evidence.
-fn scripts_of(paths: &[std::path::PathBuf]) -> scripts::Scripts {
-    let mut out = scripts::Scripts::default();
-    for path in paths {
-        let Ok(text) = read::bounded_text("workflow", path, FILE_LIMIT) else {
+fn scripts_in(path: &Path, root: &yaml::Node, out: &mut scripts::Scripts) {
+    let Ok(flow) = workflow::read(root) else {
+        return;
+    };
+    let repo = scripts::repo_root(path);
+    for step in flow.jobs.iter().flat_map(|j| &j.steps) {
+        let Some(script) = &step.script else {
             continue;
         };
-        let Ok(root) = yaml::parse(&text) else {
-            continue;
-        };
-        let Ok(flow) = workflow::read(&root) else {
-            continue;
-        };
-        let repo = scripts::repo_root(path);
-        for step in flow.jobs.iter().flat_map(|j| &j.steps) {
-            let Some(script) = &step.script else {
+        let wd = step.text("working-directory");
+        for c in &script.commands {
+            let Some(rel) = scripts::script_path(c, wd) else {
                 continue;
             };
-            let wd = step.text("working-directory");
-            for c in &script.commands {
-                let Some(rel) = scripts::script_path(c, wd) else {
-                    continue;
-                };
-                let file = repo.join(&rel);
-                if out.has(&file) {
-                    continue;
-                }
-                if let Some(text) = read_inside(&file, &repo) {
-                    out.insert(file, text);
-                }
+            let file = repo.join(&rel);
+            if out.has(&file) {
+                continue;
+            }
+            if let Some(text) = read_inside(&file, &repo) {
+                out.insert(file, text);
             }
         }
     }
-    out
 }
 
 /// The text of the script at `file` when it is a regular file of at most
@@ -446,6 +428,40 @@ fn read_inside(file: &Path, repo: &Path) -> Option<String> {
     read::bounded_text("script", file, scripts::SCRIPT_LIMIT).ok()
 }
 
+/// What the files tell of each other (the workflows `workflow_run`
+/// names, the calls, the callers, the scripts and actions they run),
+/// gathered in one reading of each file; one that cannot be read or is
+/// not YAML tells nothing here and is refused when it is linted.
+fn survey<'a>(paths: &[std::path::PathBuf], lint: Option<&'a Lint>, known: Known<'a>) -> Repo<'a> {
+    let mut consumed = Vec::new();
+    let mut scripts = scripts::Scripts::default();
+    let mut callers = callers::Callers::new();
+    let mut calls_with = repo::CallsWith::new();
+    let mut actions = BTreeMap::new();
+    let mut first = Vec::new();
+    for path in paths {
+        let Some(root) = repo::parsed(path) else {
+            continue;
+        };
+        repo::consumed_in(&root, &mut consumed);
+        scripts_in(path, &root, &mut scripts);
+        callers::add(path, &root, &mut callers);
+        repo::calls_with_in(path, &root, &mut calls_with);
+        repo::actions_in(path, &root, &mut actions);
+        first.push((path.clone(), local_calls(&root)));
+    }
+    Repo {
+        lint,
+        known,
+        consumed,
+        callees: callees(first),
+        scripts,
+        callers,
+        calls_with,
+        actions,
+    }
+}
+
 /// Every file linted; one that cannot be (unreadable, not YAML, past a
 /// limit) is a [`Refusal`] and the others are still linted.
 pub fn lint_files(
@@ -454,16 +470,7 @@ pub fn lint_files(
     known: Known<'_>,
 ) -> Result<Outcome, LintError> {
     let mut outcome = Outcome::default();
-    let repo = Repo {
-        lint,
-        known,
-        consumed: repo::consumed(paths),
-        callees: callees(paths),
-        scripts: scripts_of(paths),
-        callers: callers::read(paths),
-        calls_with: repo::calls_with(paths),
-        actions: repo::actions(paths),
-    };
+    let repo = survey(paths, lint, known);
     for path in paths {
         let linted = read::bounded_text("workflow", path, FILE_LIMIT)
             .map_err(LintError::from)
@@ -563,7 +570,9 @@ mod tests {
             format!("on: push\njobs:\n  b:\n    runs-on: x\n    steps:\n{steps}"),
         )
         .unwrap();
-        let read = scripts_of(&[flow]);
+        let mut read = scripts::Scripts::default();
+        let root = repo::parsed(&flow).unwrap();
+        scripts_in(&flow, &root, &mut read);
         let kept = ["ok.sh", "big.sh", "link.sh", "dir.sh"].map(|s| read.has(&repo.join(s)));
         assert_eq!(kept, [true, false, false, false]);
     }

@@ -53,60 +53,46 @@ pub fn join<'a>(
     }
 }
 
-/// The workflow names the files' `workflow_run` triggers name; a file that
-/// cannot be read here is said when it is linted.
-pub fn consumed(paths: &[PathBuf]) -> Vec<String> {
-    let mut names = Vec::new();
-    for path in paths {
-        let Ok(text) = read::bounded_text("workflow", path, FILE_LIMIT) else {
-            continue;
-        };
-        let Ok(root) = yaml::parse(&text) else {
-            continue;
-        };
-        let runs = root.get("on").and_then(|on| on.get("workflow_run"));
-        if let Some(list) = runs.and_then(|r| r.get("workflows")) {
-            match list.str() {
-                Some(one) => names.push(one.to_owned()),
-                None => names.extend(
-                    list.items()
-                        .iter()
-                        .filter_map(|n| n.str().map(str::to_owned)),
-                ),
-            }
+/// The workflow names a file's `workflow_run` triggers name, added to
+/// `names`.
+pub fn consumed_in(root: &yaml::Node, names: &mut Vec<String>) {
+    let runs = root.get("on").and_then(|on| on.get("workflow_run"));
+    if let Some(list) = runs.and_then(|r| r.get("workflows")) {
+        match list.str() {
+            Some(one) => names.push(one.to_owned()),
+            None => names.extend(
+                list.items()
+                    .iter()
+                    .filter_map(|n| n.str().map(str::to_owned)),
+            ),
         }
     }
-    names
 }
 
-/// The calls of the files into reusable workflows of their own
-/// repository, by called file: each calling job's `with:`.
-pub fn calls_with(paths: &[PathBuf]) -> BTreeMap<PathBuf, Vec<Option<yaml::Node>>> {
-    let mut out: BTreeMap<_, Vec<_>> = BTreeMap::new();
-    for path in paths {
-        let Some(root) = parsed(path) else {
+/// The calls by the file at `path` into reusable workflows of its own
+/// repository, added to `out` by called file: each calling job's `with:`.
+pub fn calls_with_in(path: &Path, root: &yaml::Node, out: &mut CallsWith) {
+    let jobs = root
+        .get("jobs")
+        .map(yaml::Node::entries)
+        .unwrap_or_default();
+    for (_, job) in jobs {
+        let Some(name) = job
+            .get("uses")
+            .and_then(yaml::Node::str)
+            .and_then(calls::local_file)
+        else {
             continue;
         };
-        let jobs = root
-            .get("jobs")
-            .map(yaml::Node::entries)
-            .unwrap_or_default();
-        for (_, job) in jobs {
-            let Some(name) = job
-                .get("uses")
-                .and_then(yaml::Node::str)
-                .and_then(calls::local_file)
-            else {
-                continue;
-            };
-            let called = calls::workflows_dir(path).join(name);
-            out.entry(called)
-                .or_default()
-                .push(job.get("with").cloned());
-        }
+        let called = calls::workflows_dir(path).join(name);
+        out.entry(called)
+            .or_default()
+            .push(job.get("with").cloned());
     }
-    out
 }
+
+/// Each called workflow's calling jobs' `with:`.
+pub type CallsWith = BTreeMap<PathBuf, Vec<Option<yaml::Node>>>;
 
 /// At most this many of the repository's own actions are read.
 pub const MAX_ACTIONS: usize = 64;
@@ -152,34 +138,27 @@ fn cache_saves(action: &yaml::Node) -> Vec<String> {
 /// Each `action.yml` (or `.yaml`) is read when it is a regular file of at
 /// most [`FILE_LIMIT`] inside the repository once links are followed; a
 /// folder named with `..` is not.
-pub fn actions(paths: &[PathBuf]) -> BTreeMap<PathBuf, Action> {
-    let mut out = BTreeMap::new();
-    for path in paths {
-        let Some(root) = parsed(path) else {
+pub fn actions_in(path: &Path, root: &yaml::Node, out: &mut BTreeMap<PathBuf, Action>) {
+    let repo = super::scripts::repo_root(path);
+    for dir in local_actions(root) {
+        let at = repo.join(dir);
+        if out.len() >= MAX_ACTIONS || out.contains_key(&at) {
             continue;
-        };
-        let repo = super::scripts::repo_root(path);
-        for dir in local_actions(&root) {
-            let at = repo.join(dir);
-            if out.len() >= MAX_ACTIONS || out.contains_key(&at) {
-                continue;
-            }
-            let read = ["action.yml", "action.yaml"].iter().find_map(|f| {
-                let file = at.join(f);
-                crate::runner::place::inside(&file, &[repo.as_path()]).ok()?;
-                std::fs::metadata(&file).ok().filter(|m| m.is_file())?;
-                read::bounded_text("action", &file, FILE_LIMIT).ok()
-            });
-            if let Some(node) = read.and_then(|t| yaml::parse(&t).ok()) {
-                let action = Action {
-                    runs: calls::run_inputs(&node),
-                    saves: cache_saves(&node),
-                };
-                out.insert(at, action);
-            }
+        }
+        let read = ["action.yml", "action.yaml"].iter().find_map(|f| {
+            let file = at.join(f);
+            crate::runner::place::inside(&file, &[repo.as_path()]).ok()?;
+            std::fs::metadata(&file).ok().filter(|m| m.is_file())?;
+            read::bounded_text("action", &file, FILE_LIMIT).ok()
+        });
+        if let Some(node) = read.and_then(|t| yaml::parse(&t).ok()) {
+            let action = Action {
+                runs: calls::run_inputs(&node),
+                saves: cache_saves(&node),
+            };
+            out.insert(at, action);
         }
     }
-    out
 }
 
 /// The folders of the repository's own actions a workflow's steps use.
@@ -210,7 +189,7 @@ fn local_actions(root: &yaml::Node) -> Vec<String> {
 
 /// The workflow at `path`, when it can be read (within [`FILE_LIMIT`])
 /// and is YAML; one that cannot is said when it is linted.
-fn parsed(path: &std::path::Path) -> Option<yaml::Node> {
+pub fn parsed(path: &std::path::Path) -> Option<yaml::Node> {
     read::bounded_text("workflow", path, FILE_LIMIT)
         .ok()
         .and_then(|text| yaml::parse(&text).ok())

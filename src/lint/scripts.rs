@@ -11,7 +11,7 @@
 //! [`SCRIPT_LIMIT`] bytes inside the repository once every symbolic link
 //! on its way is followed, at most [`MAX_SCRIPTS`] of them a run. The
 //! files are a stranger's: they are read, never run or written, and one
-//! that cannot be read is no evidence. They are read in `lint::scripts_of`
+//! that cannot be read is no evidence. They are read in `lint::scripts_in`
 //! (I/O, with the other files read beside the workflows); splicing their
 //! commands into the step's is here, pure ([`splice`]).
 
