@@ -9,6 +9,7 @@
 
 mod bounds;
 mod calls;
+mod doc_example;
 mod heldout;
 mod heldout5;
 mod heldout6;
