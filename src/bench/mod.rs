@@ -13,6 +13,7 @@
 //! writes it.
 
 pub mod args;
+pub mod config_file;
 pub mod container;
 pub mod files;
 pub mod fingerprint;
@@ -111,11 +112,7 @@ fn reachable(inputs: &Inputs) -> Result<(), BenchError> {
     if fail < 1.0 {
         return Ok(());
     }
-    let mut config = match &inputs.config {
-        Some(path) => crate::config::load::load(path)?,
-        None => crate::config::Config::default(),
-    };
-    crate::config::columns::apply(&mut config, &inputs.columns).map_err(BenchError::Usage)?;
+    let config = inputs.config.judging(&inputs.columns)?;
     crate::config::judging::reachable(fail, &config).map_err(|message| {
         BenchError::Usage(InputError {
             origin: args::FAIL.input.both(),
@@ -131,19 +128,19 @@ fn selection(inputs: &Inputs) -> Result<Option<Chosen>, BenchError> {
         return Ok(None);
     };
     let chosen = Chosen::load(value)?;
-    let declared = inputs.config.as_deref().map(declared).transpose()?;
+    let declared = inputs.config.written()?.map(declared);
     values::check_groups(&chosen.groups, declared.as_deref())?;
     Ok(Some(chosen))
 }
 
-/// The group names `--config`'s `[select]` table declares (none when it
+/// The group names the config's `[select]` table declares (none when it
 /// has no such table: then no selection's group is one of them).
-fn declared(path: &std::path::Path) -> Result<Vec<String>, BenchError> {
-    let config = crate::config::load::load(path)?;
-    Ok(config
+fn declared(config: &crate::config::Config) -> Vec<String> {
+    config
         .select
-        .map(|s| s.groups.into_iter().map(|g| g.name).collect())
-        .unwrap_or_default())
+        .iter()
+        .flat_map(|s| s.groups.iter().map(|g| g.name.clone()))
+        .collect()
 }
 
 /// `--baseline-result` when it is there with rows; otherwise the baseline

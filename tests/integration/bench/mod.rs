@@ -5,6 +5,7 @@
 //! in every case; a downloaded result skips the baseline run; hostile
 //! values stay data; the action's inputs and outputs honoured.
 
+mod config_file;
 mod container;
 mod examples;
 mod failure;

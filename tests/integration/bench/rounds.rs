@@ -35,15 +35,15 @@ done
 exit 0
 "#;
 
-struct Repo {
-    root: tempfile::TempDir,
+pub(super) struct Repo {
+    pub(super) root: tempfile::TempDir,
     checkout: PathBuf,
     base: String,
 }
 
 impl Repo {
     /// A base commit and a head commit with `value`/`mode`/`groups` each.
-    fn new(base: (&str, &str), head: (&str, &str), groups: &str) -> Repo {
+    pub(super) fn new(base: (&str, &str), head: (&str, &str), groups: &str) -> Repo {
         let root = tempfile::tempdir().unwrap();
         let checkout = root.path().join("checkout");
         std::fs::create_dir(&checkout).unwrap();
@@ -74,7 +74,7 @@ impl Repo {
     }
 
     /// `bench` with both sides, text or json as the caller adds.
-    fn bench(&self) -> Bin {
+    pub(super) fn bench(&self) -> Bin {
         let resolution = format!(
             r#"{{"label":"main","base_sha":"{}","base_available":true}}"#,
             self.base
@@ -109,7 +109,7 @@ impl Repo {
     }
 }
 
-fn json_of(run: &Run) -> Value {
+pub(super) fn json_of(run: &Run) -> Value {
     serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("{e}: {}", run.stdout))
 }
 
@@ -237,7 +237,7 @@ fn the_worktree_and_each_trees_group_list_are_made_once_for_all_rounds() {
 }
 
 /// `[select]` groups `quiet` and `noisy`: which rows each owns.
-const GROUPS_CONFIG: &str = r#"
+pub(super) const GROUPS_CONFIG: &str = r#"
 [select]
 [[select.groups]]
 name = "quiet"
