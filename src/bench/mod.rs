@@ -28,6 +28,7 @@ pub mod process;
 pub mod record;
 pub mod render;
 pub mod rounds;
+pub mod row_count;
 pub mod setup;
 pub mod side;
 pub mod signals;
@@ -150,7 +151,7 @@ fn reusable(inputs: &Inputs) -> (Option<std::path::PathBuf>, Option<side::Note>)
         return (None, None);
     };
     let shown_path = shown(&path.to_string_lossy());
-    match side::downloaded(path, inputs) {
+    match row_count::downloaded(path, inputs) {
         Err(what) => (
             None,
             Some(side::Note {
