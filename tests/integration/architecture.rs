@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use crate::support::harness::repo_root;
 
 /// Every `.rs` file under `dir`.
-fn rust_files(dir: &Path) -> Vec<PathBuf> {
+pub(crate) fn rust_files(dir: &Path) -> Vec<PathBuf> {
     let mut files = Vec::new();
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
@@ -24,7 +24,7 @@ fn rust_files(dir: &Path) -> Vec<PathBuf> {
 
 /// The source without comments and `#[cfg(test)]` modules (tests may use
 /// anything; a doc link is not an import).
-fn code(path: &Path) -> String {
+pub(crate) fn code(path: &Path) -> String {
     let text = std::fs::read_to_string(path).unwrap();
     let text = match text.find("#[cfg(test)]\nmod tests") {
         Some(at) => &text[..at],
@@ -528,48 +528,4 @@ fn no_rust_file_is_over_600_lines() {
         }
     }
     assert!(long.is_empty(), "over 600 lines: {long:?}");
-}
-
-/// The house rule of no function over 80 lines, held in every module of
-/// src/: one that grows past it decides or does more than one thing
-/// (`measured` had reached 88, `lint_text` 82, bench's `open` 85,
-/// compare's `summary` 82). Counted from the `fn` line (whatever its
-/// visibility or qualifiers) to the brace that closes it at the same
-/// indent.
-#[test]
-fn no_function_is_over_80_lines() {
-    let mut long = Vec::new();
-    for file in rust_files(&repo_root().join("src")) {
-        let text = std::fs::read_to_string(&file).unwrap();
-        let lines: Vec<&str> = text.lines().collect();
-        for (at, line) in lines.iter().enumerate() {
-            if !opens_fn(line) {
-                continue;
-            }
-            let indent = &line[..line.len() - line.trim_start().len()];
-            let close = format!("{indent}}}");
-            if let Some(end) = lines[at..].iter().position(|l| *l == close)
-                && end + 1 > 80
-            {
-                long.push(format!("{}:{} ({})", file.display(), at + 1, end + 1));
-            }
-        }
-    }
-    assert!(long.is_empty(), "functions over 80 lines: {long:?}");
-}
-
-/// Whether `line` starts a function with a body: `fn`, after any
-/// `pub`/`pub(...)` and `const`/`async`/`unsafe` (not a trait's `fn ...;`).
-fn opens_fn(line: &str) -> bool {
-    let mut head = line.trim_start();
-    if let Some(rest) = head.strip_prefix("pub") {
-        head = match rest.strip_prefix('(') {
-            Some(inner) => inner.split_once(") ").map_or(rest, |(_, after)| after),
-            None => rest.trim_start(),
-        };
-    }
-    for qualifier in ["const ", "async ", "unsafe "] {
-        head = head.strip_prefix(qualifier).unwrap_or(head);
-    }
-    head.starts_with("fn ") && !line.trim_end().ends_with(';')
 }

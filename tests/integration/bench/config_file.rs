@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use super::rounds::{GROUPS_CONFIG, Repo, json_of};
+use super::rounds::{BaseAndHead, GROUPS_CONFIG, json_of};
 
 /// A config on a pipe (`--config <(make-config)`, `--config /dev/stdin`)
 /// can be read only once: bench reads `--config` once a run, so the
@@ -12,12 +12,12 @@ use super::rounds::{GROUPS_CONFIG, Repo, json_of};
 /// judged by, and only the noisy group's rows run again, as with a file.
 #[test]
 fn a_config_on_a_pipe_is_read_once_and_judges_the_rounds_as_a_file_would() {
-    let repo = Repo::new(("100", "ok"), ("100", "ok"), "quiet noisy");
-    let file = repo.root.path().join("config.toml");
+    let project = BaseAndHead::new(("100", "ok"), ("100", "ok"), "quiet noisy");
+    let file = project.root.path().join("config.toml");
     std::fs::write(&file, GROUPS_CONFIG).unwrap();
     let selection = r#"{"selection":"some","groups":["quiet","noisy"]}"#;
     for config in [file.as_path(), Path::new("/dev/stdin")] {
-        let run = repo
+        let run = project
             .bench()
             .args(["--rounds", "3", "--max-rounds", "6", "--seed", "5"])
             .args(["--selection", selection, "--format", "json"])
@@ -41,14 +41,14 @@ fn a_config_on_a_pipe_is_read_once_and_judges_the_rounds_as_a_file_would() {
 /// anything runs) but not one run per side that never judges a row.
 #[test]
 fn a_bad_config_stops_only_a_run_that_needs_it() {
-    let repo = Repo::new(("100", "ok"), ("100", "ok"), "gemm");
-    let bad = repo.root.path().join("bad.toml");
+    let project = BaseAndHead::new(("100", "ok"), ("100", "ok"), "gemm");
+    let bad = project.root.path().join("bad.toml");
     std::fs::write(&bad, "keys = 3\n").unwrap();
-    let run = repo.bench().arg("--config").arg(&bad).run();
+    let run = project.bench().arg("--config").arg(&bad).run();
     run.assert_code(1);
     assert!(run.stderr.contains("bad.toml"), "{}", run.stderr);
-    assert!(!repo.root.path().join("results").exists(), "nothing ran");
-    let once = repo
+    assert!(!project.root.path().join("results").exists(), "nothing ran");
+    let once = project
         .bench()
         .args(["--rounds", "1", "--format", "json"])
         .arg("--config")
