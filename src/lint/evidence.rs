@@ -330,6 +330,17 @@ pub fn step_runs_benchmarks(step: &Step<'_>) -> bool {
     if step.text("name").is_some_and(warms_up) {
         return false;
     }
+    // The repository's own action whose folder is named for benchmarking
+    // (`uses: ./.github/workflows/test-benchmark`, valkey-glide's, which
+    // runs its benchmark suite on each language's test job; issue 49) runs
+    // them, as a script so named does; not one named for a chore around
+    // them (`setup-benchmarks`, `upload-benchmark-results`).
+    if step
+        .action()
+        .is_some_and(|a| local_folder(&a).is_some_and(benchmark_folder))
+    {
+        return true;
+    }
     // A step named for benchmarking ("Run benchmark tests") that runs a
     // program is evidence, as a job so named is.
     step.text("name")
@@ -423,14 +434,9 @@ fn local_program(step: &Step<'_>) -> bool {
     let Some(action) = step.action() else {
         return false;
     };
-    let Some(path) = action.strip_prefix("./") else {
+    let Some(folder) = local_folder(&action) else {
         return false;
     };
-    let folder = path
-        .trim_end_matches('/')
-        .rsplit('/')
-        .next()
-        .unwrap_or(path);
     ![
         "setup",
         "set-up",
@@ -445,4 +451,18 @@ fn local_program(step: &Step<'_>) -> bool {
     ]
     .iter()
     .any(|p| folder.starts_with(p))
+}
+
+/// The folder of the repository's own action (`./.github/actions/run-bench`:
+/// `run-bench`); `None` for another repository's.
+fn local_folder(action: &str) -> Option<&str> {
+    let path = action.strip_prefix("./")?;
+    let path = path.trim_end_matches('/');
+    Some(path.rsplit('/').next().unwrap_or(path))
+}
+
+/// Whether a local action's folder is named for benchmarking and for no
+/// chore around them.
+fn benchmark_folder(folder: &str) -> bool {
+    named_for_benchmarks(folder) && !prepares_benchmarks(folder) && !warms_up(folder)
 }

@@ -35,3 +35,16 @@ fn a_benchmark_calls_long_allowance_is_found_at_the_call() {
     assert_eq!(lint("nightly-suites.yml"), [at("long-timeout", 19)]);
     assert_eq!(lint("suite-run.yml"), []);
 }
+
+/// valkey-glide's language test jobs run the repository's own
+/// `./.github/workflows/test-benchmark` action on a runner from an
+/// earlier job's matrix (an expression): benchmark jobs, so their
+/// job-level `always()` is found. A job that only uses an action named
+/// for setting the benchmarks up is not one.
+#[test]
+fn the_repositorys_own_benchmark_action_makes_a_benchmark_job() {
+    assert_eq!(
+        lint("language-tests.yml"),
+        [at("job-always", 30), at("job-always", 45)]
+    );
+}
