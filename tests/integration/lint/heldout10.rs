@@ -48,3 +48,12 @@ fn the_repositorys_own_benchmark_action_makes_a_benchmark_job() {
         [at("job-always", 30), at("job-always", 45)]
     );
 }
+
+/// test-infra's weekly update of pytorch/pytorch's expected accuracy: an
+/// `actions/checkout` of another project at its tip that a later step
+/// pushes to is the target the job writes, as a clone pushed to is. The
+/// same checkout with no push still measures a moving tip.
+#[test]
+fn a_checkout_pushed_to_is_a_target() {
+    assert_eq!(lint("update-expected.yml"), [at("unpinned-clone", 36)]);
+}
