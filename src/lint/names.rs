@@ -117,3 +117,30 @@ fn named_benchmark_program(word: &str) -> bool {
     ]
     .contains(&word)
 }
+
+/// Words of a name that say it sends what was measured somewhere
+/// (`data_sender.py`, `upload_results.sh`, "Uploading results", `git
+/// push`).
+const SENDS: &[&str] = &[
+    "send",
+    "sender",
+    "sending",
+    "upload",
+    "uploader",
+    "uploading",
+    "publish",
+    "publisher",
+    "publishing",
+    "push",
+    "post",
+    "notify",
+    "export",
+    "exporter",
+    "report",
+    "reporter",
+];
+
+/// Whether a word (lower case, as [`words`] gives it) says sending.
+pub fn sends_word(word: &str) -> bool {
+    SENDS.contains(&word)
+}

@@ -57,3 +57,16 @@ fn the_repositorys_own_benchmark_action_makes_a_benchmark_job() {
 fn a_checkout_pushed_to_is_a_target() {
     assert_eq!(lint("update-expected.yml"), [at("unpinned-clone", 36)]);
 }
+
+/// test-infra's reusable upload: a job that downloads the results its
+/// caller measured and only runs steps named for uploading them relays
+/// them, though its script is named for benchmarking; no benchmark rule
+/// applies. A job that downloads a baseline and runs the benchmarks
+/// itself is still a benchmark job.
+#[test]
+fn a_job_that_only_relays_downloaded_results_is_no_benchmark_job() {
+    assert_eq!(
+        lint("upload-results.yml"),
+        [at("long-timeout", 36), at("unpinned-clone", 44)]
+    );
+}
