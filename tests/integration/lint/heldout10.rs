@@ -70,3 +70,12 @@ fn a_job_that_only_relays_downloaded_results_is_no_benchmark_job() {
         [at("long-timeout", 36), at("unpinned-clone", 44)]
     );
 }
+
+/// aws-lc's ABI diff: a step named "Perform library ABI Diff" is named
+/// for a verb, not for performance, so its job is no benchmark job and
+/// its unchecked `github.event.before` no finding. A step named for
+/// performance still makes one.
+#[test]
+fn perform_is_a_verb_not_performance() {
+    assert_eq!(lint("interface-diff.yml"), [at("unchecked-before", 36)]);
+}
