@@ -10,7 +10,8 @@
 //! -bench`, `hyperfine`, `pyperf`, nvbench, a `--benchmark_*` flag, a
 //! program or script whose file is named for benchmarking such as
 //! `run_benchmark.sh` or `bench_serving.py`), it uses a benchmark action,
-//! it uploads or compares benchmark results, the job or its workflow is
+//! it uploads or compares benchmark results (not only relays results
+//! another job measured), the job or its workflow is
 //! named for benchmarking or performance and runs a program (not only
 //! `echo`, `git`, `pip install`), or the repository's config says so
 //! (`[lint]`: `benchmark-jobs`, `benchmark-workflows`). A word such as
@@ -111,11 +112,14 @@ pub fn benchmarks(w: &Workflow<'_>, file: &str, context: Context<'_>) -> Benchma
         .map(|job| {
             whole
                 || lint.is_some_and(|l| l.benchmark_jobs.iter().any(|g| g.matches(&job.id.text)))
-                || runs_benchmarks(job)
-                || publishes_tables(job)
-                || ((workflow_named || named_for_benchmarks(&job.title()) || runner_named(job))
-                    && !job_does_chores(job)
-                    && runs_a_program(job))
+                || !relays_results(job)
+                    && (runs_benchmarks(job)
+                        || publishes_tables(job)
+                        || ((workflow_named
+                            || named_for_benchmarks(&job.title())
+                            || runner_named(job))
+                            && !job_does_chores(job)
+                            && runs_a_program(job)))
         })
         .collect();
     let starters = runner_starters(w);
@@ -188,6 +192,32 @@ fn long_bench_call(job: &Job<'_>, caller: &Path, callees: &Callees) -> bool {
             && called_job.timeout().is_some_and(|m| m >= 120.0)
             && runs_a_program(called_job)
     })
+}
+
+/// Whether `job` only passes on results another job measured: it
+/// downloads an artifact, and each of its steps that runs a program is
+/// named for sending ("Upload benchmark results"). test-infra's reusable
+/// `upload_benchmark_results.yml` downloads the caller's results and runs
+/// `upload_benchmark_results.py` on them, a script named for benchmarking
+/// that measures nothing (issue 49, ninth held-out set). A job that also
+/// runs a step not so named ("Run benchmarks") is not one.
+fn relays_results(job: &Job<'_>) -> bool {
+    let downloads = job.steps.iter().any(|s| {
+        s.action().is_some_and(|a| {
+            a == "actions/download-artifact" || a.ends_with("/action-download-artifact")
+        })
+    });
+    let mut programs = job
+        .steps
+        .iter()
+        .filter(|s| step_runs_a_program(s))
+        .peekable();
+    downloads
+        && programs.peek().is_some()
+        && programs.all(|s| {
+            s.text("name")
+                .is_some_and(|n| super::names::words(n).any(|w| super::names::sends_word(&w)))
+        })
 }
 
 /// Whether `job` runs on a runner another job of the workflow starts: its

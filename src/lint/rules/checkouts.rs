@@ -66,24 +66,6 @@ fn pins(c: &Command) -> bool {
         && positionals(c).iter().any(|r| pinned_ref(r))
 }
 
-/// Words of a program's name that say it sends what was measured
-/// somewhere (`data_sender.py`, `upload_results.sh`, `git push`).
-const SENDS: &[&str] = &[
-    "send",
-    "sender",
-    "upload",
-    "uploader",
-    "publish",
-    "publisher",
-    "push",
-    "post",
-    "notify",
-    "export",
-    "exporter",
-    "report",
-    "reporter",
-];
-
 /// The checkout has a `path:` of its own, a later step uses it, and every
 /// use is a sender: a command naming a file under it whose program or
 /// script is named for sending (`python3 slab/scripts/data_sender.py`),
@@ -147,10 +129,9 @@ fn refers(text: &str, dir: &str) -> bool {
 /// launcher runs) are named for sending; options and their values are
 /// not read.
 fn sends<'w>(words: impl Iterator<Item = &'w str>) -> bool {
-    words
-        .filter(|w| !w.starts_with('-'))
-        .take(3)
-        .any(|w| crate::lint::names::words(file_name(w)).any(|x| SENDS.contains(&x.as_str())))
+    words.filter(|w| !w.starts_with('-')).take(3).any(|w| {
+        crate::lint::names::words(file_name(w)).any(|x| crate::lint::names::sends_word(&x))
+    })
 }
 
 #[cfg(test)]

@@ -57,3 +57,25 @@ fn the_repositorys_own_benchmark_action_makes_a_benchmark_job() {
 fn a_checkout_pushed_to_is_a_target() {
     assert_eq!(lint("update-expected.yml"), [at("unpinned-clone", 36)]);
 }
+
+/// test-infra's reusable upload: a job that downloads the results its
+/// caller measured and only runs steps named for uploading them relays
+/// them, though its script is named for benchmarking; no benchmark rule
+/// applies. A job that downloads a baseline and runs the benchmarks
+/// itself is still a benchmark job.
+#[test]
+fn a_job_that_only_relays_downloaded_results_is_no_benchmark_job() {
+    assert_eq!(
+        lint("upload-results.yml"),
+        [at("long-timeout", 36), at("unpinned-clone", 44)]
+    );
+}
+
+/// aws-lc's ABI diff: a step named "Perform library ABI Diff" is named
+/// for a verb, not for performance, so its job is no benchmark job and
+/// its unchecked `github.event.before` no finding. A step named for
+/// performance still makes one.
+#[test]
+fn perform_is_a_verb_not_performance() {
+    assert_eq!(lint("interface-diff.yml"), [at("unchecked-before", 36)]);
+}
