@@ -29,3 +29,14 @@ fn a_command_a_call_passes_its_reusable_workflow_to_run_is_read_as_a_step() {
 fn what_a_benchmark_script_runs_is_measured_by_it() {
     assert_eq!(lint("models-step.yml"), [at("unpinned-clone", 14)]);
 }
+
+/// snmalloc's Morello job: its runner is `fromJSON(format('[
+/// "self-hosted", "{0}", "{1}" ]', ... || 'benchmark'))` (a machine kept
+/// for measuring) and its name is `${{ matrix.os }} ${{
+/// matrix.build-type }}`, whose `build` is a matrix key, not a chore:
+/// a benchmark job by its runner with no timeout. A job whose written
+/// name says it builds (`Build ${{ matrix.os }}`) stays a chore.
+#[test]
+fn the_words_of_a_names_expressions_say_no_chore() {
+    assert_eq!(lint("board-ci.yml"), [at("long-timeout", 13)]);
+}
