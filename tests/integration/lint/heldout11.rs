@@ -40,3 +40,13 @@ fn what_a_benchmark_script_runs_is_measured_by_it() {
 fn the_words_of_a_names_expressions_say_no_chore() {
     assert_eq!(lint("board-ci.yml"), [at("long-timeout", 13)]);
 }
+
+/// isa-l's RISC-V job on its own runner label runs `bash
+/// tools/test_extended.sh`, whose commands run the build's performance
+/// programs (`./igzip_file_perf`): a benchmark job with no timeout. The
+/// job that runs only the unit tests, and one that profiles a test with
+/// `./perf stat` (Linux's profiler), are not benchmark jobs.
+#[test]
+fn a_built_program_named_for_performance_runs_benchmarks() {
+    assert_eq!(lint("ci.yml"), [at("long-timeout", 8)]);
+}
