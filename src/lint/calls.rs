@@ -225,12 +225,37 @@ pub fn run_inputs(action: &Node) -> Vec<String> {
         .and_then(|r| r.get("steps"))
         .map(Node::items)
         .unwrap_or_default();
+    inputs_run_by(steps.iter(), true)
+}
+
+/// The inputs the jobs of the reusable workflow `flow` run, as
+/// [`run_inputs`] reads an action's: BladeDISC's `reusable.yml` runs its
+/// callers' `exec_command` as a container's command (`docker run ...
+/// IMAGE ${{ inputs.exec_command }}`; issue 49, eleventh held-out set).
+/// Not a variable's value: in a workflow that is most often a setting
+/// (tt-forge-fe's `SHOULD_SPLIT_BY_COUNT='${{ inputs.split-by-count }}'`),
+/// and a call passing `true` would read as a job that runs `true`.
+pub fn workflow_run_inputs(flow: &Node) -> Vec<String> {
+    let jobs = flow.get("jobs").map(Node::entries).unwrap_or_default();
+    inputs_run_by(
+        jobs.iter()
+            .flat_map(|(_, job)| job.get("steps").map(Node::items).unwrap_or_default()),
+        false,
+    )
+}
+
+/// The inputs the `run:` scripts of `steps` run: where a command starts
+/// (after `;`, `&&`, `bash -c`, `eval`, ...), as a variable's whole value
+/// kept to run (`assigned`), or as the command a container runs.
+fn inputs_run_by<'n>(steps: impl Iterator<Item = &'n Node>, assigned: bool) -> Vec<String> {
     let mut names = Vec::new();
     let mut seen = BTreeSet::new();
-    for run in steps
-        .iter()
-        .filter_map(|s| s.get("run").and_then(Node::str))
-    {
+    for run in steps.filter_map(|s| s.get("run").and_then(Node::str)) {
+        for name in container_inputs(run) {
+            if seen.insert(name.clone()) {
+                names.push(name);
+            }
+        }
         for (at, _) in run.match_indices("${{") {
             let rest = run.get(at.saturating_add(3)..).unwrap_or("").trim_start();
             let Some(rest) = rest.strip_prefix("inputs.") else {
@@ -246,19 +271,47 @@ pub fn run_inputs(action: &Node) -> Vec<String> {
                 || [";", "&&", "||", "|", "-c", "eval", "exec"]
                     .iter()
                     .any(|e| before.ends_with(e))
-                || before
-                    .rsplit(char::is_whitespace)
-                    .next()
-                    .and_then(|w| w.strip_suffix('='))
-                    .is_some_and(|v| {
-                        !v.is_empty() && v.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-                    });
+                || assigned
+                    && before
+                        .rsplit(char::is_whitespace)
+                        .next()
+                        .and_then(|w| w.strip_suffix('='))
+                        .is_some_and(|v| {
+                            !v.is_empty()
+                                && v.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                        });
             if starts && !name.is_empty() && seen.insert(name.clone()) {
                 names.push(name);
             }
         }
     }
     names
+}
+
+/// The inputs a script gives a container as its command: the last word
+/// of `docker run` (or `podman run`, `docker exec`) is `${{ inputs.X }}`,
+/// after the image, not an option's value (`-w ${{ inputs.DIR }}`). A
+/// script the shell reader refuses gives none.
+fn container_inputs(run: &str) -> Vec<String> {
+    let Ok(commands) = super::shell::commands(run) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for c in &commands {
+        let words: Vec<&str> = c.words.iter().map(|w| w.text.as_str()).collect();
+        let container = matches!(
+            words.as_slice(),
+            [engine, "run" | "exec", ..] if matches!(super::shell::file_name(engine), "docker" | "podman")
+        );
+        let [.., before, last] = words.as_slice() else {
+            continue;
+        };
+        let name = input_in(last).filter(|&(_, json)| !json).map(|(k, _)| k);
+        if let Some(name) = name.filter(|_| container && !before.starts_with('-')) {
+            out.push(name.to_owned());
+        }
+    }
+    out
 }
 
 /// How far back from an input's `${{` the command it stands in is read.

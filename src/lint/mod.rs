@@ -399,12 +399,24 @@ fn scripts_in(path: &Path, root: &yaml::Node, out: &mut scripts::Scripts) {
         return;
     };
     let repo = scripts::repo_root(path);
+    let mut runs: Vec<(Option<&str>, &[shell::Command])> = Vec::new();
     for step in flow.jobs.iter().flat_map(|j| &j.steps) {
-        let Some(script) = &step.script else {
-            continue;
-        };
-        let wd = step.text("working-directory");
-        for c in &script.commands {
+        if let Some(script) = &step.script {
+            runs.push((step.text("working-directory"), &script.commands));
+        }
+    }
+    // What a call of a reusable workflow of the repository passes, which
+    // the called job may run as a command (`repo::join` says which).
+    let given: Vec<Vec<shell::Command>> = flow
+        .jobs
+        .iter()
+        .filter(|j| j.text("uses").and_then(calls::local_file).is_some())
+        .flat_map(|j| j.get("with").map(yaml::Node::entries).unwrap_or_default())
+        .filter_map(|(_, v)| v.str().and_then(|t| shell::commands(t).ok()))
+        .collect();
+    runs.extend(given.iter().map(|c| (None, c.as_slice())));
+    for (wd, commands) in runs {
+        for c in commands {
             let Some(rel) = scripts::script_path(c, wd) else {
                 continue;
             };

@@ -34,10 +34,30 @@ pub fn job_does_chores(job: &Job<'_>) -> bool {
     // cccl's "Compile-time" GPU job). Publishing what was measured is a
     // chore too ("Process ASV Results", asv-runner's `asv publish` job;
     // issue 49).
-    words(&job.title()).any(|w| {
+    words(&written(&job.title())).any(|w| {
         w != "compile" && CHORES.contains(&w.as_str())
             || ["publish", "deploy", "process"].contains(&w.as_str())
     })
+}
+
+/// A name without its `${{ ... }}` expressions: what it writes out. The
+/// words of an expression are its contexts' paths, not what the job does
+/// (snmalloc's Morello job, named `${{ matrix.os }} ${{ matrix.build-type
+/// }} ${{ matrix.caps }}`, builds and runs on a runner labelled
+/// `benchmark`; issue 49, eleventh held-out set).
+fn written(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    let mut rest = name;
+    while let Some(at) = rest.find("${{") {
+        out.push_str(rest.get(..at).unwrap_or(""));
+        let after = rest.get(at..).unwrap_or("");
+        rest = after
+            .find("}}")
+            .map_or("", |end| after.get(end.saturating_add(2)..).unwrap_or(""));
+        out.push(' ');
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Whether a step's name says it builds or checks the benchmarks rather

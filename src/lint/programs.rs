@@ -314,6 +314,30 @@ fn wrapped_script(base: &str, words: &[&str]) -> bool {
         })
 }
 
+/// A program the job built, run by its path, whose name has a word
+/// starting with `perf` (`./igzip_file_perf`, `build/bin/crc_perf`:
+/// isa-l's extended tests run its performance programs; issue 49,
+/// eleventh held-out set), as a file named for benchmarking is
+/// (`./build/bench_gemm`). Run from the working directory or a build's
+/// `bin/` or `build/`, not any word with a `/` (vortex's
+/// `"changelog/performance"`, a label in a shell array); a name of
+/// several words (`perf` alone is Linux's profiler, which times whatever
+/// it is given); not a test (`test_*`) nor `perfetto`.
+fn built_perf_program(base: &str, words: &[&str]) -> bool {
+    let lower = base.to_lowercase();
+    let stem = lower.rsplit_once('.').map_or(lower.as_str(), |(s, _)| s);
+    let built = words.first().is_some_and(|w| {
+        (w.starts_with("./") || w.contains("bin/") || w.contains("build/")) && !w.contains('$')
+    });
+    let parts: Vec<String> = super::names::words(stem).collect();
+    built
+        && !stem.starts_with("test")
+        && parts.len() > 1
+        && parts
+            .iter()
+            .any(|w| w.starts_with("perf") && !w.starts_with("perfetto"))
+}
+
 /// Whether `c` runs a benchmark, or compares benchmark results.
 pub fn benchmark_command(c: &Command) -> bool {
     let Some((base, words)) = invoked(c) else {
@@ -387,6 +411,7 @@ pub fn benchmark_command(c: &Command) -> bool {
         || (runs_file && scripts(&words).any(file_like))
         || (runs_file && words.iter().take(4).any(|w| script_named_for_benchmarks(w)))
         || wrapped_script(base, &words)
+        || built_perf_program(base, &words)
         || (base.starts_with("baseline-resolver") && has("compare"))
 }
 
@@ -443,6 +468,8 @@ mod tests {
             "python3 scripts/run_perf.py --iters 10",
             "./build/bench_compile_time --benchmark_format=json",
             "python3 -u bench_serving.py --data-type random",
+            "./igzip_file_perf $in_file",
+            "time build/bin/crc_perf",
         ] {
             assert!(runs(yes), "{yes}");
         }
@@ -467,6 +494,11 @@ mod tests {
             "triton-benchmarks-validate",
             "./install_benchmarks.sh",
             "python3 scripts/ci/publish.py --data-type bench --source-dir out",
+            "sudo /usr/bin/perf stat -e cycles make check",
+            "./test_perf_counters",
+            "igzip_file_perf in.gz",
+            "changelog/performance",
+            "./perf record -g ./app",
         ] {
             assert!(!runs(no), "{no}");
         }

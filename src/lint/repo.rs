@@ -7,8 +7,9 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use super::workflow::{self, Workflow};
-use super::{FILE_LIMIT, Repo, callers, calls, yaml};
+use super::scripts::{self, Beside};
+use super::workflow::{self, Job, Script, Step, Workflow};
+use super::{FILE_LIMIT, Repo, callers, calls, shell, yaml};
 use crate::runner::read;
 
 /// Gives `flow`, the workflow read from `root` at `path` in the
@@ -41,8 +42,17 @@ pub fn join<'a>(
         .map(|v| v.iter().map(Option::as_ref).collect())
         .unwrap_or_default();
     let inputs = calls::input_values(root, &with);
+    let beside = scripts::Beside::new(&repo.scripts, here.to_path_buf());
     for job in &mut flow.jobs {
         job.inputs = inputs.clone();
+        let called = job
+            .text("uses")
+            .and_then(calls::local_file)
+            .and_then(|name| repo.callees.get(&calls::workflows_dir(path).join(name)));
+        if let Some(callee) = called {
+            let steps = given_steps(job, &calls::workflow_run_inputs(callee), &beside);
+            job.steps.extend(steps);
+        }
         for step in &mut job.steps {
             let dir = step.text("uses").and_then(|u| u.trim().strip_prefix("./"));
             if let Some(action) = dir.and_then(|d| repo.actions.get(&here.join(d))) {
@@ -51,6 +61,38 @@ pub fn join<'a>(
             }
         }
     }
+}
+
+/// The commands a job that calls a reusable workflow of its repository
+/// gives it through the inputs `names` its jobs run (BladeDISC's
+/// `exec_command: bash ./pytorch_blade/benchmark/TorchBench/torch_bench_gpu.sh
+/// cuda partial`, run by `reusable.yml` inside `docker run`), each read as
+/// a step of the calling job whose script is that value, at its line,
+/// with the repository scripts it runs read `beside` it: the called job
+/// runs them for this caller (issue 49, eleventh held-out set).
+fn given_steps<'a>(job: &Job<'a>, names: &[String], beside: &Beside<'_>) -> Vec<Step<'a>> {
+    let with = job.get("with").map(yaml::Node::entries).unwrap_or_default();
+    let mut out = Vec::new();
+    for (key, value) in with {
+        let runs = names.iter().any(|n| n.eq_ignore_ascii_case(&key.text));
+        let Some(scalar) = value.scalar().filter(|_| runs) else {
+            continue;
+        };
+        let Ok(commands) = shell::commands_with(&scalar.text, job.env.vars()) else {
+            continue;
+        };
+        out.push(Step {
+            node: value,
+            script: Some(Script {
+                scalar,
+                commands: scripts::splice(commands, beside, None, job.env.vars()),
+            }),
+            env: job.env.clone(),
+            given: Vec::new(),
+            cache_saves: Vec::new(),
+        });
+    }
+    out
 }
 
 /// The workflow names a file's `workflow_run` triggers name, added to
@@ -139,7 +181,7 @@ fn cache_saves(action: &yaml::Node) -> Vec<String> {
 /// most [`FILE_LIMIT`] inside the repository once links are followed; a
 /// folder named with `..` is not.
 pub fn actions_in(path: &Path, root: &yaml::Node, out: &mut BTreeMap<PathBuf, Action>) {
-    let repo = super::scripts::repo_root(path);
+    let repo = scripts::repo_root(path);
     for dir in local_actions(root) {
         let at = repo.join(dir);
         if out.len() >= MAX_ACTIONS || out.contains_key(&at) {

@@ -66,7 +66,8 @@ pub fn check(w: &Workflow<'_>, bench: &Benchmarks, hits: &mut Vec<Hit>) {
                 if benchmarks && version_sorts_tags(&script.commands, i) {
                     found.push(("tag-sort", c.at()));
                 }
-                let measured = measures_later || last_command.is_some_and(|l| l > i);
+                let measured = measures_later
+                    || last_command.is_some_and(|l| l > i || runs_inside(&script.commands, i, l));
                 if drifts && measured && unpinned(&script.commands, &later, i) {
                     found.push(("unpinned-clone", c.at()));
                 }
@@ -83,6 +84,22 @@ pub fn check(w: &Workflow<'_>, bench: &Benchmarks, hits: &mut Vec<Hit>) {
 /// globs): then every step may measure.
 fn last_measuring_step(job: &Job<'_>) -> Option<usize> {
     job.steps.iter().rposition(step_runs_benchmarks)
+}
+
+/// Whether command `i` runs inside command `l` (its script read beside
+/// the step, its `bash -c` body, a substitution): part of what `l` runs,
+/// so measured when `l` measures (BladeDISC's `torch_bench_gpu.sh`
+/// clones its suite and then measures it; issue 49, eleventh held-out set).
+fn runs_inside(commands: &[Command], i: usize, l: usize) -> bool {
+    let mut at = commands.get(i).and_then(|c| c.parent);
+    // A parent always stands before its child, so the walk ends.
+    while let Some(p) = at.filter(|&p| p >= l) {
+        if p == l {
+            return true;
+        }
+        at = commands.get(p).and_then(|c| c.parent);
+    }
+    false
 }
 
 /// Whether `job` measures the baseline and the change in one run: a

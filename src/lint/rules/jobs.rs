@@ -63,9 +63,12 @@ const REPORTS: &[&str] = &[
 
 /// A job whose every step is a script that only reports (a required
 /// status check re-stating another job's result): it holds a runner for
-/// seconds, whatever its condition.
+/// seconds, whatever its condition. Not a call of a reusable workflow:
+/// its steps are the called jobs', and what it passes them to run is not
+/// all they do.
 fn reports_only(job: &Job<'_>) -> bool {
-    !job.steps.is_empty()
+    job.text("uses").is_none()
+        && !job.steps.is_empty()
         && job.steps.iter().all(|s| {
             s.script.as_ref().is_some_and(|script| {
                 script

@@ -12,6 +12,7 @@ mod calls;
 mod doc_example;
 mod heldout;
 mod heldout10;
+mod heldout11;
 mod heldout5;
 mod heldout6;
 mod heldout6_mends;
