@@ -15,13 +15,19 @@
 //! undecided; a row a round did not run is simply absent from its files.
 //!
 //! Bench writes it after every run, rounds or not, with what compare needs
-//! to judge those files as bench judged them between looks: the columns
+//! to judge those files as bench judged them between looks: the config
+//! (`judged.config`, the path `--config` named, and `judged.config_text`,
+//! its text as bench read it: compare judges by that text, never by the
+//! path read again, which for `--config /dev/stdin` or `<(make-config)`
+//! is an empty pipe or compare's own stdin), the columns
 //! and thresholds (`judged`), resolve's and select's answers
 //! (`resolution`, `selection`), the files
 //! of a side that ran once (`once`: no rounds) and the other baselines
 //! bench measured (`others`: the release tag). Each is optional, so a
 //! manifest an older bench wrote still reads: it judges with compare's
-//! own inputs. The manifest crosses a job boundary (an artifact), where
+//! own inputs (one naming a config but holding no copy of it is read from
+//! the path only when that is a regular file, with a warning; otherwise
+//! compare refuses it and asks for `--config`). The manifest crosses a job boundary (an artifact), where
 //! the harness could rewrite it: a reader bounds its size, its rounds, its
 //! labels and patterns, and shows its strings as data.
 
@@ -30,13 +36,17 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+use crate::config::MAX_CONFIG_BYTES;
 use crate::runner::read::{self, FileError};
 use crate::runner::shown;
 
 /// The manifest's schema number: a change of a field's meaning is a new one.
 pub const ROUNDS_SCHEMA: u32 = 1;
-/// A manifest names a few hundred paths; anything larger is not one.
-pub const MAX_MANIFEST_BYTES: u64 = 4 * 1024 * 1024;
+/// A manifest names a few hundred paths and holds a config of at most
+/// [`MAX_CONFIG_BYTES`] (twice that as a JSON string at worst: a config's
+/// TOML has no control character but tab and newline, and only `"`, `\`
+/// and those grow, to two bytes); anything larger is not one.
+pub const MAX_MANIFEST_BYTES: u64 = 8 * 1024 * 1024;
 /// The most rounds a manifest may hold (bench's `--max-rounds` is at most
 /// this): each round is two files compare reads.
 pub const MAX_ROUNDS: usize = 1000;
@@ -51,6 +61,16 @@ pub enum ManifestError {
     File(#[from] FileError),
     #[error("the rounds manifest {origin} is not bench's: {message}")]
     Invalid { origin: String, message: String },
+    /// An older bench's manifest (no copy of its config) naming a config
+    /// that a second read may not give as bench read it.
+    #[error(
+        "the rounds manifest {origin} holds no copy of the config bench judged by (an older bench wrote it), and the config it names, {config}, is {what}: read again it may not give what bench read; pass --config with the config bench was given"
+    )]
+    ConfigGone {
+        origin: String,
+        config: String,
+        what: String,
+    },
 }
 
 /// One round: the two files measured beside each other.
@@ -74,7 +94,14 @@ pub struct Round {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Judged {
+    /// The path `--config` named: what messages call the config.
     pub config: Option<PathBuf>,
+    /// The config's text as bench read it (at most [`MAX_CONFIG_BYTES`]):
+    /// what compare judges by, never the path read again (a pipe such as
+    /// `--config /dev/stdin` or `<(make-config)` reads once; a file may be
+    /// edited between the steps). `None`: an older bench wrote the
+    /// manifest, or bench could not read a config it never needed.
+    pub config_text: Option<String>,
     pub keys: Option<String>,
     /// `COLUMN:higher` or `COLUMN:lower`.
     pub metric: Option<String>,
@@ -173,6 +200,17 @@ impl Manifest {
                 "{} ignore patterns, more than {}",
                 judged.ignore.len(),
                 crate::config::columns::MAX_IGNORE
+            ));
+        }
+        if let Some(text) = manifest
+            .judged
+            .as_ref()
+            .and_then(|j| j.config_text.as_ref())
+            && text.len() as u64 > MAX_CONFIG_BYTES
+        {
+            return Err(format!(
+                "its copy of the config is {} bytes, over the {MAX_CONFIG_BYTES}-byte limit of a config",
+                text.len()
             ));
         }
         if manifest.rounds.len() > MAX_ROUNDS {
