@@ -174,7 +174,7 @@ fn benched_config(inputs: &mut Inputs, judged: &Judged, origin: &str) -> Result<
                 }));
             }
             inputs.manifest_warnings.push(format!(
-                "the manifest {origin} holds no copy of the config bench judged by (an older bench wrote it): judged by {config} as it reads now, which may not be what bench read"
+                "the manifest {origin} holds no copy of the config bench judged by (an older bench wrote it, or bench could not read that config): judged by {config} as it reads now, which may not be what bench read"
             ));
             inputs.config = Some(ConfigFrom::File(path.clone()));
         }

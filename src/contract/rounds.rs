@@ -64,7 +64,7 @@ pub enum ManifestError {
     /// An older bench's manifest (no copy of its config) naming a config
     /// that a second read may not give as bench read it.
     #[error(
-        "the rounds manifest {origin} holds no copy of the config bench judged by (an older bench wrote it), and the config it names, {config}, is {what}: read again it may not give what bench read; pass --config with the config bench was given"
+        "the rounds manifest {origin} holds no copy of the config bench judged by (an older bench wrote it, or bench could not read that config), and the config it names, {config}, is {what}: read again it may not give what bench read; pass --config with the config bench was given"
     )]
     ConfigGone {
         origin: String,

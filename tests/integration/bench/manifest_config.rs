@@ -167,3 +167,21 @@ fn without_copy(path: &Path) -> Value {
     std::fs::write(path, written.to_string()).unwrap();
     written
 }
+
+/// A config bench could not read as one, in a run that needed none (one
+/// run per side, `keys = 3` on a pipe): the run goes on, its manifest
+/// holds no copy, and compare refuses it instead of judging by whatever
+/// the pipe's path gives compare (here a config under which it passes).
+#[test]
+fn a_config_bench_could_not_read_leaves_compare_refusing_not_guessing() {
+    let (_root, manifest) = benched("keys = 3\n", Given::Pipe, "1");
+    let refused = compare(&manifest, &[], Some(LENIENT));
+    assert_eq!(refused.code, 1, "{}", refused.stdout);
+    for says in [
+        "bench could not read that config",
+        "/dev/stdin",
+        "pass --config",
+    ] {
+        assert!(refused.stderr.contains(says), "{says}: {}", refused.stderr);
+    }
+}
