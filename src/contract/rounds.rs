@@ -312,6 +312,40 @@ mod tests {
         assert!(Manifest::parse("{\"schema\":1}").is_err());
     }
 
+    /// The largest manifest bench writes still reads: a config of the
+    /// most bytes a config may have, each one doubled as JSON (a comment
+    /// of quotes), beside 160 rounds (bench's most) of long paths.
+    #[test]
+    fn the_largest_config_bench_can_hold_fits_the_manifests_bound() {
+        let max = usize::try_from(MAX_CONFIG_BYTES).unwrap();
+        let text = format!("#{}", "\"".repeat(max - 1));
+        assert!(crate::config::load::parse(&text).is_ok());
+        let mut m = manifest(&(1..=160).collect::<Vec<_>>());
+        for r in &mut m.rounds {
+            r.current = format!("/{}/current.csv", "w".repeat(4000)).into();
+            r.baseline = format!("/{}/baseline.csv", "w".repeat(4000)).into();
+        }
+        m.judged = Some(Judged {
+            config_text: Some(text.clone()),
+            ..Judged::default()
+        });
+        let json = m.to_json();
+        assert!(json.len() > 2 * max, "{}", json.len());
+        assert!(json.len() as u64 <= MAX_MANIFEST_BYTES, "{}", json.len());
+        let back = Manifest::parse(&json).unwrap();
+        assert_eq!(back.judged.and_then(|j| j.config_text), Some(text));
+        let mut over = manifest(&[1]);
+        over.judged = Some(Judged {
+            config_text: Some("#".repeat(max + 1)),
+            ..Judged::default()
+        });
+        assert!(
+            Manifest::parse(&over.to_json())
+                .unwrap_err()
+                .contains("over the 1048576-byte limit of a config")
+        );
+    }
+
     #[test]
     fn a_manifest_an_older_bench_wrote_still_reads_with_nothing_to_judge_by() {
         let old = r#"{"schema": 1, "label": "main", "seed": 7, "first_look": 3, "max_rounds": 20,
