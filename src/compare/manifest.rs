@@ -206,8 +206,9 @@ fn not_a_file(path: &Path) -> Option<String> {
     Some(format!("{what}, not a regular file"))
 }
 
-/// How bench judged, where compare was not told otherwise: the columns, the results format, the thresholds. Each value is checked
-/// as the input would be (the harness could have rewritten the file).
+/// How bench judged, where compare was not told otherwise: the columns,
+/// the results format, the thresholds. Each value is checked as the input
+/// would be (the harness could have rewritten the file).
 fn settings(inputs: &mut Inputs, judged: Judged, origin: &str) -> Result<(), String> {
     let from = format!("the manifest {origin}");
     let value = |text: String| Value {

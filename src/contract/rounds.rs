@@ -5,9 +5,11 @@
 //! so bench says so in one file instead of compare guessing from names.
 //!
 //! ```json
-//! {"schema": 1, "label": "main", "seed": 42,
+//! {"schema": 1, "label": "main", "seed": 42, "first_look": 3, "max_rounds": 20,
 //!  "rounds": [{"round": 1, "current": "/w/bench-results/current-1.csv",
-//!              "baseline": "/w/bench-results/baseline-1.csv", "groups": null}]}
+//!              "baseline": "/w/bench-results/baseline-1.csv", "groups": null}],
+//!  "judged": {"config": "/dev/fd/63",
+//!             "config_text": "[[rules]]\nmatch = [\"op=*\"]\nfail-threshold = 50\n"}}
 //! ```
 //!
 //! `groups` is what the round ran: `null` is the whole suite (or the whole
@@ -18,18 +20,18 @@
 //! to judge those files as bench judged them between looks: the config
 //! (`judged.config`, the path `--config` named, and `judged.config_text`,
 //! its text as bench read it: compare judges by that text, never by the
-//! path read again, which for `--config /dev/stdin` or `<(make-config)`
-//! is an empty pipe or compare's own stdin), the columns
-//! and thresholds (`judged`), resolve's and select's answers
-//! (`resolution`, `selection`), the files
-//! of a side that ran once (`once`: no rounds) and the other baselines
-//! bench measured (`others`: the release tag). Each is optional, so a
-//! manifest an older bench wrote still reads: it judges with compare's
-//! own inputs (one naming a config but holding no copy of it is read from
-//! the path only when that is a regular file, with a warning; otherwise
-//! compare refuses it and asks for `--config`). The manifest crosses a job boundary (an artifact), where
-//! the harness could rewrite it: a reader bounds its size, its rounds, its
-//! labels and patterns, and shows its strings as data.
+//! path read again, which for `--config /dev/stdin` or `<(make-config)` is
+//! an empty pipe or compare's own stdin), the columns and thresholds
+//! (`judged`), resolve's and select's answers (`resolution`, `selection`),
+//! the files of a side that ran once (`once`: no rounds) and the other
+//! baselines bench measured (`others`: the release tag). Each is optional,
+//! so a manifest an older bench wrote still reads: it judges with
+//! compare's own inputs (one naming a config but holding no copy of it is
+//! read from the path only when that is a regular file, with a warning;
+//! otherwise compare refuses it and asks for `--config`). The manifest
+//! crosses a job boundary (an artifact), where the harness could rewrite
+//! it: a reader bounds its size, its rounds, its labels and patterns, its
+//! copy of the config, and shows its strings as data.
 
 use std::path::{Path, PathBuf};
 
@@ -310,6 +312,23 @@ mod tests {
                 .contains("names no file")
         );
         assert!(Manifest::parse("{\"schema\":1}").is_err());
+    }
+
+    /// The example at the top of this file is a manifest compare reads,
+    /// its config copy a config.
+    #[test]
+    fn the_documented_example_reads_and_holds_a_config() {
+        let source = include_str!("rounds.rs");
+        let block = source.split("```json\n").nth(1).unwrap();
+        let example: Vec<&str> = block
+            .lines()
+            .take_while(|l| !l.starts_with("//! ```"))
+            .map(|l| l.trim_start_matches("//!"))
+            .collect();
+        let m = Manifest::parse(&example.join("\n")).unwrap();
+        let text = m.judged.and_then(|j| j.config_text).unwrap();
+        let config = crate::config::load::parse(&text).unwrap();
+        assert_eq!(config.rules.len(), 1);
     }
 
     /// The largest manifest bench writes still reads: a config of the
