@@ -19,7 +19,7 @@ use std::cell::Cell;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use super::shell::{self, Command, Vars, file_name};
+use super::shell::{self, Command, Vars, file_name, functions};
 
 /// The largest script read: a setup script is a few KiB.
 pub const SCRIPT_LIMIT: u64 = 256 * 1024;
@@ -102,6 +102,17 @@ pub fn repo_root(workflow: &Path) -> PathBuf {
 /// path that is absolute, climbs (`..`), or holds a variable or an
 /// expression (its value is not known here).
 pub fn script_path(c: &Command, wd: Option<&str>) -> Option<String> {
+    let (word, _) = script_word(c)?;
+    let path = match wd.map(str::trim).filter(|w| !w.is_empty() && *w != ".") {
+        Some(dir) => format!("{}/{}", dir.trim_end_matches('/'), word),
+        None => word.to_owned(),
+    };
+    plain(&path)
+}
+
+/// The word of `c` that names the script it runs, and the words after it
+/// (the script's arguments), as [`script_path`] takes them.
+fn script_word(c: &Command) -> Option<(&str, Vec<&str>)> {
     let name = c.name()?;
     let words: Vec<&str> = c.words.iter().map(|w| w.text.as_str()).collect();
     let at = if shell::SHELLS.contains(&file_name(name)) {
@@ -128,11 +139,13 @@ pub fn script_path(c: &Command, wd: Option<&str>) -> Option<String> {
     {
         return None;
     }
-    let path = match wd.map(str::trim).filter(|w| !w.is_empty() && *w != ".") {
-        Some(dir) => format!("{}/{}", dir.trim_end_matches('/'), word),
-        None => word.to_owned(),
-    };
-    plain(&path)
+    Some((
+        word,
+        words
+            .get(at.saturating_add(1)..)
+            .unwrap_or_default()
+            .to_vec(),
+    ))
 }
 
 /// `path` without its `./` parts when it is a plain relative path to a
@@ -170,15 +183,28 @@ pub fn splice(
         .max()
         .unwrap_or(0)
         .saturating_add(1);
+    // What the step runs by name: a sourced script's functions it calls.
+    let names: Vec<String> = commands
+        .iter()
+        .filter_map(|c| c.name().map(str::to_owned))
+        .collect();
+    let step_calls: Vec<&str> = names.iter().map(String::as_str).collect();
     let mut moved: Vec<usize> = Vec::with_capacity(commands.len());
     let mut out: Vec<Command> = Vec::with_capacity(commands.len());
     for mut c in commands {
         c.parent = c.parent.and_then(|p| moved.get(p).copied());
         let here = out.len();
         moved.push(here);
+        let arguments = script_word(&c).map(|(_, a)| a).unwrap_or_default();
+        let run = functions::Run {
+            arguments: &arguments,
+            sourced: matches!(c.name(), Some("source" | ".")),
+            step_calls: &step_calls,
+        };
         let inner = script_path(&c, wd)
             .and_then(|rel| beside.text(&rel))
             .and_then(|text| shell::commands_with(text, vars).ok())
+            .map(|all| functions::reached(all, &run))
             .unwrap_or_default();
         let (start, at, loops) = (c.start, c.at(), c.loops);
         out.push(c);

@@ -14,6 +14,7 @@ use std::borrow::Cow;
 
 use thiserror::Error;
 
+pub mod functions;
 mod tokens;
 mod vars;
 

@@ -87,7 +87,11 @@ impl<'a> Tokens<'a> {
             match (quote, c) {
                 (0, b'\'' | b'"') => quote = c,
                 (q, c) if q != 0 && c == q => quote = 0,
-                (0, b'\\') => j = j.saturating_add(1),
+                // A backslash escapes the next byte, in double quotes too:
+                // `${X:-"--flags=\"-march=x86\""}` closes at its `}`
+                // (micropython's ci.sh; read past it, the rest of the
+                // script was one word).
+                (0 | b'"', b'\\') => j = j.saturating_add(1),
                 (0, c) if c == open => depth = depth.saturating_add(1),
                 (0, c) if c == close => {
                     depth = depth.saturating_sub(1);

@@ -13,6 +13,7 @@ mod doc_example;
 mod heldout;
 mod heldout10;
 mod heldout11;
+mod heldout13;
 mod heldout5;
 mod heldout6;
 mod heldout6_mends;
