@@ -25,3 +25,15 @@ fn a_script_of_functions_runs_the_one_its_argument_picks() {
         [at("shallow-merge-base", 24), at("shallow-merge-base", 30)]
     );
 }
+
+/// mlperf-automations' monthly GPT-J job: a self-hosted GPU machine with
+/// no timeout, in a workflow and a step named for MLPerf (MLCommons'
+/// benchmark suite, as `pgbench` and `ycsb` name theirs), running `mlcr
+/// run-mlperf,...`: a benchmark job, its missing timeout found. The same
+/// job with a 90-minute timeout, and a formatting job on the same runner
+/// in a workflow not named for a benchmark, are not.
+#[test]
+fn mlperf_names_a_benchmark_suite() {
+    assert_eq!(lint("mlperf-gptj.yml"), [at("long-timeout", 6)]);
+    assert_eq!(lint("inference-lint.yml"), []);
+}
