@@ -50,3 +50,13 @@ fn the_words_of_a_names_expressions_say_no_chore() {
 fn a_built_program_named_for_performance_runs_benchmarks() {
     assert_eq!(lint("ci.yml"), [at("long-timeout", 8)]);
 }
+
+/// llm-d-benchmark's "Find latest experiment results dirs": `set +e`,
+/// then a loop over `baseline ...` whose `case` sets
+/// `base=/tmp/baseline-results` and `find`s the newest directory. It runs
+/// and compares nothing, so its `set +e` swallows no comparison; the
+/// step that then runs the comparison table after `set +e` still does.
+#[test]
+fn set_plus_e_before_only_locating_the_baseline_swallows_nothing() {
+    assert_eq!(lint("results-dirs.yml"), [at("silent-baseline", 29)]);
+}
