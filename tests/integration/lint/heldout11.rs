@@ -60,3 +60,12 @@ fn a_built_program_named_for_performance_runs_benchmarks() {
 fn set_plus_e_before_only_locating_the_baseline_swallows_nothing() {
     assert_eq!(lint("results-dirs.yml"), [at("silent-baseline", 29)]);
 }
+
+/// llm-d-benchmark's wait for its baseline: `exit 0` in the `else` of
+/// `[[ $? -ne 0 ]]` after listing the baseline runs when the baseline was
+/// found, not when a file is missing. The `else` of a file's test (`[ -f
+/// baseline.csv ]`) still is the missing file's branch.
+#[test]
+fn the_else_of_a_test_of_no_file_is_not_a_missing_files_branch() {
+    assert_eq!(lint("wait-baseline.yml"), [at("silent-baseline", 32)]);
+}
