@@ -69,3 +69,12 @@ fn set_plus_e_before_only_locating_the_baseline_swallows_nothing() {
 fn the_else_of_a_test_of_no_file_is_not_a_missing_files_branch() {
     assert_eq!(lint("wait-baseline.yml"), [at("silent-baseline", 32)]);
 }
+
+/// openobserve's regression summary: `always()` on a 5-minute job of its
+/// self-hosted pool whose one step sets `TESTS_OK=false`, tests the
+/// needed jobs' results and echoes or exits: a report shim. A job that
+/// also runs a program (`npx playwright merge-reports`) is none.
+#[test]
+fn a_shim_that_sets_variables_still_only_reports() {
+    assert_eq!(lint("summary-shim.yml"), [at("job-always", 42)]);
+}
