@@ -41,8 +41,9 @@ pub struct Inputs {
     /// The JSON itself or a file of it, read by the command.
     pub resolution: Option<String>,
     pub selection: Option<String>,
-    /// `--config`: the selection's groups must be its `[select]` groups.
-    pub config: Option<PathBuf>,
+    /// `--config`: the selection's groups must be its `[select]` groups,
+    /// and the paired rounds are judged by it; read once, when first needed.
+    pub config: super::config_file::ConfigFile,
     /// `--keys`, `--metric`, `--ignore`: applied over the config when the
     /// rounds are judged.
     pub columns: crate::config::columns::Columns,
@@ -174,7 +175,7 @@ pub fn validate(args: &BenchArgs, env: Env<'_>) -> Result<Inputs, InputError> {
         fingerprint_command: text(&FINGERPRINT_COMMAND),
         resolution: text(&RESOLUTION),
         selection: text(&SELECTION),
-        config: r.path(&CONFIG).map(|p| cwd.join(p)),
+        config: super::config_file::ConfigFile::new(r.path(&CONFIG).map(|p| cwd.join(p))),
         columns: crate::config::columns::read(&r)?,
         baseline_result: r.path(&BASELINE_RESULT).map(|p| cwd.join(p)),
         results_format: r.typed(&RESULTS_FORMAT)?,

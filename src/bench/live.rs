@@ -193,11 +193,7 @@ pub fn sides(
             side::carry_out(Side::Baseline, &plan.baseline, groups, &plan.label, inputs)?;
         return Ok((current, baseline, None));
     }
-    let mut config = match &inputs.config {
-        Some(path) => crate::config::load::load(path)?,
-        None => Config::default(),
-    };
-    crate::config::columns::apply(&mut config, &inputs.columns).map_err(BenchError::Usage)?;
+    let config = inputs.config.judging(&inputs.columns)?;
     let mut current = side::open(Side::Current, &plan.current, groups, "current", inputs)?;
     let mut baseline = side::open(Side::Baseline, &plan.baseline, groups, &plan.label, inputs)?;
     if !(current.runs() && baseline.runs()) {

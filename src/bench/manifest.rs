@@ -82,7 +82,7 @@ fn judged(inputs: &Inputs) -> Judged {
     let columns = &inputs.columns;
     let asked = &inputs.rounds;
     Judged {
-        config: inputs.config.clone(),
+        config: inputs.config.path().map(Path::to_owned),
         keys: columns.keys.as_ref().map(|v| v.text.clone()),
         metric: columns.metric.as_ref().map(|m| {
             let way = match m.direction {
@@ -147,7 +147,9 @@ pub fn write(
         resolution: resolution.cloned(),
         // Compare reads a selection's groups through the config's
         // `[select]` rows, so it goes with the config bench checked it by.
-        selection: selection.filter(|_| inputs.config.is_some()).cloned(),
+        selection: selection
+            .filter(|_| inputs.config.path().is_some())
+            .cloned(),
         judged: Some(judged(inputs)),
     };
     let path = path(&inputs.out_dir);

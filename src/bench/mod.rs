@@ -13,6 +13,7 @@
 //! writes it.
 
 pub mod args;
+pub mod config_file;
 pub mod container;
 pub mod files;
 pub mod fingerprint;
@@ -27,6 +28,7 @@ pub mod process;
 pub mod record;
 pub mod render;
 pub mod rounds;
+pub mod row_count;
 pub mod setup;
 pub mod side;
 pub mod signals;
@@ -111,11 +113,7 @@ fn reachable(inputs: &Inputs) -> Result<(), BenchError> {
     if fail < 1.0 {
         return Ok(());
     }
-    let mut config = match &inputs.config {
-        Some(path) => crate::config::load::load(path)?,
-        None => crate::config::Config::default(),
-    };
-    crate::config::columns::apply(&mut config, &inputs.columns).map_err(BenchError::Usage)?;
+    let config = inputs.config.judging(&inputs.columns)?;
     crate::config::judging::reachable(fail, &config).map_err(|message| {
         BenchError::Usage(InputError {
             origin: args::FAIL.input.both(),
@@ -131,19 +129,19 @@ fn selection(inputs: &Inputs) -> Result<Option<Chosen>, BenchError> {
         return Ok(None);
     };
     let chosen = Chosen::load(value)?;
-    let declared = inputs.config.as_deref().map(declared).transpose()?;
+    let declared = inputs.config.written()?.map(declared);
     values::check_groups(&chosen.groups, declared.as_deref())?;
     Ok(Some(chosen))
 }
 
-/// The group names `--config`'s `[select]` table declares (none when it
+/// The group names the config's `[select]` table declares (none when it
 /// has no such table: then no selection's group is one of them).
-fn declared(path: &std::path::Path) -> Result<Vec<String>, BenchError> {
-    let config = crate::config::load::load(path)?;
-    Ok(config
+fn declared(config: &crate::config::Config) -> Vec<String> {
+    config
         .select
-        .map(|s| s.groups.into_iter().map(|g| g.name).collect())
-        .unwrap_or_default())
+        .iter()
+        .flat_map(|s| s.groups.iter().map(|g| g.name.clone()))
+        .collect()
 }
 
 /// `--baseline-result` when it is there with rows; otherwise the baseline
@@ -153,7 +151,7 @@ fn reusable(inputs: &Inputs) -> (Option<std::path::PathBuf>, Option<side::Note>)
         return (None, None);
     };
     let shown_path = shown(&path.to_string_lossy());
-    match side::downloaded(path, inputs) {
+    match row_count::downloaded(path, inputs) {
         Err(what) => (
             None,
             Some(side::Note {

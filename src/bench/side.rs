@@ -4,7 +4,6 @@
 //! side is said on that side (a warning, a status); only what the user
 //! must fix (a path that cannot be used) is an error.
 
-use std::io::Read as _;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -15,73 +14,11 @@ use super::log::RawLog;
 pub use super::outcome::{Measured, Note, SideRun, Status, ended_text, record};
 use super::plan::{self, Action, Fill, Side, Tree};
 use super::process::{self, Ended};
+use super::row_count::rows;
 use super::signals;
 use super::worktree::{self, Worktree};
 use crate::github::network;
 use crate::runner::shown;
-use crate::table::formats::Format;
-
-/// Data rows of a results CSV (lines after the header that hold anything),
-/// counted as the file streams: constant memory at any size; a harness's
-/// file (JSON, XML, go test's text) is read and its rows counted, as
-/// compare will see them. `None` when no regular file is there
-/// ([`files::open_regular`]: a FIFO is never waited on). `named` is
-/// `--results-format`: the file read as that format, not as its content
-/// suggests, as compare will read it.
-pub fn rows(path: &Path, named: Option<Format>) -> Option<u64> {
-    counted(path, files::open_regular(path).ok()??, named)
-}
-
-fn counted(path: &Path, mut file: std::fs::File, named: Option<Format>) -> Option<u64> {
-    match crate::table::formats::rows_of(path, &mut file, named) {
-        Some(rows) => Some(rows),
-        None => count(file),
-    }
-}
-
-/// [`rows`] of a results file someone else put there (`--baseline-result`):
-/// `Ok(None)` when there is none, an error saying what is there instead of
-/// a regular file, or where it leads when that is outside the places bench
-/// may read ([`files::inside`]).
-pub fn downloaded(path: &Path, inputs: &Inputs) -> Result<Option<u64>, String> {
-    // The file itself is looked at as itself (a link there is refused by
-    // open_regular); the directories on its way are followed here.
-    if let Some(dir) = path
-        .parent()
-        .filter(|_| std::fs::symlink_metadata(path).is_ok())
-    {
-        files::inside(dir, inputs)
-            .map_err(|e| format!("outside the places bench may read ({e})"))?;
-    }
-    Ok(files::open_regular(path)?.and_then(|f| counted(path, f, inputs.results_format)))
-}
-
-fn count(mut file: std::fs::File) -> Option<u64> {
-    let mut buf = vec![0u8; 1 << 16];
-    let (mut lines, mut filled, mut header) = (0u64, false, true);
-    loop {
-        let n = file.read(&mut buf).ok()?;
-        let Some(chunk) = buf.get(..n).filter(|c| !c.is_empty()) else {
-            break;
-        };
-        for &b in chunk {
-            if b == b'\n' {
-                if filled && !header {
-                    lines = lines.saturating_add(1);
-                }
-                header = false;
-                filled = false;
-            } else if !b.is_ascii_whitespace() {
-                filled = true;
-            }
-        }
-    }
-    Some(if filled && !header {
-        lines.saturating_add(1)
-    } else {
-        lines
-    })
-}
 
 /// A side that bench was told to stop before it started.
 fn not_started(run: &mut SideRun, signal: i32) {
@@ -188,66 +125,92 @@ pub fn open(
         groups: None,
         failure_shown: false,
     };
-    let run = &mut opened.run;
-    match action {
-        _ if run.status == Status::Skipped => {}
-        Action::Skipped(why) => {
-            run.status = Status::Skipped;
-            run.notice(format!("{} not run: {}", side.name(), shown(why)));
-        }
-        Action::Unavailable(why) => {
-            run.status = Status::Unavailable;
-            run.warn(format!("{} unavailable: {}", side.name(), shown(why)));
-        }
-        Action::Reuse(path) => {
-            run.status = Status::Reused;
-            run.rows = rows(path, inputs.results_format);
-            run.notice(format!(
-                "{} not run: the downloaded result {} stands for it ({} rows)",
-                side.name(),
-                shown(&path.to_string_lossy()),
-                run.rows.unwrap_or(0)
-            ));
-            run.path = Some(path.clone());
-        }
-        Action::Run(Tree::Checkout) => {
-            run.sha = worktree::head(&inputs.repository).ok();
-            opened.tree = Some(inputs.repository.clone());
-        }
-        Action::Run(Tree::Commit { sha, repo }) => {
-            let from = repo.as_ref().map_or_else(
-                || "origin".to_owned(),
-                |repo| network::git_url(&inputs.server_url, repo),
-            );
-            if let Some(tree) = make_worktree(run, sha.as_str(), &from, inputs)? {
-                opened.tree = Some(tree.path.clone());
-                opened.worktree = Some(tree);
-            }
-        }
+    if opened.run.status != Status::Skipped {
+        opened.place(side, action, inputs)?;
     }
     if let Some(tree) = opened.tree.clone()
         && !setup(&mut opened.run, &tree, inputs)?
     {
         opened.tree = None;
     }
-    if let Some(tree) = opened.tree.clone() {
-        opened.groups = groups_for(&mut opened.run, &tree, groups, inputs)?;
+    opened.ask_groups(side, groups, inputs)?;
+    Ok(opened)
+}
+
+impl Opened {
+    /// Where the side's harness runs, or why it does not: skipped,
+    /// unavailable, or reused (the downloaded result stands for it, its
+    /// rows counted); on the checkout, or in a worktree of the commit made
+    /// now (fetched from the base repository when the checkout lacks it).
+    fn place(&mut self, side: Side, action: &Action, inputs: &Inputs) -> Result<(), BenchError> {
+        let run = &mut self.run;
+        match action {
+            Action::Skipped(why) => {
+                run.status = Status::Skipped;
+                run.notice(format!("{} not run: {}", side.name(), shown(why)));
+            }
+            Action::Unavailable(why) => {
+                run.status = Status::Unavailable;
+                run.warn(format!("{} unavailable: {}", side.name(), shown(why)));
+            }
+            Action::Reuse(path) => {
+                run.status = Status::Reused;
+                run.rows = rows(path, inputs.results_format);
+                run.notice(format!(
+                    "{} not run: the downloaded result {} stands for it ({} rows)",
+                    side.name(),
+                    shown(&path.to_string_lossy()),
+                    run.rows.unwrap_or(0)
+                ));
+                run.path = Some(path.clone());
+            }
+            Action::Run(Tree::Checkout) => {
+                run.sha = worktree::head(&inputs.repository).ok();
+                self.tree = Some(inputs.repository.clone());
+            }
+            Action::Run(Tree::Commit { sha, repo }) => {
+                let from = repo.as_ref().map_or_else(
+                    || "origin".to_owned(),
+                    |repo| network::git_url(&inputs.server_url, repo),
+                );
+                if let Some(tree) = make_worktree(run, sha.as_str(), &from, inputs)? {
+                    self.tree = Some(tree.path.clone());
+                    self.worktree = Some(tree);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The groups this tree's harness runs, asked once (`--list-command`):
+    /// a side whose harness knows none of the selected groups is skipped,
+    /// and one cancelled while its list command ran is not started.
+    fn ask_groups(
+        &mut self,
+        side: Side,
+        groups: Option<&[String]>,
+        inputs: &Inputs,
+    ) -> Result<(), BenchError> {
+        let Some(tree) = self.tree.clone() else {
+            return Ok(());
+        };
+        self.groups = groups_for(&mut self.run, &tree, groups, inputs)?;
         if let Some(signal) = signals::caught() {
             // Cancelled while the list command ran: the command is not started.
-            not_started(&mut opened.run, signal);
-            opened.tree = None;
-            return Ok(opened);
+            not_started(&mut self.run, signal);
+            self.tree = None;
+            return Ok(());
         }
-        if opened.groups.as_ref().is_some_and(Vec::is_empty) {
-            opened.run.status = Status::Skipped;
-            opened.run.notice(format!(
+        if self.groups.as_ref().is_some_and(Vec::is_empty) {
+            self.run.status = Status::Skipped;
+            self.run.notice(format!(
                 "{} not run: this tree's harness knows none of the selected groups",
                 side.name()
             ));
-            opened.tree = None;
+            self.tree = None;
         }
+        Ok(())
     }
-    Ok(opened)
 }
 
 /// `--setup-command`, once per side in its tree before its list command

@@ -89,12 +89,12 @@ fn clear(dir: &Path, root: &Path, depth: usize, left: &mut Leftovers) {
     }
 }
 
-/// `git -C repo args...`, its stdout; a failure names the action and
+/// `git -C checkout args...`, its stdout; a failure names the action and
 /// git's own first lines (cut: a hostile ref name stays data).
-fn git(repo: &Path, action: &'static str, args: &[&str]) -> Result<String, WorktreeError> {
+fn git(checkout: &Path, action: &'static str, args: &[&str]) -> Result<String, WorktreeError> {
     let out = Command::new("git")
         .arg("-C")
-        .arg(repo)
+        .arg(checkout)
         .args(args)
         .env("GIT_TERMINAL_PROMPT", "0")
         .stdin(Stdio::null())
@@ -116,9 +116,9 @@ fn git(repo: &Path, action: &'static str, args: &[&str]) -> Result<String, Workt
 }
 
 /// The commit the checkout is at (`{sha}` of the current side).
-pub fn head(repo: &Path) -> Result<String, WorktreeError> {
+pub fn head(checkout: &Path) -> Result<String, WorktreeError> {
     git(
-        repo,
+        checkout,
         "rev-parse HEAD",
         &["rev-parse", "--verify", "HEAD^{commit}"],
     )
@@ -129,13 +129,13 @@ pub fn head(repo: &Path) -> Result<String, WorktreeError> {
 /// a fork's head has the fork as `origin`, whose copy of main may be
 /// stale or gone), or `origin` when the resolution names no repository.
 /// Returns whether it fetched.
-pub fn ensure(repo: &Path, sha: &str, from: &str) -> Result<bool, WorktreeError> {
+pub fn ensure(checkout: &Path, sha: &str, from: &str) -> Result<bool, WorktreeError> {
     let object = format!("{sha}^{{commit}}");
-    if git(repo, "cat-file", &["cat-file", "-e", &object]).is_ok() {
+    if git(checkout, "cat-file", &["cat-file", "-e", &object]).is_ok() {
         return Ok(false);
     }
     git(
-        repo,
+        checkout,
         "fetch of the base commit",
         &[
             "fetch",
@@ -147,29 +147,29 @@ pub fn ensure(repo: &Path, sha: &str, from: &str) -> Result<bool, WorktreeError>
             sha,
         ],
     )?;
-    git(repo, "cat-file", &["cat-file", "-e", &object])?;
+    git(checkout, "cat-file", &["cat-file", "-e", &object])?;
     Ok(true)
 }
 
 /// A detached worktree, removed when dropped.
 #[derive(Debug)]
 pub struct Worktree {
-    repo: PathBuf,
+    checkout: PathBuf,
     pub path: PathBuf,
     removed: bool,
 }
 
 impl Worktree {
     /// `git worktree add --detach path sha`; `path` must not exist yet.
-    pub fn add(repo: &Path, path: &Path, sha: &str) -> Result<Worktree, WorktreeError> {
+    pub fn add(checkout: &Path, path: &Path, sha: &str) -> Result<Worktree, WorktreeError> {
         let dir = path.to_string_lossy();
         git(
-            repo,
+            checkout,
             "worktree add",
             &["worktree", "add", "--quiet", "--detach", &dir, sha],
         )?;
         Ok(Worktree {
-            repo: repo.to_owned(),
+            checkout: checkout.to_owned(),
             path: path.to_owned(),
             removed: false,
         })
@@ -183,7 +183,7 @@ impl Worktree {
         self.removed = true;
         let dir = self.path.to_string_lossy();
         let removed = git(
-            &self.repo,
+            &self.checkout,
             "worktree remove",
             &["worktree", "remove", "--force", "--force", &dir],
         );
@@ -192,7 +192,7 @@ impl Worktree {
             clear(&self.path, &self.path, 0, &mut left);
             let _ = std::fs::remove_dir(&self.path);
         }
-        let _ = git(&self.repo, "worktree prune", &["worktree", "prune"]);
+        let _ = git(&self.checkout, "worktree prune", &["worktree", "prune"]);
         if !self.path.exists() {
             return Ok(());
         }

@@ -10,7 +10,8 @@
 //! -bench`, `hyperfine`, `pyperf`, nvbench, a `--benchmark_*` flag, a
 //! program or script whose file is named for benchmarking such as
 //! `run_benchmark.sh` or `bench_serving.py`), it uses a benchmark action,
-//! it uploads or compares benchmark results, the job or its workflow is
+//! it uploads or compares benchmark results (not only relays results
+//! another job measured), the job or its workflow is
 //! named for benchmarking or performance and runs a program (not only
 //! `echo`, `git`, `pip install`), or the repository's config says so
 //! (`[lint]`: `benchmark-jobs`, `benchmark-workflows`). A word such as
@@ -47,6 +48,10 @@ pub struct Benchmarks {
     /// Which jobs call a workflow of the same repository that has a
     /// benchmark job whose runner is an expression ([`unknown_bench_call`]).
     pub calls_bench: Vec<bool>,
+    /// Which jobs are calls named for benchmarking whose called workflow
+    /// allows a job that runs a program 120 minutes or more
+    /// ([`long_bench_call`]).
+    pub long_calls: Vec<bool>,
 }
 
 impl Benchmarks {
@@ -57,6 +62,11 @@ impl Benchmarks {
     /// Whether job `index` is seen on an expensive runner.
     pub fn costly(&self, index: usize) -> bool {
         self.costly.get(index).copied().unwrap_or(false)
+    }
+
+    /// Whether job `index` is a benchmark call allowed long.
+    pub fn long_call(&self, index: usize) -> bool {
+        self.long_calls.get(index).copied().unwrap_or(false)
     }
 
     /// Whether job `index` calls a benchmark job whose runner is unknown.
@@ -102,11 +112,14 @@ pub fn benchmarks(w: &Workflow<'_>, file: &str, context: Context<'_>) -> Benchma
         .map(|job| {
             whole
                 || lint.is_some_and(|l| l.benchmark_jobs.iter().any(|g| g.matches(&job.id.text)))
-                || runs_benchmarks(job)
-                || publishes_tables(job)
-                || ((workflow_named || named_for_benchmarks(&job.title()) || runner_named(job))
-                    && !job_does_chores(job)
-                    && runs_a_program(job))
+                || !relays_results(job)
+                    && (runs_benchmarks(job)
+                        || publishes_tables(job)
+                        || ((workflow_named
+                            || named_for_benchmarks(&job.title())
+                            || runner_named(job))
+                            && !job_does_chores(job)
+                            && runs_a_program(job)))
         })
         .collect();
     let starters = runner_starters(w);
@@ -124,6 +137,11 @@ pub fn benchmarks(w: &Workflow<'_>, file: &str, context: Context<'_>) -> Benchma
         .iter()
         .map(|j| unknown_bench_call(j, Path::new(file), callees))
         .collect();
+    let long_calls = w
+        .jobs
+        .iter()
+        .map(|j| long_bench_call(j, Path::new(file), callees))
+        .collect();
     let any = jobs.iter().any(|b| *b);
     let kept = any
         && (consumed
@@ -138,7 +156,68 @@ pub fn benchmarks(w: &Workflow<'_>, file: &str, context: Context<'_>) -> Benchma
         kept,
         costly,
         calls_bench,
+        long_calls,
     }
+}
+
+/// Whether `job` is a call named for benchmarking ("Run benchmarks E2E
+/// Tests") of a workflow of its own repository (read beside it) one of
+/// whose jobs runs a program and is allowed 120 minutes or more, where
+/// that job is no benchmark job of its own file: the call makes it one,
+/// and its allowance is written only there. AutoMQ's nightly
+/// `benchmarks_e2e` runs its benchmark suite through `e2e-run.yml`, whose
+/// one job allows 2,880 minutes (issue 49, tenth held-out set). A called
+/// job that benchmarks by its own evidence is found in its own file.
+fn long_bench_call(job: &Job<'_>, caller: &Path, callees: &Callees) -> bool {
+    if !named_for_benchmarks(&job.title()) || job_does_chores(job) {
+        return false;
+    }
+    let Some(root) = called(job, caller, callees) else {
+        return false;
+    };
+    let Ok(flow) = read(root) else {
+        return false;
+    };
+    let none = Callees::new();
+    let context = Context {
+        lint: None,
+        consumed: false,
+        callees: &none,
+    };
+    let name = job.text("uses").unwrap_or_default();
+    let inner = benchmarks(&flow, name, context);
+    flow.jobs.iter().enumerate().any(|(i, called_job)| {
+        !inner.job(i)
+            && called_job.get("timeout-minutes").is_some()
+            && called_job.timeout().is_some_and(|m| m >= 120.0)
+            && runs_a_program(called_job)
+    })
+}
+
+/// Whether `job` only passes on results another job measured: it
+/// downloads an artifact, and each of its steps that runs a program is
+/// named for sending ("Upload benchmark results"). test-infra's reusable
+/// `upload_benchmark_results.yml` downloads the caller's results and runs
+/// `upload_benchmark_results.py` on them, a script named for benchmarking
+/// that measures nothing (issue 49, ninth held-out set). A job that also
+/// runs a step not so named ("Run benchmarks") is not one.
+fn relays_results(job: &Job<'_>) -> bool {
+    let downloads = job.steps.iter().any(|s| {
+        s.action().is_some_and(|a| {
+            a == "actions/download-artifact" || a.ends_with("/action-download-artifact")
+        })
+    });
+    let mut programs = job
+        .steps
+        .iter()
+        .filter(|s| step_runs_a_program(s))
+        .peekable();
+    downloads
+        && programs.peek().is_some()
+        && programs.all(|s| {
+            s.text("name")
+                .is_some_and(|n| super::names::words(n).any(|w| super::names::sends_word(&w)))
+        })
 }
 
 /// Whether `job` runs on a runner another job of the workflow starts: its
@@ -281,6 +360,17 @@ pub fn step_runs_benchmarks(step: &Step<'_>) -> bool {
     if step.text("name").is_some_and(warms_up) {
         return false;
     }
+    // The repository's own action whose folder is named for benchmarking
+    // (`uses: ./.github/workflows/test-benchmark`, valkey-glide's, which
+    // runs its benchmark suite on each language's test job; issue 49) runs
+    // them, as a script so named does; not one named for a chore around
+    // them (`setup-benchmarks`, `upload-benchmark-results`).
+    if step
+        .action()
+        .is_some_and(|a| local_folder(&a).is_some_and(benchmark_folder))
+    {
+        return true;
+    }
     // A step named for benchmarking ("Run benchmark tests") that runs a
     // program is evidence, as a job so named is.
     step.text("name")
@@ -374,14 +464,9 @@ fn local_program(step: &Step<'_>) -> bool {
     let Some(action) = step.action() else {
         return false;
     };
-    let Some(path) = action.strip_prefix("./") else {
+    let Some(folder) = local_folder(&action) else {
         return false;
     };
-    let folder = path
-        .trim_end_matches('/')
-        .rsplit('/')
-        .next()
-        .unwrap_or(path);
     ![
         "setup",
         "set-up",
@@ -396,4 +481,18 @@ fn local_program(step: &Step<'_>) -> bool {
     ]
     .iter()
     .any(|p| folder.starts_with(p))
+}
+
+/// The folder of the repository's own action (`./.github/actions/run-bench`:
+/// `run-bench`); `None` for another repository's.
+fn local_folder(action: &str) -> Option<&str> {
+    let path = action.strip_prefix("./")?;
+    let path = path.trim_end_matches('/');
+    Some(path.rsplit('/').next().unwrap_or(path))
+}
+
+/// Whether a local action's folder is named for benchmarking and for no
+/// chore around them.
+fn benchmark_folder(folder: &str) -> bool {
+    named_for_benchmarks(folder) && !prepares_benchmarks(folder) && !warms_up(folder)
 }

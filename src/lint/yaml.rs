@@ -18,6 +18,8 @@ use std::sync::OnceLock;
 use libyaml_safer::{EventData, Mark, Parser, ScalarStyle};
 use thiserror::Error;
 
+mod folds;
+
 /// Nodes a file may expand to, every copy counted (each alias, and the
 /// copy an anchor keeps): a workflow of 1,500 lines has about 5,000, so
 /// this is 50 times the largest real one, about 40 MB of tree at most.
@@ -68,6 +70,10 @@ pub struct Scalar {
     /// each, and counting the lines and columns before every one was
     /// quadratic (a 4 MiB workflow took minutes).
     lines: OnceLock<Lines>,
+    /// For a plain or folded value over several lines of the file: where
+    /// each later line starts in the value, and its place (see
+    /// [`folds::line_starts`]).
+    folds: Vec<(usize, Pos)>,
 }
 
 /// Bytes between two counts of a value's characters in [`Lines`]: a
@@ -121,6 +127,7 @@ impl Scalar {
             style,
             at,
             lines: OnceLock::new(),
+            folds: Vec::new(),
         }
     }
 
@@ -146,10 +153,23 @@ impl Scalar {
                 line: self.at.line,
                 column: self.at.column.saturating_add(column).saturating_add(1),
             },
-            Style::Plain | Style::Folded => Pos {
-                line: self.at.line,
-                column: self.at.column.saturating_add(column),
-            },
+            Style::Plain | Style::Folded => {
+                let fold = self.folds.partition_point(|&(start, _)| start <= end);
+                match fold.checked_sub(1).and_then(|f| self.folds.get(f)) {
+                    Some(&(start, at)) => Pos {
+                        line: at.line,
+                        column: at.column.saturating_add(
+                            index
+                                .chars_before(&self.text, end)
+                                .saturating_sub(index.chars_before(&self.text, start)),
+                        ),
+                    },
+                    None => Pos {
+                        line: self.at.line,
+                        column: self.at.column.saturating_add(column),
+                    },
+                }
+            }
         }
     }
 }
@@ -406,21 +426,26 @@ impl Builder<'_> {
 impl Builder<'_> {
     /// Where a block scalar's value starts: the first character of its
     /// first non-blank line after the `|` or `>` line at `mark`.
-    fn block_start(&self, mark: Mark) -> Pos {
+    /// Also its byte in the file (the text from `mark` on when not found).
+    fn block_start(&self, mark: Mark) -> (Pos, usize) {
         let from = usize::try_from(mark.index).unwrap_or(usize::MAX);
         let rest = self.text.get(from..).unwrap_or("");
         let mut line = Pos::from_mark(mark).line;
+        let mut byte = from;
         for (i, l) in rest.split('\n').enumerate() {
             let content = l.trim_start_matches(' ');
+            let indent = l.len().saturating_sub(content.len());
             if i > 0 && !content.trim().is_empty() {
-                return Pos {
+                let at = Pos {
                     line,
-                    column: l.len().saturating_sub(content.len()).saturating_add(1),
+                    column: indent.saturating_add(1),
                 };
+                return (at, byte.saturating_add(indent));
             }
             line = line.saturating_add(1);
+            byte = byte.saturating_add(l.len()).saturating_add(1);
         }
-        Pos::from_mark(mark)
+        (Pos::from_mark(mark), from)
     }
 
     fn on_event(&mut self, event: EventData, mark: Mark) {
@@ -435,13 +460,20 @@ impl Builder<'_> {
                 anchor,
                 ..
             } => {
-                let (style, at) = match style {
+                let index = usize::try_from(mark.index).unwrap_or(usize::MAX);
+                let (style, (at, from)) = match style {
                     ScalarStyle::Literal => (Style::Literal, self.block_start(mark)),
                     ScalarStyle::Folded => (Style::Folded, self.block_start(mark)),
-                    ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted => (Style::Quoted, at),
-                    _ => (Style::Plain, at),
+                    ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted => {
+                        (Style::Quoted, (at, index))
+                    }
+                    _ => (Style::Plain, (at, index)),
                 };
-                let value = Value::Scalar(Scalar::new(value, style, at));
+                let mut scalar = Scalar::new(value, style, at);
+                if matches!(style, Style::Plain | Style::Folded) {
+                    scalar.folds = folds::line_starts(self.text, from, at, &scalar.text);
+                }
+                let value = Value::Scalar(scalar);
                 self.finish(Node { at, value }, 1, anchor);
             }
             EventData::SequenceStart { anchor, .. } => {

@@ -211,8 +211,8 @@ impl Scratch {
         getrandom::fill(&mut random).map_err(|e| git2::Error::from_str(&e.to_string()))?;
         let name: String = random.iter().map(|b| format!("{b:02x}")).collect();
         let path = std::env::temp_dir().join(format!("baseline-resolver-ls-remote-{name}"));
-        let repo = Repository::init_bare(&path)?;
-        Ok((Scratch { path }, repo))
+        let git = Repository::init_bare(&path)?;
+        Ok((Scratch { path }, git))
     }
 }
 
@@ -231,11 +231,11 @@ impl Drop for Scratch {
 pub fn list_refs(url: &str, auth: Option<&Auth>) -> Result<RemoteRefs, GitError> {
     let refused = Refused::default();
     let fail = |e: git2::Error| remote_error("ls-remote", url, &refused, &e);
-    let (_scratch, repo) = Scratch::new().map_err(fail)?;
-    repo.config()
+    let (_scratch, git) = Scratch::new().map_err(fail)?;
+    git.config()
         .and_then(|mut c| c.set_bool("http.followRedirects", false))
         .map_err(fail)?;
-    let mut remote = repo.remote_anonymous(url).map_err(fail)?;
+    let mut remote = git.remote_anonymous(url).map_err(fail)?;
     let target = remote.url().unwrap_or(url).to_owned();
     let fail = |e: git2::Error| remote_error("ls-remote", &target, &refused, &e);
     let connection = remote
@@ -271,24 +271,24 @@ pub fn list_refs(url: &str, auth: Option<&Auth>) -> Result<RemoteRefs, GitError>
 /// `dir`, when both are present there. `None` when they are not, or there
 /// is no repository: the caller then asks the network.
 pub fn merge_base(dir: &Path, a: &Sha, b: &Sha) -> Option<Sha> {
-    let repo = Repository::discover(dir).ok()?;
-    let a = repo
+    let git = Repository::discover(dir).ok()?;
+    let a = git
         .find_commit(git2::Oid::from_str(a.as_str()).ok()?)
         .ok()?
         .id();
-    let b = repo
+    let b = git
         .find_commit(git2::Oid::from_str(b.as_str()).ok()?)
         .ok()?
         .id();
-    let base = repo.merge_base(a, b).ok()?;
+    let base = git.merge_base(a, b).ok()?;
     Sha::parse(&base.to_string()).ok()
 }
 
 /// The first parent of `commit` in the git repository at (or above) `dir`,
 /// when the commit is there and has a parent.
 pub fn first_parent(dir: &Path, commit: &Sha) -> Option<Sha> {
-    let repo = Repository::discover(dir).ok()?;
-    let commit = repo
+    let git = Repository::discover(dir).ok()?;
+    let commit = git
         .find_commit(git2::Oid::from_str(commit.as_str()).ok()?)
         .ok()?;
     let parent = commit.parent_id(0).ok()?;
@@ -313,12 +313,12 @@ pub enum Fetched {
 /// to fetch); `false` when it does not.
 pub fn point_at_local(dir: &Path, sha: &Sha) -> Result<bool, GitError> {
     let target = dir.display().to_string();
-    let repo = Repository::open(dir).map_err(git_err("open", &target))?;
+    let git = Repository::open(dir).map_err(git_err("open", &target))?;
     let oid = git2::Oid::from_str(sha.as_str()).map_err(git_err("open", &target))?;
-    if repo.find_commit(oid).is_err() {
+    if git.find_commit(oid).is_err() {
         return Ok(false);
     }
-    repo.reference(FETCH_REF, oid, true, "baseline-resolver: base commit")
+    git.reference(FETCH_REF, oid, true, "baseline-resolver: base commit")
         .map_err(git_err("set the base ref in", &target))?;
     Ok(true)
 }
@@ -344,22 +344,22 @@ pub fn fetch_commit(
         return Ok(Fetched::AlreadyPresent);
     }
     let target = dir.display().to_string();
-    let repo = Repository::open(dir).map_err(git_err("open", &target))?;
+    let git = Repository::open(dir).map_err(git_err("open", &target))?;
     let oid = git2::Oid::from_str(sha.as_str()).map_err(git_err("open", &target))?;
-    let saved = Saved::take(&repo);
+    let saved = Saved::take(&git);
     // libgit2 finds the pack directory when it opens a repository: open it
     // again once the directories are there.
-    let result = prepare(&repo, &target)
+    let result = prepare(&git, &target)
         .and_then(|()| Repository::open(dir).map_err(git_err("open", &target)))
         .and_then(|fresh| fetch(&fresh, url, sha, oid, auth, &target));
     if result.is_err() {
-        saved.put_back(&repo);
+        saved.put_back(&git);
     }
     result.map(|()| Fetched::Fetched)
 }
 
 fn fetch(
-    repo: &Repository,
+    git: &Repository,
     url: &str,
     sha: &Sha,
     oid: git2::Oid,
@@ -367,7 +367,7 @@ fn fetch(
     target: &str,
 ) -> Result<(), GitError> {
     let refused = Refused::default();
-    let mut remote = repo
+    let mut remote = git
         .remote_anonymous(url)
         .map_err(|e| remote_error("fetch from", url, &refused, &e))?;
     // An `insteadOf` in the clone's config may have rewritten the URL: name
@@ -379,15 +379,15 @@ fn fetch(
     remote
         .fetch(&[refspec.as_str()], Some(&mut options), None)
         .map_err(|e| remote_error("fetch from", &asked, &refused, &e))?;
-    repo.find_commit(oid)
+    git.find_commit(oid)
         .map_err(git_err("find fetched commit in", target))?;
     Ok(())
 }
 
 /// The directories a fetch writes into, which a checkout copied without
 /// its empty directories lacks.
-fn prepare(repo: &Repository, target: &str) -> Result<(), GitError> {
-    let git_dir = repo.commondir();
+fn prepare(git: &Repository, target: &str) -> Result<(), GitError> {
+    let git_dir = git.commondir();
     for sub in ["objects/pack", "objects/info", "refs/heads", "refs/tags"] {
         std::fs::create_dir_all(git_dir.join(sub)).map_err(|e| GitError::Git {
             action: "prepare",
@@ -405,10 +405,10 @@ struct Saved {
 }
 
 impl Saved {
-    fn take(repo: &Repository) -> Saved {
+    fn take(git: &Repository) -> Saved {
         let files = [
-            repo.commondir().join("shallow"),
-            repo.path().join("FETCH_HEAD"),
+            git.commondir().join("shallow"),
+            git.path().join("FETCH_HEAD"),
         ]
         .into_iter()
         .map(|path| {
@@ -416,12 +416,12 @@ impl Saved {
             (path, bytes)
         })
         .collect();
-        let reference = repo.refname_to_id(FETCH_REF).ok();
+        let reference = git.refname_to_id(FETCH_REF).ok();
         Saved { files, reference }
     }
 
     /// Best effort: each piece is put back on its own.
-    fn put_back(self, repo: &Repository) {
+    fn put_back(self, git: &Repository) {
         for (path, bytes) in self.files {
             let _ = match bytes {
                 Some(bytes) => std::fs::write(&path, bytes),
@@ -436,10 +436,10 @@ impl Saved {
         }
         match self.reference {
             Some(oid) => {
-                let _ = repo.reference(FETCH_REF, oid, true, "baseline-resolver: restored");
+                let _ = git.reference(FETCH_REF, oid, true, "baseline-resolver: restored");
             }
             None => {
-                if let Ok(mut r) = repo.find_reference(FETCH_REF) {
+                if let Ok(mut r) = git.find_reference(FETCH_REF) {
                     let _ = r.delete();
                 }
             }

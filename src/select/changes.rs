@@ -64,11 +64,11 @@ pub fn between(dir: &Path, base: &Sha, head: &Sha) -> Result<Vec<Change>, Change
     // trees of the runner's own checkout, checked when they were fetched.
     // (libgit2's check was a tenth of the time of 10,000 changed files.)
     git2::opts::strict_hash_verification(false);
-    let repo = Repository::discover(dir)
+    let git = Repository::discover(dir)
         .map_err(|e| fail(&format!("no git repository at {}", dir.display()), e))?;
     let tree = |sha: &Sha| {
         let oid = Oid::from_str(sha.as_str()).map_err(|e| fail("not an object id", e))?;
-        let commit = repo.find_commit(oid).map_err(|e| {
+        let commit = git.find_commit(oid).map_err(|e| {
             fail(
                 &format!(
                     "commit {sha} is not in {} (fetch it, e.g. with resolve's fetch input)",
@@ -89,12 +89,12 @@ pub fn between(dir: &Path, base: &Sha, head: &Sha) -> Result<Vec<Change>, Change
     let (old, new) = (tree(base)?, tree(head)?);
     let mut options = DiffOptions::new();
     options.include_typechange(true).ignore_submodules(false);
-    let diff = repo
+    let diff = git
         .diff_tree_to_tree(Some(&old), Some(&new), Some(&mut options))
         .map_err(|e| fail("diff", e))?;
     let mut entries: Vec<Entry> = diff.deltas().map(|d| Entry::of(&d)).collect();
     pair_exact(&mut entries);
-    pair_similar(&repo, &old, &new, &mut entries).map_err(|e| fail("rename detection", e))?;
+    pair_similar(&git, &old, &new, &mut entries).map_err(|e| fail("rename detection", e))?;
     let mut changes = Vec::with_capacity(entries.len());
     for entry in entries {
         let Entry {
@@ -195,7 +195,7 @@ fn pair_exact(entries: &mut [Entry]) {
 /// libgit2 on a diff of only those paths, when there are at most
 /// [`RENAME_LIMIT`] on either side (beyond, git too gives up on them).
 fn pair_similar(
-    repo: &Repository,
+    git: &Repository,
     old: &git2::Tree<'_>,
     new: &git2::Tree<'_>,
     entries: &mut [Entry],
@@ -222,7 +222,7 @@ fn pair_similar(
             options.pathspec(path);
         }
     }
-    let mut diff = repo.diff_tree_to_tree(Some(old), Some(new), Some(&mut options))?;
+    let mut diff = git.diff_tree_to_tree(Some(old), Some(new), Some(&mut options))?;
     let mut find = DiffFindOptions::new();
     find.renames(true);
     diff.find_similar(Some(&mut find))?;

@@ -21,7 +21,9 @@ pub struct Inputs {
     pub check: bool,
     /// `GITHUB_SHA`: the head when neither `--head` nor the resolution says.
     pub github_sha: Option<Sha>,
-    pub repo: PathBuf,
+    /// `--repo`: the directory of the git repository holding both
+    /// commits (its work tree's root; a subdirectory finds it too).
+    pub work_tree: PathBuf,
     /// A path, or the JSON itself.
     pub resolution: Option<String>,
     pub format: Format,
@@ -50,7 +52,7 @@ pub fn validate(args: &SelectArgs, env: Env<'_>) -> Result<Inputs, InputError> {
         head: r.typed(&HEAD)?,
         check,
         github_sha: r.parsed(&GITHUB_SHA, Sha::parse)?,
-        repo: r.typed_or_default(&REPO)?,
+        work_tree: r.typed_or_default(&REPO)?,
         resolution,
         format: Format::choose(r.text(&FORMAT), crate::runner::on_runner(env))?,
         files: RunnerFiles::from_env(&r),

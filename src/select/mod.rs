@@ -89,7 +89,7 @@ fn commit(inputs: &Inputs, rev: Option<&str>, warnings: &mut Vec<String>) -> Opt
     if let Ok(sha) = Sha::parse(rev) {
         return Some(sha);
     }
-    match tree::resolve(&inputs.repo, rev) {
+    match tree::resolve(&inputs.work_tree, rev) {
         Ok(sha) => Some(sha),
         Err(err) => {
             warnings.push(format!("{err}: everything runs"));
@@ -109,7 +109,7 @@ fn shadows_in(
     if table.ignore.is_empty() {
         return (Vec::new(), None);
     }
-    let walked = tree::paths(&inputs.repo, head, |p| shadows.visit(p));
+    let walked = tree::paths(&inputs.work_tree, head, |p| shadows.visit(p));
     let note = match walked {
         Err(err) => Some(format!(
             "the config check could not read the head's tree: {err}"
@@ -154,7 +154,7 @@ fn decided(
             ),
             files: Vec::new(),
         },
-        (Some(b), Some(h)) => match changes::between(&inputs.repo, b, h) {
+        (Some(b), Some(h)) => match changes::between(&inputs.work_tree, b, h) {
             Ok(changes) => decide::decide(changes, table),
             Err(err) => {
                 let why =

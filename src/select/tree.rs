@@ -30,8 +30,8 @@ pub fn open(dir: &Path) -> Result<Repository, ChangesError> {
 /// The commit `rev` names in the repository at `dir` (any revision git
 /// resolves: a full SHA, `HEAD`, a branch, `main~1`).
 pub fn resolve(dir: &Path, rev: &str) -> Result<Sha, ChangesError> {
-    let repo = open(dir)?;
-    let commit = repo
+    let git = open(dir)?;
+    let commit = git
         .revparse_single(rev)
         .and_then(|o| o.peel_to_commit())
         .map_err(|e| fail(&format!("{rev:?} names no commit in {}", dir.display()), &e))?;
@@ -53,9 +53,9 @@ pub fn paths(
     sha: &Sha,
     mut visit: impl FnMut(&str) -> bool,
 ) -> Result<Walked, ChangesError> {
-    let repo = open(dir)?;
+    let git = open(dir)?;
     let tree = git2::Oid::from_str(sha.as_str())
-        .and_then(|oid| repo.find_commit(oid))
+        .and_then(|oid| git.find_commit(oid))
         .and_then(|c| c.tree())
         .map_err(|e| {
             fail(

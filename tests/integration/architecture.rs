@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use crate::support::harness::repo_root;
 
 /// Every `.rs` file under `dir`.
-fn rust_files(dir: &Path) -> Vec<PathBuf> {
+pub(crate) fn rust_files(dir: &Path) -> Vec<PathBuf> {
     let mut files = Vec::new();
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
@@ -24,7 +24,7 @@ fn rust_files(dir: &Path) -> Vec<PathBuf> {
 
 /// The source without comments and `#[cfg(test)]` modules (tests may use
 /// anything; a doc link is not an import).
-fn code(path: &Path) -> String {
+pub(crate) fn code(path: &Path) -> String {
     let text = std::fs::read_to_string(path).unwrap();
     let text = match text.find("#[cfg(test)]\nmod tests") {
         Some(at) => &text[..at],
@@ -528,44 +528,4 @@ fn no_rust_file_is_over_600_lines() {
         }
     }
     assert!(long.is_empty(), "over 600 lines: {long:?}");
-}
-
-/// The house rule of no function over 80 lines, held where rows are
-/// judged (the verdict, the paired decision, the judged values) and in
-/// lint: one that grows past it decides more than one thing (`measured`
-/// had reached 88, `lint_text` 82). Counted from the `fn` line to the
-/// brace that closes it at the same indent. The other commands' few
-/// longer ones (bench's side, compare's summary) are still to be split.
-#[test]
-fn no_judging_or_lint_function_is_over_80_lines() {
-    let root = repo_root();
-    let mut long = Vec::new();
-    for dir in [
-        "src/compare/verdict",
-        "src/paired",
-        "src/config",
-        "src/lint",
-    ] {
-        for file in rust_files(&root.join(dir)) {
-            let text = std::fs::read_to_string(&file).unwrap();
-            let lines: Vec<&str> = text.lines().collect();
-            for (at, line) in lines.iter().enumerate() {
-                let indent = &line[..line.len() - line.trim_start().len()];
-                let head = line.trim_start();
-                let head = head.strip_prefix("pub(super) ").unwrap_or(head);
-                let head = head.strip_prefix("pub(crate) ").unwrap_or(head);
-                let head = head.strip_prefix("pub ").unwrap_or(head);
-                if !head.starts_with("fn ") || line.trim_end().ends_with(';') {
-                    continue;
-                }
-                let close = format!("{indent}}}");
-                if let Some(end) = lines[at..].iter().position(|l| *l == close)
-                    && end + 1 > 80
-                {
-                    long.push(format!("{}:{} ({})", file.display(), at + 1, end + 1));
-                }
-            }
-        }
-    }
-    assert!(long.is_empty(), "functions over 80 lines: {long:?}");
 }

@@ -8,6 +8,7 @@
 mod action;
 mod architecture;
 mod architecture_doc;
+mod architecture_habits;
 mod arm64;
 mod bench;
 mod cli;

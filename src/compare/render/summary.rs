@@ -60,8 +60,24 @@ fn machine_block(report: &Report<'_>) -> String {
         .unwrap_or_default()
 }
 
+/// The job summary: the verdict and where each baseline came from, the
+/// chart, the rows worth a re-run, each baseline's rows by class, then
+/// every row collapsed.
 pub fn summary(report: &Report<'_>) -> String {
     let mut out = String::new();
+    head(report, &mut out);
+    out.push_str(&chart(report));
+    reruns(report, &mut out);
+    for c in report.comparisons().filter(|c| c.unavailable.is_none()) {
+        against(report, c, &mut out);
+    }
+    full_tables(report, &mut out);
+    out
+}
+
+/// The verdict first (another machine, report-only said beside it), then
+/// each baseline's provenance and the run's warnings.
+fn head(report: &Report<'_>, out: &mut String) {
     let _ = writeln!(
         out,
         "### Benchmark comparison: {}\n",
@@ -85,7 +101,11 @@ pub fn summary(report: &Report<'_>) -> String {
         let _ = writeln!(out, "\n> [!WARNING]\n> {}", md(&cut(warning)));
     }
     out.push('\n');
-    out.push_str(&chart(report));
+}
+
+/// The groups worth a re-run of the change (noisy or regressed on one
+/// run per side), and those whose baseline run was off main's level.
+fn reruns(report: &Report<'_>, out: &mut String) {
     let rerun = Rerun::of(report);
     if !rerun.groups.is_empty() {
         let _ = writeln!(
@@ -104,43 +124,45 @@ pub fn summary(report: &Report<'_>) -> String {
             md(&rerun.baseline_output())
         );
     }
-    for c in report.comparisons().filter(|c| c.unavailable.is_none()) {
-        let _ = writeln!(
-            out,
-            "\n#### Against `{}`\n\n{}\n\n{}\n",
-            c.label,
-            md(&counts_line(c)),
-            md(&format!(
-                "coverage: {}",
-                crate::compare::coverage::of(c).text()
-            ))
-        );
-        if let Some(line) = history_line(report, c) {
-            let _ = writeln!(out, "{}\n", md(&line));
-        }
-        for (title, classes) in [
-            ("Regressed and lost", &[Class::Regressed, Class::Lost][..]),
-            ("Noisy", &[Class::Noisy][..]),
-            ("New", &[Class::New][..]),
-            ("Absent from the baseline", &[Class::Absent][..]),
-            (
-                "Not comparable",
-                &[Class::NotComparable, Class::Skipped][..],
-            ),
-        ] {
-            let count: usize = classes.iter().map(|k| c.count(*k)).sum();
-            if count == 0 {
-                continue;
-            }
-            let _ = write!(out, "**{title}** ({count})\n\n{}", table_head(c));
-            for row in c.rows_of(classes).take(ANNOTATIONS * 10) {
-                out.push_str(&table_row(report, &row));
-            }
-            out.push('\n');
-        }
+}
+
+/// One baseline's section: its counts, coverage and history, then a table
+/// of each class worth a look (regressed, noisy, new, absent, not
+/// comparable), each cut at `ANNOTATIONS * 10` rows.
+fn against(report: &Report<'_>, c: &Comparison<'_>, out: &mut String) {
+    let _ = writeln!(
+        out,
+        "\n#### Against `{}`\n\n{}\n\n{}\n",
+        c.label,
+        md(&counts_line(c)),
+        md(&format!(
+            "coverage: {}",
+            crate::compare::coverage::of(c).text()
+        ))
+    );
+    if let Some(line) = history_line(report, c) {
+        let _ = writeln!(out, "{}\n", md(&line));
     }
-    full_tables(report, &mut out);
-    out
+    for (title, classes) in [
+        ("Regressed and lost", &[Class::Regressed, Class::Lost][..]),
+        ("Noisy", &[Class::Noisy][..]),
+        ("New", &[Class::New][..]),
+        ("Absent from the baseline", &[Class::Absent][..]),
+        (
+            "Not comparable",
+            &[Class::NotComparable, Class::Skipped][..],
+        ),
+    ] {
+        let count: usize = classes.iter().map(|k| c.count(*k)).sum();
+        if count == 0 {
+            continue;
+        }
+        let _ = write!(out, "**{title}** ({count})\n\n{}", table_head(c));
+        for row in c.rows_of(classes).take(ANNOTATIONS * 10) {
+            out.push_str(&table_row(report, &row));
+        }
+        out.push('\n');
+    }
 }
 
 /// The gate's rows beyond the warn threshold, worst first, as a bar chart

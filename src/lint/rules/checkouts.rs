@@ -12,19 +12,30 @@ use crate::lint::shell::{Command, file_name};
 use crate::lint::workflow::{Job, Step};
 
 /// Whether the checkout at step `position` of `job` is settled by what
-/// comes after it: pinned to a commit inside its directory, or used only
-/// to send results.
+/// comes after it: pinned to a commit inside its directory, pushed to (a
+/// target, as a clone pushed to is), or used only to send results.
 pub fn settled(job: &Job<'_>, position: usize) -> bool {
     let Some(step) = job.steps.get(position) else {
         return false;
     };
     step.action().as_deref() == Some("actions/checkout")
-        && (pinned_later(job, step, position) || only_sends(job, step, position))
+        && (inside_later(job, step, position, pins)
+            || inside_later(job, step, position, pushes)
+            || only_sends(job, step, position))
 }
 
-/// A `git checkout|switch|reset <commit>` (a full SHA, or a variable
-/// holding the commit chosen) run inside the checkout in a later step.
-fn pinned_later(job: &Job<'_>, step: &Step<'_>, position: usize) -> bool {
+/// Whether a later step runs a command `does` inside the checkout: a `git
+/// checkout|switch|reset <commit>` (a full SHA, or a variable holding the
+/// commit chosen) pins it; a `git push` makes it a target the job
+/// writes to (test-infra's weekly job checks out pytorch/pytorch, updates
+/// its expected-accuracy files from CI results and pushes a branch for a
+/// pull request; issue 49, ninth held-out set).
+fn inside_later(
+    job: &Job<'_>,
+    step: &Step<'_>,
+    position: usize,
+    does: fn(&Command) -> bool,
+) -> bool {
     let Some(name) = step.with_text("repository") else {
         return false;
     };
@@ -41,33 +52,19 @@ fn pinned_later(job: &Job<'_>, step: &Step<'_>, position: usize) -> bool {
                     .commands
                     .iter()
                     .zip(inside)
-                    .any(|(c, here)| *here && pins(c))
+                    .any(|(c, here)| *here && does(c))
             })
         })
+}
+
+fn pushes(c: &Command) -> bool {
+    c.git("push")
 }
 
 fn pins(c: &Command) -> bool {
     (c.git("checkout") || c.git("switch") || c.git("reset"))
         && positionals(c).iter().any(|r| pinned_ref(r))
 }
-
-/// Words of a program's name that say it sends what was measured
-/// somewhere (`data_sender.py`, `upload_results.sh`, `git push`).
-const SENDS: &[&str] = &[
-    "send",
-    "sender",
-    "upload",
-    "uploader",
-    "publish",
-    "publisher",
-    "push",
-    "post",
-    "notify",
-    "export",
-    "exporter",
-    "report",
-    "reporter",
-];
 
 /// The checkout has a `path:` of its own, a later step uses it, and every
 /// use is a sender: a command naming a file under it whose program or
@@ -132,10 +129,9 @@ fn refers(text: &str, dir: &str) -> bool {
 /// launcher runs) are named for sending; options and their values are
 /// not read.
 fn sends<'w>(words: impl Iterator<Item = &'w str>) -> bool {
-    words
-        .filter(|w| !w.starts_with('-'))
-        .take(3)
-        .any(|w| crate::lint::names::words(file_name(w)).any(|x| SENDS.contains(&x.as_str())))
+    words.filter(|w| !w.starts_with('-')).take(3).any(|w| {
+        crate::lint::names::words(file_name(w)).any(|x| crate::lint::names::sends_word(&x))
+    })
 }
 
 #[cfg(test)]

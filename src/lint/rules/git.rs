@@ -45,10 +45,17 @@ pub fn check(w: &Workflow<'_>, bench: &Benchmarks, hits: &mut Vec<Hit>) {
             };
             // In the job's last measuring step, what follows its last
             // benchmark command measures nothing either (found once: a
-            // script is a stranger's, of any length).
-            let last_command = (last == Some(position))
-                .then(|| script.commands.iter().rposition(benchmark_command))
-                .flatten();
+            // script is a stranger's, of any length). A step that measures
+            // by its name alone ("Run Benchmarks": a `docker run` whose
+            // shell installs the harness, then runs it; optimum-amd, issue
+            // 49) has no such command: all of it may measure.
+            let last_command = (last == Some(position)).then(|| {
+                script
+                    .commands
+                    .iter()
+                    .rposition(benchmark_command)
+                    .unwrap_or(script.commands.len())
+            });
             // Where the script pins and pushes, found at its first clone.
             let later = OnceCell::new();
             for (i, c) in script.commands.iter().enumerate() {

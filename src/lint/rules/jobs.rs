@@ -34,6 +34,14 @@ pub fn check(w: &Workflow<'_>, bench: &Benchmarks, hits: &mut Vec<Hit>) {
         if bench.job(i) {
             long_timeout(job, hits);
         }
+        if bench.long_call(i) {
+            let mut h = hit("long-timeout", job.id.at, job, None);
+            h.detail = Some(
+                "a call named for benchmarking whose called job is allowed 120 minutes or more"
+                    .to_owned(),
+            );
+            hits.push(h);
+        }
     }
     if let (Some(c), true) = (w.root.get("concurrency"), bench.any || holds) {
         concurrency(w, holds || bench.kept, c, None, hits);

@@ -2,8 +2,9 @@
 //! bash would: comments are not code, a `\` at the end of a line joins it
 //! to the next, quotes and `${{ ... }}` expressions hold spaces, `;`, `&&`,
 //! `||`, `|` and newlines separate commands, and the bodies of `$(...)`,
-//! `<(...)`, backticks, `bash -c "..."` (also after `docker exec ...`) and
-//! here-documents fed to a shell are scripts too, read as such.
+//! `<(...)`, backticks, `bash -c "..."` (also after `docker exec ...`, and
+//! `docker run --entrypoint bash IMAGE -c "..."`) and here-documents fed
+//! to a shell are scripts too, read as such.
 //!
 //! It is not a shell: no expansion, no evaluation. The rules ask it which
 //! commands run, with which words, inside how many loops; a rare construct
@@ -336,11 +337,13 @@ fn clamp<'c>(commands: impl Iterator<Item = &'c mut Command>, end: usize) {
 /// The script of `bash -c SCRIPT` (also after `docker exec ... bash -c`);
 /// `script` is the one the command was read from, at `base`.
 fn shell_argument(c: &Command, script: &str, base: usize) -> Option<Nested<'static>> {
-    let at = c.words.windows(2).position(|w| match w {
+    let word = match c.words.windows(2).position(|w| match w {
         [shell, flag] => flag.text == "-c" && SHELLS.contains(&file_name(&shell.text)),
         _ => false,
-    })?;
-    let word = c.words.get(at.saturating_add(2))?;
+    }) {
+        Some(at) => c.words.get(at.saturating_add(2))?,
+        None => entrypoint_script(c)?,
+    };
     let local = word.at.saturating_sub(base);
     let source = |skip: usize| {
         script
@@ -359,6 +362,47 @@ fn shell_argument(c: &Command, script: &str, base: usize) -> Option<Nested<'stat
         at,
         exact,
     })
+}
+
+/// The script of `docker run --entrypoint bash IMAGE -c SCRIPT` (also
+/// `podman`, `create`, `--entrypoint=/bin/sh`): the shell is the
+/// container's entrypoint, so its `-c` comes after the image, far from it
+/// (optimum-amd's benchmark step installs its harness there; issue 49).
+/// docker's own `-c` (`--cpu-shares`) comes before the image and takes a
+/// number, so a `-c` before the entrypoint, or followed by a number, is
+/// not the shell's.
+fn entrypoint_script(c: &Command) -> Option<&Word> {
+    let words: Vec<&str> = c.words.iter().map(|w| w.text.as_str()).collect();
+    let [docker, "run" | "create", ..] = words.as_slice() else {
+        return None;
+    };
+    if !matches!(file_name(docker), "docker" | "podman") {
+        return None;
+    }
+    let shell = |w: &str| SHELLS.contains(&file_name(w));
+    let entry = words
+        .iter()
+        .position(|w| match w.strip_prefix("--entrypoint=") {
+            Some(value) => shell(value),
+            None => false,
+        });
+    let entry = entry.or_else(|| {
+        words
+            .windows(2)
+            .position(|w| matches!(w, ["--entrypoint", value] if shell(value)))
+    })?;
+    let flag = words
+        .iter()
+        .enumerate()
+        .skip(entry.saturating_add(1))
+        .find(|(i, w)| {
+            **w == "-c"
+                && words
+                    .get(i.saturating_add(1))
+                    .is_some_and(|next| !next.bytes().all(|b| b.is_ascii_digit()))
+        })?
+        .0;
+    c.words.get(flag.saturating_add(1))
 }
 
 #[cfg(test)]

@@ -309,22 +309,22 @@ fn a_cancelled_step_stops_the_harness_removes_the_worktree_and_exits_with_the_si
 #[test]
 fn lint_fix_never_writes_through_a_symlink_or_outside_the_repository() {
     let top = tempfile::tempdir().unwrap();
-    let repo = top.path().join("repo");
+    let root = top.path().join("repo");
     let elsewhere = top.path().join("elsewhere");
-    std::fs::create_dir_all(repo.join(".github/workflows")).unwrap();
+    std::fs::create_dir_all(root.join(".github/workflows")).unwrap();
     std::fs::create_dir_all(elsewhere.join("wf")).unwrap();
     let body = crate::lint::FIX_BEFORE;
     let victim = elsewhere.join("victim.yml");
     std::fs::write(&victim, body).unwrap();
     std::os::unix::fs::symlink(
         "../../../elsewhere/victim.yml",
-        repo.join(".github/workflows/ci.yml"),
+        root.join(".github/workflows/ci.yml"),
     )
     .unwrap();
     std::fs::write(elsewhere.join("wf/other.yml"), body).unwrap();
-    std::os::unix::fs::symlink(elsewhere.join("wf"), repo.join("linked")).unwrap();
+    std::os::unix::fs::symlink(elsewhere.join("wf"), root.join("linked")).unwrap();
     let run = crate::support::harness::Bin::new()
-        .in_dir(&repo)
+        .in_dir(&root)
         .args([
             "lint",
             ".github/workflows/ci.yml",
@@ -345,17 +345,17 @@ fn lint_fix_never_writes_through_a_symlink_or_outside_the_repository() {
         std::fs::read_to_string(elsewhere.join("wf/other.yml")).unwrap(),
         body
     );
-    std::fs::write(repo.join(".github/workflows/real.yml"), body).unwrap();
+    std::fs::write(root.join(".github/workflows/real.yml"), body).unwrap();
     let run = crate::support::harness::Bin::new()
-        .in_dir(&repo)
+        .in_dir(&root)
         .args(["lint", ".github/workflows/real.yml", "--fix"])
         .run();
     assert!(run.stdout.contains("fixed 4 findings"), "{}", run.stdout);
     assert_ne!(
-        std::fs::read_to_string(repo.join(".github/workflows/real.yml")).unwrap(),
+        std::fs::read_to_string(root.join(".github/workflows/real.yml")).unwrap(),
         body
     );
-    let names: Vec<_> = std::fs::read_dir(repo.join(".github/workflows"))
+    let names: Vec<_> = std::fs::read_dir(root.join(".github/workflows"))
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();

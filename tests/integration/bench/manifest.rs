@@ -52,14 +52,14 @@ fn compare(inputs: &[(&str, &str)], code: i32) -> Value {
 /// The seed's harness on a change 30% slower than its base (100 TFLOPS
 /// to 70), benched with `extra`: the checkout, the base commit, the run.
 fn slower(extra: &[&str]) -> (tempfile::TempDir, String, Run) {
-    let (repo, base) = flydsl_repo_with(&[("value", "100")], &[("value", "70")]);
+    let (root, base) = flydsl_repo_with(&[("value", "100")], &[("value", "70")]);
     let run = bench(
-        repo.path(),
+        root.path(),
         &base,
         "./scripts/run_benchmark.sh --output_csv {out}",
         extra,
     );
-    (repo, base, run)
+    (root, base, run)
 }
 
 /// The single-GPU job's shape: paired rounds of the harness's CSV and the
@@ -95,11 +95,11 @@ fn compare_given_only_benchs_manifest_gives_the_verdict_of_its_inputs_spelled_ou
 /// reads them from the manifest. An input given to compare wins.
 #[test]
 fn the_manifest_carries_the_columns_and_thresholds_bench_judged_by() {
-    let (repo, base) = flydsl_repo_with(
+    let (root, base) = flydsl_repo_with(
         &[("ar.csv", &allreduce_csv(100.0))],
         &[("ar.csv", &allreduce_csv(130.0))],
     );
-    let dir = repo.path();
+    let dir = root.path();
     let columns = [
         "--keys",
         "rank,shape,dtype",
@@ -159,8 +159,8 @@ fn the_manifest_carries_the_columns_and_thresholds_bench_judged_by() {
 /// so: inconclusive with a warning, never a pass.
 #[test]
 fn a_run_without_rounds_or_without_a_baseline_is_judged_from_the_manifest_too() {
-    let (repo, _, once) = slower(&["--rounds", "1"]);
-    let dir = repo.path();
+    let (root, _, once) = slower(&["--rounds", "1"]);
+    let dir = root.path();
     let command = "./scripts/run_benchmark.sh --output_csv {out}";
     let out = once.outputs();
     assert_eq!(
@@ -189,8 +189,8 @@ fn a_run_without_rounds_or_without_a_baseline_is_judged_from_the_manifest_too() 
 /// not run are not-selected (not lost), as with them spelled out.
 #[test]
 fn the_manifest_carries_the_selection_and_the_config_it_was_checked_by() {
-    let (repo, base) = flydsl_repo_with(&[("value", "100")], &[("value", "70")]);
-    let dir = repo.path();
+    let (root, base) = flydsl_repo_with(&[("value", "100")], &[("value", "70")]);
+    let dir = root.path();
     std::fs::write(
         dir.join("bench.toml"),
         "keys = [\"op\", \"shape\", \"dtype\"]\n\n[select]\n\n[[select.groups]]\nname = \"softmax\"\npaths = [\"softmax/**\"]\nrows = [\"op=softmax*\"]\n\n[[select.groups]]\nname = \"gemm\"\npaths = [\"gemm/**\"]\nrows = [\"op=gemm*\"]\n",

@@ -5,6 +5,7 @@
 //! in every case; a downloaded result skips the baseline run; hostile
 //! values stay data; the action's inputs and outputs honoured.
 
+mod config_file;
 mod container;
 mod examples;
 mod failure;
@@ -442,7 +443,7 @@ fn the_bench_action_writes_the_outputs_it_declares() {
     let event = p.root.path().join("event.json");
     std::fs::write(&event, "{}").unwrap();
     let resolution = p.resolution(&p.base);
-    let repo = p.checkout.display().to_string();
+    let checkout = p.checkout.display().to_string();
     let run = run_step_of(
         "bench/action.yml",
         dir.path(),
@@ -451,7 +452,7 @@ fn the_bench_action_writes_the_outputs_it_declares() {
         &[
             ("command", "bash bench.sh {out} {groups}"),
             ("resolution", &resolution),
-            ("repository", &repo),
+            ("repository", &checkout),
             ("timeout-minutes", "5"),
         ],
         &[],

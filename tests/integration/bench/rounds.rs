@@ -35,15 +35,15 @@ done
 exit 0
 "#;
 
-struct Repo {
-    root: tempfile::TempDir,
+pub(super) struct BaseAndHead {
+    pub(super) root: tempfile::TempDir,
     checkout: PathBuf,
     base: String,
 }
 
-impl Repo {
+impl BaseAndHead {
     /// A base commit and a head commit with `value`/`mode`/`groups` each.
-    fn new(base: (&str, &str), head: (&str, &str), groups: &str) -> Repo {
+    pub(super) fn new(base: (&str, &str), head: (&str, &str), groups: &str) -> BaseAndHead {
         let root = tempfile::tempdir().unwrap();
         let checkout = root.path().join("checkout");
         std::fs::create_dir(&checkout).unwrap();
@@ -58,7 +58,7 @@ impl Repo {
         };
         let base = commit(base, "base");
         commit(head, "head");
-        Repo {
+        BaseAndHead {
             root,
             checkout,
             base,
@@ -74,7 +74,7 @@ impl Repo {
     }
 
     /// `bench` with both sides, text or json as the caller adds.
-    fn bench(&self) -> Bin {
+    pub(super) fn bench(&self) -> Bin {
         let resolution = format!(
             r#"{{"label":"main","base_sha":"{}","base_available":true}}"#,
             self.base
@@ -109,7 +109,7 @@ impl Repo {
     }
 }
 
-fn json_of(run: &Run) -> Value {
+pub(super) fn json_of(run: &Run) -> Value {
     serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("{e}: {}", run.stdout))
 }
 
@@ -124,8 +124,8 @@ fn lines(value: &Value) -> Vec<String> {
 
 #[test]
 fn each_side_runs_once_a_round_in_the_order_the_seed_draws_each_round_its_own_file() {
-    let repo = Repo::new(("100", "ok"), ("100", "ok"), "gemm softmax");
-    let run = repo
+    let project = BaseAndHead::new(("100", "ok"), ("100", "ok"), "gemm softmax");
+    let run = project
         .bench()
         .args(["--rounds", "4", "--max-rounds", "4", "--seed", "7"])
         .args(["--format", "json"])
@@ -137,7 +137,7 @@ fn each_side_runs_once_a_round_in_the_order_the_seed_draws_each_round_its_own_fi
     assert_eq!(rounds["ran"], 4);
     let order = lines(&rounds["order"]);
     // The harness saw the same order, side by side within each round.
-    let runs = repo.runs();
+    let runs = project.runs();
     assert_eq!(runs.len(), 8);
     for (i, first) in order.iter().enumerate() {
         let pair = &runs[2 * i..2 * i + 2];
@@ -153,7 +153,7 @@ fn each_side_runs_once_a_round_in_the_order_the_seed_draws_each_round_its_own_fi
     assert!(run.stderr.contains("seed 7 (--seed 7 repeats this order)"));
     let current = lines(&rounds["current_files"]);
     let baseline = lines(&rounds["baseline_files"]);
-    let out = repo.out_dir();
+    let out = project.out_dir();
     for n in 1..=4 {
         assert_eq!(
             current[n - 1],
@@ -178,8 +178,8 @@ fn each_side_runs_once_a_round_in_the_order_the_seed_draws_each_round_its_own_fi
     assert_eq!(manifest["rounds"][3]["current"], current[3].as_str());
     assert_eq!(manifest["rounds"][3]["baseline"], baseline[3].as_str());
     // The same seed, the same order.
-    std::fs::remove_file(repo.log()).unwrap();
-    let again = repo
+    std::fs::remove_file(project.log()).unwrap();
+    let again = project
         .bench()
         .args([
             "--rounds",
@@ -195,17 +195,21 @@ fn each_side_runs_once_a_round_in_the_order_the_seed_draws_each_round_its_own_fi
     again.assert_code(0);
     assert_eq!(lines(&json_of(&again)["rounds"]["order"]), order);
     assert_eq!(
-        repo.runs().iter().map(|r| r.0.clone()).collect::<Vec<_>>(),
+        project
+            .runs()
+            .iter()
+            .map(|r| r.0.clone())
+            .collect::<Vec<_>>(),
         runs.iter().map(|r| r.0.clone()).collect::<Vec<_>>()
     );
 }
 
 #[test]
 fn the_worktree_and_each_trees_group_list_are_made_once_for_all_rounds() {
-    let repo = Repo::new(("100", "ok"), ("100", "ok"), "gemm softmax");
-    let selection = repo.root.path().join("selection.json");
+    let project = BaseAndHead::new(("100", "ok"), ("100", "ok"), "gemm softmax");
+    let selection = project.root.path().join("selection.json");
     std::fs::write(&selection, r#"{"selection":"some","groups":["gemm"]}"#).unwrap();
-    let run = repo
+    let run = project
         .bench()
         .args(["--rounds", "3", "--max-rounds", "3", "--seed", "1"])
         .arg("--selection")
@@ -218,17 +222,17 @@ fn the_worktree_and_each_trees_group_list_are_made_once_for_all_rounds() {
         ])
         .run();
     run.assert_code(0);
-    let runs = repo.runs();
+    let runs = project.runs();
     let trees: std::collections::BTreeSet<&str> = runs
         .iter()
         .filter(|r| r.0 == "baseline")
         .map(|r| r.2.as_str())
         .collect();
     assert_eq!(trees.len(), 1, "one worktree for every round: {runs:?}");
-    let listed = std::fs::read_to_string(format!("{}.list", repo.log().display())).unwrap();
+    let listed = std::fs::read_to_string(format!("{}.list", project.log().display())).unwrap();
     assert_eq!(listed.lines().count(), 2, "each tree asked once: {listed}");
     assert!(
-        !repo.root.path().join("tree").exists(),
+        !project.root.path().join("tree").exists(),
         "and the worktree is gone"
     );
     let json = json_of(&run);
@@ -237,7 +241,7 @@ fn the_worktree_and_each_trees_group_list_are_made_once_for_all_rounds() {
 }
 
 /// `[select]` groups `quiet` and `noisy`: which rows each owns.
-const GROUPS_CONFIG: &str = r#"
+pub(super) const GROUPS_CONFIG: &str = r#"
 [select]
 [[select.groups]]
 name = "quiet"
@@ -252,10 +256,10 @@ rows = ["op=noisy*"]
 
 #[test]
 fn only_the_groups_of_rows_still_in_doubt_run_again_up_to_the_cap() {
-    let repo = Repo::new(("100", "ok"), ("100", "ok"), "quiet noisy");
-    let config = repo.root.path().join("config.toml");
+    let project = BaseAndHead::new(("100", "ok"), ("100", "ok"), "quiet noisy");
+    let config = project.root.path().join("config.toml");
     std::fs::write(&config, GROUPS_CONFIG).unwrap();
-    let run = repo
+    let run = project
         .bench()
         .args(["--rounds", "3", "--max-rounds", "12", "--seed", "5"])
         .arg("--config")
@@ -289,7 +293,7 @@ fn only_the_groups_of_rows_still_in_doubt_run_again_up_to_the_cap() {
         .collect();
     assert_eq!(by_group, [("quiet".into(), 3), ("noisy".into(), 12)]);
     // Rounds 4 to 12 ran the noisy group alone: its rows only in their files.
-    let runs = repo.runs();
+    let runs = project.runs();
     assert_eq!(runs.len(), 24);
     let current = out["current-files"]
         .lines()
@@ -315,15 +319,15 @@ fn only_the_groups_of_rows_still_in_doubt_run_again_up_to_the_cap() {
 
 #[test]
 fn rows_no_group_owns_run_the_whole_suite_again() {
-    let repo = Repo::new(("100", "ok"), ("100", "ok"), "quiet noisy_x");
-    let config = repo.root.path().join("config.toml");
+    let project = BaseAndHead::new(("100", "ok"), ("100", "ok"), "quiet noisy_x");
+    let config = project.root.path().join("config.toml");
     // Only `quiet` is a group: the noisy row belongs to none.
     std::fs::write(
         &config,
         "[select]\n[[select.groups]]\nname = \"quiet\"\npaths = [\"q/**\"]\nrows = [\"op=quiet*\"]\n",
     )
     .unwrap();
-    let run = repo
+    let run = project
         .bench()
         .args([
             "--rounds",
@@ -347,11 +351,11 @@ fn rows_no_group_owns_run_the_whole_suite_again() {
 
 #[test]
 fn a_sides_time_budget_holds_across_rounds() {
-    let repo = Repo::new(("100", "sleep"), ("100", "sleep"), "gemm");
+    let project = BaseAndHead::new(("100", "sleep"), ("100", "sleep"), "gemm");
     let start = std::time::Instant::now();
     // 0.05 minutes is 3 s: each run sleeps 1 s, so a side's budget is spent
     // after about three runs, well before the 20 rounds asked.
-    let run = repo
+    let run = project
         .bench()
         .args(["--rounds", "20", "--max-rounds", "20", "--seed", "2"])
         .args(["--timeout-minutes", "0.05", "--format", "json"])
@@ -376,8 +380,8 @@ fn a_sides_time_budget_holds_across_rounds() {
 
 #[test]
 fn a_failing_round_keeps_its_rows_and_says_which_round() {
-    let repo = Repo::new(("100", "fail"), ("100", "ok"), "gemm softmax");
-    let run = repo
+    let project = BaseAndHead::new(("100", "fail"), ("100", "ok"), "gemm softmax");
+    let run = project
         .bench()
         .args([
             "--rounds",
@@ -403,7 +407,7 @@ fn a_failing_round_keeps_its_rows_and_says_which_round() {
         "op,shape,dtype,tflops\ngemm,1,f,100\n",
         "the partial file of round 2 is kept"
     );
-    let strict = repo
+    let strict = project
         .bench()
         .args([
             "--rounds",
@@ -420,11 +424,11 @@ fn a_failing_round_keeps_its_rows_and_says_which_round() {
 
 #[test]
 fn rounds_1_is_one_run_per_side_with_the_files_and_outputs_of_before() {
-    let repo = Repo::new(("100", "ok"), ("90", "ok"), "gemm");
-    let run = repo.bench().args(["--rounds", "1"]).on_runner().run();
+    let project = BaseAndHead::new(("100", "ok"), ("90", "ok"), "gemm");
+    let run = project.bench().args(["--rounds", "1"]).on_runner().run();
     run.assert_code(0);
     let out = run.outputs();
-    let dir = repo.out_dir();
+    let dir = project.out_dir();
     assert_eq!(out["current"], dir.join("current.csv").to_str().unwrap());
     assert_eq!(out["baseline"], dir.join("baseline.csv").to_str().unwrap());
     assert_eq!(out["current-files"], out["current"]);
@@ -434,13 +438,13 @@ fn rounds_1_is_one_run_per_side_with_the_files_and_outputs_of_before() {
     assert!(!dir.join("current-1.csv").exists());
     let json: Value = serde_json::from_str(&out["json"]).unwrap();
     assert!(json.get("rounds").is_none(), "{json}");
-    assert_eq!(repo.runs().len(), 2);
+    assert_eq!(project.runs().len(), 2);
     assert!(!run.summary.contains("Paired rounds"));
 }
 
 #[test]
 fn rounds_that_make_no_sense_are_refused_before_anything_runs() {
-    let repo = Repo::new(("100", "ok"), ("100", "ok"), "gemm");
+    let project = BaseAndHead::new(("100", "ok"), ("100", "ok"), "gemm");
     for (args, says) in [
         (vec!["--rounds", "0"], "--rounds"),
         (
@@ -450,16 +454,16 @@ fn rounds_that_make_no_sense_are_refused_before_anything_runs() {
         (vec!["--max-rounds", "161"], "--max-rounds"),
         (vec!["--seed", "x"], "--seed"),
     ] {
-        let run = repo.bench().args(&args).run();
+        let run = project.bench().args(&args).run();
         run.assert_code(2);
         assert!(run.stderr.contains(says), "{args:?}: {}", run.stderr);
     }
-    let bad = repo.root.path().join("bad.toml");
+    let bad = project.root.path().join("bad.toml");
     std::fs::write(&bad, "keys = 3\n").unwrap();
-    let run = repo.bench().arg("--config").arg(&bad).run();
+    let run = project.bench().arg("--config").arg(&bad).run();
     run.assert_code(1);
     assert!(run.stderr.contains("bad.toml"), "{}", run.stderr);
-    assert!(repo.runs().is_empty(), "nothing ran");
+    assert!(project.runs().is_empty(), "nothing ran");
 }
 
 /// What bench measured is what compare judges: `compare --manifest` reads
@@ -468,8 +472,8 @@ fn rounds_that_make_no_sense_are_refused_before_anything_runs() {
 /// once every row was decided.
 #[test]
 fn compare_reads_benchs_manifest_and_judges_the_same_rounds() {
-    let repo = Repo::new(("100", "ok"), ("70", "ok"), "gemm attention");
-    let run = repo
+    let project = BaseAndHead::new(("100", "ok"), ("70", "ok"), "gemm attention");
+    let run = project
         .bench()
         .args(["--rounds", "3", "--max-rounds", "6", "--seed", "9"])
         .on_runner()
@@ -511,10 +515,10 @@ fn compare_reads_benchs_manifest_and_judges_the_same_rounds() {
 fn compare_paired_on_benchs_outputs_fails_a_real_slowdown_and_passes_no_change() {
     // The change's harness writes 70 where the base wrote 100 (tflops:
     // higher is better, so 30% worse), the same in every round.
-    let slower = Repo::new(("100", "ok"), ("70", "ok"), "gemm softmax");
-    let same = Repo::new(("100", "ok"), ("100", "ok"), "gemm softmax");
-    for (repo, code, class) in [(&slower, 4, "regressed"), (&same, 0, "unchanged")] {
-        let run = repo
+    let slower = BaseAndHead::new(("100", "ok"), ("70", "ok"), "gemm softmax");
+    let same = BaseAndHead::new(("100", "ok"), ("100", "ok"), "gemm softmax");
+    for (project, code, class) in [(&slower, 4, "regressed"), (&same, 0, "unchanged")] {
+        let run = project
             .bench()
             .args(["--rounds", "3", "--seed", "4"])
             .on_runner()
@@ -569,8 +573,8 @@ pub(super) fn without_commits_and_seconds(summary: &str) -> String {
 #[test]
 fn the_rounds_are_judged_on_the_columns_given_as_inputs() {
     let ran = |ignore: bool| {
-        let repo = Repo::new(("100", "ok"), ("100", "ok"), "quiet noisy");
-        let mut bench = repo
+        let project = BaseAndHead::new(("100", "ok"), ("100", "ok"), "quiet noisy");
+        let mut bench = project
             .bench()
             .args(["--rounds", "3", "--max-rounds", "6", "--seed", "5"])
             .args(["--keys", "op,shape,dtype", "--metric", "tflops:higher"])

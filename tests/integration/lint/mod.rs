@@ -11,6 +11,7 @@ mod bounds;
 mod calls;
 mod doc_example;
 mod heldout;
+mod heldout10;
 mod heldout11;
 mod heldout5;
 mod heldout6;

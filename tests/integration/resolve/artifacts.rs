@@ -6,6 +6,7 @@ use wiremock::Mock;
 use wiremock::matchers::{method, path, query_param};
 
 use crate::resolve::online::{BASE, HEAD, REPO, STALE, online, repo_json};
+use crate::support::harness::Bin;
 use crate::support::mock_github::{MockGitHub, ok, ok_json};
 
 pub fn artifact(
@@ -38,8 +39,7 @@ pub async fn artifacts(mock: &MockGitHub, name: &str, list: Vec<Value>) {
 
 /// Main's one mi355 artifact, measured at the base commit by run 101.
 pub async fn main_artifact(mock: &MockGitHub) {
-    let artifact = artifact(11, &name("mi355"), 101, BASE, "2026-11-01T10:00:00Z", false);
-    artifacts(mock, &name("mi355"), vec![artifact]).await;
+    mi355_listed(mock, vec![mi355(11, 101, "2026-11-01T10:00:00Z")]).await;
 }
 
 async fn runs(mock: &MockGitHub, workflow: &str, list: Value) {
@@ -101,24 +101,41 @@ pub fn name(runner: &str) -> String {
     format!("bench-{runner}-{BASE}")
 }
 
+/// An mi355 artifact of main (`name("mi355")`) uploaded by run `run` at
+/// the base commit on `created`, not expired.
+pub fn mi355(id: u64, run: u64, created: &str) -> Value {
+    artifact(id, &name("mi355"), run, BASE, created, false)
+}
+
+/// The mi355 artifacts the API lists.
+pub async fn mi355_listed(mock: &MockGitHub, list: Vec<Value>) {
+    artifacts(mock, &name("mi355"), list).await;
+}
+
+/// resolve on the fork pull request looking up `bench-mi355-{sha}`, the
+/// release tag not looked up.
+pub fn looking_up_mi355(mock: &MockGitHub) -> Bin {
+    online(mock, &fork_pr(), "pull_request").args([
+        "--no-tag",
+        "--artifact-name",
+        "bench-mi355-{sha}",
+    ])
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn found_in_the_base_repo_for_a_fork_pull_request_newest_wins() {
     let mock = MockGitHub::start().await;
-    artifacts(
+    mi355_listed(
         &mock,
-        &name("mi355"),
         vec![
-            artifact(11, &name("mi355"), 101, BASE, "2026-11-01T10:00:00Z", false),
-            artifact(12, &name("mi355"), 102, BASE, "2026-11-02T10:00:00Z", false),
-            artifact(13, &name("mi355"), 103, BASE, "2026-10-30T10:00:00Z", false),
+            mi355(11, 101, "2026-11-01T10:00:00Z"),
+            mi355(12, 102, "2026-11-02T10:00:00Z"),
+            mi355(13, 103, "2026-10-30T10:00:00Z"),
         ],
     )
     .await;
     pushes(&mock, &[101, 102, 103]).await;
-    let (run, j) = online(&mock, &fork_pr(), "pull_request")
-        .args(["--no-tag", "--artifact-name", "bench-mi355-{sha}"])
-        .json_async()
-        .await;
+    let (run, j) = looking_up_mi355(&mock).json_async().await;
     assert_eq!(j["is_fork"], true);
     assert_eq!(j["artifact_available"], true, "{j}");
     assert_eq!(j["artifact_id"], 12, "the newest");
@@ -160,15 +177,14 @@ fn fork_artifact(id: u64, run: u64, created: &str, own_fields: bool) -> Value {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_forks_run_never_supplies_mains_artifact() {
     let mock = MockGitHub::start().await;
-    artifacts(
+    mi355_listed(
         &mock,
-        &name("mi355"),
         vec![
             fork_artifact(31, 301, "2026-11-05T10:00:00Z", true),
             fork_artifact(32, 302, "2026-11-04T10:00:00Z", false),
-            artifact(33, &name("mi355"), 303, BASE, "2026-11-03T10:00:00Z", false),
-            artifact(34, &name("mi355"), 304, BASE, "2026-11-02T10:00:00Z", false),
-            artifact(11, &name("mi355"), 101, BASE, "2026-11-01T10:00:00Z", false),
+            mi355(33, 303, "2026-11-03T10:00:00Z"),
+            mi355(34, 304, "2026-11-02T10:00:00Z"),
+            mi355(11, 101, "2026-11-01T10:00:00Z"),
         ],
     )
     .await;
@@ -183,11 +199,7 @@ async fn a_forks_run_never_supplies_mains_artifact() {
         ],
     )
     .await;
-    let run = online(&mock, &fork_pr(), "pull_request")
-        .args(["--no-tag", "--artifact-name", "bench-mi355-{sha}"])
-        .on_runner()
-        .run_async()
-        .await;
+    let run = looking_up_mi355(&mock).on_runner().run_async().await;
     run.assert_code(0);
     let o = run.outputs();
     assert_eq!(o["artifact-id"], "11", "main's own push run: {o:?}");
@@ -201,17 +213,13 @@ async fn a_forks_run_never_supplies_mains_artifact() {
     );
 
     let mock = MockGitHub::start().await;
-    artifacts(
+    mi355_listed(
         &mock,
-        &name("mi355"),
         vec![fork_artifact(31, 301, "2026-11-05T10:00:00Z", false)],
     )
     .await;
     base_runs(&mock, &[(301, "pull_request", FORK_ID)]).await;
-    let (_, j) = online(&mock, &fork_pr(), "pull_request")
-        .args(["--no-tag", "--artifact-name", "bench-mi355-{sha}"])
-        .json_async()
-        .await;
+    let (_, j) = looking_up_mi355(&mock).json_async().await;
     assert_eq!(j["artifact_available"], false, "{j}");
     assert_eq!(j["artifact_event"], Value::Null);
     assert!(
@@ -239,11 +247,7 @@ async fn a_runs_listing_that_loops_reuses_nothing() {
         ))
         .mount(&mock.server)
         .await;
-    let run = online(&mock, &fork_pr(), "pull_request")
-        .args(["--no-tag", "--artifact-name", "bench-mi355-{sha}"])
-        .on_runner()
-        .run_async()
-        .await;
+    let run = looking_up_mi355(&mock).on_runner().run_async().await;
     run.assert_code(0);
     assert_eq!(run.outputs()["artifact-available"], "false");
     assert!(run.stdout.contains("the pages loop"), "{}", run.stdout);
@@ -259,9 +263,8 @@ async fn a_runs_listing_that_loops_reuses_nothing() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn expired_or_other_commit_is_a_notice_and_the_baseline_runs_once() {
     let mock = MockGitHub::start().await;
-    artifacts(
+    mi355_listed(
         &mock,
-        &name("mi355"),
         vec![artifact(
             11,
             &name("mi355"),
@@ -319,13 +322,12 @@ async fn expired_or_other_commit_is_a_notice_and_the_baseline_runs_once() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn artifact_workflow_keeps_only_successful_runs_of_that_workflow() {
     let mock = MockGitHub::start().await;
-    artifacts(
+    mi355_listed(
         &mock,
-        &name("mi355"),
         vec![
-            artifact(11, &name("mi355"), 101, BASE, "2026-11-03T10:00:00Z", false), // failed run
-            artifact(12, &name("mi355"), 102, BASE, "2026-11-04T10:00:00Z", false), // other workflow
-            artifact(13, &name("mi355"), 103, BASE, "2026-11-01T10:00:00Z", false), // the one
+            mi355(11, 101, "2026-11-03T10:00:00Z"), // failed run
+            mi355(12, 102, "2026-11-04T10:00:00Z"), // other workflow
+            mi355(13, 103, "2026-11-01T10:00:00Z"), // the one
         ],
     )
     .await;
@@ -335,41 +337,17 @@ async fn artifact_workflow_keeps_only_successful_runs_of_that_workflow() {
          "repository": {"id": BASE_ID}, "head_repository": {"id": BASE_ID}}
     ]))
     .await;
-    let (_, j) = online(&mock, &fork_pr(), "pull_request")
-        .args([
-            "--no-tag",
-            "--artifact-name",
-            "bench-mi355-{sha}",
-            "--artifact-workflow",
-            "benchmark.yml",
-        ])
+    let (_, j) = looking_up_mi355(&mock)
+        .args(["--artifact-workflow", "benchmark.yml"])
         .json_async()
         .await;
     assert_eq!(j["artifact_id"], 13, "{j}");
 
     let mock = MockGitHub::start().await;
-    artifacts(
-        &mock,
-        &name("mi355"),
-        vec![artifact(
-            11,
-            &name("mi355"),
-            101,
-            BASE,
-            "2026-11-03T10:00:00Z",
-            false,
-        )],
-    )
-    .await;
+    mi355_listed(&mock, vec![mi355(11, 101, "2026-11-03T10:00:00Z")]).await;
     runs(&mock, "benchmark.yml", json!([])).await;
-    let (_, j) = online(&mock, &fork_pr(), "pull_request")
-        .args([
-            "--no-tag",
-            "--artifact-name",
-            "bench-mi355-{sha}",
-            "--artifact-workflow",
-            "benchmark.yml",
-        ])
+    let (_, j) = looking_up_mi355(&mock)
+        .args(["--artifact-workflow", "benchmark.yml"])
         .json_async()
         .await;
     assert_eq!(j["artifact_available"], false);

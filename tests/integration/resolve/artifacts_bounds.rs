@@ -9,8 +9,8 @@ use wiremock::Mock;
 use wiremock::matchers::{method, path, query_param};
 
 use crate::resolve::artifacts::{
-    BASE_ID, artifact, artifacts, base_runs, base_runs_at, fork_pr, main_artifact, name, pushes,
-    run_json,
+    BASE_ID, artifact, artifacts, base_runs, base_runs_at, fork_pr, looking_up_mi355,
+    main_artifact, mi355, name, pushes, run_json,
 };
 use crate::resolve::online::{BASE, REPO, STALE, online, repo_json};
 use crate::support::mock_github::{MockGitHub, error, ok, ok_json};
@@ -49,13 +49,10 @@ async fn an_artifact_past_the_first_page_is_found_not_missed() {
     let page1: Vec<Value> = (0..100)
         .map(|i| artifact(1000 + i, &n, 5000 + i, STALE, "2026-11-01T10:00:00Z", false))
         .collect();
-    let page2 = vec![artifact(7, &n, 70, BASE, "2026-11-01T10:00:00Z", false)];
+    let page2 = vec![mi355(7, 70, "2026-11-01T10:00:00Z")];
     two_pages(&mock, "", page1, page2).await;
     pushes(&mock, &[70]).await;
-    let (_, j) = online(&mock, &fork_pr(), "pull_request")
-        .args(["--no-tag", "--artifact-name", "bench-mi355-{sha}"])
-        .json_async()
-        .await;
+    let (_, j) = looking_up_mi355(&mock).json_async().await;
     assert_eq!(j["artifact_id"], 7, "{j}");
     assert_eq!(mock.requests().await.len(), 3, "two pages and the runs");
 }
@@ -68,11 +65,7 @@ async fn forbidden_names_the_actions_read_permission() {
         .mount(&mock.server)
         .await;
     pushes(&mock, &[]).await;
-    let run = online(&mock, &fork_pr(), "pull_request")
-        .args(["--no-tag", "--artifact-name", "bench-mi355-{sha}"])
-        .on_runner()
-        .run_async()
-        .await;
+    let run = looking_up_mi355(&mock).on_runner().run_async().await;
     run.assert_code(0);
     assert!(
         run.stdout
@@ -206,8 +199,7 @@ async fn at_most_eight_artifact_lookups_are_in_flight() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_enterprise_servers_next_page_keeps_a_single_api_prefix() {
     let mock = MockGitHub::start().await;
-    let n = name("mi355");
-    let page2 = vec![artifact(8, &n, 80, BASE, "2026-11-01T10:00:00Z", false)];
+    let page2 = vec![mi355(8, 80, "2026-11-01T10:00:00Z")];
     two_pages(&mock, "/api/v3", vec![], page2).await;
     base_runs_at(&mock, "/api/v3", &[(80, "push", BASE_ID)]).await;
     let prefix = "/api/v3";

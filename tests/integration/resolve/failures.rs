@@ -6,20 +6,30 @@ use std::time::{Duration, Instant};
 use serde_json::json;
 
 use crate::resolve::online::{REPO, TIP, online, repo_json};
+use crate::support::harness::Bin;
 use crate::support::mock_github::{MockGitHub, error, ok, sequence};
 use wiremock::matchers::{method, path};
 use wiremock::{Mock, ResponseTemplate};
 
-fn dispatch() -> serde_json::Value {
+fn dispatch_payload() -> serde_json::Value {
     json!({"repository": repo_json()})
 }
 
-async fn mount(mock: &MockGitHub, responder: impl wiremock::Respond + 'static) {
+/// resolve on a `workflow_dispatch` of REPO against `mock`, the release
+/// tag not looked up: main's tip is the one question asked.
+fn dispatch(mock: &MockGitHub) -> Bin {
+    online(mock, &dispatch_payload(), "workflow_dispatch").arg("--no-tag")
+}
+
+/// A mock API whose answer to main's tip is `responder`.
+async fn answering(responder: impl wiremock::Respond + 'static) -> MockGitHub {
+    let mock = MockGitHub::start().await;
     Mock::given(method("GET"))
         .and(path(format!("/repos/{REPO}/commits/main")))
         .respond_with(responder)
         .mount(&mock.server)
         .await;
+    mock
 }
 
 /// A 403 rate-limit answer: `remaining` requests left in the hour, the
@@ -40,28 +50,21 @@ fn warnings(j: &serde_json::Value) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn server_error_then_success_is_retried() {
-    let mock = MockGitHub::start().await;
-    mount(
-        &mock,
-        sequence(2, error(502, "Server Error"), ok().set_body_string(TIP)),
-    )
+    let mock = answering(sequence(
+        2,
+        error(502, "Server Error"),
+        ok().set_body_string(TIP),
+    ))
     .await;
-    let (_, j) = online(&mock, &dispatch(), "workflow_dispatch")
-        .arg("--no-tag")
-        .json_async()
-        .await;
+    let (_, j) = dispatch(&mock).json_async().await;
     assert_eq!(j["base_sha"], TIP);
     assert_eq!(mock.requests().await.len(), 3);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn server_errors_past_the_retries_are_a_warning() {
-    let mock = MockGitHub::start().await;
-    mount(&mock, error(500, "Server Error")).await;
-    let (_, j) = online(&mock, &dispatch(), "workflow_dispatch")
-        .arg("--no-tag")
-        .json_async()
-        .await;
+    let mock = answering(error(500, "Server Error")).await;
+    let (_, j) = dispatch(&mock).json_async().await;
     assert_eq!(j["base_available"], false);
     assert!(warnings(&j).contains("answered HTTP 500 4 times"), "{j}");
     assert_eq!(mock.requests().await.len(), 4, "1 attempt + 3 retries");
@@ -69,15 +72,11 @@ async fn server_errors_past_the_retries_are_a_warning() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn too_many_requests_honours_retry_after() {
-    let mock = MockGitHub::start().await;
     let limited =
         error(429, "You have exceeded a secondary rate limit").insert_header("retry-after", "1");
-    mount(&mock, sequence(1, limited, ok().set_body_string(TIP))).await;
+    let mock = answering(sequence(1, limited, ok().set_body_string(TIP))).await;
     let started = Instant::now();
-    let (_, j) = online(&mock, &dispatch(), "workflow_dispatch")
-        .arg("--no-tag")
-        .json_async()
-        .await;
+    let (_, j) = dispatch(&mock).json_async().await;
     assert_eq!(j["base_sha"], TIP);
     assert!(
         started.elapsed() >= Duration::from_secs(1),
@@ -87,26 +86,18 @@ async fn too_many_requests_honours_retry_after() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn primary_rate_limit_waits_for_the_reset_when_it_fits() {
-    let mock = MockGitHub::start().await;
     let limited = rate_limited("API rate limit exceeded for installation ID 1.", "0", 1);
-    mount(&mock, sequence(1, limited, ok().set_body_string(TIP))).await;
-    let (_, j) = online(&mock, &dispatch(), "workflow_dispatch")
-        .arg("--no-tag")
-        .json_async()
-        .await;
+    let mock = answering(sequence(1, limited, ok().set_body_string(TIP))).await;
+    let (_, j) = dispatch(&mock).json_async().await;
     assert_eq!(j["base_sha"], TIP, "{j}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn rate_limit_resetting_after_the_deadline_gives_up_at_once() {
-    let mock = MockGitHub::start().await;
     let limited = rate_limited("API rate limit exceeded", "0", 3600);
-    mount(&mock, limited).await;
+    let mock = answering(limited).await;
     let started = Instant::now();
-    let (_, j) = online(&mock, &dispatch(), "workflow_dispatch")
-        .arg("--no-tag")
-        .json_async()
-        .await;
+    let (_, j) = dispatch(&mock).json_async().await;
     assert!(started.elapsed() < Duration::from_secs(5));
     assert_eq!(j["base_available"], false);
     assert!(warnings(&j).contains("rate limit (HTTP 403)"), "{j}");
@@ -118,14 +109,10 @@ async fn rate_limit_resetting_after_the_deadline_gives_up_at_once() {
 /// hold: one attempt, and a warning that says "secondary rate limit".
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_secondary_rate_limit_without_retry_after_gives_up_at_once_and_says_so() {
-    let mock = MockGitHub::start().await;
     let limited = rate_limited("You have exceeded a secondary rate limit.", "4000", 1);
-    mount(&mock, sequence(1, limited, ok().set_body_string(TIP))).await;
+    let mock = answering(sequence(1, limited, ok().set_body_string(TIP))).await;
     let started = Instant::now();
-    let (_, j) = online(&mock, &dispatch(), "workflow_dispatch")
-        .arg("--no-tag")
-        .json_async()
-        .await;
+    let (_, j) = dispatch(&mock).json_async().await;
     assert!(started.elapsed() < Duration::from_secs(5));
     assert_eq!(j["base_available"], false, "the reset was not taken: {j}");
     assert!(
@@ -149,17 +136,12 @@ async fn waits_at_the_end_of_time_are_a_warning_not_a_crash() {
             ],
         ),
     ] {
-        let mock = MockGitHub::start().await;
         let mut limited = error(status, "API rate limit exceeded");
         for (name, value) in &headers {
             limited = limited.insert_header(*name, *value);
         }
-        mount(&mock, limited).await;
-        let run = online(&mock, &dispatch(), "workflow_dispatch")
-            .arg("--no-tag")
-            .on_runner()
-            .run_async()
-            .await;
+        let mock = answering(limited).await;
+        let run = dispatch(&mock).on_runner().run_async().await;
         run.assert_code(0);
         assert!(
             run.stdout.contains("it lifts in 3600s"),
@@ -172,10 +154,8 @@ async fn waits_at_the_end_of_time_are_a_warning_not_a_crash() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn unauthorized_says_the_token_was_refused() {
-    let mock = MockGitHub::start().await;
-    mount(&mock, error(401, "Bad credentials")).await;
-    let (_, j) = online(&mock, &dispatch(), "workflow_dispatch")
-        .arg("--no-tag")
+    let mock = answering(error(401, "Bad credentials")).await;
+    let (_, j) = dispatch(&mock)
         .env("INPUT_TOKEN", "ghs_expired")
         .json_async()
         .await;
@@ -192,13 +172,8 @@ async fn unauthorized_says_the_token_was_refused() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn forbidden_names_the_permission() {
     for (status, message) in [(403, "Resource not accessible by integration")] {
-        let mock = MockGitHub::start().await;
-        mount(&mock, error(status, message)).await;
-        let run = online(&mock, &dispatch(), "workflow_dispatch")
-            .arg("--no-tag")
-            .on_runner()
-            .run_async()
-            .await;
+        let mock = answering(error(status, message)).await;
+        let run = dispatch(&mock).on_runner().run_async().await;
         run.assert_code(0);
         assert!(
             run.stdout
@@ -236,17 +211,9 @@ async fn not_found_names_the_repo_and_what_was_asked() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_server_that_never_answers_ends_at_the_deadline() {
-    let mock = MockGitHub::start().await;
-    mount(
-        &mock,
-        ResponseTemplate::new(200).set_delay(Duration::from_secs(30)),
-    )
-    .await;
+    let mock = answering(ResponseTemplate::new(200).set_delay(Duration::from_secs(30))).await;
     let started = Instant::now();
-    let (_, j) = online(&mock, &dispatch(), "workflow_dispatch")
-        .args(["--no-tag", "--timeout", "2"])
-        .json_async()
-        .await;
+    let (_, j) = dispatch(&mock).args(["--timeout", "2"]).json_async().await;
     let took = started.elapsed();
     assert!(took < Duration::from_secs(6), "took {took:?}");
     assert_eq!(j["base_available"], false);
@@ -265,7 +232,7 @@ async fn a_tag_answer_that_is_not_json_is_a_warning_and_the_baseline_stands() {
         .respond_with(ok().set_body_string("[{\"ref\": \"refs/tags/v1\", \"obj"))
         .mount(&mock.server)
         .await;
-    let (_, j) = online(&mock, &dispatch(), "workflow_dispatch")
+    let (_, j) = online(&mock, &dispatch_payload(), "workflow_dispatch")
         .arg("--tag-pattern=v*")
         .json_async()
         .await;
@@ -279,12 +246,8 @@ async fn a_tag_answer_that_is_not_json_is_a_warning_and_the_baseline_stands() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_sha_the_server_did_not_give_is_never_reported() {
-    let mock = MockGitHub::start().await;
-    mount(&mock, ok().set_body_string("main")).await;
-    let (_, j) = online(&mock, &dispatch(), "workflow_dispatch")
-        .arg("--no-tag")
-        .json_async()
-        .await;
+    let mock = answering(ok().set_body_string("main")).await;
+    let (_, j) = dispatch(&mock).json_async().await;
     assert!(j["base_sha"].is_null());
     assert!(warnings(&j).contains("not a full commit SHA"), "{j}");
 }

@@ -5,12 +5,12 @@
 
 use std::path::Path;
 
-use serde_json::json;
+use serde_json::{Value, json};
 
 use crate::resolve::online::{REPO, repo_json};
 use crate::support::git_https::GitHttps;
 use crate::support::gitrepo::{BareRepo, GitDaemon, git};
-use crate::support::harness::Bin;
+use crate::support::harness::{Bin, Run};
 use crate::support::mock_github::{MockGitHub, error};
 
 fn tags(names: &[(&str, bool)]) -> Vec<(String, bool)> {
@@ -111,8 +111,7 @@ async fn annotated_tags_are_peeled_by_git_and_ten_thousand_tags_work() {
     names.push(("v1.0.0".into(), true));
     let repo = BareRepo::new(REPO, &names, 0);
     let mock = api_down().await;
-    let payload = json!({"pull_request": {"base": {"ref": "main", "sha": repo.commits[0], "repo": repo_json()},
-        "head": {"ref": "x", "sha": repo.commits[2], "repo": repo_json()}}});
+    let payload = pull_request(&repo.commits[0], &repo.commits[2], repo_json());
     let (_, j) = Bin::new()
         .payload(&payload.to_string(), "pull_request")
         .api(&mock.url())
@@ -141,11 +140,7 @@ async fn annotated_tags_are_peeled_by_git_and_ten_thousand_tags_work() {
 #[test]
 fn merge_base_from_the_local_clone_needs_no_network() {
     let repo = BareRepo::new(REPO, &[], 0);
-    let clone = tempfile::tempdir().unwrap();
-    git(
-        clone.path(),
-        &["clone", "--quiet", &repo.path.display().to_string(), "."],
-    );
+    let clone = full_clone(&repo);
     let payload = json!({"ref": "refs/heads/main", "before": repo.commits[2], "after": repo.commits[1],
         "forced": true, "repository": repo_json()});
     let (_, j) = Bin::new()
@@ -188,15 +183,9 @@ async fn fetch_into_a_new_clone(repo: &BareRepo, server: &str) {
     let target = tempfile::tempdir().unwrap();
     git(target.path(), &["init", "--quiet"]);
     let base = &repo.commits[1];
-    let payload = json!({"pull_request": {"base": {"ref": "main", "sha": base, "repo": repo_json()},
-        "head": {"ref": "x", "sha": repo.commits[2], "repo": {"full_name": "jhinpan/FlyDSL-lab"}}}});
-    let run = Bin::new()
-        .payload(&payload.to_string(), "pull_request")
-        .api("https://127.0.0.1:1")
-        .env("GITHUB_SERVER_URL", server)
-        .args(["--no-tag", "--timeout", "20", "--fetch"])
-        .arg(target.path())
-        .on_runner()
+    let fork = json!({"full_name": "jhinpan/FlyDSL-lab"});
+    let payload = pull_request(base, &repo.commits[2], fork);
+    let run = fetching(&payload, server, "20", target.path())
         .run_async()
         .await;
     run.assert_code(0);
@@ -207,10 +196,7 @@ async fn fetch_into_a_new_clone(repo: &BareRepo, server: &str) {
         run.stdout
     );
     let dir = target.path();
-    assert_eq!(
-        git(dir, &["rev-parse", "refs/baseline-resolver/base"]),
-        *base
-    );
+    assert_eq!(fetched_ref(dir), *base);
     assert_eq!(git(dir, &["cat-file", "-t", base]), "commit");
     assert_eq!(
         git(dir, &["rev-list", "--count", "refs/baseline-resolver/base"]),
@@ -228,29 +214,15 @@ async fn fetch_into_a_new_clone(repo: &BareRepo, server: &str) {
 async fn a_failed_fetch_is_a_warning_and_nothing_older_is_tried() {
     let target = tempfile::tempdir().unwrap();
     git(target.path(), &["init", "--quiet"]);
-    let payload = json!({"pull_request": {"base": {"ref": "main", "sha": "a".repeat(40), "repo": repo_json()},
-        "head": {"ref": "x", "sha": "b".repeat(40), "repo": repo_json()}}});
-    let run = Bin::new()
-        .payload(&payload.to_string(), "pull_request")
-        .api("https://127.0.0.1:1")
-        .env("GITHUB_SERVER_URL", "git://127.0.0.1:1")
-        .args(["--no-tag", "--timeout", "10", "--fetch"])
-        .arg(target.path())
-        .on_runner()
+    let payload = pull_request(&"a".repeat(40), &"b".repeat(40), repo_json());
+    let run = fetching(&payload, "git://127.0.0.1:1", "10", target.path())
         .run_async()
         .await;
-    run.assert_code(0);
-    assert_eq!(run.outputs()["base-fetched"], "false");
+    assert_not_fetched(&run);
     assert_eq!(
         run.outputs()["base-sha"],
         "a".repeat(40),
         "the answer stands"
-    );
-    assert!(
-        run.stdout
-            .contains("::warning title=Baseline not fetched::"),
-        "{}",
-        run.stdout
     );
     assert!(run.stdout.contains("nothing older is tried"));
 }
@@ -261,21 +233,10 @@ async fn a_failed_fetch_is_a_warning_and_nothing_older_is_tried() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn fetch_into_a_clone_that_has_the_commit_needs_no_network() {
     let repo = BareRepo::new(REPO, &[], 0);
-    let clone = tempfile::tempdir().unwrap();
-    git(
-        clone.path(),
-        &["clone", "--quiet", &repo.path.display().to_string(), "."],
-    );
+    let clone = full_clone(&repo);
     let base = &repo.commits[1];
-    let payload = json!({"pull_request": {"base": {"ref": "main", "sha": base, "repo": repo_json()},
-        "head": {"ref": "x", "sha": repo.commits[2], "repo": repo_json()}}});
-    let run = Bin::new()
-        .payload(&payload.to_string(), "pull_request")
-        .api("https://127.0.0.1:1")
-        .env("GITHUB_SERVER_URL", "https://127.0.0.1:1")
-        .args(["--no-tag", "--timeout", "10", "--fetch"])
-        .arg(clone.path())
-        .on_runner()
+    let payload = pull_request(base, &repo.commits[2], repo_json());
+    let run = fetching(&payload, "https://127.0.0.1:1", "10", clone.path())
         .run_async()
         .await;
     run.assert_code(0);
@@ -285,10 +246,7 @@ async fn fetch_into_a_clone_that_has_the_commit_needs_no_network() {
             .contains("pointed refs/baseline-resolver/base at it, no network")
     );
     let dir = clone.path();
-    assert_eq!(
-        git(dir, &["rev-parse", "refs/baseline-resolver/base"]),
-        *base
-    );
+    assert_eq!(fetched_ref(dir), *base);
     assert!(
         !dir.join(".git/shallow").exists(),
         "the clone stays complete"
@@ -340,30 +298,13 @@ async fn a_fetch_that_fails_after_the_pack_puts_shallow_back() {
     let https = GitHttps::start(repo.root.path()).await;
     let target = tempfile::tempdir().unwrap();
     let dir = target.path();
-    git(dir, &["init", "--quiet"]);
-    std::fs::write(dir.join("a.txt"), "a").unwrap();
-    git(dir, &["add", "a.txt"]);
-    git(
-        dir,
-        &[
-            "-c",
-            "user.name=t",
-            "-c",
-            "user.email=t@t",
-            "commit",
-            "--quiet",
-            "-m",
-            "local",
-        ],
-    );
-    let head = git(dir, &["rev-parse", "HEAD"]);
+    let head = one_commit(dir);
     // A file where the ref's directory would go: the ref cannot be written.
     std::fs::write(dir.join(".git/refs/baseline-resolver"), "not a directory").unwrap();
     let run = fetch_run(&https.url(), &repo.commits[1], &repo.commits[2], dir)
         .run_async()
         .await;
-    run.assert_code(0);
-    assert_eq!(run.outputs()["base-fetched"], "false", "{}", run.stdout);
+    assert_not_fetched(&run);
     assert!(
         !dir.join(".git/shallow").exists(),
         "shallow put back: {}",
@@ -376,6 +317,16 @@ async fn a_fetch_that_fails_after_the_pack_puts_shallow_back() {
 /// A checkout of loose objects whose empty `objects/pack` (and `info`) a
 /// copy dropped, as a runner emulator's copy does: returns its HEAD.
 fn checkout_without_empty_dirs(dir: &Path) -> String {
+    let head = one_commit(dir);
+    for sub in ["objects/pack", "objects/info", "refs/tags"] {
+        let _ = std::fs::remove_dir_all(dir.join(".git").join(sub));
+    }
+    head
+}
+
+/// A new repository in `dir` holding one commit of its own (none of
+/// REPO's): a checkout a fetch adds to. Returns its HEAD.
+fn one_commit(dir: &Path) -> String {
     git(dir, &["init", "--quiet"]);
     std::fs::write(dir.join("a.txt"), "a").unwrap();
     git(dir, &["add", "a.txt"]);
@@ -392,22 +343,58 @@ fn checkout_without_empty_dirs(dir: &Path) -> String {
             "local",
         ],
     );
-    for sub in ["objects/pack", "objects/info", "refs/tags"] {
-        let _ = std::fs::remove_dir_all(dir.join(".git").join(sub));
-    }
     git(dir, &["rev-parse", "HEAD"])
 }
 
-fn fetch_run(server: &str, base: &str, head: &str, target: &Path) -> Bin {
-    let payload = json!({"pull_request": {"base": {"ref": "main", "sha": base, "repo": repo_json()},
-        "head": {"ref": "x", "sha": head, "repo": repo_json()}}});
+/// A clone of `repo` with its whole history: the base commit is local.
+fn full_clone(repo: &BareRepo) -> tempfile::TempDir {
+    let clone = tempfile::tempdir().unwrap();
+    git(
+        clone.path(),
+        &["clone", "--quiet", &repo.path.display().to_string(), "."],
+    );
+    clone
+}
+
+/// A pull request into REPO from `base` to `head`, the head in
+/// `head_repo` (REPO's own, or a fork's).
+fn pull_request(base: &str, head: &str, head_repo: Value) -> Value {
+    json!({"pull_request": {"base": {"ref": "main", "sha": base, "repo": repo_json()},
+        "head": {"ref": "x", "sha": head, "repo": head_repo}}})
+}
+
+/// resolve on `payload` with `--fetch` into `target`: git served at
+/// `server`, the API unreachable, `timeout` seconds.
+fn fetching(payload: &Value, server: &str, timeout: &str, target: &Path) -> Bin {
     Bin::new()
         .payload(&payload.to_string(), "pull_request")
         .api("https://127.0.0.1:1")
         .env("GITHUB_SERVER_URL", server)
-        .args(["--no-tag", "--timeout", "20", "--fetch"])
+        .args(["--no-tag", "--timeout", timeout, "--fetch"])
         .arg(target)
         .on_runner()
+}
+
+fn fetch_run(server: &str, base: &str, head: &str, target: &Path) -> Bin {
+    fetching(&pull_request(base, head, repo_json()), server, "20", target)
+}
+
+/// The commit `--fetch` pointed `refs/baseline-resolver/base` at.
+fn fetched_ref(dir: &Path) -> String {
+    git(dir, &["rev-parse", "refs/baseline-resolver/base"])
+}
+
+/// A fetch that did not happen: the step succeeds, `base-fetched` is
+/// false and a warning says so.
+fn assert_not_fetched(run: &Run) {
+    run.assert_code(0);
+    assert_eq!(run.outputs()["base-fetched"], "false", "{}", run.stdout);
+    assert!(
+        run.stdout
+            .contains("::warning title=Baseline not fetched::"),
+        "{}",
+        run.stdout
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -423,10 +410,7 @@ async fn fetch_into_a_checkout_copied_without_its_empty_directories() {
     run.assert_code(0);
     assert_eq!(run.outputs()["base-fetched"], "true", "{}", run.stdout);
     let dir = target.path();
-    assert_eq!(
-        git(dir, &["rev-parse", "refs/baseline-resolver/base"]),
-        *base
-    );
+    assert_eq!(fetched_ref(dir), *base);
     assert_eq!(
         git(dir, &["rev-parse", "HEAD"]),
         head,
@@ -443,23 +427,7 @@ async fn a_fetch_cut_off_mid_pack_leaves_the_checkout_as_it_was() {
     for prepared in [true, false] {
         let target = tempfile::tempdir().unwrap();
         let head = if prepared {
-            git(target.path(), &["init", "--quiet"]);
-            std::fs::write(target.path().join("a.txt"), "a").unwrap();
-            git(target.path(), &["add", "a.txt"]);
-            git(
-                target.path(),
-                &[
-                    "-c",
-                    "user.name=t",
-                    "-c",
-                    "user.email=t@t",
-                    "commit",
-                    "--quiet",
-                    "-m",
-                    "local",
-                ],
-            );
-            git(target.path(), &["rev-parse", "HEAD"])
+            one_commit(target.path())
         } else {
             checkout_without_empty_dirs(target.path())
         };
@@ -471,14 +439,7 @@ async fn a_fetch_cut_off_mid_pack_leaves_the_checkout_as_it_was() {
         )
         .run_async()
         .await;
-        run.assert_code(0);
-        assert_eq!(run.outputs()["base-fetched"], "false", "{}", run.stdout);
-        assert!(
-            run.stdout
-                .contains("::warning title=Baseline not fetched::"),
-            "{}",
-            run.stdout
-        );
+        assert_not_fetched(&run);
         assert_checkout_intact(target.path(), &head);
     }
 }
@@ -489,17 +450,12 @@ async fn a_fetch_cut_off_mid_pack_leaves_the_checkout_as_it_was() {
 #[test]
 fn offline_fetch_uses_a_commit_that_is_already_local() {
     let repo = BareRepo::new(REPO, &[], 0);
-    let clone = tempfile::tempdir().unwrap();
-    git(
-        clone.path(),
-        &["clone", "--quiet", &repo.path.display().to_string(), "."],
-    );
+    let clone = full_clone(&repo);
     for (base, fetched) in [
         (repo.commits[1].clone(), "true"),
         ("ab".repeat(20), "false"),
     ] {
-        let payload = json!({"pull_request": {"base": {"ref": "main", "sha": base, "repo": repo_json()},
-            "head": {"ref": "x", "sha": repo.commits[2], "repo": repo_json()}}});
+        let payload = pull_request(&base, &repo.commits[2], repo_json());
         let run = Bin::new()
             .payload(&payload.to_string(), "pull_request")
             .args(["--offline", "--no-tag", "--fetch"])
@@ -514,10 +470,7 @@ fn offline_fetch_uses_a_commit_that_is_already_local() {
                 "{}",
                 run.stdout
             );
-            assert_eq!(
-                git(clone.path(), &["rev-parse", "refs/baseline-resolver/base"]),
-                base
-            );
+            assert_eq!(fetched_ref(clone.path()), base);
         } else {
             assert!(
                 run.stdout

@@ -106,6 +106,14 @@ impl Bin {
         self
     }
 
+    /// Gives the binary `text` on a pipe as its standard input, written
+    /// once: a second read of `/dev/stdin` finds it empty, as a second read
+    /// of a shell's `<(...)` does.
+    pub fn stdin(mut self, text: &str) -> Self {
+        self.cmd.write_stdin(text.as_bytes().to_vec());
+        self
+    }
+
     pub fn env_remove(mut self, key: &str) -> Self {
         self.cmd.env_remove(key);
         self
