@@ -146,7 +146,8 @@ pub const CONFIG: Input = Input::one(
     "The benchmark config (bench.toml) select and compare read (keys, metrics, rules, \
      [select] groups): a \
      selection's group that is not one of them is refused; the rounds are judged between looks \
-     by it, as compare --paired judges, and its groups say which rows each group runs again.",
+     by it, as compare --paired judges, and its groups say which rows each group runs again. \
+     Read once; its text goes into the manifest, which compare --manifest judges by.",
 )
 .path();
 

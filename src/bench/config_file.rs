@@ -5,19 +5,30 @@
 //! `--config <(make-config)` that is empty the second time). It is read
 //! when a step first needs it, not before: a bad config stops only a run
 //! that uses it, with the error it always gave, where it always gave it.
+//! Its text is kept for the manifest: compare judges by what bench read,
+//! not by what the path reads later (compare's own stdin, an empty pipe,
+//! a file edited since).
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use super::BenchError;
-use crate::config::Config;
 use crate::config::columns::{self, Columns};
+use crate::config::{Config, MAX_CONFIG_BYTES};
+use crate::runner::read;
 
 /// The path `--config` names and, once a step has read it, what it holds.
 #[derive(Debug, Clone, Default)]
 pub struct ConfigFile {
     path: Option<PathBuf>,
-    read: OnceLock<Config>,
+    read: OnceLock<Read>,
+}
+
+/// The config as read: its text (what the manifest holds) and its rules.
+#[derive(Debug, Clone)]
+struct Read {
+    text: String,
+    config: Config,
 }
 
 impl ConfigFile {
@@ -40,11 +51,27 @@ impl ConfigFile {
         let Some(path) = &self.path else {
             return Ok(None);
         };
-        if let Some(config) = self.read.get() {
-            return Ok(Some(config));
+        if let Some(read) = self.read.get() {
+            return Ok(Some(&read.config));
         }
-        let config = crate::config::load::load(path)?;
-        Ok(Some(self.read.get_or_init(|| config)))
+        let text = read::bounded_text("the config", path, MAX_CONFIG_BYTES)
+            .map_err(crate::config::ConfigError::from)?;
+        let config = crate::config::load::from_text(path, &text)?;
+        Ok(Some(
+            &self.read.get_or_init(|| Read { text, config }).config,
+        ))
+    }
+
+    /// The text of the config as it was read (`None` without `--config`,
+    /// or when it cannot be read or is not a config), read now if no step
+    /// needed it: what compare judges the rounds by, whatever the path
+    /// reads later. A config that cannot be read stops nothing here: the
+    /// manifest then holds no copy, and compare says so.
+    pub fn text(&self) -> Option<&str> {
+        match self.written() {
+            Ok(Some(_)) => self.read.get().map(|r| r.text.as_str()),
+            _ => None,
+        }
     }
 
     /// What rows are judged by: the config (the defaults without one) with

@@ -77,12 +77,16 @@ pub fn path(out_dir: &Path) -> PathBuf {
 
 /// How bench judged its rounds, as compare's inputs say it: what bench
 /// was given, so that compare, given the manifest alone, judges the same
-/// files by the same settings through the same pure decision.
+/// files by the same settings through the same pure decision. The config
+/// goes in as bench read it (its text), its path only naming it: read
+/// again, a pipe is empty or compare's own stdin, and a file may have
+/// been edited since.
 fn judged(inputs: &Inputs) -> Judged {
     let columns = &inputs.columns;
     let asked = &inputs.rounds;
     Judged {
         config: inputs.config.path().map(Path::to_owned),
+        config_text: inputs.config.text().map(str::to_owned),
         keys: columns.keys.as_ref().map(|v| v.text.clone()),
         metric: columns.metric.as_ref().map(|m| {
             let way = match m.direction {

@@ -293,8 +293,8 @@ pub const MANIFEST: Input = Input::one(
     "FILE",
     "bench's manifest (its manifest output): the change's and the baseline's files (paired \
      rounds, or each side's one run), the baseline's label as the gate, bench's look \
-     schedule, the release's file (--with-tag), resolve's and select's answers, and the columns and \
-     thresholds bench judged by. Instead of --current and the gate's --baseline files; an \
+     schedule, the release's file (--with-tag), resolve's and select's answers, and the config (as \
+     bench read it), columns and thresholds bench judged by. Instead of --current and the gate's --baseline files; an \
      input given here as well wins over the manifest's.",
 )
 .path();

@@ -39,6 +39,16 @@ enum Problem {
     },
 }
 
+/// Where the rows' config comes from.
+#[derive(Debug, Clone)]
+pub enum ConfigFrom {
+    /// A file read now: `--config`, or the path an older bench's manifest
+    /// names (a regular file).
+    File(PathBuf),
+    /// The config bench judged its rounds by, as its manifest holds it.
+    Benched(Box<crate::config::Config>),
+}
+
 /// One baseline label and its sample files, in the order given.
 #[derive(Debug, Clone)]
 pub struct BaselineFiles {
@@ -57,7 +67,8 @@ pub struct Inputs {
     pub fail_origin: String,
     /// Past runs of the gate's branch (paths or globs), in run order.
     pub history: Vec<PathBuf>,
-    pub config: Option<PathBuf>,
+    /// `--config`, else with `--manifest` the config bench judged by.
+    pub config: Option<ConfigFrom>,
     /// `--keys`, `--metric`, `--ignore`: applied over the config.
     pub columns: crate::config::columns::Columns,
     /// `--results-format`: every file read as this format; `None` finds
@@ -87,6 +98,9 @@ pub struct Inputs {
     /// manifest's, when there is one, are used).
     pub warn_given: bool,
     pub false_alarms_given: bool,
+    /// What reading the manifest found to warn of (a manifest without
+    /// bench's copy of its config).
+    pub manifest_warnings: Vec<String>,
     pub format: Format,
     pub files: RunnerFiles,
     /// `--fingerprint` and the fingerprint files named.
@@ -126,7 +140,7 @@ pub fn validate(args: &CompareArgs, env: Env<'_>) -> Result<Inputs, InputError> 
         thresholds,
         fail_origin,
         history: r.paths(&HISTORY),
-        config: r.path(&CONFIG),
+        config: r.path(&CONFIG).map(ConfigFrom::File),
         columns: crate::config::columns::read(&r)?,
         results_format: r.typed(&RESULTS_FORMAT)?,
         strict: r.on(&STRICT)?,
@@ -141,6 +155,7 @@ pub fn validate(args: &CompareArgs, env: Env<'_>) -> Result<Inputs, InputError> 
         gate_given,
         warn_given: r.text(&WARN.input).is_some(),
         false_alarms_given: r.text(&FALSE_ALARMS.input).is_some(),
+        manifest_warnings: Vec::new(),
         format: Format::choose(r.text(&FORMAT), crate::runner::on_runner(env))?,
         files: RunnerFiles::from_env(&r),
         machine: super::machine::asked(&r)?,

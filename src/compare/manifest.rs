@@ -3,7 +3,8 @@
 //! and the baseline's (paired in round order, or each side's one run), the
 //! baseline's label as the gate, the look schedule bench followed, the
 //! other baselines it measured (the release with `--with-tag`), resolve's
-//! and select's answers, and the columns and thresholds bench judged its rounds by. The
+//! and select's answers, and the config (bench's copy, never its path read
+//! again), columns and thresholds bench judged its rounds by. The
 //! decision between looks and compare's verdict are one pure function, so
 //! the same files with the same settings give the verdict bench decided
 //! on. Each value is checked by the one parser its input has
@@ -11,9 +12,11 @@
 //! could have rewritten the file. An input given to compare wins over the
 //! manifest's.
 
+use std::path::Path;
+
 use super::CompareError;
 use super::args::MAX_ROUNDS;
-use super::inputs::{BaselineFiles, Inputs};
+use super::inputs::{BaselineFiles, ConfigFrom, Inputs};
 use crate::config::FailThreshold;
 use crate::config::columns::floor_value;
 use crate::config::judging::{FALSE_ALARMS, THRESHOLD};
@@ -96,6 +99,7 @@ pub fn with_manifest(mut inputs: Inputs) -> Result<Inputs, CompareError> {
             .and_then(|s| serde_json::to_string(s).ok());
     }
     if let Some(judged) = manifest.judged {
+        benched_config(&mut inputs, &judged, &origin)?;
         settings(&mut inputs, judged, &origin).map_err(invalid)?;
     }
     Ok(inputs)
@@ -135,18 +139,82 @@ fn files(label: &Label, files: Vec<std::path::PathBuf>) -> BaselineFiles {
     }
 }
 
-/// How bench judged, where compare was not told otherwise: the config,
-/// the columns, the results format, the thresholds. Each value is checked
-/// as the input would be (the harness could have rewritten the file).
+/// The config bench judged by, where compare was given no `--config`:
+/// bench's copy of it in the manifest, checked as a config file is (its
+/// path only names it). Never the path read again: a pipe (`--config
+/// /dev/stdin`, `<(make-config)`) was bench's to read once, and a file
+/// may have changed since. A manifest an older bench wrote holds no copy:
+/// its path is read when it is a regular file, with a warning, and
+/// refused otherwise.
+fn benched_config(inputs: &mut Inputs, judged: &Judged, origin: &str) -> Result<(), CompareError> {
+    if inputs.config.is_some() {
+        return Ok(());
+    }
+    let named = judged.config.as_ref().map(|p| shown(&p.to_string_lossy()));
+    match (&judged.config_text, &judged.config) {
+        (Some(text), _) => {
+            let config = crate::config::load::parse(text).map_err(|problem| {
+                CompareError::Manifest(ManifestError::Invalid {
+                    origin: origin.to_owned(),
+                    message: format!(
+                        "its copy of the config bench read{}: {problem}",
+                        named.map(|n| format!(" from {n}")).unwrap_or_default()
+                    ),
+                })
+            })?;
+            inputs.config = Some(ConfigFrom::Benched(Box::new(config)));
+        }
+        (None, Some(path)) => {
+            let config = named.unwrap_or_default();
+            if let Some(what) = not_a_file(path) {
+                return Err(CompareError::Manifest(ManifestError::ConfigGone {
+                    origin: origin.to_owned(),
+                    config,
+                    what,
+                }));
+            }
+            inputs.manifest_warnings.push(format!(
+                "the manifest {origin} holds no copy of the config bench judged by (an older bench wrote it, or bench could not read that config): judged by {config} as it reads now, which may not be what bench read"
+            ));
+            inputs.config = Some(ConfigFrom::File(path.clone()));
+        }
+        (None, None) => {}
+    }
+    Ok(())
+}
+
+/// What the config path an older manifest names is, when it is not a
+/// regular file that reads the same each time: a pipe, a device, a
+/// directory, gone, or a name under `/dev` or `/proc` (`/dev/stdin`,
+/// bash's `/dev/fd/63`), which names whatever compare's own process has
+/// there even when that is a file.
+fn not_a_file(path: &Path) -> Option<String> {
+    use std::os::unix::fs::FileTypeExt;
+    if path.starts_with("/dev") || path.starts_with("/proc") {
+        return Some("under /dev or /proc (a pipe or a device)".to_owned());
+    }
+    let kind = match std::fs::metadata(path) {
+        Err(e) => return Some(format!("not there to read ({e})")),
+        Ok(meta) => meta.file_type(),
+    };
+    let what = match () {
+        _ if kind.is_file() => return None,
+        _ if kind.is_fifo() || kind.is_socket() => "a pipe",
+        _ if kind.is_dir() => "a directory",
+        _ => "a device",
+    };
+    Some(format!("{what}, not a regular file"))
+}
+
+/// How bench judged, where compare was not told otherwise: the columns,
+/// the results format, the thresholds. Each value is checked as the input
+/// would be (the harness could have rewritten the file).
 fn settings(inputs: &mut Inputs, judged: Judged, origin: &str) -> Result<(), String> {
     let from = format!("the manifest {origin}");
     let value = |text: String| Value {
         text,
         origin: from.clone(),
     };
-    if inputs.config.is_none() {
-        inputs.config = judged.config;
-    }
     let columns = &mut inputs.columns;
     if columns.keys.is_none() {
         columns.keys = judged.keys.map(value);

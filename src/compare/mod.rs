@@ -99,7 +99,8 @@ pub struct Loaded {
 /// Reads the config, the resolution and every results file.
 pub fn load(inputs: &Inputs) -> Result<Loaded, CompareError> {
     let mut config = match &inputs.config {
-        Some(path) => config::load::load(path)?,
+        Some(inputs::ConfigFrom::File(path)) => config::load::load(path)?,
+        Some(inputs::ConfigFrom::Benched(config)) => config.as_ref().clone(),
         None => Config::default(),
     };
     config::columns::apply(&mut config, &inputs.columns).map_err(CompareError::Usage)?;
@@ -272,6 +273,7 @@ pub fn compare<'t>(inputs: &Inputs, loaded: &'t Loaded) -> Report<'t> {
     warnings.extend(read.machine.history_warning());
     warnings.extend(read.warnings.iter().cloned());
     warnings.extend(loaded.selection_warnings.iter().cloned());
+    warnings.extend(inputs.manifest_warnings.iter().cloned());
     let evidence = loaded
         .provenance
         .as_ref()

@@ -63,7 +63,13 @@ impl std::fmt::Display for Problem {
 
 pub fn load(path: &Path) -> Result<Config, ConfigError> {
     let text = read::bounded_text("the config", path, MAX_CONFIG_BYTES)?;
-    parse(&text).map_err(|p| ConfigError::Invalid {
+    from_text(path, &text)
+}
+
+/// The config in `text`, read from `path` (which its errors name): for a
+/// reader that keeps the text it read (bench, for its manifest).
+pub fn from_text(path: &Path, text: &str) -> Result<Config, ConfigError> {
+    parse(text).map_err(|p| ConfigError::Invalid {
         path: path.to_owned(),
         line: p.line,
         message: p.message,

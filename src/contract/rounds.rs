@@ -5,9 +5,11 @@
 //! so bench says so in one file instead of compare guessing from names.
 //!
 //! ```json
-//! {"schema": 1, "label": "main", "seed": 42,
+//! {"schema": 1, "label": "main", "seed": 42, "first_look": 3, "max_rounds": 20,
 //!  "rounds": [{"round": 1, "current": "/w/bench-results/current-1.csv",
-//!              "baseline": "/w/bench-results/baseline-1.csv", "groups": null}]}
+//!              "baseline": "/w/bench-results/baseline-1.csv", "groups": null}],
+//!  "judged": {"config": "/dev/fd/63",
+//!             "config_text": "[[rules]]\nmatch = [\"op=*\"]\nfail-threshold = 50\n"}}
 //! ```
 //!
 //! `groups` is what the round ran: `null` is the whole suite (or the whole
@@ -15,28 +17,38 @@
 //! undecided; a row a round did not run is simply absent from its files.
 //!
 //! Bench writes it after every run, rounds or not, with what compare needs
-//! to judge those files as bench judged them between looks: the columns
-//! and thresholds (`judged`), resolve's and select's answers
-//! (`resolution`, `selection`), the files
-//! of a side that ran once (`once`: no rounds) and the other baselines
-//! bench measured (`others`: the release tag). Each is optional, so a
-//! manifest an older bench wrote still reads: it judges with compare's
-//! own inputs. The manifest crosses a job boundary (an artifact), where
-//! the harness could rewrite it: a reader bounds its size, its rounds, its
-//! labels and patterns, and shows its strings as data.
+//! to judge those files as bench judged them between looks: the config
+//! (`judged.config`, the path `--config` named, and `judged.config_text`,
+//! its text as bench read it: compare judges by that text, never by the
+//! path read again, which for `--config /dev/stdin` or `<(make-config)` is
+//! an empty pipe or compare's own stdin), the columns and thresholds
+//! (`judged`), resolve's and select's answers (`resolution`, `selection`),
+//! the files of a side that ran once (`once`: no rounds) and the other
+//! baselines bench measured (`others`: the release tag). Each is optional,
+//! so a manifest an older bench wrote still reads: it judges with
+//! compare's own inputs (one naming a config but holding no copy of it is
+//! read from the path only when that is a regular file, with a warning;
+//! otherwise compare refuses it and asks for `--config`). The manifest
+//! crosses a job boundary (an artifact), where the harness could rewrite
+//! it: a reader bounds its size, its rounds, its labels and patterns, its
+//! copy of the config, and shows its strings as data.
 
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+use crate::config::MAX_CONFIG_BYTES;
 use crate::runner::read::{self, FileError};
 use crate::runner::shown;
 
 /// The manifest's schema number: a change of a field's meaning is a new one.
 pub const ROUNDS_SCHEMA: u32 = 1;
-/// A manifest names a few hundred paths; anything larger is not one.
-pub const MAX_MANIFEST_BYTES: u64 = 4 * 1024 * 1024;
+/// A manifest names a few hundred paths and holds a config of at most
+/// [`MAX_CONFIG_BYTES`] (twice that as a JSON string at worst: a config's
+/// TOML has no control character but tab and newline, and only `"`, `\`
+/// and those grow, to two bytes); anything larger is not one.
+pub const MAX_MANIFEST_BYTES: u64 = 8 * 1024 * 1024;
 /// The most rounds a manifest may hold (bench's `--max-rounds` is at most
 /// this): each round is two files compare reads.
 pub const MAX_ROUNDS: usize = 1000;
@@ -51,6 +63,16 @@ pub enum ManifestError {
     File(#[from] FileError),
     #[error("the rounds manifest {origin} is not bench's: {message}")]
     Invalid { origin: String, message: String },
+    /// An older bench's manifest (no copy of its config) naming a config
+    /// that a second read may not give as bench read it.
+    #[error(
+        "the rounds manifest {origin} holds no copy of the config bench judged by (an older bench wrote it, or bench could not read that config), and the config it names, {config}, is {what}: read again it may not give what bench read; pass --config with the config bench was given"
+    )]
+    ConfigGone {
+        origin: String,
+        config: String,
+        what: String,
+    },
 }
 
 /// One round: the two files measured beside each other.
@@ -74,7 +96,14 @@ pub struct Round {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Judged {
+    /// The path `--config` named: what messages call the config.
     pub config: Option<PathBuf>,
+    /// The config's text as bench read it (at most [`MAX_CONFIG_BYTES`]):
+    /// what compare judges by, never the path read again (a pipe such as
+    /// `--config /dev/stdin` or `<(make-config)` reads once; a file may be
+    /// edited between the steps). `None`: an older bench wrote the
+    /// manifest, or bench could not read a config it never needed.
+    pub config_text: Option<String>,
     pub keys: Option<String>,
     /// `COLUMN:higher` or `COLUMN:lower`.
     pub metric: Option<String>,
@@ -175,6 +204,17 @@ impl Manifest {
                 crate::config::columns::MAX_IGNORE
             ));
         }
+        if let Some(text) = manifest
+            .judged
+            .as_ref()
+            .and_then(|j| j.config_text.as_ref())
+            && text.len() as u64 > MAX_CONFIG_BYTES
+        {
+            return Err(format!(
+                "its copy of the config is {} bytes, over the {MAX_CONFIG_BYTES}-byte limit of a config",
+                text.len()
+            ));
+        }
         if manifest.rounds.len() > MAX_ROUNDS {
             return Err(format!(
                 "{} rounds, more than {MAX_ROUNDS}",
@@ -272,6 +312,57 @@ mod tests {
                 .contains("names no file")
         );
         assert!(Manifest::parse("{\"schema\":1}").is_err());
+    }
+
+    /// The example at the top of this file is a manifest compare reads,
+    /// its config copy a config.
+    #[test]
+    fn the_documented_example_reads_and_holds_a_config() {
+        let source = include_str!("rounds.rs");
+        let block = source.split("```json\n").nth(1).unwrap();
+        let example: Vec<&str> = block
+            .lines()
+            .take_while(|l| !l.starts_with("//! ```"))
+            .map(|l| l.trim_start_matches("//!"))
+            .collect();
+        let m = Manifest::parse(&example.join("\n")).unwrap();
+        let text = m.judged.and_then(|j| j.config_text).unwrap();
+        let config = crate::config::load::parse(&text).unwrap();
+        assert_eq!(config.rules.len(), 1);
+    }
+
+    /// The largest manifest bench writes still reads: a config of the
+    /// most bytes a config may have, each one doubled as JSON (a comment
+    /// of quotes), beside 160 rounds (bench's most) of long paths.
+    #[test]
+    fn the_largest_config_bench_can_hold_fits_the_manifests_bound() {
+        let max = usize::try_from(MAX_CONFIG_BYTES).unwrap();
+        let text = format!("#{}", "\"".repeat(max - 1));
+        assert!(crate::config::load::parse(&text).is_ok());
+        let mut m = manifest(&(1..=160).collect::<Vec<_>>());
+        for r in &mut m.rounds {
+            r.current = format!("/{}/current.csv", "w".repeat(4000)).into();
+            r.baseline = format!("/{}/baseline.csv", "w".repeat(4000)).into();
+        }
+        m.judged = Some(Judged {
+            config_text: Some(text.clone()),
+            ..Judged::default()
+        });
+        let json = m.to_json();
+        assert!(json.len() > 2 * max, "{}", json.len());
+        assert!(json.len() as u64 <= MAX_MANIFEST_BYTES, "{}", json.len());
+        let back = Manifest::parse(&json).unwrap();
+        assert_eq!(back.judged.and_then(|j| j.config_text), Some(text));
+        let mut over = manifest(&[1]);
+        over.judged = Some(Judged {
+            config_text: Some("#".repeat(max + 1)),
+            ..Judged::default()
+        });
+        assert!(
+            Manifest::parse(&over.to_json())
+                .unwrap_err()
+                .contains("over the 1048576-byte limit of a config")
+        );
     }
 
     #[test]

@@ -244,8 +244,8 @@ fn the_manifest_carries_the_selection_and_the_config_it_was_checked_by() {
 }
 
 /// The manifest lies where the harness could rewrite it: a threshold, a
-/// metric or an ignore list out of what the inputs take is bad input that
-/// names the manifest, never a verdict judged by it.
+/// metric, an ignore list or a config out of what the inputs take is bad
+/// input that names the manifest, never a verdict judged by it.
 #[test]
 fn a_rewritten_manifests_settings_are_checked_as_the_inputs_are() {
     let (_repo, _, run) = slower(&["--rounds", "1"]);
@@ -260,6 +260,16 @@ fn a_rewritten_manifests_settings_are_checked_as_the_inputs_are() {
         ),
         ("metric", serde_json::json!("tflops:faster"), "its metric"),
         ("ignore", serde_json::json!(patterns), "101 ignore patterns"),
+        (
+            "config_text",
+            serde_json::json!("keys = 3"),
+            "its copy of the config bench read: line 1",
+        ),
+        (
+            "config_text",
+            serde_json::json!("#".repeat(1024 * 1024 + 1)),
+            "its copy of the config is 1048577 bytes, over the 1048576-byte limit",
+        ),
     ] {
         let mut hostile = written.clone();
         hostile["judged"][field] = value;

@@ -11,6 +11,7 @@ mod examples;
 mod failure;
 mod hostile;
 mod manifest;
+mod manifest_config;
 mod print_log;
 mod rounds;
 mod snapshots;
