@@ -78,3 +78,19 @@ fn the_else_of_a_test_of_no_file_is_not_a_missing_files_branch() {
 fn a_shim_that_sets_variables_still_only_reports() {
     assert_eq!(lint("summary-shim.yml"), [at("job-always", 42)]);
 }
+
+/// BladeDISC's benchmark jobs call its reusable workflow, whose one job
+/// is allowed `timeout-minutes: ${{ inputs.timeout_minutes }}`: the
+/// 4,320 to 14,400 minutes a call passes, or else the input's 360-minute
+/// default. That is the calling benchmark job's allowance, found at each
+/// call's key line (the called job's own line is one line for every
+/// caller, and not every caller benchmarks). A call passing 60 is no
+/// finding, nor a call that is no benchmark job (`make docs`) though it
+/// gets the 360-minute default.
+#[test]
+fn a_called_jobs_timeout_input_is_the_calling_benchmark_jobs_allowance() {
+    assert_eq!(
+        lint("models-allowance.yml"),
+        [at("long-timeout", 9), at("long-timeout", 16)]
+    );
+}
