@@ -37,7 +37,7 @@ pub fn check(w: &Workflow<'_>, bench: &Benchmarks, hits: &mut Vec<Hit>) {
         if bench.long_call(i) {
             let mut h = hit("long-timeout", job.id.at, job, None);
             h.detail = Some(
-                "a call named for benchmarking whose called job is allowed 120 minutes or more"
+                "a benchmark call whose called job is allowed 120 minutes or more (by the call's input or its default, or written out)"
                     .to_owned(),
             );
             hits.push(h);
