@@ -25,13 +25,13 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use super::calls::{Callees, called, callee_labels, costly_call};
+use super::calls::{Callees, called, callee_labels, costly_call, input_values};
 use super::names::named_for_benchmarks;
 use super::names::{job_does_chores, prepares_benchmarks, warms_up};
 use super::programs::compiles_only;
 pub use super::programs::{benchmark_command, measures_both_sides, runs_each_side};
 use super::programs::{invoked, own_program};
-use super::workflow::{Job, Step, Workflow, read, unknown_runner};
+use super::workflow::{CallInputs, Job, Step, Workflow, input_in, read, unknown_runner};
 use crate::config::Lint;
 use crate::lint::yaml::Node;
 
@@ -48,9 +48,9 @@ pub struct Benchmarks {
     /// Which jobs call a workflow of the same repository that has a
     /// benchmark job whose runner is an expression ([`unknown_bench_call`]).
     pub calls_bench: Vec<bool>,
-    /// Which jobs are calls named for benchmarking whose called workflow
-    /// allows a job that runs a program 120 minutes or more
-    /// ([`long_bench_call`]).
+    /// Which jobs are benchmark calls (or calls named for benchmarking)
+    /// whose called workflow allows a job that runs a program 120 minutes
+    /// or more, written there or passed as an input ([`long_bench_call`]).
     pub long_calls: Vec<bool>,
 }
 
@@ -140,7 +140,8 @@ pub fn benchmarks(w: &Workflow<'_>, file: &str, context: Context<'_>) -> Benchma
     let long_calls = w
         .jobs
         .iter()
-        .map(|j| long_bench_call(j, Path::new(file), callees))
+        .zip(&jobs)
+        .map(|(j, bench)| long_bench_call(j, *bench, Path::new(file), callees))
         .collect();
     let any = jobs.iter().any(|b| *b);
     let kept = any
@@ -160,16 +161,20 @@ pub fn benchmarks(w: &Workflow<'_>, file: &str, context: Context<'_>) -> Benchma
     }
 }
 
-/// Whether `job` is a call named for benchmarking ("Run benchmarks E2E
-/// Tests") of a workflow of its own repository (read beside it) one of
-/// whose jobs runs a program and is allowed 120 minutes or more, where
-/// that job is no benchmark job of its own file: the call makes it one,
-/// and its allowance is written only there. AutoMQ's nightly
+/// Whether `job` is a call of a workflow of its own repository (read
+/// beside it) one of whose jobs runs a program and is allowed 120 minutes
+/// or more, where only the call says it is a benchmark: the call is named
+/// for benchmarking ("Run benchmarks E2E Tests") and the called job is no
+/// benchmark job of its own file, or the call is a benchmark job
+/// (`benchmark`) and the called job's `timeout-minutes` is an input. Its
+/// allowance is then written only at the call. AutoMQ's nightly
 /// `benchmarks_e2e` runs its benchmark suite through `e2e-run.yml`, whose
 /// one job allows 2,880 minutes (issue 49, tenth held-out set). A called
-/// job that benchmarks by its own evidence is found in its own file.
-fn long_bench_call(job: &Job<'_>, caller: &Path, callees: &Callees) -> bool {
-    if !named_for_benchmarks(&job.title()) || job_does_chores(job) {
+/// job that benchmarks by its own evidence, with its minutes written out,
+/// is found in its own file.
+fn long_bench_call(job: &Job<'_>, benchmark: bool, caller: &Path, callees: &Callees) -> bool {
+    let named = named_for_benchmarks(&job.title()) && !job_does_chores(job);
+    if !named && !benchmark {
         return false;
     }
     let Some(root) = called(job, caller, callees) else {
@@ -186,12 +191,33 @@ fn long_bench_call(job: &Job<'_>, caller: &Path, callees: &Callees) -> bool {
     };
     let name = job.text("uses").unwrap_or_default();
     let inner = benchmarks(&flow, name, context);
+    let given = input_values(root, &[job.get("with")]);
     flow.jobs.iter().enumerate().any(|(i, called_job)| {
-        !inner.job(i)
-            && called_job.get("timeout-minutes").is_some()
-            && called_job.timeout().is_some_and(|m| m >= 120.0)
-            && runs_a_program(called_job)
+        let long = |m: f64| m >= 120.0 && runs_a_program(called_job);
+        match input_minutes(called_job, &given) {
+            Some(m) => long(m),
+            None => {
+                named
+                    && !inner.job(i)
+                    && called_job.get("timeout-minutes").is_some()
+                    && called_job.timeout().is_some_and(long)
+            }
+        }
     })
+}
+
+/// The minutes a called job is allowed when its `timeout-minutes` is
+/// `${{ inputs.K }}`: what the call passes for K written out, or else
+/// the input's default (`given`, [`input_values`]). BladeDISC's benchmark
+/// calls pass 4,320 to 14,400 minutes to its reusable workflow, or get
+/// its 360-minute default (issue 49, eleventh held-out set). `None` for
+/// minutes written out, or a value passed by an expression.
+fn input_minutes(called_job: &Job<'_>, given: &CallInputs) -> Option<f64> {
+    let text = called_job.text("timeout-minutes")?;
+    let (key, false) = input_in(text)? else {
+        return None;
+    };
+    given.get(key)?.first()?.trim().parse().ok()
 }
 
 /// Whether `job` only passes on results another job measured: it

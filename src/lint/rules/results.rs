@@ -207,8 +207,12 @@ fn says_loudly(c: &Command) -> bool {
 /// said loudly (a `::warning`) on that branch before it.
 fn exits_when_missing(script: &Script<'_>) -> Vec<Pos> {
     let mut found = Vec::new();
-    // Per open `if`: whether the branch being read runs when a file is missing.
-    let mut branches: Vec<bool> = Vec::new();
+    // Per open `if`: whether the branch being read runs when a file is
+    // missing, `None` when its test is of no file: its `else` is not the
+    // missing file's branch either (llm-d-benchmark's `else` of `[[ $? -ne
+    // 0 ]]` after listing the baseline runs when it was found; issue 49,
+    // eleventh held-out set).
+    let mut branches: Vec<Option<bool>> = Vec::new();
     let mut previous: Option<&Command> = None;
     let mut group = false;
     // A warning or error shown since the branch (or group) opened.
@@ -225,10 +229,10 @@ fn exits_when_missing(script: &Script<'_>) -> Vec<Pos> {
         }
         for k in &c.keywords {
             match k.as_str() {
-                "if" => branches.push(false),
+                "if" => branches.push(None),
                 "else" => {
                     if let Some(b) = branches.last_mut() {
-                        *b = !*b;
+                        *b = b.map(|missing| !missing);
                     }
                 }
                 "fi" => {
@@ -239,7 +243,7 @@ fn exits_when_missing(script: &Script<'_>) -> Vec<Pos> {
         }
         let opens = c.keywords.iter().any(|k| k == "if" || k == "elif");
         if opens && let Some(b) = branches.last_mut() {
-            *b = file_test(c) == Some(true);
+            *b = file_test(c);
         }
         // `[ -f x ] || cmd`, `[ ! -f x ] && cmd`: cmd runs when x is missing;
         // so does a `{ ...; }` group in its place.
@@ -254,7 +258,7 @@ fn exits_when_missing(script: &Script<'_>) -> Vec<Pos> {
             group = true;
         }
         let exit0 = c.name() == Some("exit") && c.words.get(1).is_some_and(|w| w.text == "0");
-        if exit0 && !warned && (chained || group || branches.last() == Some(&true)) {
+        if exit0 && !warned && (chained || group || branches.last() == Some(&Some(true))) {
             found.push(script.pos(c));
         }
         if c.keywords.iter().any(|k| k == "}") {

@@ -7,6 +7,7 @@
 use super::{about_baseline, hit};
 use crate::lint::evidence::benchmark_command;
 use crate::lint::finding::Hit;
+use crate::lint::programs::{invoked, own_program};
 use crate::lint::shell::Command;
 use crate::lint::workflow::{Job, Step};
 
@@ -27,7 +28,7 @@ pub fn swallowed(job: &Job<'_>, step: &Step<'_>, hits: &mut Vec<Hit>) {
         .unwrap_or(after.len());
     let compares = after.get(..until).unwrap_or_default().iter().any(|c| {
         benchmark_command(c)
-            || c.name() != Some("echo")
+            || runs_a_program(c)
                 && c.words
                     .iter()
                     .any(|w| about_baseline(&w.text.to_lowercase()))
@@ -45,6 +46,20 @@ pub fn swallowed(job: &Job<'_>, step: &Step<'_>, hits: &mut Vec<Hit>) {
         );
         hits.push(h);
     }
+}
+
+/// Whether `c` runs a program of the job's own: not a variable set
+/// (`base=/tmp/baseline-results`), a loop's or a `case`'s syntax
+/// (`for label in baseline ...`, `baseline)`), a report or plumbing
+/// (`echo`, `find`, `mkdir`): a step that only locates the baseline's
+/// files compares nothing (llm-d-benchmark's "Find latest experiment
+/// results dirs"; issue 49, eleventh held-out set).
+fn runs_a_program(c: &Command) -> bool {
+    invoked(c).is_some_and(|(name, _)| {
+        own_program(name)
+            && !name.ends_with(')')
+            && !["for", "case", "select", "in", "esac", ";;"].contains(&name)
+    })
 }
 
 /// `set -e` (`Some(true)`), `set +e` (`Some(false)`), also within other

@@ -50,3 +50,47 @@ fn the_words_of_a_names_expressions_say_no_chore() {
 fn a_built_program_named_for_performance_runs_benchmarks() {
     assert_eq!(lint("ci.yml"), [at("long-timeout", 8)]);
 }
+
+/// llm-d-benchmark's "Find latest experiment results dirs": `set +e`,
+/// then a loop over `baseline ...` whose `case` sets
+/// `base=/tmp/baseline-results` and `find`s the newest directory. It runs
+/// and compares nothing, so its `set +e` swallows no comparison; the
+/// step that then runs the comparison table after `set +e` still does.
+#[test]
+fn set_plus_e_before_only_locating_the_baseline_swallows_nothing() {
+    assert_eq!(lint("results-dirs.yml"), [at("silent-baseline", 29)]);
+}
+
+/// llm-d-benchmark's wait for its baseline: `exit 0` in the `else` of
+/// `[[ $? -ne 0 ]]` after listing the baseline runs when the baseline was
+/// found, not when a file is missing. The `else` of a file's test (`[ -f
+/// baseline.csv ]`) still is the missing file's branch.
+#[test]
+fn the_else_of_a_test_of_no_file_is_not_a_missing_files_branch() {
+    assert_eq!(lint("wait-baseline.yml"), [at("silent-baseline", 32)]);
+}
+
+/// openobserve's regression summary: `always()` on a 5-minute job of its
+/// self-hosted pool whose one step sets `TESTS_OK=false`, tests the
+/// needed jobs' results and echoes or exits: a report shim. A job that
+/// also runs a program (`npx playwright merge-reports`) is none.
+#[test]
+fn a_shim_that_sets_variables_still_only_reports() {
+    assert_eq!(lint("summary-shim.yml"), [at("job-always", 42)]);
+}
+
+/// BladeDISC's benchmark jobs call its reusable workflow, whose one job
+/// is allowed `timeout-minutes: ${{ inputs.timeout_minutes }}`: the
+/// 4,320 to 14,400 minutes a call passes, or else the input's 360-minute
+/// default. That is the calling benchmark job's allowance, found at each
+/// call's key line (the called job's own line is one line for every
+/// caller, and not every caller benchmarks). A call passing 60 is no
+/// finding, nor a call that is no benchmark job (`make docs`) though it
+/// gets the 360-minute default.
+#[test]
+fn a_called_jobs_timeout_input_is_the_calling_benchmark_jobs_allowance() {
+    assert_eq!(
+        lint("models-allowance.yml"),
+        [at("long-timeout", 9), at("long-timeout", 16)]
+    );
+}
