@@ -345,15 +345,25 @@ impl<'a> Job<'a> {
         let matrix = self.get("strategy").and_then(|s| s.get("matrix"));
         let mut labels = Vec::new();
         for s in scalars {
-            let key = s
-                .text
-                .trim()
-                .strip_prefix("${{")
-                .and_then(|r| r.strip_suffix("}}"))
-                .and_then(|r| r.trim().strip_prefix("matrix."))
-                .map(str::trim);
-            let values: Vec<String> = match (key, matrix) {
-                (Some(k), Some(m)) => matrix_values(m, k),
+            // The matrix value the label is, or is built from with fixed
+            // text around it: rocprofiler-sdk's `${{ matrix.runner
+            // }}-runner-set` over `[mi200, mi300]` (issue 49, twelfth
+            // held-out set) is `mi200-runner-set` and `mi300-runner-set`.
+            let text = s.text.trim();
+            let (before, key, after) = match text.split_once("${{") {
+                Some((before, rest)) => match rest.split_once("}}") {
+                    Some((inner, after)) if !after.contains("${{") => {
+                        (before, inner.trim().strip_prefix("matrix."), after)
+                    }
+                    _ => (before, None, ""),
+                },
+                None => ("", None, ""),
+            };
+            let values: Vec<String> = match (key.map(str::trim), matrix) {
+                (Some(k), Some(m)) => matrix_values(m, k)
+                    .into_iter()
+                    .map(|v| format!("{before}{v}{after}"))
+                    .collect(),
                 _ => Vec::new(),
             };
             let values = match input_in(&s.text) {

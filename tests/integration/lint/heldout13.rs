@@ -37,3 +37,14 @@ fn mlperf_names_a_benchmark_suite() {
     assert_eq!(lint("mlperf-gptj.yml"), [at("long-timeout", 6)]);
     assert_eq!(lint("inference-lint.yml"), []);
 }
+
+/// rocprofiler-sdk's CI: `runs-on: ${{ matrix.runner }}-runner-set` over
+/// `[mi200, mi300]` is `mi200-runner-set` and `mi300-runner-set`, its own
+/// GPU machines, so the cancelling group its default branch's pushes
+/// share is found. The same label built from `[ubuntu, windows]`
+/// (`ubuntu-latest`, `windows-latest`: GitHub's own) is no finding.
+#[test]
+fn a_label_built_from_a_matrix_value_is_that_value() {
+    assert_eq!(lint("runner-set.yml"), [at("cancel-main", 8)]);
+    assert_eq!(lint("hosted-set.yml"), []);
+}
