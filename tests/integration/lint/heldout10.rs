@@ -79,3 +79,12 @@ fn a_job_that_only_relays_downloaded_results_is_no_benchmark_job() {
 fn perform_is_a_verb_not_performance() {
     assert_eq!(lint("interface-diff.yml"), [at("unchecked-before", 36)]);
 }
+
+/// test-infra's dependency check: a loop over `git log
+/// HEAD~101..HEAD~1` that rebases each commit out reads history and tries
+/// no baseline. The same listing looped over to check each commit out and
+/// build it is a walk.
+#[test]
+fn a_loop_that_only_reads_history_is_no_walk() {
+    assert_eq!(lint("dependency-check.yml"), [at("baseline-walk", 36)]);
+}
