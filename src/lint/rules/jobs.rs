@@ -276,7 +276,12 @@ fn concurrency(
     let labels_cancel = always_cancels
         || (cancel_text.contains("pull_request") && !cancel_text.contains("labeled"));
     let by_action = group.contains("event.action") || group.contains("event.label");
-    let labeled = any(|r| r.pull_request_types().contains(&"labeled"));
+    // A `labeled` trigger two calls up is found where it stands, at the
+    // caller whose own group it cancels (kata's ci-on-push.yaml), not
+    // again in every file it reaches.
+    let labeled = w
+        .direct_runs()
+        .any(|r| r.pull_request_types().contains(&"labeled"));
     if pull_shared && labeled && labels_cancel && !by_action {
         push("label-cancel", hits);
     }

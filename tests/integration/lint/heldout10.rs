@@ -5,7 +5,9 @@
 //! cut down and written anew, with a look-alike beside it that must stay
 //! as it was.
 
+use super::calls::findings;
 use super::heldout5::{at, lint_in};
+use crate::support::harness::{Bin, repo_root};
 
 fn lint(file: &str) -> Vec<(String, u64)> {
     lint_in("heldout10", file)
@@ -96,4 +98,22 @@ fn a_loop_that_only_reads_history_is_no_walk() {
 #[test]
 fn an_upload_alone_makes_the_program_steps_the_measuring_ones() {
     assert_eq!(lint("upload-only-evidence.yml"), [at("long-timeout", 20)]);
+}
+
+/// Torch-TensorRT's `linux-test.yml`: called by `_test-linux.yml`, which
+/// the push workflows call. Its cancelling group of `pull_request.number
+/// || github.ref_name` is met by main's pushes two calls up, so it is
+/// `cancel-main`; the `labeled` trigger two calls up is found at the
+/// caller whose group it cancels, not here.
+#[test]
+fn a_callers_callers_pushes_meet_the_called_group() {
+    let root = repo_root().join("tests/fixtures/lint/heldout10-callers");
+    let run = Bin::new()
+        .in_dir(&root)
+        .args(["lint", "--format", "json"])
+        .run();
+    let v: serde_json::Value = serde_json::from_str(run.stdout.trim())
+        .unwrap_or_else(|e| panic!("one JSON object ({e}): {}", run.stdout));
+    let expected = [("gpu-test.yml".to_owned(), "cancel-main".to_owned(), 19)];
+    assert_eq!(findings(&v), expected, "{}", run.stderr);
 }
