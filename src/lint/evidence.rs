@@ -172,6 +172,24 @@ fn long_bench_call(job: &Job<'_>, caller: &Path, callees: &Callees) -> bool {
     if !named_for_benchmarks(&job.title()) || job_does_chores(job) {
         return false;
     }
+    any_called_job(job, caller, callees, |called_job, bench, _| {
+        !bench
+            && called_job.get("timeout-minutes").is_some()
+            && called_job.timeout().is_some_and(|m| m >= 120.0)
+            && runs_a_program(called_job)
+    })
+}
+
+/// Whether a job of the workflow `job` calls (of its own repository, read
+/// beside the caller at `caller`) meets `test`, given whether it is a
+/// benchmark job by the called file's own evidence (its calls not
+/// followed further) and the called file.
+fn any_called_job(
+    job: &Job<'_>,
+    caller: &Path,
+    callees: &Callees,
+    test: impl Fn(&Job<'_>, bool, &Node) -> bool,
+) -> bool {
     let Some(root) = called(job, caller, callees) else {
         return false;
     };
@@ -186,12 +204,10 @@ fn long_bench_call(job: &Job<'_>, caller: &Path, callees: &Callees) -> bool {
     };
     let name = job.text("uses").unwrap_or_default();
     let inner = benchmarks(&flow, name, context);
-    flow.jobs.iter().enumerate().any(|(i, called_job)| {
-        !inner.job(i)
-            && called_job.get("timeout-minutes").is_some()
-            && called_job.timeout().is_some_and(|m| m >= 120.0)
-            && runs_a_program(called_job)
-    })
+    flow.jobs
+        .iter()
+        .enumerate()
+        .any(|(i, called_job)| test(called_job, inner.job(i), root))
 }
 
 /// Whether `job` only passes on results another job measured: it
@@ -269,23 +285,8 @@ fn runner_starters(w: &Workflow<'_>) -> BTreeSet<String> {
 /// one written in the calling file would (read on vllm-ascend's nightly
 /// NPU benchmarks, whose `always()` is on the call).
 fn unknown_bench_call(job: &Job<'_>, caller: &Path, callees: &Callees) -> bool {
-    let Some(root) = called(job, caller, callees) else {
-        return false;
-    };
-    let Ok(flow) = read(root) else {
-        return false;
-    };
-    // The called file's own evidence, without following its calls further.
-    let none = Callees::new();
-    let context = Context {
-        lint: None,
-        consumed: false,
-        callees: &none,
-    };
-    let name = job.text("uses").unwrap_or_default();
-    let inner = benchmarks(&flow, name, context);
-    flow.jobs.iter().enumerate().any(|(i, called_job)| {
-        inner.job(i) && unknown_runner(&callee_labels(job, root, called_job))
+    any_called_job(job, caller, callees, |called_job, bench, root| {
+        bench && unknown_runner(&callee_labels(job, root, called_job))
     })
 }
 
