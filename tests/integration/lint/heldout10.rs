@@ -117,3 +117,12 @@ fn a_callers_callers_pushes_meet_the_called_group() {
     let expected = [("gpu-test.yml".to_owned(), "cancel-main".to_owned(), 19)];
     assert_eq!(findings(&v), expected, "{}", run.stderr);
 }
+
+/// RediSearch's benchmark flow: a runner expression whose input is only
+/// compared picks one of its quoted labels, both GitHub's images: a
+/// hosted job, no `long-timeout` for its missing allowance. A runner that
+/// may be the input itself stays an expression lint cannot read.
+#[test]
+fn a_runner_chosen_by_comparing_an_input_is_one_of_its_labels() {
+    assert_eq!(lint("arch-runner.yml"), [at("long-timeout", 25)]);
+}
