@@ -126,3 +126,12 @@ fn a_callers_callers_pushes_meet_the_called_group() {
 fn a_runner_chosen_by_comparing_an_input_is_one_of_its_labels() {
     assert_eq!(lint("arch-runner.yml"), [at("long-timeout", 25)]);
 }
+
+/// intel's `check-jobs`: a status job on a self-hosted label that checks
+/// out, sets Python up and runs alls-green over its needs holds the
+/// runner for seconds; its `always()` is no finding. A job that runs the
+/// tests after the same set-up still is.
+#[test]
+fn a_status_job_after_set_up_is_a_shim() {
+    assert_eq!(lint("status-job.yml"), [at("job-always", 36)]);
+}
