@@ -4,9 +4,13 @@
 //! only `workflow_call` and a cancelling group of `head_ref || ref`; its
 //! caller `on-pr-merge-to-master.yml` calls it on every push to master,
 //! so consecutive pushes cancel each other's builds on 8- and 16-core
-//! runners (issue 49, sixth held-out set). Read among the files linted,
-//! one call deep: each caller's `on:` is kept, at most [`MAX_CALLERS`]
-//! per called file, each caller a file lint reads anyway (its size bound).
+//! runners (issue 49, sixth held-out set). Read among the files linted:
+//! each caller's `on:` is kept, at most [`MAX_CALLERS`] per called file,
+//! each caller a file lint reads anyway (its size bound); a caller that
+//! is called in turn brings its own callers' triggers, up to
+//! [`MAX_CALLER_DEPTH`] calls up (Torch-TensorRT's `linux-test.yml` is
+//! called by `_test-linux.yml`, which the push workflows call; issue 49,
+//! seventh held-out set).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -15,11 +19,17 @@ use super::calls::{local_file, workflows_dir};
 use super::yaml::{Node, Scalar, Style, Value};
 
 /// The called file's path (as a caller beside it names it) to its
-/// callers' triggers, each a mapping of the caller's `on:` alone.
-pub type Callers = BTreeMap<PathBuf, Vec<Node>>;
+/// callers' triggers, each a mapping of the caller's `on:` alone, with the
+/// path of the file whose `on:` it is and how many calls up it stands (1:
+/// it calls the file itself). The direct callers come first.
+pub type Callers = BTreeMap<PathBuf, Vec<(PathBuf, Node, usize)>>;
 
 /// At most this many callers' triggers are kept for one called workflow.
 pub const MAX_CALLERS: usize = 16;
+
+/// Callers of callers are followed at most this many calls up from the
+/// called file (as calls are followed down: `calls::MAX_CALL_DEPTH`).
+pub const MAX_CALLER_DEPTH: usize = 4;
 
 /// The file at `path`, added to `out` as a caller of each workflow of
 /// its own repository it calls (`uses: ./.github/workflows/x.yml`).
@@ -30,7 +40,36 @@ pub fn add(path: &Path, root: &Node, out: &mut Callers) {
     for name in called(root) {
         let callers = out.entry(workflows_dir(path).join(name)).or_default();
         if callers.len() < MAX_CALLERS {
-            callers.push(triggers(on));
+            callers.push((path.to_path_buf(), triggers(on), 1));
+        }
+    }
+}
+
+/// Adds to each called file the triggers of its callers' callers, and so
+/// on up to [`MAX_CALLER_DEPTH`] calls up, each file's triggers once, at
+/// most [`MAX_CALLERS`] per called file: a reusable workflow runs when
+/// the workflow that calls its caller does.
+pub fn deepen(callers: &mut Callers) {
+    for _ in 1..MAX_CALLER_DEPTH {
+        let before = callers.clone();
+        let mut grew = false;
+        for (called, list) in callers.iter_mut() {
+            let known: Vec<(PathBuf, usize)> =
+                list.iter().map(|(p, _, d)| (p.clone(), *d)).collect();
+            for (caller, depth) in known.iter().filter(|(c, _)| c != called) {
+                let theirs = before.get(caller).map(Vec::as_slice).unwrap_or_default();
+                for (origin, on, up) in theirs {
+                    let seen = origin == called || list.iter().any(|(p, _, _)| p == origin);
+                    let far = depth.saturating_add(*up);
+                    if !seen && far <= MAX_CALLER_DEPTH && list.len() < MAX_CALLERS {
+                        list.push((origin.clone(), on.clone(), far));
+                        grew = true;
+                    }
+                }
+            }
+        }
+        if !grew {
+            break;
         }
     }
 }
@@ -55,7 +94,13 @@ fn triggers(on: &Node) -> Node {
     }
 }
 
-/// The triggers of the callers of the workflow at `path`.
-pub fn of<'c>(callers: &'c Callers, path: &Path) -> &'c [Node] {
-    callers.get(path).map(Vec::as_slice).unwrap_or_default()
+/// The triggers of the callers of the workflow at `path`, each with
+/// whether it calls that workflow itself (the direct ones first).
+pub fn of<'c>(callers: &'c Callers, path: &Path) -> impl Iterator<Item = (&'c Node, bool)> {
+    callers
+        .get(path)
+        .map(Vec::as_slice)
+        .unwrap_or_default()
+        .iter()
+        .map(|(_, on, depth)| (on, *depth == 1))
 }

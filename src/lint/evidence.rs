@@ -177,6 +177,30 @@ fn long_bench_call(job: &Job<'_>, benchmark: bool, caller: &Path, callees: &Call
     if !named && !benchmark {
         return false;
     }
+    any_called_job(job, caller, callees, |called_job, bench, root| {
+        let long = |m: f64| m >= 120.0 && runs_a_program(called_job);
+        match input_minutes(called_job, &input_values(root, &[job.get("with")])) {
+            Some(m) => long(m),
+            None => {
+                named
+                    && !bench
+                    && called_job.get("timeout-minutes").is_some()
+                    && called_job.timeout().is_some_and(long)
+            }
+        }
+    })
+}
+
+/// Whether a job of the workflow `job` calls (of its own repository, read
+/// beside the caller at `caller`) meets `test`, given whether it is a
+/// benchmark job by the called file's own evidence (its calls not
+/// followed further) and the called file.
+fn any_called_job(
+    job: &Job<'_>,
+    caller: &Path,
+    callees: &Callees,
+    test: impl Fn(&Job<'_>, bool, &Node) -> bool,
+) -> bool {
     let Some(root) = called(job, caller, callees) else {
         return false;
     };
@@ -191,19 +215,10 @@ fn long_bench_call(job: &Job<'_>, benchmark: bool, caller: &Path, callees: &Call
     };
     let name = job.text("uses").unwrap_or_default();
     let inner = benchmarks(&flow, name, context);
-    let given = input_values(root, &[job.get("with")]);
-    flow.jobs.iter().enumerate().any(|(i, called_job)| {
-        let long = |m: f64| m >= 120.0 && runs_a_program(called_job);
-        match input_minutes(called_job, &given) {
-            Some(m) => long(m),
-            None => {
-                named
-                    && !inner.job(i)
-                    && called_job.get("timeout-minutes").is_some()
-                    && called_job.timeout().is_some_and(long)
-            }
-        }
-    })
+    flow.jobs
+        .iter()
+        .enumerate()
+        .any(|(i, called_job)| test(called_job, inner.job(i), root))
 }
 
 /// The minutes a called job is allowed when its `timeout-minutes` is
@@ -295,23 +310,8 @@ fn runner_starters(w: &Workflow<'_>) -> BTreeSet<String> {
 /// one written in the calling file would (read on vllm-ascend's nightly
 /// NPU benchmarks, whose `always()` is on the call).
 fn unknown_bench_call(job: &Job<'_>, caller: &Path, callees: &Callees) -> bool {
-    let Some(root) = called(job, caller, callees) else {
-        return false;
-    };
-    let Ok(flow) = read(root) else {
-        return false;
-    };
-    // The called file's own evidence, without following its calls further.
-    let none = Callees::new();
-    let context = Context {
-        lint: None,
-        consumed: false,
-        callees: &none,
-    };
-    let name = job.text("uses").unwrap_or_default();
-    let inner = benchmarks(&flow, name, context);
-    flow.jobs.iter().enumerate().any(|(i, called_job)| {
-        inner.job(i) && unknown_runner(&callee_labels(job, root, called_job))
+    any_called_job(job, caller, callees, |called_job, bench, root| {
+        bench && unknown_runner(&callee_labels(job, root, called_job))
     })
 }
 

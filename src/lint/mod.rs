@@ -462,6 +462,7 @@ fn survey<'a>(paths: &[std::path::PathBuf], lint: Option<&'a Lint>, known: Known
         repo::actions_in(path, &root, &mut actions);
         first.push((path.clone(), local_calls(&root)));
     }
+    callers::deepen(&mut callers);
     Repo {
         lint,
         known,

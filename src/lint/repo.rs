@@ -28,9 +28,11 @@ pub fn join<'a>(
 ) {
     flow.default_branch = repo.known.default_branch.map(str::to_owned);
     flow.repository = repo.known.repository.map(str::to_owned);
+    flow.direct_callers = callers::of(&repo.callers, path)
+        .filter(|(_, direct)| *direct)
+        .count();
     flow.callers = callers::of(&repo.callers, path)
-        .iter()
-        .map(workflow::triggers_only)
+        .map(|(on, _)| workflow::triggers_only(on))
         .map(|mut c| {
             c.default_branch.clone_from(&flow.default_branch);
             c

@@ -22,6 +22,9 @@ pub struct Workflow<'a> {
     /// reusable workflow), triggers only ([`triggers_only`]): their runs
     /// are its runs, and its `concurrency:` group is met by them.
     pub callers: Vec<Workflow<'a>>,
+    /// How many of `callers`, the first, call this one themselves; the
+    /// others call one of those (callers of callers).
+    pub direct_callers: usize,
     /// The repository's default branch when the caller knows it
     /// (`--default-branch`): the file itself never says.
     pub default_branch: Option<String>,
@@ -102,6 +105,7 @@ pub fn triggers_only(root: &Node) -> Workflow<'_> {
         jobs: Vec::new(),
         env: StepEnv::default(),
         callers: Vec::new(),
+        direct_callers: 0,
         default_branch: None,
         repository: None,
     }
@@ -149,6 +153,7 @@ pub fn read_beside<'a>(
         jobs,
         env,
         callers: Vec::new(),
+        direct_callers: 0,
         default_branch: None,
         repository: None,
     })
@@ -190,6 +195,12 @@ impl Workflow<'_> {
     /// its `concurrency:` group.
     pub fn runs(&self) -> impl Iterator<Item = &Self> {
         std::iter::once(self).chain(&self.callers)
+    }
+
+    /// The workflow and the workflows that call it themselves, not their
+    /// own callers.
+    pub fn direct_runs(&self) -> impl Iterator<Item = &Self> {
+        std::iter::once(self).chain(self.callers.iter().take(self.direct_callers))
     }
 
     pub fn on(&self, event: &str) -> bool {

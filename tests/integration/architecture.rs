@@ -405,6 +405,7 @@ fn the_lint_rules_do_no_io() {
         "jobs",
         "git",
         "later",
+        "loops",
         "expressions",
         "group",
         "results",

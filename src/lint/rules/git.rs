@@ -278,7 +278,9 @@ fn walks(commands: &[Command], i: usize) -> Option<usize> {
         .name()
         .is_some_and(|n| PATTERN_PROGRAMS.contains(&file_name(n)));
     let in_loop = c.loops > 0 && !patterns && c.words.iter().skip(1).any(|w| relative(&w.text));
-    let over_rev_list = c.name() == Some("for") && c.words.iter().any(|w| rev_list(&w.text));
+    let over_rev_list = c.name() == Some("for")
+        && c.words.iter().any(|w| rev_list(&w.text))
+        && !super::loops::reads_only(commands, i);
     if in_loop || over_rev_list {
         return Some(c.at());
     }

@@ -14,6 +14,7 @@ pub mod git;
 pub mod group;
 pub mod jobs;
 pub mod later;
+pub mod loops;
 pub mod results;
 pub mod status;
 

@@ -5,7 +5,9 @@
 //! cut down and written anew, with a look-alike beside it that must stay
 //! as it was.
 
+use super::calls::findings;
 use super::heldout5::{at, lint_in};
+use crate::support::harness::{Bin, repo_root};
 
 fn lint(file: &str) -> Vec<(String, u64)> {
     lint_in("heldout10", file)
@@ -78,4 +80,58 @@ fn a_job_that_only_relays_downloaded_results_is_no_benchmark_job() {
 #[test]
 fn perform_is_a_verb_not_performance() {
     assert_eq!(lint("interface-diff.yml"), [at("unchecked-before", 36)]);
+}
+
+/// test-infra's dependency check: a loop over `git log
+/// HEAD~101..HEAD~1` that rebases each commit out reads history and tries
+/// no baseline. The same listing looped over to check each commit out and
+/// build it is a walk.
+#[test]
+fn a_loop_that_only_reads_history_is_no_walk() {
+    assert_eq!(lint("dependency-check.yml"), [at("baseline-walk", 36)]);
+}
+
+/// rally's tracks compatibility job: known to measure only by the logs
+/// under `benchmarks/` it uploads, so its program step measured them and
+/// its 160 minutes are found at the step; a download allowed 150 minutes
+/// is a chore.
+#[test]
+fn an_upload_alone_makes_the_program_steps_the_measuring_ones() {
+    assert_eq!(lint("upload-only-evidence.yml"), [at("long-timeout", 20)]);
+}
+
+/// Torch-TensorRT's `linux-test.yml`: called by `_test-linux.yml`, which
+/// the push workflows call. Its cancelling group of `pull_request.number
+/// || github.ref_name` is met by main's pushes two calls up, so it is
+/// `cancel-main`; the `labeled` trigger two calls up is found at the
+/// caller whose group it cancels, not here.
+#[test]
+fn a_callers_callers_pushes_meet_the_called_group() {
+    let root = repo_root().join("tests/fixtures/lint/heldout10-callers");
+    let run = Bin::new()
+        .in_dir(&root)
+        .args(["lint", "--format", "json"])
+        .run();
+    let v: serde_json::Value = serde_json::from_str(run.stdout.trim())
+        .unwrap_or_else(|e| panic!("one JSON object ({e}): {}", run.stdout));
+    let expected = [("gpu-test.yml".to_owned(), "cancel-main".to_owned(), 19)];
+    assert_eq!(findings(&v), expected, "{}", run.stderr);
+}
+
+/// RediSearch's benchmark flow: a runner expression whose input is only
+/// compared picks one of its quoted labels, both GitHub's images: a
+/// hosted job, no `long-timeout` for its missing allowance. A runner that
+/// may be the input itself stays an expression lint cannot read.
+#[test]
+fn a_runner_chosen_by_comparing_an_input_is_one_of_its_labels() {
+    assert_eq!(lint("arch-runner.yml"), [at("long-timeout", 25)]);
+}
+
+/// intel's `check-jobs`: a status job on a self-hosted label that checks
+/// out, sets Python up and runs alls-green over its needs holds the
+/// runner for seconds; its `always()` is no finding. A job that runs the
+/// tests after the same set-up still is.
+#[test]
+fn a_status_job_after_set_up_is_a_shim() {
+    assert_eq!(lint("status-job.yml"), [at("job-always", 36)]);
 }
