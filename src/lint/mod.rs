@@ -18,10 +18,10 @@ pub mod finding;
 pub mod fix;
 pub mod inputs;
 pub mod names;
+mod neighbours;
 pub mod places;
 pub mod programs;
 pub mod render;
-mod repo;
 pub mod rules;
 pub mod runners;
 pub mod sarif;
@@ -254,7 +254,7 @@ fn fix_files(
         }
         let mended = fix::apply(&text, &edits);
         let before = findings.len();
-        let after = match lint_text(path, &mended, &Repo::default()) {
+        let after = match lint_text(path, &mended, &Neighbours::default()) {
             Ok((left, _)) => left.len(),
             Err(err) => {
                 said.push_line(&format!(
@@ -322,7 +322,7 @@ pub struct Known<'a> {
 /// `[lint]` table, and the workflows whose runs another workflow reads
 /// (`on: workflow_run: workflows: [...]`, by name).
 #[derive(Debug, Default)]
-pub struct Repo<'a> {
+pub struct Neighbours<'a> {
     pub lint: Option<&'a Lint>,
     /// What the caller knows of the repository the files belong to.
     pub known: Known<'a>,
@@ -335,10 +335,10 @@ pub struct Repo<'a> {
     pub callers: callers::Callers,
     /// For each reusable workflow the files call, the `with:` of each
     /// calling job (`None` when it passes none).
-    pub calls_with: repo::CallsWith,
+    pub calls_with: neighbours::CallsWith,
     /// The repository's own actions the files use, by folder: the inputs
     /// each runs.
-    pub actions: BTreeMap<std::path::PathBuf, repo::Action>,
+    pub actions: BTreeMap<std::path::PathBuf, neighbours::Action>,
 }
 
 /// The reusable workflows of their own repository the files' jobs call
@@ -398,7 +398,7 @@ fn scripts_in(path: &Path, root: &yaml::Node, out: &mut scripts::Scripts) {
     let Ok(flow) = workflow::read(root) else {
         return;
     };
-    let repo = scripts::repo_root(path);
+    let checkout = scripts::checkout_root(path);
     let mut runs: Vec<(Option<&str>, &[shell::Command])> = Vec::new();
     for step in flow.jobs.iter().flat_map(|j| &j.steps) {
         if let Some(script) = &step.script {
@@ -406,7 +406,7 @@ fn scripts_in(path: &Path, root: &yaml::Node, out: &mut scripts::Scripts) {
         }
     }
     // What a call of a reusable workflow of the repository passes, which
-    // the called job may run as a command (`repo::join` says which).
+    // the called job may run as a command (`neighbours::join` says which).
     let given: Vec<Vec<shell::Command>> = flow
         .jobs
         .iter()
@@ -420,11 +420,11 @@ fn scripts_in(path: &Path, root: &yaml::Node, out: &mut scripts::Scripts) {
             let Some(rel) = scripts::script_path(c, wd) else {
                 continue;
             };
-            let file = repo.join(&rel);
+            let file = checkout.join(&rel);
             if out.has(&file) {
                 continue;
             }
-            if let Some(text) = read_inside(&file, &repo) {
+            if let Some(text) = read_inside(&file, &checkout) {
                 out.insert(file, text);
             }
         }
@@ -432,10 +432,10 @@ fn scripts_in(path: &Path, root: &yaml::Node, out: &mut scripts::Scripts) {
 }
 
 /// The text of the script at `file` when it is a regular file of at most
-/// [`scripts::SCRIPT_LIMIT`] bytes lying inside `repo` once links are
+/// [`scripts::SCRIPT_LIMIT`] bytes lying inside `checkout` once links are
 /// followed.
-fn read_inside(file: &Path, repo: &Path) -> Option<String> {
-    crate::runner::place::inside(file, &[repo]).ok()?;
+fn read_inside(file: &Path, checkout: &Path) -> Option<String> {
+    crate::runner::place::inside(file, &[checkout]).ok()?;
     std::fs::metadata(file).ok().filter(|m| m.is_file())?;
     read::bounded_text("script", file, scripts::SCRIPT_LIMIT).ok()
 }
@@ -444,26 +444,30 @@ fn read_inside(file: &Path, repo: &Path) -> Option<String> {
 /// names, the calls, the callers, the scripts and actions they run),
 /// gathered in one reading of each file; one that cannot be read or is
 /// not YAML tells nothing here and is refused when it is linted.
-fn survey<'a>(paths: &[std::path::PathBuf], lint: Option<&'a Lint>, known: Known<'a>) -> Repo<'a> {
+fn survey<'a>(
+    paths: &[std::path::PathBuf],
+    lint: Option<&'a Lint>,
+    known: Known<'a>,
+) -> Neighbours<'a> {
     let mut consumed = Vec::new();
     let mut scripts = scripts::Scripts::default();
     let mut callers = callers::Callers::new();
-    let mut calls_with = repo::CallsWith::new();
+    let mut calls_with = neighbours::CallsWith::new();
     let mut actions = BTreeMap::new();
     let mut first = Vec::new();
     for path in paths {
-        let Some(root) = repo::parsed(path) else {
+        let Some(root) = neighbours::parsed(path) else {
             continue;
         };
-        repo::consumed_in(&root, &mut consumed);
+        neighbours::consumed_in(&root, &mut consumed);
         scripts_in(path, &root, &mut scripts);
         callers::add(path, &root, &mut callers);
-        repo::calls_with_in(path, &root, &mut calls_with);
-        repo::actions_in(path, &root, &mut actions);
+        neighbours::calls_with_in(path, &root, &mut calls_with);
+        neighbours::actions_in(path, &root, &mut actions);
         first.push((path.clone(), local_calls(&root)));
     }
     callers::deepen(&mut callers);
-    Repo {
+    Neighbours {
         lint,
         known,
         consumed,
@@ -483,11 +487,11 @@ pub fn lint_files(
     known: Known<'_>,
 ) -> Result<Outcome, LintError> {
     let mut outcome = Outcome::default();
-    let repo = survey(paths, lint, known);
+    let neighbours = survey(paths, lint, known);
     for path in paths {
         let linted = read::bounded_text("workflow", path, FILE_LIMIT)
             .map_err(LintError::from)
-            .and_then(|text| lint_text(path, &text, &repo));
+            .and_then(|text| lint_text(path, &text, &neighbours));
         outcome.files = outcome.files.saturating_add(1);
         match linted {
             Ok((findings, suppressed)) => {
@@ -504,7 +508,7 @@ pub fn lint_files(
 pub fn lint_text(
     path: &Path,
     text: &str,
-    repo: &Repo<'_>,
+    neighbours: &Neighbours<'_>,
 ) -> Result<(Vec<Finding>, usize), LintError> {
     let name = path.display().to_string();
     let root = match yaml::parse(text) {
@@ -520,23 +524,23 @@ pub fn lint_text(
             });
         }
     };
-    let here = scripts::repo_root(path);
-    let beside = scripts::Beside::new(&repo.scripts, here.clone());
+    let here = scripts::checkout_root(path);
+    let beside = scripts::Beside::new(&neighbours.scripts, here.clone());
     let mut flow = workflow::read_beside(&root, Some(&beside)).map_err(|e| LintError::Script {
         path: name.clone(),
         line: e.at.line,
         source: e.source,
     })?;
-    repo::join(&mut flow, &root, path, &here, repo);
+    neighbours::join(&mut flow, &root, path, &here, neighbours);
     let ignores = suppress::Ignores::read(text);
     let mut findings = Vec::new();
     let mut suppressed = 0usize;
     let title = root.get("name").and_then(yaml::Node::str).unwrap_or(&name);
-    let read_later = repo.consumed.iter().any(|c| c == title);
+    let read_later = neighbours.consumed.iter().any(|c| c == title);
     let context = evidence::Context {
-        lint: repo.lint,
+        lint: neighbours.lint,
         consumed: read_later,
-        callees: &repo.callees,
+        callees: &neighbours.callees,
     };
     let bench = evidence::benchmarks(&flow, &name, context);
     for hit in rules::check(&flow, &bench) {
@@ -566,14 +570,15 @@ mod tests {
     #[test]
     fn only_a_small_regular_file_inside_the_repository_is_read() {
         let dir = tempfile::tempdir().unwrap();
-        let repo = dir.path().join("repo");
-        let flows = repo.join(".github/workflows");
+        let checkout = dir.path().join("repo");
+        let flows = checkout.join(".github/workflows");
         std::fs::create_dir_all(&flows).unwrap();
         std::fs::write(dir.path().join("outside.sh"), "git clone x\n").unwrap();
-        std::fs::write(repo.join("ok.sh"), "git clone x\n").unwrap();
-        std::fs::write(repo.join("big.sh"), "#".repeat(300 * 1024)).unwrap();
-        std::os::unix::fs::symlink(dir.path().join("outside.sh"), repo.join("link.sh")).unwrap();
-        std::fs::create_dir(repo.join("dir.sh")).unwrap();
+        std::fs::write(checkout.join("ok.sh"), "git clone x\n").unwrap();
+        std::fs::write(checkout.join("big.sh"), "#".repeat(300 * 1024)).unwrap();
+        std::os::unix::fs::symlink(dir.path().join("outside.sh"), checkout.join("link.sh"))
+            .unwrap();
+        std::fs::create_dir(checkout.join("dir.sh")).unwrap();
         let flow = flows.join("b.yml");
         let steps = ["ok.sh", "big.sh", "link.sh", "dir.sh"]
             .map(|s| format!("      - run: bash {s}\n"))
@@ -584,9 +589,9 @@ mod tests {
         )
         .unwrap();
         let mut read = scripts::Scripts::default();
-        let root = repo::parsed(&flow).unwrap();
+        let root = neighbours::parsed(&flow).unwrap();
         scripts_in(&flow, &root, &mut read);
-        let kept = ["ok.sh", "big.sh", "link.sh", "dir.sh"].map(|s| read.has(&repo.join(s)));
+        let kept = ["ok.sh", "big.sh", "link.sh", "dir.sh"].map(|s| read.has(&checkout.join(s)));
         assert_eq!(kept, [true, false, false, false]);
     }
 }

@@ -84,7 +84,7 @@ impl<'s> Beside<'s> {
 /// The root of the repository a workflow at `workflow` belongs to: the
 /// folder holding its `.github/workflows`, else the working directory
 /// (where lint runs).
-pub fn repo_root(workflow: &Path) -> PathBuf {
+pub fn checkout_root(workflow: &Path) -> PathBuf {
     let dir = workflow.parent().unwrap_or(Path::new(""));
     if dir.ends_with(".github/workflows") {
         let root = dir.parent().and_then(Path::parent).unwrap_or(Path::new(""));

@@ -3,7 +3,7 @@
 
 use proptest::prelude::*;
 
-use baseline_resolver::lint::{Repo, lint_text, shell};
+use baseline_resolver::lint::{Neighbours, lint_text, shell};
 
 fn shellish() -> impl Strategy<Value = String> {
     proptest::collection::vec(
@@ -68,10 +68,10 @@ proptest! {
     fn any_workflow_is_linted_or_refused(script in shellish(), cut in 0usize..9000) {
         let body: String = script.lines().map(|l| format!("          {l}\n")).collect();
         let text = format!("on: [pull_request]\njobs:\n  a:\n    runs-on: [self-hosted]\n    steps:\n      - run: |\n{body}");
-        let _ = lint_text(std::path::Path::new("w.yml"), &text, &Repo::default());
+        let _ = lint_text(std::path::Path::new("w.yml"), &text, &Neighbours::default());
         let fixture = std::fs::read_to_string(crate::lint::fixture("real-world/gpu-benchmarks.yml")).unwrap();
         let end = fixture.char_indices().map(|(i, _)| i).take_while(|&i| i <= cut).last().unwrap_or(0);
-        let _ = lint_text(std::path::Path::new("w.yml"), &fixture[..end], &Repo::default());
+        let _ = lint_text(std::path::Path::new("w.yml"), &fixture[..end], &Neighbours::default());
     }
 }
 

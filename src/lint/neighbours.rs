@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use super::scripts::{self, Beside};
 use super::workflow::{self, Job, Script, Step, Workflow};
-use super::{FILE_LIMIT, Repo, callers, calls, shell, yaml};
+use super::{FILE_LIMIT, Neighbours, callers, calls, shell, yaml};
 use crate::runner::read;
 
 /// Gives `flow`, the workflow read from `root` at `path` in the
@@ -24,40 +24,44 @@ pub fn join<'a>(
     root: &yaml::Node,
     path: &Path,
     here: &Path,
-    repo: &'a Repo<'_>,
+    neighbours: &'a Neighbours<'_>,
 ) {
-    flow.default_branch = repo.known.default_branch.map(str::to_owned);
-    flow.repository = repo.known.repository.map(str::to_owned);
-    flow.direct_callers = callers::of(&repo.callers, path)
+    flow.default_branch = neighbours.known.default_branch.map(str::to_owned);
+    flow.repository = neighbours.known.repository.map(str::to_owned);
+    flow.direct_callers = callers::of(&neighbours.callers, path)
         .filter(|(_, direct)| *direct)
         .count();
-    flow.callers = callers::of(&repo.callers, path)
+    flow.callers = callers::of(&neighbours.callers, path)
         .map(|(on, _)| workflow::triggers_only(on))
         .map(|mut c| {
             c.default_branch.clone_from(&flow.default_branch);
             c
         })
         .collect();
-    let with: Vec<Option<&yaml::Node>> = repo
+    let with: Vec<Option<&yaml::Node>> = neighbours
         .calls_with
         .get(path)
         .map(|v| v.iter().map(Option::as_ref).collect())
         .unwrap_or_default();
     let inputs = calls::input_values(root, &with);
-    let beside = scripts::Beside::new(&repo.scripts, here.to_path_buf());
+    let beside = scripts::Beside::new(&neighbours.scripts, here.to_path_buf());
     for job in &mut flow.jobs {
         job.inputs = inputs.clone();
         let called = job
             .text("uses")
             .and_then(calls::local_file)
-            .and_then(|name| repo.callees.get(&calls::workflows_dir(path).join(name)));
+            .and_then(|name| {
+                neighbours
+                    .callees
+                    .get(&calls::workflows_dir(path).join(name))
+            });
         if let Some(callee) = called {
             let steps = given_steps(job, &calls::workflow_run_inputs(callee), &beside);
             job.steps.extend(steps);
         }
         for step in &mut job.steps {
             let dir = step.text("uses").and_then(|u| u.trim().strip_prefix("./"));
-            if let Some(action) = dir.and_then(|d| repo.actions.get(&here.join(d))) {
+            if let Some(action) = dir.and_then(|d| neighbours.actions.get(&here.join(d))) {
                 step.given = calls::given_commands(step, &action.runs);
                 step.cache_saves.clone_from(&action.saves);
             }
@@ -183,15 +187,15 @@ fn cache_saves(action: &yaml::Node) -> Vec<String> {
 /// most [`FILE_LIMIT`] inside the repository once links are followed; a
 /// folder named with `..` is not.
 pub fn actions_in(path: &Path, root: &yaml::Node, out: &mut BTreeMap<PathBuf, Action>) {
-    let repo = scripts::repo_root(path);
+    let checkout = scripts::checkout_root(path);
     for dir in local_actions(root) {
-        let at = repo.join(dir);
+        let at = checkout.join(dir);
         if out.len() >= MAX_ACTIONS || out.contains_key(&at) {
             continue;
         }
         let read = ["action.yml", "action.yaml"].iter().find_map(|f| {
             let file = at.join(f);
-            crate::runner::place::inside(&file, &[repo.as_path()]).ok()?;
+            crate::runner::place::inside(&file, &[checkout.as_path()]).ok()?;
             std::fs::metadata(&file).ok().filter(|m| m.is_file())?;
             read::bounded_text("action", &file, FILE_LIMIT).ok()
         });
