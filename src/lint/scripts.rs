@@ -16,7 +16,7 @@
 //! commands into the step's is here, pure ([`splice`]).
 
 use std::cell::Cell;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use super::shell::{self, Command, Vars, file_name, functions};
@@ -188,7 +188,7 @@ pub fn splice(
         .iter()
         .filter_map(|c| c.name().map(str::to_owned))
         .collect();
-    let step_calls: Vec<&str> = names.iter().map(String::as_str).collect();
+    let step_calls: BTreeSet<&str> = names.iter().map(String::as_str).collect();
     let mut moved: Vec<usize> = Vec::with_capacity(commands.len());
     let mut out: Vec<Command> = Vec::with_capacity(commands.len());
     for mut c in commands {
@@ -199,7 +199,7 @@ pub fn splice(
         let run = functions::Run {
             arguments: &arguments,
             sourced: matches!(c.name(), Some("source" | ".")),
-            step_calls: &step_calls,
+            step_calls: Some(&step_calls),
         };
         let inner = script_path(&c, wd)
             .and_then(|rel| beside.text(&rel))

@@ -28,8 +28,14 @@ use super::Command;
 pub struct Run<'a> {
     pub arguments: &'a [&'a str],
     pub sourced: bool,
-    pub step_calls: &'a [&'a str],
+    pub step_calls: Option<&'a BTreeSet<&'a str>>,
 }
+
+/// The most prefixes an argument may be run after (`ci_$1`, `test_$1`,
+/// ...) before the script is read whole: each argument is looked up
+/// after each prefix, so a stranger's script of thousands of `pN$1` lines
+/// would cost arguments times lines on every step that runs it.
+pub const MAX_PREFIXES: usize = 64;
 
 /// The commands of a script (`commands`, as [`super::commands_with`]
 /// reads it) that running it as `run` says can reach, in their order and
@@ -117,8 +123,7 @@ fn definition(c: &Command) -> Option<(&str, bool)> {
         [name, rest @ ..] => (name.strip_suffix("()")?, rest),
         [] => return None,
     };
-    let plain = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b':');
-    if name.is_empty() || !name.bytes().all(plain) {
+    if !function_name(name) {
         return None;
     }
     match rest.first() {
@@ -143,11 +148,8 @@ fn kept(commands: &[Command], owner: &[Option<&str>], run: &Run<'_>) -> Option<V
             bodies.entry(name).or_default().push(i);
         }
     }
-    let named = run
-        .arguments
-        .iter()
-        .filter(|a| !a.is_empty() && a.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'));
-    let prefixes = dispatch_prefixes(commands);
+    let named = run.arguments.iter().filter(|a| function_name(a));
+    let prefixes = dispatch_prefixes(commands)?;
     let mut todo: Vec<&str> = Vec::new();
     for a in named {
         for p in &prefixes {
@@ -157,12 +159,10 @@ fn kept(commands: &[Command], owner: &[Option<&str>], run: &Run<'_>) -> Option<V
             }
         }
     }
-    if run.sourced {
-        for name in run.step_calls {
-            if let Some((k, _)) = bodies.get_key_value(name) {
-                todo.push(k);
-            }
-        }
+    if let Some(calls) = run.step_calls.filter(|_| run.sourced) {
+        // The script's functions the step calls, looked up in the step's
+        // names (a set), so each sourcing costs what the script holds.
+        todo.extend(bodies.keys().filter(|name| calls.contains(*name)));
     }
     let dispatches =
         prefixes.len() > 1 || commands.iter().any(|c| callee(c).is_some_and(positional));
@@ -209,6 +209,10 @@ fn kept(commands: &[Command], owner: &[Option<&str>], run: &Run<'_>) -> Option<V
 /// command `eval`, `exec`, `command`, `builtin` or `trap` is given.
 fn callee(c: &Command) -> Option<&str> {
     let mut words = c.words.iter().map(|w| w.text.as_str());
+    if definition(c).is_some_and(|(_, body)| body) {
+        // `build() { helper; }`: the body's first command follows the brace.
+        words.by_ref().find(|w| *w == "{")?;
+    }
     let mut name = words.next()?;
     if name.ends_with(')') && !name.contains('(') {
         name = words.next()?;
@@ -220,6 +224,16 @@ fn callee(c: &Command) -> Option<&str> {
         "eval" | "exec" | "command" | "builtin" | "trap" => words.next(),
         _ => Some(name),
     }
+}
+
+/// Whether `name` may name a shell function: letters, digits, `_`, `-`,
+/// `.` and `:` (`build-docs`, `ci.build`), as a definition is read and
+/// an argument looked up.
+fn function_name(name: &str) -> bool {
+    !name.is_empty()
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b':'))
 }
 
 /// Whether `word` sets a variable (`NAME=value`): no command.
@@ -245,18 +259,19 @@ fn positional(word: &str) -> bool {
 }
 
 /// The prefixes an argument is run after: `""` always (an argument names
-/// a function itself), and `ci_` where the script runs `ci_$1`.
-fn dispatch_prefixes(commands: &[Command]) -> Vec<&str> {
-    let mut out = vec![""];
+/// a function itself), and `ci_` where the script runs `ci_$1`; `None`
+/// (read the script whole) past [`MAX_PREFIXES`].
+fn dispatch_prefixes(commands: &[Command]) -> Option<BTreeSet<&str>> {
+    let mut out = BTreeSet::from([""]);
     for c in commands {
         if let Some(word) = callee(c).filter(|w| positional(w)) {
-            let prefix = word.split('$').next().unwrap_or_default();
-            if !out.contains(&prefix) {
-                out.push(prefix);
+            out.insert(word.split('$').next().unwrap_or_default());
+            if out.len() > MAX_PREFIXES {
+                return None;
             }
         }
     }
-    out
+    Some(out)
 }
 
 #[cfg(test)]
@@ -315,6 +330,26 @@ _main \"$@\"
         assert!(names(&variable, &["build"]).iter().any(|n| n == "git"));
         let open = "build() {\n  make\ngit fetch\n";
         assert_eq!(names(open, &["build"]), ["build()", "make", "git"]);
+    }
+
+    #[test]
+    fn a_one_line_body_calls_and_a_name_with_a_hyphen_is_an_argument() {
+        let script = "build() { helper; }\nhelper() {\n  git merge-base a b\n}\n\"$@\"\n";
+        let got = names(script, &["build"]);
+        assert!(got.iter().any(|n| n == "git"), "helper reached: {got:?}");
+        let script = "build-docs() {\n  git merge-base a b\n}\nother() {\n  make\n}\n\"$@\"\n";
+        let got = names(script, &["build-docs"]);
+        assert!(got.iter().any(|n| n == "git"), "build-docs read: {got:?}");
+        assert!(!got.iter().any(|n| n == "make"), "other not read: {got:?}");
+    }
+
+    #[test]
+    fn many_dispatch_prefixes_keep_the_script_whole() {
+        let mut script = String::from("check() {\n  git merge-base a b\n}\n");
+        for i in 0..=MAX_PREFIXES {
+            script.push_str(&format!("p{i}$1\n"));
+        }
+        assert!(names(&script, &["x"]).iter().any(|n| n == "git"));
     }
 
     #[test]
