@@ -17,6 +17,20 @@ use crate::config::columns::{self, Columns};
 use crate::config::{Config, MAX_CONFIG_BYTES};
 use crate::runner::read;
 
+/// Why an empty read is refused: a config that is not a regular file (a
+/// pipe, `/dev/stdin`, `<(make-config)`) and gave no bytes is a writer
+/// that failed or never wrote, not a config of defaults. An empty regular
+/// file is a config that says nothing, and is one.
+fn empty_pipe(path: &Path, text: &str) -> Option<String> {
+    let regular = std::fs::metadata(path).is_ok_and(|m| m.is_file());
+    (text.is_empty() && !regular).then(|| {
+        format!(
+            "the config {} gave no bytes: it is not a regular file (a pipe whose writer failed or wrote nothing?); give a config file, or none",
+            crate::runner::shown(&path.to_string_lossy())
+        )
+    })
+}
+
 /// The path `--config` names and, once a step has read it, what it holds.
 #[derive(Debug, Clone, Default)]
 pub struct ConfigFile {
@@ -56,6 +70,9 @@ impl ConfigFile {
         }
         let text = read::bounded_text("the config", path, MAX_CONFIG_BYTES)
             .map_err(crate::config::ConfigError::from)?;
+        if let Some(why) = empty_pipe(path, &text) {
+            return Err(BenchError::Place(why));
+        }
         let config = crate::config::load::from_text(path, &text)?;
         Ok(Some(
             &self.read.get_or_init(|| Read { text, config }).config,

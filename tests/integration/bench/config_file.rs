@@ -57,3 +57,21 @@ fn a_bad_config_stops_only_a_run_that_needs_it() {
     once.assert_code(0);
     assert_eq!(json_of(&once)["current"]["status"], "ok", "{}", once.stdout);
 }
+
+/// `--config /dev/stdin` with nothing on stdin (or `<(make-config)` whose
+/// writer failed) is no config of defaults: bench refuses it, naming the
+/// path and saying it gave no bytes, before anything runs.
+#[test]
+fn a_config_on_a_pipe_that_gives_no_bytes_is_refused() {
+    let project = BaseAndHead::new(("100", "ok"), ("100", "ok"), "gemm");
+    for rounds in ["3"] {
+        let run = project
+            .bench()
+            .args(["--rounds", rounds, "--config", "/dev/stdin"])
+            .stdin("")
+            .run();
+        run.assert_code(1);
+        assert!(run.stderr.contains("/dev/stdin"), "{}", run.stderr);
+        assert!(run.stderr.contains("gave no bytes"), "{}", run.stderr);
+    }
+}
