@@ -246,3 +246,44 @@ fn a_config_the_harness_rewrites_is_not_what_the_manifest_holds() {
     assert_eq!(alone.code, 0, "{}", alone.stdout);
     assert_eq!(json(&alone)["verdict"], "pass", "{}", alone.stdout);
 }
+
+/// An older manifest's config path is judged once resolved: one that
+/// reaches `/dev` through `..` is refused as `/dev/stdin` is, one that is
+/// gone cannot be read (the OS says why), and one that reads but is not a
+/// config names the manifest as well as the config.
+#[test]
+fn an_older_manifests_config_path_is_checked_once_resolved() {
+    let (root, manifest) = benched(LENIENT, Given::File, "3");
+    let mut older = without_copy(Path::new(&manifest));
+    let shm = Path::new("/dev/shm");
+    let in_shm = shm.join(format!("resolver-{}.toml", std::process::id()));
+    let through = format!("/tmp/..{}", in_shm.display());
+    let bad = root.path().join("bad.toml");
+    std::fs::write(&bad, "keys = 3\n").unwrap();
+    let gone = root.path().join("gone.toml");
+    let mut cases = vec![
+        (gone.display().to_string(), "cannot be read (No such file"),
+        (bad.display().to_string(), "bad.toml"),
+    ];
+    if shm.is_dir() {
+        std::fs::write(&in_shm, LENIENT).unwrap();
+        cases.push((through, "under /dev or /proc once resolved"));
+    }
+    for (config, says) in cases {
+        older["judged"]["config"] = Value::from(config.as_str());
+        std::fs::write(&manifest, older.to_string()).unwrap();
+        let refused = compare(&manifest, &[], None);
+        assert_eq!(refused.code, 1, "{config}: {}", refused.stdout);
+        assert!(
+            refused.stderr.contains(says),
+            "{config}: {}",
+            refused.stderr
+        );
+        assert!(
+            refused.stderr.contains("rounds.json"),
+            "{config}: {}",
+            refused.stderr
+        );
+    }
+    let _ = std::fs::remove_file(&in_shm);
+}
