@@ -2,9 +2,8 @@
 //! no `--config` judges by the config bench judged the rounds by, never by
 //! what the path bench was given reads now. `--config /dev/stdin` or
 //! `--config <(make-config)` is a pipe read once (by bench); read again by
-//! compare it was compare's own stdin or an empty pipe, and the verdict
-//! quietly came from an empty config. A file edited (or another commit
-//! checked out) between the two steps gave compare another config too.
+//! compare it is compare's own stdin or an empty pipe, and a file may be
+//! edited (or another commit checked out) between the two steps.
 
 use std::path::Path;
 
