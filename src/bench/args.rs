@@ -147,7 +147,11 @@ pub const CONFIG: Input = Input::one(
      [select] groups): a \
      selection's group that is not one of them is refused; the rounds are judged between looks \
      by it, as compare --paired judges, and its groups say which rows each group runs again. \
-     Read once; its text goes into the manifest, which compare --manifest judges by.",
+     Read once, when the run starts (never after the harness ran), and parsed only when a step \
+     needs it; its text goes into the manifest, which compare --manifest judges by. A pipe that \
+     gives no bytes is refused. One that cannot be read (gone, too large, not a config) stops \
+     a run that needs it (exit 1); a run that does not (--rounds 1) goes on with a warning, and \
+     the manifest holds why instead of a copy, so compare --manifest refuses it.",
 )
 .path();
 

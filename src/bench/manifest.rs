@@ -11,7 +11,9 @@ use super::rounds::{Rounds, Stop};
 use super::{BenchError, Outcome};
 use crate::config::Direction;
 use crate::contract::resolution::Provenance;
-use crate::contract::rounds::{Judged, Manifest, Once, Other, ROUNDS_SCHEMA, Round};
+use crate::contract::rounds::{
+    Judged, MAX_MANIFEST_BYTES, Manifest, Once, Other, ROUNDS_SCHEMA, Round,
+};
 use crate::contract::selection::Chosen;
 use crate::runner::markdown::escape as md;
 use crate::runner::shown;
@@ -84,9 +86,11 @@ pub fn path(out_dir: &Path) -> PathBuf {
 fn judged(inputs: &Inputs) -> Judged {
     let columns = &inputs.columns;
     let asked = &inputs.rounds;
+    let text = inputs.config.text();
     Judged {
         config: inputs.config.path().map(Path::to_owned),
-        config_text: inputs.config.text().map(str::to_owned),
+        config_text: text.ok().flatten().map(str::to_owned),
+        config_error: text.err().map(unread),
         keys: columns.keys.as_ref().map(|v| v.text.clone()),
         metric: columns.metric.as_ref().map(|m| {
             let way = match m.direction {
@@ -102,6 +106,16 @@ fn judged(inputs: &Inputs) -> Judged {
         warn: Some(asked.warn),
         false_alarms: Some(asked.false_alarms),
     }
+}
+
+/// Why bench holds no copy of the config, as the manifest keeps it: one
+/// line (a control character is a space), at most 500 characters.
+pub fn unread(why: &str) -> String {
+    let line: String = why
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    crate::runner::text::cut(&line, 500)
 }
 
 /// Writes the manifest to `out_dir/rounds.json` (an earlier one is
@@ -157,10 +171,25 @@ pub fn write(
         judged: Some(judged(inputs)),
     };
     let path = path(&inputs.out_dir);
+    let json = fits(&path, manifest.to_json())?;
     std::fs::create_dir_all(&inputs.out_dir)
-        .and_then(|()| std::fs::write(&path, manifest.to_json()))
+        .and_then(|()| std::fs::write(&path, json))
         .map_err(|e| BenchError::Place(format!("cannot write {}: {e}", path.display())))?;
     Ok(path)
+}
+
+/// The manifest's JSON, refused when compare would refuse to read it (over
+/// [`MAX_MANIFEST_BYTES`]): bench says so instead of leaving a file that
+/// only fails in the next job.
+fn fits(path: &Path, json: String) -> Result<String, BenchError> {
+    if json.len() as u64 > MAX_MANIFEST_BYTES {
+        return Err(BenchError::Place(format!(
+            "the rounds manifest {} would be {} bytes, over the {MAX_MANIFEST_BYTES}-byte limit compare reads; fewer rounds (--max-rounds), groups or shorter paths (--out-dir) make it fit",
+            path.display(),
+            json.len()
+        )));
+    }
+    Ok(json)
 }
 
 /// The step outputs the rounds add: each side's files (one a line, in
@@ -294,4 +323,22 @@ pub fn summary(done: &Done) -> String {
         ));
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A manifest over the bound compare reads is refused, naming its
+    /// size and the limit; one at the bound is written.
+    #[test]
+    fn a_manifest_compare_would_refuse_is_not_written() {
+        let max = usize::try_from(MAX_MANIFEST_BYTES).unwrap();
+        let at = Path::new("/w/rounds.json");
+        assert!(fits(at, "x".repeat(max)).is_ok());
+        let over = fits(at, "x".repeat(max + 1)).unwrap_err().to_string();
+        assert!(over.contains("/w/rounds.json"), "{over}");
+        assert!(over.contains(&format!("{} bytes", max + 1)), "{over}");
+        assert!(over.contains("8388608-byte limit"), "{over}");
+    }
 }

@@ -89,6 +89,10 @@ pub enum BenchError {
     Config(#[from] crate::config::ConfigError),
     #[error("{0}")]
     Place(String),
+    /// `--config` could not be read at the start of the run, or is not a
+    /// config: exit 1, where a step needs it.
+    #[error("{0}")]
+    ConfigRead(String),
 }
 
 impl Failure for BenchError {
@@ -232,6 +236,24 @@ pub fn work(inputs: &Inputs) -> Result<u8, CommandError<BenchError>> {
     Ok(if failing { exit::STRICT } else { exit::OK })
 }
 
+/// A config no step needed and that could not be read (or is not a
+/// config) stops nothing, but the manifest holds no copy of it, so compare
+/// will refuse it: a warning says so now, with bench's reason.
+fn unread_config(inputs: &Inputs, outcome: &mut Outcome) {
+    let (Some(path), Err(why)) = (inputs.config.path(), inputs.config.text()) else {
+        return;
+    };
+    let side = match inputs.sides.has(Side::Current) {
+        true => &mut outcome.current,
+        false => &mut outcome.baseline,
+    };
+    side.warn(format!(
+        "--config {} was not used by this run and could not be read ({}): the manifest holds no copy of it, and compare --manifest refuses it unless given --config",
+        runner::shown(&path.to_string_lossy()),
+        manifest::unread(why)
+    ));
+}
+
 /// Reads what the inputs name, plans, and runs each side once.
 fn measure(inputs: &Inputs) -> Result<Outcome, BenchError> {
     signals::install();
@@ -278,6 +300,7 @@ fn measure(inputs: &Inputs) -> Result<Outcome, BenchError> {
             resolution.as_ref(),
             chosen.as_ref(),
         )?);
+        unread_config(inputs, &mut outcome);
     }
     Ok(outcome)
 }

@@ -295,7 +295,10 @@ pub const MANIFEST: Input = Input::one(
      rounds, or each side's one run), the baseline's label as the gate, bench's look \
      schedule, the release's file (--with-tag), resolve's and select's answers, and the config (as \
      bench read it), columns and thresholds bench judged by. Instead of --current and the gate's --baseline files; an \
-     input given here as well wins over the manifest's.",
+     input given here as well wins over the manifest's. A manifest holding no copy of its \
+     config (an older bench, or one that could not read it) is refused (exit 1) when that \
+     config's path is a pipe, under /dev or /proc once resolved, or gone, unless --config is \
+     given.",
 )
 .path();
 

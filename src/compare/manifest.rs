@@ -12,7 +12,7 @@
 //! could have rewritten the file. An input given to compare wins over the
 //! manifest's.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::CompareError;
 use super::args::MAX_ROUNDS;
@@ -164,46 +164,70 @@ fn benched_config(inputs: &mut Inputs, judged: &Judged, origin: &str) -> Result<
             })?;
             inputs.config = Some(ConfigFrom::Benched(Box::new(config)));
         }
+        (None, Some(_)) if judged.config_error.is_some() => {
+            // The harness could have rewritten it: one line, cut.
+            let line: String = (judged.config_error.as_deref().unwrap_or_default().chars())
+                .map(|c| if c.is_control() { ' ' } else { c })
+                .collect();
+            let why = crate::runner::text::cut(&line, 500);
+            return Err(CompareError::Manifest(ManifestError::ConfigUnread {
+                origin: origin.to_owned(),
+                config: named.unwrap_or_default(),
+                why,
+            }));
+        }
         (None, Some(path)) => {
             let config = named.unwrap_or_default();
-            if let Some(what) = not_a_file(path) {
-                return Err(CompareError::Manifest(ManifestError::ConfigGone {
+            let real = not_a_file(path).map_err(|what| {
+                CompareError::Manifest(ManifestError::ConfigGone {
                     origin: origin.to_owned(),
-                    config,
+                    config: config.clone(),
                     what,
-                }));
-            }
+                })
+            })?;
+            let read = crate::config::load::load(&real).map_err(|e| {
+                CompareError::Manifest(ManifestError::Invalid {
+                    origin: origin.to_owned(),
+                    message: format!("the config it names, {config}: {e}"),
+                })
+            })?;
             inputs.manifest_warnings.push(format!(
                 "the manifest {origin} holds no copy of the config bench judged by (an older bench wrote it, or bench could not read that config): judged by {config} as it reads now, which may not be what bench read"
             ));
-            inputs.config = Some(ConfigFrom::File(path.clone()));
+            inputs.config = Some(ConfigFrom::Benched(Box::new(read)));
         }
         (None, None) => {}
     }
     Ok(())
 }
 
-/// What the config path an older manifest names is, when it is not a
-/// regular file that reads the same each time: a pipe, a device, a
-/// directory, gone, or a name under `/dev` or `/proc` (`/dev/stdin`,
-/// bash's `/dev/fd/63`), which names whatever compare's own process has
+/// The regular file the config path an older manifest names resolves to
+/// (links followed, `..` undone), or what it is instead: a pipe, a device,
+/// a directory, a path that cannot be read, or a name under `/dev` or
+/// `/proc` as written or once resolved (`/dev/stdin`, bash's `/dev/fd/63`,
+/// `/tmp/../dev/stdin`), which names whatever compare's own process has
 /// there even when that is a file.
-fn not_a_file(path: &Path) -> Option<String> {
+fn not_a_file(path: &Path) -> Result<PathBuf, String> {
     use std::os::unix::fs::FileTypeExt;
-    if path.starts_with("/dev") || path.starts_with("/proc") {
-        return Some("under /dev or /proc (a pipe or a device)".to_owned());
+    let special = |p: &Path| p.starts_with("/dev") || p.starts_with("/proc");
+    if special(path) {
+        return Err("under /dev or /proc (a pipe or a device)".to_owned());
     }
-    let kind = match std::fs::metadata(path) {
-        Err(e) => return Some(format!("not there to read ({e})")),
-        Ok(meta) => meta.file_type(),
-    };
+    let real =
+        std::fs::canonicalize(path).map_err(|e| format!("a path that cannot be read ({e})"))?;
+    if special(&real) {
+        return Err("under /dev or /proc once resolved (a pipe or a device)".to_owned());
+    }
+    let kind = std::fs::metadata(&real)
+        .map_err(|e| format!("a path that cannot be read ({e})"))?
+        .file_type();
     let what = match () {
-        _ if kind.is_file() => return None,
+        _ if kind.is_file() => return Ok(real),
         _ if kind.is_fifo() || kind.is_socket() => "a pipe",
         _ if kind.is_dir() => "a directory",
         _ => "a device",
     };
-    Some(format!("{what}, not a regular file"))
+    Err(format!("{what}, not a regular file"))
 }
 
 /// How bench judged, where compare was not told otherwise: the columns,

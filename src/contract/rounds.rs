@@ -19,7 +19,8 @@
 //! Bench writes it after every run, rounds or not, with what compare needs
 //! to judge those files as bench judged them between looks: the config
 //! (`judged.config`, the path `--config` named, and `judged.config_text`,
-//! its text as bench read it: compare judges by that text, never by the
+//! its text as bench read it, or `judged.config_error`, why bench holds
+//! none: compare judges by that text, never by the
 //! path read again, which for `--config /dev/stdin` or `<(make-config)` is
 //! an empty pipe or compare's own stdin), the columns and thresholds
 //! (`judged`), resolve's and select's answers (`resolution`, `selection`),
@@ -49,6 +50,9 @@ pub const ROUNDS_SCHEMA: u32 = 1;
 /// TOML has no control character but tab and newline, and only `"`, `\`
 /// and those grow, to two bytes); anything larger is not one.
 pub const MAX_MANIFEST_BYTES: u64 = 8 * 1024 * 1024;
+/// The most bytes of bench's reason for holding no copy of the config
+/// (`judged.config_error`): bench writes at most 500 characters of it.
+pub const MAX_CONFIG_ERROR_BYTES: usize = 4096;
 /// The most rounds a manifest may hold (bench's `--max-rounds` is at most
 /// this): each round is two files compare reads.
 pub const MAX_ROUNDS: usize = 1000;
@@ -72,6 +76,15 @@ pub enum ManifestError {
         origin: String,
         config: String,
         what: String,
+    },
+    /// Bench could not read the config, and said why in the manifest.
+    #[error(
+        "the rounds manifest {origin} holds no copy of the config bench was given, {config}: bench could not read it ({why}); pass --config with the config bench was meant to judge by"
+    )]
+    ConfigUnread {
+        origin: String,
+        config: String,
+        why: String,
     },
 }
 
@@ -102,8 +115,14 @@ pub struct Judged {
     /// what compare judges by, never the path read again (a pipe such as
     /// `--config /dev/stdin` or `<(make-config)` reads once; a file may be
     /// edited between the steps). `None`: an older bench wrote the
-    /// manifest, or bench could not read a config it never needed.
+    /// manifest, or bench could not read a config it never needed (then
+    /// `config_error` says why).
     pub config_text: Option<String>,
+    /// Why bench holds no copy of the config `config` names (it could not
+    /// be read, or is not a config), in bench's words, at most
+    /// [`MAX_CONFIG_ERROR_BYTES`]: compare's refusal quotes it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub config_error: Option<String>,
     pub keys: Option<String>,
     /// `COLUMN:higher` or `COLUMN:lower`.
     pub metric: Option<String>,
@@ -213,6 +232,17 @@ impl Manifest {
             return Err(format!(
                 "its copy of the config is {} bytes, over the {MAX_CONFIG_BYTES}-byte limit of a config",
                 text.len()
+            ));
+        }
+        if let Some(why) = manifest
+            .judged
+            .as_ref()
+            .and_then(|j| j.config_error.as_ref())
+            && why.len() > MAX_CONFIG_ERROR_BYTES
+        {
+            return Err(format!(
+                "its reason for holding no config is {} bytes, over the {MAX_CONFIG_ERROR_BYTES}-byte limit",
+                why.len()
             ));
         }
         if manifest.rounds.len() > MAX_ROUNDS {

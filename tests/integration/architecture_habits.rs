@@ -6,9 +6,8 @@ use crate::architecture::{code, rust_files};
 use crate::support::harness::repo_root;
 
 /// The house rule of no function over 80 lines, held in every module of
-/// src/: one that grows past it decides or does more than one thing
-/// (`measured` had reached 88, `lint_text` 82, bench's `open` 85,
-/// compare's `summary` 82). Counted from the `fn` line (whatever its
+/// src/: one that grows past it decides or does more than one thing.
+/// Counted from the `fn` line (whatever its
 /// visibility or qualifiers) to the brace that closes it at the same
 /// indent.
 #[test]
@@ -51,9 +50,9 @@ fn opens_fn(line: &str) -> bool {
 
 /// One name, one meaning: `repo` is a GitHub repository's name
 /// (`RepoName`, OWNER/NAME) wherever it is a binding. A root path is a
-/// `checkout` or `work_tree`, an opened git repository is `git`: when
-/// `repo` held all three, `git -C repo` and `git_url(server, repo)` read
-/// alike and a path could be passed where a name was meant. Nor is it a
+/// `checkout` or `work_tree`, an opened git repository is `git`: a name
+/// that held all three would make `git -C repo` and `git_url(server,
+/// repo)` read alike and let a path pass where a name is meant. Nor is it a
 /// module or a type: lint's survey of the files around the one it reads
 /// is `Neighbours`.
 #[test]

@@ -57,3 +57,36 @@ fn a_bad_config_stops_only_a_run_that_needs_it() {
     once.assert_code(0);
     assert_eq!(json_of(&once)["current"]["status"], "ok", "{}", once.stdout);
 }
+
+/// `--config /dev/stdin` with nothing on stdin (or `<(make-config)` whose
+/// writer failed) is no config of defaults: bench refuses it, naming the
+/// path and saying it gave no bytes, before anything runs; a run that
+/// needs no config (one run per side) goes on with that as a warning.
+#[test]
+fn a_config_on_a_pipe_that_gives_no_bytes_is_refused() {
+    let project = BaseAndHead::new(("100", "ok"), ("100", "ok"), "gemm");
+    let run = project
+        .bench()
+        .args(["--rounds", "3", "--config", "/dev/stdin"])
+        .stdin("")
+        .run();
+    run.assert_code(1);
+    assert!(run.stderr.contains("/dev/stdin"), "{}", run.stderr);
+    assert!(run.stderr.contains("gave no bytes"), "{}", run.stderr);
+    assert!(!project.root.path().join("results").exists(), "nothing ran");
+    let once = project
+        .bench()
+        .args(["--rounds", "1", "--config", "/dev/stdin"])
+        .stdin("")
+        .run();
+    once.assert_code(0);
+    let warning = once
+        .stdout
+        .lines()
+        .find(|l| l.contains("warning: --config"));
+    let warning = warning.unwrap_or_else(|| panic!("no warning: {}", once.stdout));
+    assert!(
+        warning.contains("/dev/stdin") && warning.contains("gave no bytes"),
+        "{warning}"
+    );
+}

@@ -2,9 +2,8 @@
 //! no `--config` judges by the config bench judged the rounds by, never by
 //! what the path bench was given reads now. `--config /dev/stdin` or
 //! `--config <(make-config)` is a pipe read once (by bench); read again by
-//! compare it was compare's own stdin or an empty pipe, and the verdict
-//! quietly came from an empty config. A file edited (or another commit
-//! checked out) between the two steps gave compare another config too.
+//! compare it is compare's own stdin or an empty pipe, and a file may be
+//! edited (or another commit checked out) between the two steps.
 
 use std::path::Path;
 
@@ -27,12 +26,23 @@ enum Given {
     Pipe,
     /// `--config bench.toml`, a file in the checkout.
     File,
+    /// `--config bench.toml`, a file that is not there.
+    Gone,
 }
 
 /// The seed's harness on a change 30% slower than its base (100 TFLOPS to
 /// 70), benched in `rounds` paired rounds with `config` given as `given`
 /// says: the checkout and bench's manifest.
 fn benched(config: &str, given: Given, rounds: &str) -> (tempfile::TempDir, String) {
+    let (root, run) = bench_run(config, given, rounds, "");
+    run.assert_code(0);
+    let manifest = run.outputs()["manifest"].clone();
+    (root, manifest)
+}
+
+/// The run [`benched`] makes, its harness's command after `before` (a
+/// shell command run first, on each side).
+fn bench_run(config: &str, given: Given, rounds: &str, before: &str) -> (tempfile::TempDir, Run) {
     let (root, base) = flydsl_repo_with(&[("value", "100")], &[("value", "70")]);
     let dir = root.path();
     let file = dir.join("bench.toml");
@@ -40,26 +50,25 @@ fn benched(config: &str, given: Given, rounds: &str) -> (tempfile::TempDir, Stri
         std::fs::write(&file, config).unwrap();
     }
     let resolution = format!(r#"{{"label":"main","base_sha":"{base}","base_available":true}}"#);
+    let command = format!("{before}./scripts/run_benchmark.sh --output_csv {{out}}");
     let bin = Bin::new()
         .on_runner()
         .env("GITHUB_WORKSPACE", dir)
         .env("RUNNER_TEMP", dir)
         .args(["bench", "--resolution", &resolution])
-        .args(["--command", "./scripts/run_benchmark.sh --output_csv {out}"])
+        .args(["--command", &command])
         .args(["--seed", "5", "--rounds", rounds, "--config"])
         .arg(match given {
             Given::Pipe => Path::new("/dev/stdin"),
-            Given::File => &file,
+            Given::File | Given::Gone => &file,
         })
         .arg("--out-dir")
         .arg(dir.join("results"));
     let run = match given {
         Given::Pipe => bin.stdin(config).run(),
-        Given::File => bin.run(),
+        Given::File | Given::Gone => bin.run(),
     };
-    run.assert_code(0);
-    let manifest = run.outputs()["manifest"].clone();
-    (root, manifest)
+    (root, run)
 }
 
 /// `compare --manifest MANIFEST` with `extra`, `stdin` on its standard
@@ -178,10 +187,102 @@ fn a_config_bench_could_not_read_leaves_compare_refusing_not_guessing() {
     let refused = compare(&manifest, &[], Some(LENIENT));
     assert_eq!(refused.code, 1, "{}", refused.stdout);
     for says in [
-        "bench could not read that config",
+        "bench could not read it",
+        "keys",
         "/dev/stdin",
         "pass --config",
     ] {
         assert!(refused.stderr.contains(says), "{says}: {}", refused.stderr);
     }
+}
+
+/// A config that is not there, in a run that needed none: bench goes on
+/// but warns (the path and the error) where its other warnings go, the
+/// manifest says why it holds no copy, and compare's refusal quotes it.
+#[test]
+fn a_config_bench_could_not_read_is_warned_and_its_reason_reaches_compare() {
+    let (root, run) = bench_run("", Given::Gone, "1", "");
+    run.assert_code(0);
+    let warning = run
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("::warning") && l.contains("--config"))
+        .unwrap_or_else(|| panic!("no warning: {}", run.stdout));
+    assert!(warning.contains("bench.toml"), "{warning}");
+    assert!(warning.contains("No such file"), "{warning}");
+    let manifest = run.outputs()["manifest"].clone();
+    let written: Value =
+        serde_json::from_str(&std::fs::read_to_string(&manifest).unwrap()).unwrap();
+    let why = written["judged"]["config_error"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        why.contains("bench.toml") && why.contains("No such file"),
+        "{written}"
+    );
+    let refused = compare(&manifest, &[], None);
+    assert_eq!(refused.code, 1, "{}", refused.stdout);
+    assert!(
+        refused.stderr.contains("No such file"),
+        "{}",
+        refused.stderr
+    );
+    assert!(root.path().join("results").exists());
+}
+
+/// The config is read when the run starts, never after the harness ran:
+/// a harness that rewrites it (here to a config the change fails by) does
+/// not change what the manifest holds, so compare gives bench's verdict.
+#[test]
+fn a_config_the_harness_rewrites_is_not_what_the_manifest_holds() {
+    let strict = "printf '[[rules]]\\nmatch = [\"op=*\"]\\nfail-threshold = 1\\n' > \"$GITHUB_WORKSPACE/bench.toml\" && ";
+    let (_root, run) = bench_run(LENIENT, Given::File, "1", strict);
+    run.assert_code(0);
+    let manifest = run.outputs()["manifest"].clone();
+    let written = std::fs::read_to_string(&manifest).unwrap();
+    assert!(written.contains("fail-threshold = 50"), "{written}");
+    let alone = compare(&manifest, &[], None);
+    assert_eq!(alone.code, 0, "{}", alone.stdout);
+    assert_eq!(json(&alone)["verdict"], "pass", "{}", alone.stdout);
+}
+
+/// An older manifest's config path is judged once resolved: one that
+/// reaches `/dev` through `..` is refused as `/dev/stdin` is, one that is
+/// gone cannot be read (the OS says why), and one that reads but is not a
+/// config names the manifest as well as the config.
+#[test]
+fn an_older_manifests_config_path_is_checked_once_resolved() {
+    let (root, manifest) = benched(LENIENT, Given::File, "3");
+    let mut older = without_copy(Path::new(&manifest));
+    let shm = Path::new("/dev/shm");
+    let in_shm = shm.join(format!("resolver-{}.toml", std::process::id()));
+    let through = format!("/tmp/..{}", in_shm.display());
+    let bad = root.path().join("bad.toml");
+    std::fs::write(&bad, "keys = 3\n").unwrap();
+    let gone = root.path().join("gone.toml");
+    let mut cases = vec![
+        (gone.display().to_string(), "cannot be read (No such file"),
+        (bad.display().to_string(), "bad.toml"),
+    ];
+    if shm.is_dir() {
+        std::fs::write(&in_shm, LENIENT).unwrap();
+        cases.push((through, "under /dev or /proc once resolved"));
+    }
+    for (config, says) in cases {
+        older["judged"]["config"] = Value::from(config.as_str());
+        std::fs::write(&manifest, older.to_string()).unwrap();
+        let refused = compare(&manifest, &[], None);
+        assert_eq!(refused.code, 1, "{config}: {}", refused.stdout);
+        assert!(
+            refused.stderr.contains(says),
+            "{config}: {}",
+            refused.stderr
+        );
+        assert!(
+            refused.stderr.contains("rounds.json"),
+            "{config}: {}",
+            refused.stderr
+        );
+    }
+    let _ = std::fs::remove_file(&in_shm);
 }
