@@ -4,13 +4,12 @@
 //! only `workflow_call` and a cancelling group of `head_ref || ref`; its
 //! caller `on-pr-merge-to-master.yml` calls it on every push to master,
 //! so consecutive pushes cancel each other's builds on 8- and 16-core
-//! runners (issue 49, sixth held-out set). Read among the files linted:
+//! runners. Read among the files linted:
 //! each caller's `on:` is kept, at most [`MAX_CALLERS`] per called file,
 //! each caller a file lint reads anyway (its size bound); a caller that
 //! is called in turn brings its own callers' triggers, up to
 //! [`MAX_CALLER_DEPTH`] calls up (Torch-TensorRT's `linux-test.yml` is
-//! called by `_test-linux.yml`, which the push workflows call; issue 49,
-//! seventh held-out set).
+//! called by `_test-linux.yml`, which the push workflows call).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

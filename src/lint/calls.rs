@@ -1,6 +1,6 @@
 //! Jobs that call a reusable workflow (`uses:` at the job level) hold the
 //! runners the called workflow's jobs ask for, which the calling file does
-//! not show. Measured on a recall set labelled by reading (issue 49), five
+//! not show. Measured on a recall set labelled by reading, five
 //! of eight missed findings were such calls: GPU test and benchmark jobs
 //! whose `always()` or cancelling group lint could not see as expensive.
 //!
@@ -216,8 +216,8 @@ pub fn input_values(root: &Node, callers: &[Option<&Node>]) -> CallInputs {
 /// The inputs a composite action's `run:` lines run: `${{ inputs.X }}`
 /// where a command starts, after `bash -c` or `eval`, or as the whole
 /// value of a variable kept to run (`CMD="${{ inputs.COMMAND }}"`,
-/// JAX-Toolbox's `eks-jobset` action, which runs it in a Kubernetes job;
-/// issue 49). An input that is an argument (`--name "${{ inputs.NAME
+/// JAX-Toolbox's `eks-jobset` action, which runs it in a Kubernetes job). An
+/// input that is an argument (`--name "${{ inputs.NAME
 /// }}"`) is not run.
 pub fn run_inputs(action: &Node) -> Vec<String> {
     let steps = action
@@ -231,7 +231,7 @@ pub fn run_inputs(action: &Node) -> Vec<String> {
 /// The inputs the jobs of the reusable workflow `flow` run, as
 /// [`run_inputs`] reads an action's: BladeDISC's `reusable.yml` runs its
 /// callers' `exec_command` as a container's command (`docker run ...
-/// IMAGE ${{ inputs.exec_command }}`; issue 49, eleventh held-out set).
+/// IMAGE ${{ inputs.exec_command }}`).
 /// Not a variable's value: in a workflow that is most often a setting
 /// (tt-forge-fe's `SHOULD_SPLIT_BY_COUNT='${{ inputs.split-by-count }}'`),
 /// and a call passing `true` would read as a job that runs `true`.

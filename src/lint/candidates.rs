@@ -3,7 +3,7 @@
 //! 'ubuntu-latest' }}`) runs on one of its quoted results, so each is a
 //! candidate runner and any expensive one makes the job expensive. Read on
 //! stablehlo's `${{ github.repository == 'openxla/stablehlo' &&
-//! 'linux-x86-n2-16' || 'ubuntu-22.04' }}` (issue 49, fourth held-out set),
+//! 'linux-x86-n2-16' || 'ubuntu-22.04' }}`,
 //! where the custom 16-core runner was not seen.
 //!
 //! Only what the expression can evaluate to counts: the operands of a

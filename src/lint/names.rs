@@ -32,8 +32,7 @@ pub fn warms_up(name: &str) -> bool {
 pub fn job_does_chores(job: &Job<'_>) -> bool {
     // Not "compile": a compile-time benchmark measures compiling (read on
     // cccl's "Compile-time" GPU job). Publishing what was measured is a
-    // chore too ("Process ASV Results", asv-runner's `asv publish` job;
-    // issue 49).
+    // chore too ("Process ASV Results", asv-runner's `asv publish` job).
     words(&written(&job.title())).any(|w| {
         w != "compile" && CHORES.contains(&w.as_str())
             || ["publish", "deploy", "process"].contains(&w.as_str())
@@ -44,7 +43,7 @@ pub fn job_does_chores(job: &Job<'_>) -> bool {
 /// words of an expression are its contexts' paths, not what the job does
 /// (snmalloc's Morello job, named `${{ matrix.os }} ${{ matrix.build-type
 /// }} ${{ matrix.caps }}`, builds and runs on a runner labelled
-/// `benchmark`; issue 49, eleventh held-out set).
+/// `benchmark`).
 fn written(name: &str) -> String {
     let mut out = String::with_capacity(name.len());
     let mut rest = name;
@@ -65,7 +64,7 @@ fn written(name: &str) -> String {
 /// keeping the suite working; read on scikit-image and torchao), or
 /// handles results measured elsewhere ("Publish ASV Benchmarks": `asv
 /// publish` renders them; "Process ASV results": read on asv-runner's
-/// publishing job, issue 49). Its commands are still read: a harness
+/// publishing job). Its commands are still read: a harness
 /// among them is evidence whatever the name.
 pub fn prepares_benchmarks(name: &str) -> bool {
     words(name).any(|w| {
@@ -80,7 +79,7 @@ pub fn prepares_benchmarks(name: &str) -> bool {
 /// (`benchmark/version.py`, run for a string in a build job), a dataset
 /// serialized or generated, a download. Read on kuzu's build-and-test
 /// jobs, whose only tie to benchmarking was such scripts of its
-/// `benchmark/` directory (issue 49, eighth held-out set).
+/// `benchmark/` directory.
 pub fn makes_inputs(stem: &str) -> bool {
     words(stem).any(|w| {
         ["version", "gen", "dataset", "datasets"].contains(&w.as_str())
@@ -113,7 +112,7 @@ pub fn named_for_benchmarks(name: &str) -> bool {
 /// A word that says bench or perf (`benchmarks`, `perf_test`,
 /// `performance`), not perfetto (a tracing tool), nor the verb "perform"
 /// or "perfect": aws-lc's "Perform libcrypto ABI Diff" compares
-/// interfaces, it measures nothing (issue 49, ninth held-out set).
+/// interfaces, it measures nothing.
 pub fn bench_or_perf_word(word: &str) -> bool {
     let verb = (word.starts_with("perform") && !word.starts_with("performance"))
         || word.starts_with("perfect");
@@ -141,7 +140,7 @@ fn named_benchmark_program(word: &str) -> bool {
         "asv",
         // MLCommons' benchmark suite, run by its own `mlcr run-mlperf`
         // (mlperf-automations' jobs on self-hosted GPU machines with no
-        // timeout; issue 49, thirteenth held-out set).
+        // timeout).
         "mlperf",
     ]
     .contains(&word)

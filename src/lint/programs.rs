@@ -166,7 +166,7 @@ pub fn sides(c: &Command) -> (bool, bool) {
 /// naming one side: reth's benchmark builds `bench-txgen-build.sh
 /// baseline DIR REF` and `bench-txgen-build.sh feature DIR REF` in the
 /// job that then measures them in turns (B-F-F-B), so a tool cloned at a
-/// moving branch serves both sides alike (issue 49, sixth held-out set).
+/// moving branch serves both sides alike.
 /// A command naming both sides (`compare.py baseline.json head.json`)
 /// compares results, which a job measuring one side does too.
 pub fn runs_each_side<'a>(commands: impl Iterator<Item = &'a Command>) -> bool {
@@ -193,7 +193,7 @@ pub fn runs_each_side<'a>(commands: impl Iterator<Item = &'a Command>) -> bool {
 /// result files: `compare.py base.json head.json`), or any program given
 /// a baseline and the build compared with it (`smp job submit
 /// --baseline-image A --comparison-image B`: vector's regression
-/// experiment, issue 49): a performance comparison of two builds.
+/// experiment): a performance comparison of two builds.
 fn compares_two_builds(words: &[&str]) -> bool {
     // The script stands within the launcher's first words (`uv run
     // --no-project python scripts/query-regression-run.py`).
@@ -253,8 +253,8 @@ fn script_named_for_benchmarks(word: &str) -> bool {
 /// The words after a launcher that may name the script it runs (its
 /// first three), less the value of a long option (`publish.py --data-type
 /// bench`: the kind of data a publisher sends, not a script named for
-/// benchmarking; read on sglang-jax's accuracy evaluations, issue 49,
-/// sixth held-out set). A short flag's next word stays (`python -u
+/// benchmarking; read on sglang-jax's accuracy evaluations). A short flag's
+/// next word stays (`python -u
 /// bench.py`).
 fn scripts<'w>(words: &'w [&'w str]) -> impl Iterator<Item = &'w str> + 'w {
     let tail = words.get(1..).unwrap_or(&[]);
@@ -300,7 +300,7 @@ const WRAPPERS: &[&str] = &[
 /// Whether a wrapper's command is a launcher running a script named for
 /// benchmarking (`docker run ... hidet-ci python
 /// hidet/tests/benchmarks/run_tests.py`, read on hidet's regression job
-/// inside `srun ... bash -c`, issue 49): the script, not the wrapper, is
+/// inside `srun ... bash -c`): the script, not the wrapper, is
 /// what runs.
 fn wrapped_script(base: &str, words: &[&str]) -> bool {
     let launcher = |w: &str| {
@@ -316,8 +316,7 @@ fn wrapped_script(base: &str, words: &[&str]) -> bool {
 
 /// A program the job built, run by its path, whose name has a word
 /// starting with `perf` (`./igzip_file_perf`, `build/bin/crc_perf`:
-/// isa-l's extended tests run its performance programs; issue 49,
-/// eleventh held-out set), as a file named for benchmarking is
+/// isa-l's extended tests run its performance programs), as a file named for benchmarking is
 /// (`./build/bench_gemm`). Run from the working directory or a build's
 /// `bin/` or `build/`, not any word with a `/` (vortex's
 /// `"changelog/performance"`, a label in a shell array); a name of

@@ -18,7 +18,7 @@ pub fn image_like(label: &str) -> bool {
 
 /// GitHub's own image labels, exactly, the standard runners every
 /// account gets. A label that starts like one but is not one
-/// (`ubuntu-latest-m`, read on axolotl's base image build, issue 49) is
+/// (`ubuntu-latest-m`, read on axolotl's base image build) is
 /// a runner group an organisation named: custom, and usually larger.
 /// GitHub's larger macOS runners (`macos-14-large`, `-xlarge`) are not
 /// listed: they are billed as larger runners.
@@ -32,7 +32,7 @@ const GITHUB_IMAGES: &[&str] = &[
     "ubuntu-16.04",
     "ubuntu-slim",
     // GitHub's arm64 images; 26.04 is in GitHub's runner-images list
-    // (read on highway's multiarch builds, issue 49).
+    // (read on highway's multiarch builds).
     "ubuntu-26.04-arm",
     "ubuntu-24.04-arm",
     "ubuntu-22.04-arm",
@@ -109,7 +109,7 @@ pub fn larger_image(label: &str) -> bool {
 /// github.run_id }}` beside its other labels), and not one whose every
 /// quoted result is a hosted label and whose variables say they name a
 /// small machine (`${{ vars.GHA_WORKER_SMALL || 'ubuntu-latest' }}`,
-/// read on nats-server's MQTT benchmarks, issue 49). A variable that
+/// read on nats-server's MQTT benchmarks). A variable that
 /// says nothing of its machine (`${{ vars.RUNS_ON || 'ubuntu-latest'
 /// }}`, RediSearch's benchmark EC2 runner) stays unknown. An expensive
 /// quoted result makes the job costly already ([`costly_labels`]).
@@ -130,8 +130,7 @@ pub fn unknown_runner(labels: &[String]) -> bool {
 /// == 'aarch64'`): then its result is always one of its quoted results,
 /// never the context's own value. RediSearch's benchmark flow runs on
 /// `${{ inputs.arch == 'aarch64' && 'ubuntu-24.04-arm' || 'ubuntu-24.04'
-/// }}`, one of GitHub's two images whatever the input (issue 49, fifth
-/// held-out set).
+/// }}`, one of GitHub's two images whatever the input.
 fn compared_only(expression: &str) -> bool {
     let mut unquoted = String::new();
     for (i, part) in expression.split('\'').enumerate() {
@@ -210,7 +209,7 @@ fn gpu_family(label: &str) -> bool {
 /// Whether one of GitHub's image labels carries a core count after its
 /// version, the shape of a larger runner an organisation names
 /// (`ubuntu-2404-8x-x64`, `ubuntu-24.04-8core`, `windows-2022-16`,
-/// `ubuntu-latest-x64-32x`; read on lancedb's CI, issue 49): a number
+/// `ubuntu-latest-x64-32x`; read on lancedb's CI): a number
 /// with `x`, `c` or `core` after the image's name, or a bare number after
 /// its version (`latest`, `24.04`, `2022`). Not `macos-m2-15`, whose `15`
 /// is the version, nor `ubuntu-24.04-arm`, GitHub's own, which says no
@@ -247,7 +246,7 @@ const ACCELERATORS: &[&str] = &[
 /// a `--device` of an [`ACCELERATORS`] file (or one a variable or
 /// expression names, which the file cannot tell). Other devices (a VPN's
 /// `--device=/dev/net/tun` on a hosted runner, read on tt-xla's uplift
-/// job, issue 49) make no machine expensive.
+/// job) make no machine expensive.
 pub fn accelerators(options: &str) -> bool {
     let mut words = options
         .split_whitespace()

@@ -1,7 +1,7 @@
 //! Shell scripts of the repository that a step runs (`bash
 //! tests/deps/setup_dep.sh`, `./scripts/prepare.sh`, `source ci/env.sh`),
 //! read as part of the step. A workflow often hands its work to such a
-//! script: in a held-out set (issue 49) a benchmark's dependency was
+//! script: in a real workflow a benchmark's dependency was
 //! cloned at its moving branch inside `setup_rejson.sh`, which the
 //! workflow only names, so no rule could see the clone.
 //!

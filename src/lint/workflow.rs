@@ -358,8 +358,7 @@ impl<'a> Job<'a> {
         for s in scalars {
             // The matrix value the label is, or is built from with fixed
             // text around it: rocprofiler-sdk's `${{ matrix.runner
-            // }}-runner-set` over `[mi200, mi300]` (issue 49, twelfth
-            // held-out set) is `mi200-runner-set` and `mi300-runner-set`.
+            // }}-runner-set` over `[mi200, mi300]` is `mi200-runner-set` and `mi300-runner-set`.
             let text = s.text.trim();
             let (before, key, after) = match text.split_once("${{") {
                 Some((before, rest)) => match rest.split_once("}}") {
@@ -444,7 +443,7 @@ impl<'a> Job<'a> {
 /// The values a matrix gives `key`: its list and its `include`s', also
 /// a field of the maps listed under a key (`matrix.config.runner` over
 /// `config: [{runner: macos-14}, {runner: macos-14-large}]`, read on
-/// fluent-bit's macOS package builds, issue 49).
+/// fluent-bit's macOS package builds).
 fn matrix_values(matrix: &Node, key: &str) -> Vec<String> {
     let mut path = key.split('.');
     let first = path.next().unwrap_or(key);

@@ -2,7 +2,7 @@
 //! repository at a moving ref: pin it (`git checkout "$sha"` run inside
 //! it), or only send results with it (a results sender's scripts). Either
 //! way the benchmark does not measure a moving tip, so `unpinned-clone`
-//! does not apply (issue 49, read on asv-runner, which checks out pandas
+//! does not apply (read on asv-runner, which checks out pandas
 //! and then the commit it chose to measure, and on tfhe-rs, which checks
 //! out its results sender before its GPU benchmarks). Pure.
 
@@ -29,7 +29,7 @@ pub fn settled(job: &Job<'_>, position: usize) -> bool {
 /// commit chosen) pins it; a `git push` makes it a target the job
 /// writes to (test-infra's weekly job checks out pytorch/pytorch, updates
 /// its expected-accuracy files from CI results and pushes a branch for a
-/// pull request; issue 49, ninth held-out set).
+/// pull request).
 fn inside_later(
     job: &Job<'_>,
     step: &Step<'_>,

@@ -47,8 +47,8 @@ pub fn check(w: &Workflow<'_>, bench: &Benchmarks, hits: &mut Vec<Hit>) {
             // benchmark command measures nothing either (found once: a
             // script is a stranger's, of any length). A step that measures
             // by its name alone ("Run Benchmarks": a `docker run` whose
-            // shell installs the harness, then runs it; optimum-amd, issue
-            // 49) has no such command: all of it may measure.
+            // shell installs the harness, then runs it; optimum-amd) has no such command:
+            // all of it may measure.
             let last_command = (last == Some(position)).then(|| {
                 script
                     .commands
@@ -89,7 +89,7 @@ fn last_measuring_step(job: &Job<'_>) -> Option<usize> {
 /// Whether command `i` runs inside command `l` (its script read beside
 /// the step, its `bash -c` body, a substitution): part of what `l` runs,
 /// so measured when `l` measures (BladeDISC's `torch_bench_gpu.sh`
-/// clones its suite and then measures it; issue 49, eleventh held-out set).
+/// clones its suite and then measures it).
 fn runs_inside(commands: &[Command], i: usize, l: usize) -> bool {
     let mut at = commands.get(i).and_then(|c| c.parent);
     // A parent always stands before its child, so the walk ends.
@@ -163,7 +163,7 @@ fn fork_remote(job: &Job<'_>, hits: &mut Vec<Hit>) {
 /// `$` must start an expansion: in `/^$/`, awk's or sed's empty line
 /// (also inside a variable that holds such a program), it is a regular
 /// expression's end of line, not a count (read on VectorChord's licence
-/// check, issue 49).
+/// check).
 fn relative_ref(text: &str) -> bool {
     let bytes = text.as_bytes();
     bytes.windows(3).enumerate().any(|(at, w)| match w {
@@ -346,7 +346,7 @@ fn own_repository(url: &str) -> bool {
 /// (`nod-ai/amdshark-ai-reports`, `x/benchmark-results`): where a project
 /// stores what it measured, read to publish beside or to find the day's
 /// lists, not code that is measured (read on shark-ai's conv timing job,
-/// which checks out its reports repository at `main`; issue 49).
+/// which checks out its reports repository at `main`).
 fn results_store(url: &str) -> bool {
     let name = url
         .trim_end_matches('/')

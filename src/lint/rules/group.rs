@@ -5,7 +5,7 @@
 //! github.run_id }}` is one group for every run of a pull request (its
 //! head branch) but a group of its own for each push (no head branch, so
 //! the run id). Looking for a per-run word anywhere in the text took both
-//! kinds of run for unique: on the fourth held-out set (issue 49) four
+//! kinds of run for unique: on real workflows four
 //! cancelling groups were missed that way, two of them ROCm GPU builds a
 //! label cancels, one Intel's GPU wheel build that main's pushes cancel.
 //! So each expression is evaluated, as GitHub would, for one kind of run

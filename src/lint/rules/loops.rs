@@ -4,8 +4,8 @@
 //! loop that only reads each commit's history (its message, its diff, a
 //! rebase that drops it to see whether the change still applies) tries
 //! no baseline. Read on pytorch/test-infra's dependency check, which
-//! loops over `git log HEAD~101..HEAD~1` and rebases each commit out
-//! (issue 49, ninth held-out set). Pure.
+//! loops over `git log HEAD~101..HEAD~1` and rebases each commit out.
+//! Pure.
 
 use crate::lint::shell::{Command, file_name};
 

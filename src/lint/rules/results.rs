@@ -77,14 +77,14 @@ fn silent_baseline(job: &Job<'_>, hits: &mut Vec<Hit>) {
 /// failure is acted on (an issue opened, the job failed later), not
 /// swallowed. Read on argumentcomputer/ci-workflows' GPU benchmark, whose
 /// regression check continues on error and the next steps open an issue
-/// when it failed (issue 49, fourth held-out set). In a later step's `if:`
+/// when it failed. In a later step's `if:`
 /// only a test for the failure (`== 'failure'`, `!= 'success'`) acts on
 /// it: a step that runs on success alone lets the failure pass green.
 /// Anywhere else (its `run:`, `env:`, `with:`, the job's `outputs:`) a
 /// comparison with `'success'` or `'failure'` either way is a value the
 /// step computes from the result: memgraph's last step sets `success=${{
-/// steps.a.outcome == 'success' && ... }}` and exits 1 unless it is true
-/// (issue 49, sixth held-out set). A read that only asks whether it ran
+/// steps.a.outcome == 'success' && ... }}` and exits 1 unless it is true.
+/// A read that only asks whether it ran
 /// (`!= 'skipped'`, the seed's baseline step) handles nothing.
 fn outcome_read(job: &Job<'_>, index: usize) -> bool {
     let Some(id) = job.steps.get(index).and_then(|s| s.text("id")) else {
@@ -128,8 +128,8 @@ fn outcome_read(job: &Job<'_>, index: usize) -> bool {
 /// warning or an error, or fails: the comparison's verdict is carried out
 /// of it and acted on. oneDNN's aarch64 performance check continues on
 /// error, and the next step, `if: steps.performance-test.outputs.pass !=
-/// 'True'`, echoes its message as a `::warning` (issue 49, eighth held-out
-/// set). A later step that only reads the outputs (a summary, an upload)
+/// 'True'`, echoes its message as a `::warning`. A later step that only reads
+/// the outputs (a summary, an upload)
 /// acts on nothing.
 fn outputs_said(job: &Job<'_>, index: usize, id: &str) -> bool {
     let wanted = format!("steps.{id}.outputs.");
@@ -210,8 +210,7 @@ fn exits_when_missing(script: &Script<'_>) -> Vec<Pos> {
     // Per open `if`: whether the branch being read runs when a file is
     // missing, `None` when its test is of no file: its `else` is not the
     // missing file's branch either (llm-d-benchmark's `else` of `[[ $? -ne
-    // 0 ]]` after listing the baseline runs when it was found; issue 49,
-    // eleventh held-out set).
+    // 0 ]]` after listing the baseline runs when it was found).
     let mut branches: Vec<Option<bool>> = Vec::new();
     let mut previous: Option<&Command> = None;
     let mut group = false;

@@ -2,7 +2,7 @@
 //! script that never exits non-zero after it and says nothing, the
 //! script's own `continue-on-error` (read on Genesis's regression alarm,
 //! whose `set +e` turns every exit status but two, a crash among them,
-//! into a green "No regressions detected"; issue 49). Pure.
+//! into a green "No regressions detected"). Pure.
 
 use super::{about_baseline, hit};
 use crate::lint::evidence::benchmark_command;
@@ -53,7 +53,7 @@ pub fn swallowed(job: &Job<'_>, step: &Step<'_>, hits: &mut Vec<Hit>) {
 /// (`for label in baseline ...`, `baseline)`), a report or plumbing
 /// (`echo`, `find`, `mkdir`): a step that only locates the baseline's
 /// files compares nothing (llm-d-benchmark's "Find latest experiment
-/// results dirs"; issue 49, eleventh held-out set).
+/// results dirs").
 fn runs_a_program(c: &Command) -> bool {
     invoked(c).is_some_and(|(name, _)| {
         own_program(name)

@@ -5,7 +5,7 @@
 //! of the other hundred functions beside it. Read whole, the one function
 //! with `git merge-base` (a commit-message check no workflow step of the
 //! unix port calls) gave a `shallow-merge-base` finding in each of 24
-//! jobs (issue 49, thirteenth held-out set).
+//! jobs.
 //!
 //! So, when the script's arguments name functions it defines (`x.sh
 //! build` with `build() {`, or `ci_build` where the script runs `ci_$1`),

@@ -368,7 +368,7 @@ fn shell_argument(c: &Command, script: &str, base: usize) -> Option<Nested<'stat
 /// The script of `docker run --entrypoint bash IMAGE -c SCRIPT` (also
 /// `podman`, `create`, `--entrypoint=/bin/sh`): the shell is the
 /// container's entrypoint, so its `-c` comes after the image, far from it
-/// (optimum-amd's benchmark step installs its harness there; issue 49).
+/// (optimum-amd's benchmark step installs its harness there).
 /// docker's own `-c` (`--cpu-shares`) comes before the image and takes a
 /// number, so a `-c` before the entrypoint, or followed by a number, is
 /// not the shell's.
