@@ -82,3 +82,32 @@ fn an_action_line_of_200_000_inputs_is_read_within_256_bytes_of_each() {
         found(&[("long-timeout", 3)])
     );
 }
+
+#[test]
+fn an_anchored_value_copied_by_a_thousand_aliases_is_refused_by_name() {
+    // 100 KB of text anchored once and named 1,000 times: 100 MB once
+    // expanded, past the 64 MiB of text a file may hold (20,000 aliases,
+    // 2 GB, aborted lint under a memory limit before the bound).
+    let text = format!(
+        "on: push\nx: &a \"{}\"\ny:\n{}jobs: {{}}\n",
+        "a".repeat(100_000),
+        "  - *a\n".repeat(1_000)
+    );
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("aliased.yml");
+    std::fs::write(&file, text).unwrap();
+    let run = Bin::new()
+        .in_dir(tmp.path())
+        .args(["lint", "aliased.yml"])
+        .run();
+    run.assert_code(1);
+    assert!(
+        run.stderr.contains("aliased.yml")
+            && run
+                .stderr
+                .contains("too large once aliases are expanded: more than 64 MiB of text"),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+}
