@@ -328,7 +328,7 @@ fn parse_ended(text: &str) -> Result<Node, YamlError> {
         })?;
         match event.data {
             EventData::StreamEnd | EventData::DocumentEnd { .. } => break,
-            data => builder.on_event(data, event.start_mark),
+            data => builder.on_event(data, event.start_mark, event.end_mark),
         }
         if let Some(line) = builder.too_deep {
             return Err(YamlError::TooDeep { line });
@@ -482,7 +482,7 @@ impl Builder<'_> {
         (Pos::from_mark(mark), from)
     }
 
-    fn on_event(&mut self, event: EventData, mark: Mark) {
+    fn on_event(&mut self, event: EventData, mark: Mark, end: Mark) {
         if self.too_large || self.too_deep.is_some() || !self.hold(Size::ONE) {
             return;
         }
@@ -505,7 +505,8 @@ impl Builder<'_> {
                 };
                 let mut scalar = Scalar::new(value, style, at);
                 if matches!(style, Style::Plain | Style::Folded) {
-                    scalar.folds = folds::line_starts(self.text, from, at, &scalar.text);
+                    let end = usize::try_from(end.index).unwrap_or(usize::MAX);
+                    scalar.folds = folds::line_starts(self.text, (from, end), at, &scalar.text);
                 }
                 let bytes = scalar
                     .text

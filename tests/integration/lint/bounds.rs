@@ -111,3 +111,16 @@ fn an_anchored_value_copied_by_a_thousand_aliases_is_refused_by_name() {
     );
     assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
 }
+
+#[test]
+fn a_flow_sequence_of_100_000_plain_items_on_one_line_is_read_once() {
+    // 1.7 MB on one line: each plain item's line breaks are looked for only
+    // within its own text, not on to the line's end (quadratic before).
+    let items: Vec<String> = (0..100_000).map(|i| format!("i{i:014}")).collect();
+    let text = format!(
+        "on: push\nenv:\n  X: [{}]\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo\n",
+        items.join(", ")
+    );
+    assert!(text.len() > 1_700_000, "{}", text.len());
+    assert_eq!(lint_one(&text, 0), found(&[]));
+}
