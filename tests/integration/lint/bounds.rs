@@ -124,3 +124,28 @@ fn a_flow_sequence_of_100_000_plain_items_on_one_line_is_read_once() {
     assert!(text.len() > 1_700_000, "{}", text.len());
     assert_eq!(lint_one(&text, 0), found(&[]));
 }
+
+#[test]
+fn five_hundred_calls_of_one_long_reusable_workflow_read_it_once() {
+    // 500 jobs call one reusable workflow of 5,000 steps: it is read and
+    // judged once for the linted file, not twice for each call.
+    let mut called = String::from(
+        "on:\n  workflow_call:\n    inputs:\n      minutes:\n        type: number\n        default: 30\njobs:\n  bench:\n    runs-on: ${{ inputs.runner }}\n    timeout-minutes: ${{ inputs.minutes }}\n    steps:\n",
+    );
+    for i in 0..5_000 {
+        called.push_str(&format!("      - run: cargo bench --bench b{i}\n"));
+    }
+    let mut text = String::from("on: push\njobs:\n");
+    for i in 0..500 {
+        text.push_str(&format!(
+            "  bench{i}:\n    uses: ./.github/workflows/called.yml\n    with:\n      minutes: 240\n"
+        ));
+    }
+    let lines: Vec<u64> = (0..500).map(|i| 3 + 4 * i).collect();
+    let got = lint_with(&text, &[(".github/workflows/called.yml", called)], 4);
+    let want: Vec<(String, String, u64)> = lines
+        .iter()
+        .map(|l| ("w.yml".to_owned(), "long-timeout".to_owned(), *l))
+        .collect();
+    assert_eq!(got, want);
+}
