@@ -285,8 +285,16 @@ fn input_minutes(called_job: &Job<'_>, given: &CallInputs) -> Option<f64> {
 /// `upload_benchmark_results.yml` downloads the caller's results and runs
 /// `upload_benchmark_results.py` on them, a script named for benchmarking
 /// that measures nothing (issue 49, ninth held-out set). A job that also
-/// runs a step not so named ("Run benchmarks") is not one.
+/// runs a step not so named ("Run benchmarks") is not one, nor one any of
+/// whose steps runs a benchmark command, whatever it is named ("Run
+/// benchmarks and upload results" running `cargo bench && ./upload.sh`):
+/// a name never outweighs what a script runs.
 fn relays_results(job: &Job<'_>) -> bool {
+    let measures = job.steps.iter().any(|s| {
+        s.script
+            .as_ref()
+            .is_some_and(|script| script.commands.iter().any(benchmark_command))
+    });
     let downloads = job.steps.iter().any(|s| {
         s.action().is_some_and(|a| {
             a == "actions/download-artifact" || a.ends_with("/action-download-artifact")
@@ -298,6 +306,7 @@ fn relays_results(job: &Job<'_>) -> bool {
         .filter(|s| step_runs_a_program(s))
         .peekable();
     downloads
+        && !measures
         && programs.peek().is_some()
         && programs.all(|s| {
             s.text("name")
