@@ -26,3 +26,11 @@ fn a_job_that_downloads_and_runs_cargo_bench_in_an_upload_step_is_no_relay() {
     let text = "on: push\njobs:\n  bench:\n    runs-on: [self-hosted, gpu]\n    steps:\n      - uses: actions/download-artifact@v4\n      - name: Run benchmarks and upload results\n        run: cargo bench && ./upload.sh\n";
     assert_eq!(lint_one(text, 4), [("long-timeout".to_owned(), 3)]);
 }
+
+#[test]
+fn a_local_action_for_setting_up_and_running_benchmarks_is_no_set_up() {
+    // `setup-and-run-bench` runs the benchmarks: a job of it and an echo
+    // is no status shim, and `always()` holds the GPU runner.
+    let text = "on: push\njobs:\n  bench:\n    runs-on: [self-hosted, gpu]\n    if: always()\n    timeout-minutes: 20\n    steps:\n      - uses: actions/checkout@v4\n      - uses: ./.github/actions/setup-and-run-bench\n      - run: echo done\n";
+    assert_eq!(lint_one(text, 4), [("job-always".to_owned(), 5)]);
+}
