@@ -149,3 +149,40 @@ fn five_hundred_calls_of_one_long_reusable_workflow_read_it_once() {
         .collect();
     assert_eq!(got, want);
 }
+
+/// A workflow whose job `a` runs `./x.sh` (256 KiB) `runs` times, and whose
+/// job `b` passes `bash ./y.sh` (a walk back through history) to a
+/// reusable workflow that runs it.
+fn spliced_then_called(runs: usize) -> Vec<(String, String, u64)> {
+    let mut text = String::from("on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n");
+    text.push_str(&"      - run: bash ./x.sh\n".repeat(runs));
+    text.push_str("  b:\n    uses: ./.github/workflows/r.yml\n    with:\n      cmd: bash ./y.sh\n");
+    let called = "on:\n  workflow_call:\n    inputs:\n      cmd:\n        type: string\njobs:\n  r:\n    runs-on: [self-hosted, gpu]\n    timeout-minutes: 30\n    steps:\n      - run: ${{ inputs.cmd }}\n";
+    // Exactly 256 KiB: 64 runs of it are the whole 16 MiB.
+    let mut pad = "# pad\n".repeat(256 * 1024 / 6);
+    pad.insert_str(0, &"#".repeat(256 * 1024 - pad.len() - 1));
+    pad.insert(0, '\n');
+    let walk = "for c in $(git rev-list HEAD~8..HEAD); do git checkout $c && cargo bench || continue; break; done\n";
+    lint_with(
+        &text,
+        &[
+            (".github/workflows/r.yml", called.to_owned()),
+            ("x.sh", pad),
+            ("y.sh", walk.to_owned()),
+        ],
+        if runs < 64 { 4 } else { 0 },
+    )
+}
+
+#[test]
+fn a_called_jobs_scripts_spend_the_files_one_splice_budget() {
+    // 63 runs of a 256 KiB script leave room for `y.sh` in the call: its
+    // walk back is found. 64 spend the file's 16 MiB, and the call's
+    // script adds nothing (it had a fresh 16 MiB of its own before).
+    let line = 5 + 63 + 4;
+    assert_eq!(
+        spliced_then_called(63),
+        [("w.yml".to_owned(), "baseline-walk".to_owned(), line)]
+    );
+    assert_eq!(spliced_then_called(64), found(&[]));
+}
