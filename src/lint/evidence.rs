@@ -288,12 +288,23 @@ fn input_minutes(called_job: &Job<'_>, given: &CallInputs) -> Option<f64> {
 /// runs a step not so named ("Run benchmarks") is not one, nor one any of
 /// whose steps runs a benchmark command, whatever it is named ("Run
 /// benchmarks and upload results" running `cargo bench && ./upload.sh`):
-/// a name never outweighs what a script runs.
+/// a name never outweighs what a script runs. A benchmark command itself
+/// named for sending (`python upload_benchmark_results.py`) still relays.
 fn relays_results(job: &Job<'_>) -> bool {
+    let sends = |c: &_| {
+        invoked(c).is_some_and(|(_, words)| {
+            words
+                .iter()
+                .any(|w| super::names::words(w).any(|x| super::names::sends_word(&x)))
+        })
+    };
     let measures = job.steps.iter().any(|s| {
-        s.script
-            .as_ref()
-            .is_some_and(|script| script.commands.iter().any(benchmark_command))
+        s.script.as_ref().is_some_and(|script| {
+            script
+                .commands
+                .iter()
+                .any(|c| benchmark_command(c) && !sends(c))
+        })
     });
     let downloads = job.steps.iter().any(|s| {
         s.action().is_some_and(|a| {

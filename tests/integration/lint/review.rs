@@ -34,3 +34,11 @@ fn a_local_action_for_setting_up_and_running_benchmarks_is_no_set_up() {
     let text = "on: push\njobs:\n  bench:\n    runs-on: [self-hosted, gpu]\n    if: always()\n    timeout-minutes: 20\n    steps:\n      - uses: actions/checkout@v4\n      - uses: ./.github/actions/setup-and-run-bench\n      - run: echo done\n";
     assert_eq!(lint_one(text, 4), [("job-always".to_owned(), 5)]);
 }
+
+#[test]
+fn a_job_that_downloads_and_runs_an_upload_script_named_for_benchmarks_still_relays() {
+    // test-infra's `upload_benchmark_results.yml`: its script is named for
+    // benchmarks, and for sending: it measures nothing.
+    let text = "on: push\njobs:\n  upload:\n    runs-on: [self-hosted, gpu]\n    steps:\n      - uses: actions/download-artifact@v4\n      - name: Upload benchmark results\n        run: python3 .github/scripts/upload_benchmark_results.py --dir results\n";
+    assert_eq!(lint_one(text, 0), []);
+}
