@@ -162,7 +162,12 @@ fn callee_costly(
 /// `${{ inputs.K }}` read as `caller` passes K (written out), else the
 /// input's `default:`; an input passed as an expression stays unknown.
 pub fn callee_labels(caller: &Job<'_>, root: &Node, job: &Job<'_>) -> Vec<String> {
-    let given = input_values(root, &[caller.get("with")]);
+    labels_given(&input_values(root, &[caller.get("with")]), job)
+}
+
+/// [`callee_labels`] with the call's input values read once (`given`),
+/// for a caller that asks it of every job of the called file.
+pub fn labels_given(given: &CallInputs, job: &Job<'_>) -> Vec<String> {
     job.runner_labels()
         .into_iter()
         .map(|l| {

@@ -22,10 +22,12 @@
 //! expensive runner ([`Job::costly_runner`]), benchmark or not: a GPU
 //! project's test jobs can cost as much as its benchmarks. Pure.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use super::calls::{Callees, called, callee_labels, costly_call, input_values};
+use super::calls::{
+    Callees, MAX_JOBS_JUDGED, called, costly_call, input_values, labels_given, local_file,
+};
 use super::names::named_for_benchmarks;
 use super::names::{job_does_chores, prepares_benchmarks, warms_up};
 use super::programs::compiles_only;
@@ -132,16 +134,17 @@ pub fn benchmarks(w: &Workflow<'_>, file: &str, context: Context<'_>) -> Benchma
                 || costly_call(j, Path::new(file), callees)
         })
         .collect();
+    let judged = judge_called(w, Path::new(file), callees);
     let calls_bench = w
         .jobs
         .iter()
-        .map(|j| unknown_bench_call(j, Path::new(file), callees))
+        .map(|j| unknown_bench_call(j, &judged))
         .collect();
     let long_calls = w
         .jobs
         .iter()
         .zip(&jobs)
-        .map(|(j, bench)| long_bench_call(j, *bench, Path::new(file), callees))
+        .map(|(j, bench)| long_bench_call(j, *bench, &judged))
         .collect();
     let any = jobs.iter().any(|b| *b);
     let kept = any
@@ -172,14 +175,18 @@ pub fn benchmarks(w: &Workflow<'_>, file: &str, context: Context<'_>) -> Benchma
 /// one job allows 2,880 minutes (issue 49, tenth held-out set). A called
 /// job that benchmarks by its own evidence, with its minutes written out,
 /// is found in its own file.
-fn long_bench_call(job: &Job<'_>, benchmark: bool, caller: &Path, callees: &Callees) -> bool {
+fn long_bench_call(job: &Job<'_>, benchmark: bool, judged: &CalledFiles<'_>) -> bool {
     let named = named_for_benchmarks(&job.title()) && !job_does_chores(job);
     if !named && !benchmark {
         return false;
     }
-    any_called_job(job, caller, callees, |called_job, bench, root| {
+    let Some(file) = called_file(job, judged) else {
+        return false;
+    };
+    let given = input_values(file.root, &[job.get("with")]);
+    file.any_job(|called_job, bench| {
         let long = |m: f64| m >= 120.0 && runs_a_program(called_job);
-        match input_minutes(called_job, &input_values(root, &[job.get("with")])) {
+        match input_minutes(called_job, &given) {
             Some(m) => long(m),
             None => {
                 named
@@ -191,34 +198,71 @@ fn long_bench_call(job: &Job<'_>, benchmark: bool, caller: &Path, callees: &Call
     })
 }
 
-/// Whether a job of the workflow `job` calls (of its own repository, read
-/// beside the caller at `caller`) meets `test`, given whether it is a
-/// benchmark job by the called file's own evidence (its calls not
-/// followed further) and the called file.
-fn any_called_job(
-    job: &Job<'_>,
-    caller: &Path,
-    callees: &Callees,
-    test: impl Fn(&Job<'_>, bool, &Node) -> bool,
-) -> bool {
-    let Some(root) = called(job, caller, callees) else {
-        return false;
-    };
-    let Ok(flow) = read(root) else {
-        return false;
-    };
+/// A workflow of the repository that the linted file calls, read and
+/// judged once however many of its jobs call it (500 calls of one
+/// 5,000-step file read and judged it 1,000 times): its tree, its jobs,
+/// and which are benchmark jobs by its own evidence (its calls not
+/// followed further).
+struct CalledFile<'c> {
+    root: &'c Node,
+    flow: Workflow<'c>,
+    bench: Benchmarks,
+}
+
+impl CalledFile<'_> {
+    /// Whether one of its jobs meets `test`, given whether it is a
+    /// benchmark job.
+    fn any_job(&self, test: impl Fn(&Job<'_>, bool) -> bool) -> bool {
+        self.flow
+            .jobs
+            .iter()
+            .enumerate()
+            .any(|(i, called_job)| test(called_job, self.bench.job(i)))
+    }
+}
+
+/// The called files of one linted file, by their name in its `uses:`.
+type CalledFiles<'c> = BTreeMap<&'c str, CalledFile<'c>>;
+
+/// Reads and judges each workflow of its own repository a job of `w` (at
+/// `caller`) calls, once each, until [`MAX_JOBS_JUDGED`] of their jobs
+/// are read: a file past that is not judged (no evidence), as a call
+/// nested past it is not in [`costly_call`].
+fn judge_called<'c>(w: &Workflow<'c>, caller: &Path, callees: &'c Callees) -> CalledFiles<'c> {
+    let mut files = CalledFiles::new();
+    let mut budget = MAX_JOBS_JUDGED;
     let none = Callees::new();
-    let context = Context {
-        lint: None,
-        consumed: false,
-        callees: &none,
-    };
-    let name = job.text("uses").unwrap_or_default();
-    let inner = benchmarks(&flow, name, context);
-    flow.jobs
-        .iter()
-        .enumerate()
-        .any(|(i, called_job)| test(called_job, inner.job(i), root))
+    for job in &w.jobs {
+        let Some(name) = job.text("uses").and_then(local_file) else {
+            continue;
+        };
+        if files.contains_key(name) {
+            continue;
+        }
+        let Some(root) = called(job, caller, callees) else {
+            continue;
+        };
+        let Ok(flow) = read(root) else {
+            continue;
+        };
+        let Some(left) = budget.checked_sub(flow.jobs.len()) else {
+            continue;
+        };
+        budget = left;
+        let context = Context {
+            lint: None,
+            consumed: false,
+            callees: &none,
+        };
+        let bench = benchmarks(&flow, name, context);
+        files.insert(name, CalledFile { root, flow, bench });
+    }
+    files
+}
+
+/// The file `job` calls, as [`judge_called`] read it.
+fn called_file<'j, 'c>(job: &Job<'_>, judged: &'j CalledFiles<'c>) -> Option<&'j CalledFile<'c>> {
+    judged.get(job.text("uses").and_then(local_file)?)
 }
 
 /// The minutes a called job is allowed when its `timeout-minutes` is
@@ -241,8 +285,27 @@ fn input_minutes(called_job: &Job<'_>, given: &CallInputs) -> Option<f64> {
 /// `upload_benchmark_results.yml` downloads the caller's results and runs
 /// `upload_benchmark_results.py` on them, a script named for benchmarking
 /// that measures nothing (issue 49, ninth held-out set). A job that also
-/// runs a step not so named ("Run benchmarks") is not one.
+/// runs a step not so named ("Run benchmarks") is not one, nor one any of
+/// whose steps runs a benchmark command, whatever it is named ("Run
+/// benchmarks and upload results" running `cargo bench && ./upload.sh`):
+/// a name never outweighs what a script runs. A benchmark command itself
+/// named for sending (`python upload_benchmark_results.py`) still relays.
 fn relays_results(job: &Job<'_>) -> bool {
+    let sends = |c: &_| {
+        invoked(c).is_some_and(|(_, words)| {
+            words
+                .iter()
+                .any(|w| super::names::words(w).any(|x| super::names::sends_word(&x)))
+        })
+    };
+    let measures = job.steps.iter().any(|s| {
+        s.script.as_ref().is_some_and(|script| {
+            script
+                .commands
+                .iter()
+                .any(|c| benchmark_command(c) && !sends(c))
+        })
+    });
     let downloads = job.steps.iter().any(|s| {
         s.action().is_some_and(|a| {
             a == "actions/download-artifact" || a.ends_with("/action-download-artifact")
@@ -254,6 +317,7 @@ fn relays_results(job: &Job<'_>) -> bool {
         .filter(|s| step_runs_a_program(s))
         .peekable();
     downloads
+        && !measures
         && programs.peek().is_some()
         && programs.all(|s| {
             s.text("name")
@@ -309,10 +373,12 @@ fn runner_starters(w: &Workflow<'_>) -> BTreeSet<String> {
 /// the benchmark job the caller starts may hold an expensive machine, as
 /// one written in the calling file would (read on vllm-ascend's nightly
 /// NPU benchmarks, whose `always()` is on the call).
-fn unknown_bench_call(job: &Job<'_>, caller: &Path, callees: &Callees) -> bool {
-    any_called_job(job, caller, callees, |called_job, bench, root| {
-        bench && unknown_runner(&callee_labels(job, root, called_job))
-    })
+fn unknown_bench_call(job: &Job<'_>, judged: &CalledFiles<'_>) -> bool {
+    let Some(file) = called_file(job, judged) else {
+        return false;
+    };
+    let given = input_values(file.root, &[job.get("with")]);
+    file.any_job(|called_job, bench| bench && unknown_runner(&labels_given(&given, called_job)))
 }
 
 /// Actions that keep a history of results (a dashboard, a baseline store).

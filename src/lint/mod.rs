@@ -531,7 +531,7 @@ pub fn lint_text(
         line: e.at.line,
         source: e.source,
     })?;
-    neighbours::join(&mut flow, &root, path, &here, neighbours);
+    neighbours::join(&mut flow, &root, path, &beside, neighbours);
     let ignores = suppress::Ignores::read(text);
     let mut findings = Vec::new();
     let mut suppressed = 0usize;

@@ -13,7 +13,9 @@ use super::{FILE_LIMIT, Neighbours, callers, calls, shell, yaml};
 use crate::runner::read;
 
 /// Gives `flow`, the workflow read from `root` at `path` in the
-/// repository whose root is `here`, what the repository tells of it beyond
+/// repository whose scripts are `beside` (with the file's one budget of
+/// spliced script, so a called job's commands spend what its steps left),
+/// what the repository tells of it beyond
 /// the file: what the caller knows (`--default-branch`, `--repository`),
 /// the triggers of the workflows that call it, the values its callers give
 /// its inputs, and the commands and caches of the repository's own actions
@@ -23,7 +25,7 @@ pub fn join<'a>(
     flow: &mut Workflow<'a>,
     root: &yaml::Node,
     path: &Path,
-    here: &Path,
+    beside: &Beside<'_>,
     neighbours: &'a Neighbours<'_>,
 ) {
     flow.default_branch = neighbours.known.default_branch.map(str::to_owned);
@@ -44,7 +46,6 @@ pub fn join<'a>(
         .map(|v| v.iter().map(Option::as_ref).collect())
         .unwrap_or_default();
     let inputs = calls::input_values(root, &with);
-    let beside = scripts::Beside::new(&neighbours.scripts, here.to_path_buf());
     for job in &mut flow.jobs {
         job.inputs = inputs.clone();
         let called = job
@@ -56,12 +57,12 @@ pub fn join<'a>(
                     .get(&calls::workflows_dir(path).join(name))
             });
         if let Some(callee) = called {
-            let steps = given_steps(job, &calls::workflow_run_inputs(callee), &beside);
+            let steps = given_steps(job, &calls::workflow_run_inputs(callee), beside);
             job.steps.extend(steps);
         }
         for step in &mut job.steps {
             let dir = step.text("uses").and_then(|u| u.trim().strip_prefix("./"));
-            if let Some(action) = dir.and_then(|d| neighbours.actions.get(&here.join(d))) {
+            if let Some(action) = dir.and_then(|d| neighbours.actions.get(&beside.root.join(d))) {
                 step.given = calls::given_commands(step, &action.runs);
                 step.cache_saves.clone_from(&action.saves);
             }

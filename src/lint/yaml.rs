@@ -28,6 +28,12 @@ pub const MAX_NODES: usize = 250_000;
 /// is refused, so nothing that walks the tree (or drops it) can exhaust
 /// the stack.
 pub const MAX_DEPTH: usize = 64;
+/// Bytes of scalar text (and its line table) a file may expand to, every
+/// copy counted: an alias copies its node's text, so a 160 KB file of one
+/// 100 KB anchored value and 20,000 aliases to it would hold 2 GB (it
+/// aborted lint on a memory limit). The largest real workflow holds about
+/// 200 KB of text, so this is 300 times that.
+pub const MAX_BYTES: usize = 64 << 20;
 
 /// A place in the file: line and column, both from 1 (columns in
 /// characters), as editors and SARIF count them.
@@ -250,6 +256,8 @@ pub enum YamlError {
     },
     #[error("more than {MAX_NODES} nodes once aliases are expanded")]
     TooLarge,
+    #[error("too large once aliases are expanded: more than {} MiB of text", MAX_BYTES >> 20)]
+    TooLong,
     #[error("line {line}: nested more than {MAX_DEPTH} levels deep")]
     TooDeep { line: usize },
     #[error("the file holds no YAML document")]
@@ -320,13 +328,17 @@ fn parse_ended(text: &str) -> Result<Node, YamlError> {
         })?;
         match event.data {
             EventData::StreamEnd | EventData::DocumentEnd { .. } => break,
-            data => builder.on_event(data, event.start_mark),
+            data => builder.on_event(data, event.start_mark, event.end_mark),
         }
         if let Some(line) = builder.too_deep {
             return Err(YamlError::TooDeep { line });
         }
         if builder.too_large {
-            return Err(YamlError::TooLarge);
+            return Err(if builder.held.bytes > MAX_BYTES {
+                YamlError::TooLong
+            } else {
+                YamlError::TooLarge
+            });
         }
     }
     builder.root.ok_or(YamlError::Empty)
@@ -340,7 +352,26 @@ enum Open {
 /// A collection being built, with the nodes below it so far (every copy).
 struct Frame {
     open: Open,
-    size: usize,
+    size: Size,
+}
+
+/// What a node holds in memory, every copy counted: its nodes, and the
+/// bytes of its scalars' text and line tables.
+#[derive(Clone, Copy, Default)]
+struct Size {
+    nodes: usize,
+    bytes: usize,
+}
+
+impl Size {
+    const ONE: Size = Size { nodes: 1, bytes: 0 };
+
+    fn plus(self, other: Size) -> Size {
+        Size {
+            nodes: self.nodes.saturating_add(other.nodes),
+            bytes: self.bytes.saturating_add(other.bytes),
+        }
+    }
 }
 
 #[derive(Default)]
@@ -348,19 +379,19 @@ struct Builder<'t> {
     /// The file, for where a block scalar's first line starts.
     text: &'t str,
     stack: Vec<Frame>,
-    /// Each anchor's node and its size in nodes.
-    anchors: HashMap<String, (Node, usize)>,
+    /// Each anchor's node and its size.
+    anchors: HashMap<String, (Node, Size)>,
     root: Option<Node>,
-    nodes: usize,
+    held: Size,
     too_large: bool,
     too_deep: Option<usize>,
 }
 
 impl Builder<'_> {
-    /// Counts `size` more nodes held in memory; false once over the limit.
-    fn hold(&mut self, size: usize) -> bool {
-        self.nodes = self.nodes.saturating_add(size);
-        if self.nodes > MAX_NODES {
+    /// Counts `size` more held in memory; false once over a limit.
+    fn hold(&mut self, size: Size) -> bool {
+        self.held = self.held.plus(size);
+        if self.held.nodes > MAX_NODES || self.held.bytes > MAX_BYTES {
             self.too_large = true;
             self.stack.clear();
             self.anchors.clear();
@@ -369,7 +400,7 @@ impl Builder<'_> {
     }
 
     /// Places a finished node of `size` nodes into its parent.
-    fn finish(&mut self, node: Node, size: usize, anchor: Option<String>) {
+    fn finish(&mut self, node: Node, size: Size, anchor: Option<String>) {
         if let Some(anchor) = anchor {
             // The anchor keeps a copy: it counts as much as the node.
             if !self.hold(size) {
@@ -378,7 +409,7 @@ impl Builder<'_> {
             self.anchors.insert(anchor, (node.clone(), size));
         }
         if let Some(frame) = self.stack.last_mut() {
-            frame.size = frame.size.saturating_add(size);
+            frame.size = frame.size.plus(size);
         }
         let open = self.stack.last_mut().map(|f| &mut f.open);
         match open {
@@ -419,7 +450,10 @@ impl Builder<'_> {
             self.stack.clear();
             return;
         }
-        self.stack.push(Frame { open, size: 1 });
+        self.stack.push(Frame {
+            open,
+            size: Size::ONE,
+        });
     }
 }
 
@@ -448,8 +482,8 @@ impl Builder<'_> {
         (Pos::from_mark(mark), from)
     }
 
-    fn on_event(&mut self, event: EventData, mark: Mark) {
-        if self.too_large || self.too_deep.is_some() || !self.hold(1) {
+    fn on_event(&mut self, event: EventData, mark: Mark, end: Mark) {
+        if self.too_large || self.too_deep.is_some() || !self.hold(Size::ONE) {
             return;
         }
         let at = Pos::from_mark(mark);
@@ -471,10 +505,18 @@ impl Builder<'_> {
                 };
                 let mut scalar = Scalar::new(value, style, at);
                 if matches!(style, Style::Plain | Style::Folded) {
-                    scalar.folds = folds::line_starts(self.text, from, at, &scalar.text);
+                    let end = usize::try_from(end.index).unwrap_or(usize::MAX);
+                    scalar.folds = folds::line_starts(self.text, (from, end), at, &scalar.text);
+                }
+                let bytes = scalar
+                    .text
+                    .len()
+                    .saturating_add(std::mem::size_of_val(scalar.folds.as_slice()));
+                if !self.hold(Size { nodes: 0, bytes }) {
+                    return;
                 }
                 let value = Value::Scalar(scalar);
-                self.finish(Node { at, value }, 1, anchor);
+                self.finish(Node { at, value }, Size { nodes: 1, bytes }, anchor);
             }
             EventData::SequenceStart { anchor, .. } => {
                 self.open(Open::Seq(at, anchor, Vec::new()), at);

@@ -68,7 +68,9 @@ const REPORTS: &[&str] = &[
 /// each is `true`, as openobserve's regression summary does; or
 /// `re-actors/alls-green` over its `needs`), after at most a checkout and
 /// set-up (intel's `check-jobs` on its self-hosted `runner-0.0.22` label
-/// checks out and sets Python up before alls-green): it holds a runner
+/// checks out and sets Python up before alls-green; a local action whose
+/// folder is also named for benchmarking, `setup-and-run-bench`, is no
+/// set-up: it may run them): it holds a runner
 /// for seconds, whatever its condition. Not a call of a reusable
 /// workflow: its steps are the called jobs', and what it passes them to
 /// run is not all they do.
@@ -87,7 +89,9 @@ fn reports_only(job: &Job<'_>) -> bool {
             let folder = a.trim_end_matches('/').rsplit('/').next().unwrap_or("");
             a == "actions/checkout"
                 || a.starts_with("actions/setup-")
-                || (a.starts_with("./") && folder.starts_with("setup"))
+                || (a.starts_with("./")
+                    && folder.starts_with("setup")
+                    && !names::named_for_benchmarks(folder))
         })
     };
     job.text("uses").is_none()

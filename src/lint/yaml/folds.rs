@@ -15,12 +15,24 @@ use super::Pos;
 /// in the value as written (its indentation and trailing blanks dropped,
 /// blank lines skipped); the first line that does not match ends the
 /// reading, and the value's end ends it, so it costs one pass over the
-/// scalar's own lines. Empty for a value on one line.
-pub(super) fn line_starts(source: &str, from: usize, at: Pos, value: &str) -> Vec<(usize, Pos)> {
+/// scalar's own lines. Empty for a value on one line: one with no line
+/// break before `end`, the byte its text ends at, is known as one without
+/// reading on to its line's end (a flow sequence of 100,000 plain items
+/// on one line read that line's rest for each, quadratic).
+pub(super) fn line_starts(
+    source: &str,
+    (from, end): (usize, usize),
+    at: Pos,
+    value: &str,
+) -> Vec<(usize, Pos)> {
     let mut starts = Vec::new();
     let Some(rest) = source.get(from..) else {
         return starts;
     };
+    let extent = end.saturating_sub(from).min(rest.len());
+    if !rest.as_bytes().iter().take(extent).any(|&b| b == b'\n') {
+        return starts;
+    }
     let mut lines = rest.split('\n');
     let first = lines
         .next()

@@ -82,3 +82,107 @@ fn an_action_line_of_200_000_inputs_is_read_within_256_bytes_of_each() {
         found(&[("long-timeout", 3)])
     );
 }
+
+#[test]
+fn an_anchored_value_copied_by_a_thousand_aliases_is_refused_by_name() {
+    // 100 KB of text anchored once and named 1,000 times: 100 MB once
+    // expanded, past the 64 MiB of text a file may hold (20,000 aliases,
+    // 2 GB, aborted lint under a memory limit before the bound).
+    let text = format!(
+        "on: push\nx: &a \"{}\"\ny:\n{}jobs: {{}}\n",
+        "a".repeat(100_000),
+        "  - *a\n".repeat(1_000)
+    );
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("aliased.yml");
+    std::fs::write(&file, text).unwrap();
+    let run = Bin::new()
+        .in_dir(tmp.path())
+        .args(["lint", "aliased.yml"])
+        .run();
+    run.assert_code(1);
+    assert!(
+        run.stderr.contains("aliased.yml")
+            && run
+                .stderr
+                .contains("too large once aliases are expanded: more than 64 MiB of text"),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+}
+
+#[test]
+fn a_flow_sequence_of_100_000_plain_items_on_one_line_is_read_once() {
+    // 1.7 MB on one line: each plain item's line breaks are looked for only
+    // within its own text, not on to the line's end (quadratic before).
+    let items: Vec<String> = (0..100_000).map(|i| format!("i{i:014}")).collect();
+    let text = format!(
+        "on: push\nenv:\n  X: [{}]\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo\n",
+        items.join(", ")
+    );
+    assert!(text.len() > 1_700_000, "{}", text.len());
+    assert_eq!(lint_one(&text, 0), found(&[]));
+}
+
+#[test]
+fn five_hundred_calls_of_one_long_reusable_workflow_read_it_once() {
+    // 500 jobs call one reusable workflow of 5,000 steps: it is read and
+    // judged once for the linted file, not twice for each call.
+    let mut called = String::from(
+        "on:\n  workflow_call:\n    inputs:\n      minutes:\n        type: number\n        default: 30\njobs:\n  bench:\n    runs-on: ${{ inputs.runner }}\n    timeout-minutes: ${{ inputs.minutes }}\n    steps:\n",
+    );
+    for i in 0..5_000 {
+        called.push_str(&format!("      - run: cargo bench --bench b{i}\n"));
+    }
+    let mut text = String::from("on: push\njobs:\n");
+    for i in 0..500 {
+        text.push_str(&format!(
+            "  bench{i}:\n    uses: ./.github/workflows/called.yml\n    with:\n      minutes: 240\n"
+        ));
+    }
+    let lines: Vec<u64> = (0..500).map(|i| 3 + 4 * i).collect();
+    let got = lint_with(&text, &[(".github/workflows/called.yml", called)], 4);
+    let want: Vec<(String, String, u64)> = lines
+        .iter()
+        .map(|l| ("w.yml".to_owned(), "long-timeout".to_owned(), *l))
+        .collect();
+    assert_eq!(got, want);
+}
+
+/// A workflow whose job `a` runs `./x.sh` (256 KiB) `runs` times, and whose
+/// job `b` passes `bash ./y.sh` (a walk back through history) to a
+/// reusable workflow that runs it.
+fn spliced_then_called(runs: usize) -> Vec<(String, String, u64)> {
+    let mut text = String::from("on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n");
+    text.push_str(&"      - run: bash ./x.sh\n".repeat(runs));
+    text.push_str("  b:\n    uses: ./.github/workflows/r.yml\n    with:\n      cmd: bash ./y.sh\n");
+    let called = "on:\n  workflow_call:\n    inputs:\n      cmd:\n        type: string\njobs:\n  r:\n    runs-on: [self-hosted, gpu]\n    timeout-minutes: 30\n    steps:\n      - run: ${{ inputs.cmd }}\n";
+    // Exactly 256 KiB: 64 runs of it are the whole 16 MiB.
+    let mut pad = "# pad\n".repeat(256 * 1024 / 6);
+    pad.insert_str(0, &"#".repeat(256 * 1024 - pad.len() - 1));
+    pad.insert(0, '\n');
+    let walk = "for c in $(git rev-list HEAD~8..HEAD); do git checkout $c && cargo bench || continue; break; done\n";
+    lint_with(
+        &text,
+        &[
+            (".github/workflows/r.yml", called.to_owned()),
+            ("x.sh", pad),
+            ("y.sh", walk.to_owned()),
+        ],
+        if runs < 64 { 4 } else { 0 },
+    )
+}
+
+#[test]
+fn a_called_jobs_scripts_spend_the_files_one_splice_budget() {
+    // 63 runs of a 256 KiB script leave room for `y.sh` in the call: its
+    // walk back is found. 64 spend the file's 16 MiB, and the call's
+    // script adds nothing (it had a fresh 16 MiB of its own before).
+    let line = 5 + 63 + 4;
+    assert_eq!(
+        spliced_then_called(63),
+        [("w.yml".to_owned(), "baseline-walk".to_owned(), line)]
+    );
+    assert_eq!(spliced_then_called(64), found(&[]));
+}

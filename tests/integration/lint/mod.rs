@@ -22,6 +22,7 @@ mod heldout8;
 mod heldout9;
 mod json;
 mod never_panics;
+mod review;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
