@@ -172,7 +172,7 @@ pub fn benchmarks(w: &Workflow<'_>, file: &str, context: Context<'_>) -> Benchma
 /// (`benchmark`) and the called job's `timeout-minutes` is an input. Its
 /// allowance is then written only at the call. AutoMQ's nightly
 /// `benchmarks_e2e` runs its benchmark suite through `e2e-run.yml`, whose
-/// one job allows 2,880 minutes (issue 49, tenth held-out set). A called
+/// one job allows 2,880 minutes. A called
 /// job that benchmarks by its own evidence, with its minutes written out,
 /// is found in its own file.
 fn long_bench_call(job: &Job<'_>, benchmark: bool, judged: &CalledFiles<'_>) -> bool {
@@ -269,7 +269,7 @@ fn called_file<'j, 'c>(job: &Job<'_>, judged: &'j CalledFiles<'c>) -> Option<&'j
 /// `${{ inputs.K }}`: what the call passes for K written out, or else
 /// the input's default (`given`, [`input_values`]). BladeDISC's benchmark
 /// calls pass 4,320 to 14,400 minutes to its reusable workflow, or get
-/// its 360-minute default (issue 49, eleventh held-out set). `None` for
+/// its 360-minute default. `None` for
 /// minutes written out, or a value passed by an expression.
 fn input_minutes(called_job: &Job<'_>, given: &CallInputs) -> Option<f64> {
     let text = called_job.text("timeout-minutes")?;
@@ -284,7 +284,7 @@ fn input_minutes(called_job: &Job<'_>, given: &CallInputs) -> Option<f64> {
 /// named for sending ("Upload benchmark results"). test-infra's reusable
 /// `upload_benchmark_results.yml` downloads the caller's results and runs
 /// `upload_benchmark_results.py` on them, a script named for benchmarking
-/// that measures nothing (issue 49, ninth held-out set). A job that also
+/// that measures nothing. A job that also
 /// runs a step not so named ("Run benchmarks") is not one, nor one any of
 /// whose steps runs a benchmark command, whatever it is named ("Run
 /// benchmarks and upload results" running `cargo bench && ./upload.sh`):
@@ -330,8 +330,8 @@ fn relays_results(job: &Job<'_>) -> bool {
 /// case, as GitHub's do) that starts a self-hosted runner with an action
 /// made for it (`machulav/ec2-github-runner` and its kin, not in `mode:
 /// stop`). Such a runner is self-hosted by construction, a machine the
-/// project pays for while the job holds it (marqo's EC2 GPU runners,
-/// issue 49, eighth held-out set). An output of any other job (a label
+/// project pays for while the job holds it (marqo's EC2 GPU runners). An output
+/// of any other job (a label
 /// picked in a script) is not seen.
 fn started_runner(starters: &BTreeSet<String>, job: &Job<'_>) -> bool {
     let mut labels = Vec::new();
@@ -454,7 +454,7 @@ pub fn step_runs_benchmarks(step: &Step<'_>) -> bool {
     }
     // The repository's own action whose folder is named for benchmarking
     // (`uses: ./.github/workflows/test-benchmark`, valkey-glide's, which
-    // runs its benchmark suite on each language's test job; issue 49) runs
+    // runs its benchmark suite on each language's test job) runs
     // them, as a script so named does; not one named for a chore around
     // them (`setup-benchmarks`, `upload-benchmark-results`).
     if step
@@ -478,7 +478,7 @@ pub fn step_runs_benchmarks(step: &Step<'_>) -> bool {
 /// Whether an upload holds what a build made, not results: its name or
 /// path says a wheel, a package or a build (`benchmarks-wheel`, `*.whl`,
 /// `dist/`): read on Intel's "Build benchmarks wheel" job, which measures
-/// nothing (issue 49, fourth held-out set).
+/// nothing.
 fn built(step: &Step<'_>) -> bool {
     ["name", "path"].iter().any(|k| {
         step.with_text(k).is_some_and(|v| {
@@ -494,8 +494,8 @@ fn built(step: &Step<'_>) -> bool {
 /// (not a report or set-up) given `--csv FILE` and an upload holding CSV
 /// files (`output_artifacts/*.csv`). A timing run writes a row per case
 /// and keeps it; read on nod-ai/shark-ai's conv timings with and without
-/// tuning specs, published daily, whose names say neither bench nor perf
-/// (issue 49). A CSV upload alone is not evidence: test jobs upload
+/// tuning specs, published daily, whose names say neither bench nor perf.
+/// A CSV upload alone is not evidence: test jobs upload
 /// failure lists and pass rates as CSV (Intel's XPU test workflows).
 fn publishes_tables(job: &Job<'_>) -> bool {
     let writes = job.steps.iter().any(|s| {

@@ -76,7 +76,7 @@ pub fn join<'a>(
 /// cuda partial`, run by `reusable.yml` inside `docker run`), each read as
 /// a step of the calling job whose script is that value, at its line,
 /// with the repository scripts it runs read `beside` it: the called job
-/// runs them for this caller (issue 49, eleventh held-out set).
+/// runs them for this caller.
 fn given_steps<'a>(job: &Job<'a>, names: &[String], beside: &Beside<'_>) -> Vec<Step<'a>> {
     let with = job.get("with").map(yaml::Node::entries).unwrap_or_default();
     let mut out = Vec::new();
@@ -158,11 +158,10 @@ pub struct Action {
 /// The keys of the caches an action's steps save explicitly
 /// (`actions/cache/save`, with no `if:` of their own): a composite action
 /// that saves a cache saves it for every step that uses it (knowhere's
-/// `cache-save` action on its self-hosted runner, issue 49, eighth
-/// held-out set). Not `actions/cache`, which restores first and saves only
-/// on a miss: setup actions shared by every job use it for tools keyed by
-/// their install scripts (vector's `setup`, labelled no cost on the fourth
-/// held-out set), and each of its users would be a finding.
+/// `cache-save` action on its self-hosted runner). Not `actions/cache`,
+/// which restores first and saves only on a miss: setup actions shared by
+/// every job use it for tools keyed by their install scripts (vector's
+/// `setup`), and each of its users would be a finding.
 fn cache_saves(action: &yaml::Node) -> Vec<String> {
     let steps = action
         .get("runs")

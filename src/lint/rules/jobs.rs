@@ -127,8 +127,8 @@ fn job_always(job: &Job<'_>, benchmarks: bool, costly: bool, hits: &mut Vec<Hit>
 /// `long-timeout`: the job's allowance, and each benchmark step's. A job
 /// with no `timeout-minutes` whose benchmark is bounded at its step (120
 /// minutes or more: [`bounded_at_step`]) is one cost, reported once, at
-/// the step that says it (read on RediSearch's micro-benchmarks, issue
-/// 49); a benchmark step left unbounded before it (the seed's "Run
+/// the step that says it (read on RediSearch's micro-benchmarks); a benchmark
+/// step left unbounded before it (the seed's "Run
 /// benchmarks" before its 180-minute baselines) keeps the job's 360
 /// minutes a cost of its own.
 fn long_timeout(job: &Job<'_>, hits: &mut Vec<Hit>) {
@@ -175,15 +175,15 @@ fn long_timeout(job: &Job<'_>, hits: &mut Vec<Hit>) {
 /// Which of `job`'s steps measure: those seen to run benchmarks; in a
 /// benchmark job none of whose steps is seen to (one by its name, its
 /// workflow's or its runner's), those that run a program and are not
-/// named for a chore, as the job's evidence says they do: sglang-jax's `pallas-kernel-benchmark` runs
+/// named for a chore, as the job's evidence says they do: sglang-jax's
+/// `pallas-kernel-benchmark` runs
 /// `run_suite.py --suite kernel-performance-test-...` in a step named
-/// "Run test", allowed 120 minutes (issue 49, sixth held-out set).
+/// "Run test", allowed 120 minutes.
 fn measuring_steps(job: &Job<'_>) -> fn(&Step<'_>) -> bool {
     // An upload of results is evidence that the job measured, not a step
     // that measures: when it is the only evidence, the program steps
     // measured what it uploads (rally's "Run tests", allowed 160 minutes,
-    // whose races' logs under `benchmarks/` are uploaded; issue 49, eighth
-    // held-out set).
+    // whose races' logs under `benchmarks/` are uploaded).
     let measures = |s: &Step<'_>| {
         step_runs_benchmarks(s) && s.action().as_deref() != Some("actions/upload-artifact")
     };
@@ -314,8 +314,7 @@ fn concurrency(
 /// Whether a (squeezed) `cancel-in-progress` is true for every ref but
 /// one branch's: `${{ github.ref != 'refs/heads/master' }}` (or
 /// `github.ref_name != 'master'`) keeps the branch's runs and cancels a
-/// pull request's, a labelled one's among them (ceno's GPU integration,
-/// issue 49, twelfth held-out set).
+/// pull request's, a labelled one's among them (ceno's GPU integration).
 fn cancels_but_on_a_branch(cancel: &str) -> bool {
     let Some(inner) = cancel
         .strip_prefix("${{")
@@ -435,7 +434,7 @@ const SOURCES: &[&str] = &[
 /// `'src/**/*.rs'`), not a lockfile or manifest (`'**/Cargo.lock'`,
 /// `'requirements*.txt'`): the key of a pull request that changes the
 /// sources is its own, so it saves its own copy (apache/arrow's CUDA
-/// builds' Docker volumes on a GPU machine; issue 49, sixth held-out set).
+/// builds' Docker volumes on a GPU machine).
 /// The repository's workflows (`.github/**`) are the other finding.
 fn hashes_sources(key: &str) -> bool {
     key.match_indices("hashFiles(").any(|(at, call)| {
@@ -456,7 +455,7 @@ fn hashes_sources(key: &str) -> bool {
 /// Whether a step of `job` saves a cache under `key` (`actions/cache/save`
 /// with the same key text): a restore and a save of one key are one cache,
 /// and its key's cost is reported once, at the save (read on
-/// onnxruntime-genai's Windows CUDA build, issue 49).
+/// onnxruntime-genai's Windows CUDA build).
 fn saved_under(job: &Job<'_>, key: &str) -> bool {
     job.steps.iter().any(|s| {
         s.action().as_deref() == Some("actions/cache/save")
