@@ -482,6 +482,40 @@ impl Builder<'_> {
         (Pos::from_mark(mark), from)
     }
 
+    /// A scalar read: its style, where its text starts in the file (a block
+    /// scalar's first line, not its indicator), where each line of a plain
+    /// or folded one begins, and its bytes counted before it is kept.
+    fn on_scalar(
+        &mut self,
+        value: String,
+        style: ScalarStyle,
+        anchor: Option<String>,
+        (mark, end): (Mark, Mark),
+    ) {
+        let at = Pos::from_mark(mark);
+        let index = usize::try_from(mark.index).unwrap_or(usize::MAX);
+        let (style, (at, from)) = match style {
+            ScalarStyle::Literal => (Style::Literal, self.block_start(mark)),
+            ScalarStyle::Folded => (Style::Folded, self.block_start(mark)),
+            ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted => (Style::Quoted, (at, index)),
+            _ => (Style::Plain, (at, index)),
+        };
+        let mut scalar = Scalar::new(value, style, at);
+        if matches!(style, Style::Plain | Style::Folded) {
+            let end = usize::try_from(end.index).unwrap_or(usize::MAX);
+            scalar.folds = folds::line_starts(self.text, (from, end), at, &scalar.text);
+        }
+        let bytes = scalar
+            .text
+            .len()
+            .saturating_add(std::mem::size_of_val(scalar.folds.as_slice()));
+        if !self.hold(Size { nodes: 0, bytes }) {
+            return;
+        }
+        let value = Value::Scalar(scalar);
+        self.finish(Node { at, value }, Size { nodes: 1, bytes }, anchor);
+    }
+
     fn on_event(&mut self, event: EventData, mark: Mark, end: Mark) {
         if self.too_large || self.too_deep.is_some() || !self.hold(Size::ONE) {
             return;
@@ -493,31 +527,7 @@ impl Builder<'_> {
                 style,
                 anchor,
                 ..
-            } => {
-                let index = usize::try_from(mark.index).unwrap_or(usize::MAX);
-                let (style, (at, from)) = match style {
-                    ScalarStyle::Literal => (Style::Literal, self.block_start(mark)),
-                    ScalarStyle::Folded => (Style::Folded, self.block_start(mark)),
-                    ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted => {
-                        (Style::Quoted, (at, index))
-                    }
-                    _ => (Style::Plain, (at, index)),
-                };
-                let mut scalar = Scalar::new(value, style, at);
-                if matches!(style, Style::Plain | Style::Folded) {
-                    let end = usize::try_from(end.index).unwrap_or(usize::MAX);
-                    scalar.folds = folds::line_starts(self.text, (from, end), at, &scalar.text);
-                }
-                let bytes = scalar
-                    .text
-                    .len()
-                    .saturating_add(std::mem::size_of_val(scalar.folds.as_slice()));
-                if !self.hold(Size { nodes: 0, bytes }) {
-                    return;
-                }
-                let value = Value::Scalar(scalar);
-                self.finish(Node { at, value }, Size { nodes: 1, bytes }, anchor);
-            }
+            } => self.on_scalar(value, style, anchor, (mark, end)),
             EventData::SequenceStart { anchor, .. } => {
                 self.open(Open::Seq(at, anchor, Vec::new()), at);
             }
