@@ -90,7 +90,7 @@ fn judged(inputs: &Inputs) -> Judged {
     Judged {
         config: inputs.config.path().map(Path::to_owned),
         config_text: text.ok().flatten().map(str::to_owned),
-        config_error: text.err().map(unread),
+        config_error: text.err().map(crate::contract::rounds::config_error_line),
         keys: columns.keys.as_ref().map(|v| v.text.clone()),
         metric: columns.metric.as_ref().map(|m| {
             let way = match m.direction {
@@ -106,16 +106,6 @@ fn judged(inputs: &Inputs) -> Judged {
         warn: Some(asked.warn),
         false_alarms: Some(asked.false_alarms),
     }
-}
-
-/// Why bench holds no copy of the config, as the manifest keeps it: one
-/// line (a control character is a space), at most 500 characters.
-pub fn unread(why: &str) -> String {
-    let line: String = why
-        .chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect();
-    crate::runner::text::cut(&line, 500)
 }
 
 /// Writes the manifest to `out_dir/rounds.json` (an earlier one is

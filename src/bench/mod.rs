@@ -250,7 +250,7 @@ fn unread_config(inputs: &Inputs, outcome: &mut Outcome) {
     side.warn(format!(
         "--config {} was not used by this run and could not be read ({}): the manifest holds no copy of it, and compare --manifest refuses it unless given --config",
         runner::shown(&path.to_string_lossy()),
-        manifest::unread(why)
+        crate::contract::rounds::config_error_line(why)
     ));
 }
 

@@ -165,11 +165,9 @@ fn benched_config(inputs: &mut Inputs, judged: &Judged, origin: &str) -> Result<
             inputs.config = Some(ConfigFrom::Benched(Box::new(config)));
         }
         (None, Some(_)) if judged.config_error.is_some() => {
-            // The harness could have rewritten it: one line, cut.
-            let line: String = (judged.config_error.as_deref().unwrap_or_default().chars())
-                .map(|c| if c.is_control() { ' ' } else { c })
-                .collect();
-            let why = crate::runner::text::cut(&line, 500);
+            let why = crate::contract::rounds::config_error_line(
+                judged.config_error.as_deref().unwrap_or_default(),
+            );
             return Err(CompareError::Manifest(ManifestError::ConfigUnread {
                 origin: origin.to_owned(),
                 config: named.unwrap_or_default(),

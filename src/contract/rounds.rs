@@ -53,6 +53,18 @@ pub const MAX_MANIFEST_BYTES: u64 = 8 * 1024 * 1024;
 /// The most bytes of bench's reason for holding no copy of the config
 /// (`judged.config_error`): bench writes at most 500 characters of it.
 pub const MAX_CONFIG_ERROR_BYTES: usize = 4096;
+
+/// Why bench holds no copy of the config, as the manifest keeps it and
+/// compare shows it: one line (a control character is a space), at most
+/// 500 characters. Compare applies it again: the harness could have
+/// rewritten the manifest.
+pub fn config_error_line(why: &str) -> String {
+    let line: String = why
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    crate::runner::text::cut(&line, 500)
+}
 /// The most rounds a manifest may hold (bench's `--max-rounds` is at most
 /// this): each round is two files compare reads.
 pub const MAX_ROUNDS: usize = 1000;
