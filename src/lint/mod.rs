@@ -19,6 +19,7 @@ pub mod fix;
 pub mod inputs;
 pub mod names;
 mod neighbours;
+mod picks;
 pub mod places;
 pub mod programs;
 pub mod render;

@@ -30,3 +30,24 @@ fn jobs_that_start_or_stop_machines_are_chores() {
         ]
     );
 }
+
+/// A database driver's tests: `runs-on: ${{ matrix.os }}` over `matrix:
+/// ${{ fromJSON(needs.list.outputs.matrix) }}`, a matrix the `list` job's
+/// Python writes with GitHub's own images; and a lint job whose
+/// `matrix.os` is `fromJson` of another output, also hosted images. The
+/// file shows what those jobs pick, and it is hosted: a benchmark step
+/// with no timeout there is no `long-timeout`. A job whose picker writes
+/// `self-hosted` (`LABELS: '["self-hosted", "llm", "perf"]'`), a runner a
+/// job starts with a runner action, and one a variable names (which the
+/// file never shows) are still found.
+#[test]
+fn a_runner_another_job_picks_is_what_that_job_writes() {
+    assert_eq!(
+        lint("picked-runner.yml"),
+        [
+            at("long-timeout", 53),
+            at("long-timeout", 59),
+            at("long-timeout", 74),
+        ]
+    );
+}
