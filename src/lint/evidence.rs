@@ -33,6 +33,7 @@ use super::names::{job_does_chores, prepares_benchmarks, warms_up};
 use super::programs::compiles_only;
 pub use super::programs::{benchmark_command, measures_both_sides, runs_each_side};
 use super::programs::{invoked, own_program};
+use super::relays::relays_results;
 use super::workflow::{CallInputs, Job, Step, Workflow, input_in, read, unknown_runner};
 use crate::config::Lint;
 use crate::lint::yaml::Node;
@@ -277,52 +278,6 @@ fn input_minutes(called_job: &Job<'_>, given: &CallInputs) -> Option<f64> {
         return None;
     };
     given.get(key)?.first()?.trim().parse().ok()
-}
-
-/// Whether `job` only passes on results another job measured: it
-/// downloads an artifact, and each of its steps that runs a program is
-/// named for sending ("Upload benchmark results"). test-infra's reusable
-/// `upload_benchmark_results.yml` downloads the caller's results and runs
-/// `upload_benchmark_results.py` on them, a script named for benchmarking
-/// that measures nothing. A job that also
-/// runs a step not so named ("Run benchmarks") is not one, nor one any of
-/// whose steps runs a benchmark command, whatever it is named ("Run
-/// benchmarks and upload results" running `cargo bench && ./upload.sh`):
-/// a name never outweighs what a script runs. A benchmark command itself
-/// named for sending (`python upload_benchmark_results.py`) still relays.
-fn relays_results(job: &Job<'_>) -> bool {
-    let sends = |c: &_| {
-        invoked(c).is_some_and(|(_, words)| {
-            words
-                .iter()
-                .any(|w| super::names::words(w).any(|x| super::names::sends_word(&x)))
-        })
-    };
-    let measures = job.steps.iter().any(|s| {
-        s.script.as_ref().is_some_and(|script| {
-            script
-                .commands
-                .iter()
-                .any(|c| benchmark_command(c) && !sends(c))
-        })
-    });
-    let downloads = job.steps.iter().any(|s| {
-        s.action().is_some_and(|a| {
-            a == "actions/download-artifact" || a.ends_with("/action-download-artifact")
-        })
-    });
-    let mut programs = job
-        .steps
-        .iter()
-        .filter(|s| step_runs_a_program(s))
-        .peekable();
-    downloads
-        && !measures
-        && programs.peek().is_some()
-        && programs.all(|s| {
-            s.text("name")
-                .is_some_and(|n| super::names::words(n).any(|w| super::names::sends_word(&w)))
-        })
 }
 
 /// Whether `job` runs on a runner another job of the workflow starts: its

@@ -22,6 +22,7 @@ mod neighbours;
 mod picks;
 pub mod places;
 pub mod programs;
+mod relays;
 pub mod render;
 pub mod rules;
 pub mod runners;

@@ -51,3 +51,16 @@ fn a_runner_another_job_picks_is_what_that_job_writes() {
         ]
     );
 }
+
+/// A results store's ingest job, run on `workflow_run` after the
+/// benchmarks: it downloads their results and runs
+/// `benchmark_store.py upload DIR` in a step named "Ingest source
+/// comparison", exiting 0 when the manifest is missing. It sends what
+/// another run measured, so it is no benchmark job and its `exit 0`
+/// hides no comparison. A job that runs the benchmark with `--upload`
+/// (a flag: it measures, then also uploads) and exits 0 when its
+/// baseline is missing is still `silent-baseline`.
+#[test]
+fn a_job_that_only_sends_downloaded_results_measures_nothing() {
+    assert_eq!(lint("ingest.yml"), [at("silent-baseline", 39)]);
+}
