@@ -116,7 +116,7 @@ pub fn benchmarks(w: &Workflow<'_>, file: &str, context: Context<'_>) -> Benchma
             whole
                 || lint.is_some_and(|l| l.benchmark_jobs.iter().any(|g| g.matches(&job.id.text)))
                 || !relays_results(job)
-                    && (runs_benchmarks(job)
+                    && (shows_benchmarks(job, w.repository.as_deref())
                         || publishes_tables(job)
                         || ((workflow_named
                             || named_for_benchmarks(&job.title())
@@ -385,6 +385,31 @@ const ACTIONS: &[&str] = &[
 /// Whether the job's steps show it runs benchmarks.
 pub fn runs_benchmarks(job: &Job<'_>) -> bool {
     job.steps.iter().any(step_runs_benchmarks)
+}
+
+/// [`runs_benchmarks`], as evidence that the job is a benchmark job of
+/// the repository `own` (`owner/name`, when known): an upload named for
+/// benchmarking only by the repository's name is not (a benchmarking
+/// tool's repository uploads its binary, `inference-benchmarker_x86_64`,
+/// from the job that builds its image): the name says what the project
+/// is, not what the artifact holds.
+fn shows_benchmarks(job: &Job<'_>, own: Option<&str>) -> bool {
+    let project = own
+        .and_then(|r| r.rsplit('/').next())
+        .map(str::to_ascii_lowercase)
+        .filter(|n| n.contains("bench"));
+    let by_name_only = |s: &Step<'_>| {
+        project.as_deref().is_some_and(|p| {
+            s.action().as_deref() == Some("actions/upload-artifact")
+                && ["name", "path"].iter().all(|k| {
+                    s.with_text(k)
+                        .is_none_or(|v| !v.to_ascii_lowercase().replace(p, "").contains("bench"))
+                })
+        })
+    };
+    job.steps
+        .iter()
+        .any(|s| step_runs_benchmarks(s) && !by_name_only(s))
 }
 
 /// Whether one step runs, publishes or compares benchmarks.

@@ -4,7 +4,7 @@
 //! is a real workflow's shape cut down and written anew, with look-alikes
 //! beside it that must stay as they were.
 
-use super::heldout5::{at, lint_in};
+use super::heldout5::{at, lint_in, lint_with};
 
 fn lint(file: &str) -> Vec<(String, u64)> {
     lint_in("heldout15", file)
@@ -63,4 +63,24 @@ fn a_runner_another_job_picks_is_what_that_job_writes() {
 #[test]
 fn a_job_that_only_sends_downloaded_results_measures_nothing() {
     assert_eq!(lint("ingest.yml"), [at("silent-baseline", 39)]);
+}
+
+/// A benchmarking tool's repository (`example/load-benchmarker`): its
+/// image build job on an organisation's runner group uploads the binary
+/// it built, `load-benchmarker_x86_64`. The artifact is named for
+/// benchmarking only by the repository's name, which says what the
+/// project is, not what the artifact holds: no benchmark job, no
+/// `long-timeout`. Its load test uploading `benchmark-results`, and a
+/// "Build benchmarks" job uploading `codspeed-benchmarks` with
+/// `continue-on-error`, are still found.
+#[test]
+fn an_upload_named_for_benchmarking_by_the_repositorys_name_alone_is_no_evidence() {
+    let found = [at("long-timeout", 28), at("silent-baseline", 44)];
+    let own = ["--repository", "example/load-benchmarker"];
+    assert_eq!(lint_with("heldout15", "build-image.yml", &own), found);
+    let other = ["--repository", "example/loadgen"];
+    assert_eq!(
+        lint_with("heldout15", "build-image.yml", &other),
+        [at("long-timeout", 8), found[0].clone(), found[1].clone()]
+    );
 }
