@@ -5,6 +5,7 @@
 //! beside it that must stay as they were.
 
 use super::heldout5::{at, lint_in, lint_with};
+use crate::support::harness::{Bin, repo_root};
 
 fn lint(file: &str) -> Vec<(String, u64)> {
     lint_in("heldout15", file)
@@ -82,5 +83,33 @@ fn an_upload_named_for_benchmarking_by_the_repositorys_name_alone_is_no_evidence
     assert_eq!(
         lint_with("heldout15", "build-image.yml", &other),
         [at("long-timeout", 8), found[0].clone(), found[1].clone()]
+    );
+}
+
+/// GitHub runs only the files directly in `.github/workflows`: one in a
+/// subfolder (`.github/workflows/disabled/test-gpu.yml`, a cancelling
+/// group on a self-hosted GPU runner, put aside by its project) never
+/// runs, and lint, given the folder, reads only the folder's own files.
+/// Named on the command line, the same file is linted and found.
+#[test]
+fn a_workflow_in_a_subfolder_is_never_run_and_not_read() {
+    let root = repo_root().join("tests/fixtures/lint/heldout15");
+    let run = Bin::new()
+        .in_dir(&root)
+        .args(["lint", "--format", "json", "--fail-on", "error"])
+        .run();
+    let v: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();
+    assert_eq!(v["files"], 4, "{}", run.stdout);
+    let files: Vec<&str> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|f| f["file"].as_str())
+        .collect();
+    assert!(!files.iter().any(|f| f.contains("disabled")), "{files:?}");
+    assert_eq!(
+        lint("disabled/test-gpu.yml"),
+        [at("cancel-main", 10)],
+        "named, it is linted"
     );
 }
