@@ -99,7 +99,7 @@ fn a_workflow_in_a_subfolder_is_never_run_and_not_read() {
         .args(["lint", "--format", "json", "--fail-on", "error"])
         .run();
     let v: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();
-    assert_eq!(v["files"], 4, "{}", run.stdout);
+    assert_eq!(v["files"], 5, "{}", run.stdout);
     let files: Vec<&str> = v["findings"]
         .as_array()
         .unwrap()
@@ -112,4 +112,16 @@ fn a_workflow_in_a_subfolder_is_never_run_and_not_read() {
         [at("cancel-main", 10)],
         "named, it is linted"
     );
+}
+
+/// A code-size job builds the reference and the change in one run,
+/// through a script's function given each side by a variable
+/// (`build_step $REFERENCE ~/size0` and `build_step $COMPARISON
+/// ~/size1`): a tool it cloned at its default branch serves both sides
+/// alike, no drift between them. A job that builds one side only
+/// (`build_one ${REFERENCE:-HEAD^1}`) and compares with stored sizes
+/// still measures against a clone that may have moved.
+#[test]
+fn a_side_named_by_a_variable_is_that_side() {
+    assert_eq!(lint("code-size.yml"), [at("unpinned-clone", 25)]);
 }
