@@ -394,8 +394,14 @@ pub fn benchmark_command(c: &Command) -> bool {
     };
     // A program named for a chore around the benchmarks
     // (`triton-benchmarks-validate`, `install_benchmarks.sh`) runs none.
-    // Not "compile": a compile-time benchmark measures compiling.
-    if prepares_benchmarks(base) && !super::names::words(base).any(|w| w == "compile") {
+    // Not "compile": a compile-time benchmark measures compiling. Nor a
+    // program the job built, run from its build's folder: a binary is
+    // named for what it measures (multipy's
+    // `./multipy/runtime/build/deploy_benchmark` times torch::deploy).
+    let built = words.first().is_some_and(|w| {
+        (w.contains("build/") || w.contains("bin/")) && !w.contains('$') && !base.contains('.')
+    });
+    if prepares_benchmarks(base) && !super::names::words(base).any(|w| w == "compile") && !built {
         return false;
     }
     let runs_file = program(base) || words.first().is_some_and(|w| w.contains('/'));

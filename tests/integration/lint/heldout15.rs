@@ -99,7 +99,7 @@ fn a_workflow_in_a_subfolder_is_never_run_and_not_read() {
         .args(["lint", "--format", "json", "--fail-on", "error"])
         .run();
     let v: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();
-    assert_eq!(v["files"], 5, "{}", run.stdout);
+    assert_eq!(v["files"], 6, "{}", run.stdout);
     let files: Vec<&str> = v["findings"]
         .as_array()
         .unwrap()
@@ -124,4 +124,15 @@ fn a_workflow_in_a_subfolder_is_never_run_and_not_read() {
 #[test]
 fn a_side_named_by_a_variable_is_that_side() {
     assert_eq!(lint("code-size.yml"), [at("unpinned-clone", 25)]);
+}
+
+/// A runtime's tests on a GPU runner run the benchmark it built,
+/// `./runtime/build/deploy_benchmark`, in a container's shell: a program
+/// from the build's folder is named for what it measures (it times the
+/// runtime's deploy path), not for a chore, so the job is a benchmark job
+/// and its missing timeout is found. A script named for deploying the
+/// benchmarks (`./tools/deploy_benchmarks.py`) is still a chore.
+#[test]
+fn a_built_program_named_for_benchmarking_measures_whatever_its_other_words() {
+    assert_eq!(lint("docker-tests.yml"), [at("long-timeout", 7)]);
 }
