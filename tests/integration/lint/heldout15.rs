@@ -99,7 +99,7 @@ fn a_workflow_in_a_subfolder_is_never_run_and_not_read() {
         .args(["lint", "--format", "json", "--fail-on", "error"])
         .run();
     let v: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();
-    assert_eq!(v["files"], 6, "{}", run.stdout);
+    assert_eq!(v["files"], 7, "{}", run.stdout);
     let files: Vec<&str> = v["findings"]
         .as_array()
         .unwrap()
@@ -135,4 +135,15 @@ fn a_side_named_by_a_variable_is_that_side() {
 #[test]
 fn a_built_program_named_for_benchmarking_measures_whatever_its_other_words() {
     assert_eq!(lint("docker-tests.yml"), [at("long-timeout", 7)]);
+}
+
+/// A runtime's reusable build-and-test workflow calls pytorch/test-infra's
+/// `linux_job_v2.yml`, which runs the call's `script:` on the runner it
+/// names: that script is read as a step of the calling job, so its clone
+/// of pyenv at the default branch, before the benchmark it runs, is
+/// `unpinned-clone`. The same script passed to a workflow lint does not
+/// know, and a test-only script passed to the known one, are no finding.
+#[test]
+fn a_script_a_well_known_remote_job_workflow_runs_is_a_step() {
+    assert_eq!(lint("remote-job.yml"), [at("unpinned-clone", 18)]);
 }
