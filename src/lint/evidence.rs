@@ -51,6 +51,10 @@ pub struct Benchmarks {
     /// Which jobs call a workflow of the same repository that has a
     /// benchmark job whose runner is an expression ([`unknown_bench_call`]).
     pub calls_bench: Vec<bool>,
+    /// Whether a job calls a workflow of the same repository that has a
+    /// benchmark job by its own evidence: the workflow runs benchmarks
+    /// through it (the scope of `label-cancel`).
+    pub calls_benchmarks: bool,
     /// Which jobs are benchmark calls (or calls named for benchmarking)
     /// whose called workflow allows a job that runs a program 120 minutes
     /// or more, written there or passed as an input ([`long_bench_call`]).
@@ -148,6 +152,10 @@ pub fn benchmarks(w: &Workflow<'_>, file: &str, context: Context<'_>) -> Benchma
         .map(|(j, bench)| long_bench_call(j, *bench, &judged))
         .collect();
     let any = jobs.iter().any(|b| *b);
+    let calls_benchmarks = w
+        .jobs
+        .iter()
+        .any(|j| called_file(j, &judged).is_some_and(|f| f.any_job(|_, bench| bench)));
     let kept = any
         && (consumed
             || w.jobs.iter().any(reads_earlier_runs)
@@ -161,6 +169,7 @@ pub fn benchmarks(w: &Workflow<'_>, file: &str, context: Context<'_>) -> Benchma
         kept,
         costly,
         calls_bench,
+        calls_benchmarks,
         long_calls,
     }
 }

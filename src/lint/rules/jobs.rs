@@ -50,7 +50,11 @@ pub fn check(w: &Workflow<'_>, bench: &Benchmarks, hits: &mut Vec<Hit>) {
             hits.push(h);
         }
     }
-    if let (Some(c), true) = (w.root.get("concurrency"), bench.any || holds) {
+    // Benchmarks run through a call of a workflow of the repository are
+    // this workflow's when its own events start them; a reusable
+    // workflow's calls run for its callers, judged in their files.
+    let runs = bench.any || holds || bench.calls_benchmarks && !w.on("workflow_call");
+    if let (Some(c), true) = (w.root.get("concurrency"), runs) {
         concurrency(w, holds || bench.kept, c, None, hits);
     }
 }

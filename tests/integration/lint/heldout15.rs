@@ -99,7 +99,7 @@ fn a_workflow_in_a_subfolder_is_never_run_and_not_read() {
         .args(["lint", "--format", "json", "--fail-on", "error"])
         .run();
     let v: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();
-    assert_eq!(v["files"], 7, "{}", run.stdout);
+    assert_eq!(v["files"], 11, "{}", run.stdout);
     let files: Vec<&str> = v["findings"]
         .as_array()
         .unwrap()
@@ -146,4 +146,15 @@ fn a_built_program_named_for_benchmarking_measures_whatever_its_other_words() {
 #[test]
 fn a_script_a_well_known_remote_job_workflow_runs_is_a_step() {
     assert_eq!(lint("remote-job.yml"), [at("unpinned-clone", 18)]);
+}
+
+/// A router's pull-request workflow, on `labeled` with a cancelling
+/// per-pull-request group, runs its benchmarks through a call of its own
+/// `perf-tests.yml` (`cargo bench`): adding a label cancels them, so the
+/// group is `label-cancel`. The same workflow calling a docs build is
+/// not.
+#[test]
+fn benchmarks_run_through_a_call_are_the_calling_workflows() {
+    assert_eq!(lint("pr-label.yml"), [at("label-cancel", 10)]);
+    assert_eq!(lint("pr-docs.yml"), []);
 }
