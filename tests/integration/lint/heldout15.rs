@@ -99,7 +99,7 @@ fn a_workflow_in_a_subfolder_is_never_run_and_not_read() {
         .args(["lint", "--format", "json", "--fail-on", "error"])
         .run();
     let v: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();
-    assert_eq!(v["files"], 11, "{}", run.stdout);
+    assert_eq!(v["files"], 12, "{}", run.stdout);
     let files: Vec<&str> = v["findings"]
         .as_array()
         .unwrap()
@@ -157,4 +157,14 @@ fn a_script_a_well_known_remote_job_workflow_runs_is_a_step() {
 fn benchmarks_run_through_a_call_are_the_calling_workflows() {
     assert_eq!(lint("pr-label.yml"), [at("label-cancel", 10)]);
     assert_eq!(lint("pr-docs.yml"), []);
+}
+
+/// A depth-benchmark job's step named "Run Execution Benchmark Tests"
+/// runs each test of its list with `pytest` after `set +e`, then `set -e`
+/// and `exit 0 # force successful exit`: the step measures by its name,
+/// so the programs it runs are the measurement, and their failures leave
+/// it green. The same loop that exits 1 when any test failed is handled.
+#[test]
+fn set_plus_e_in_a_step_that_measures_by_its_name_swallows_its_programs() {
+    assert_eq!(lint("depth-tests.yml"), [at("silent-baseline", 16)]);
 }
