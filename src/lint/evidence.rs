@@ -119,7 +119,7 @@ pub fn benchmarks(w: &Workflow<'_>, file: &str, context: Context<'_>) -> Benchma
         .map(|job| {
             whole
                 || lint.is_some_and(|l| l.benchmark_jobs.iter().any(|g| g.matches(&job.id.text)))
-                || !relays_results(job)
+                || !relays_results(job, step_runs_a_program)
                     && (shows_benchmarks(job, w.repository.as_deref())
                         || publishes_tables(job)
                         || ((workflow_named

@@ -354,6 +354,16 @@ fn built_perf_program(base: &str, words: &[&str]) -> bool {
             .any(|w| w.starts_with("perf") && !w.starts_with("perfetto"))
 }
 
+/// Whether a program is one the job built, run from its build's folder
+/// (`build/`, `bin/`; no extension): a binary is named for what it
+/// measures, not for a chore (multipy's
+/// `./multipy/runtime/build/deploy_benchmark` times torch::deploy).
+fn built_binary(base: &str, words: &[&str]) -> bool {
+    words.first().is_some_and(|w| {
+        (w.contains("build/") || w.contains("bin/")) && !w.contains('$') && !base.contains('.')
+    })
+}
+
 /// Whether `c` runs a benchmark, or compares benchmark results.
 pub fn benchmark_command(c: &Command) -> bool {
     let Some((base, words)) = invoked(c) else {
@@ -394,14 +404,9 @@ pub fn benchmark_command(c: &Command) -> bool {
     };
     // A program named for a chore around the benchmarks
     // (`triton-benchmarks-validate`, `install_benchmarks.sh`) runs none.
-    // Not "compile": a compile-time benchmark measures compiling. Nor a
-    // program the job built, run from its build's folder: a binary is
-    // named for what it measures (multipy's
-    // `./multipy/runtime/build/deploy_benchmark` times torch::deploy).
-    let built = words.first().is_some_and(|w| {
-        (w.contains("build/") || w.contains("bin/")) && !w.contains('$') && !base.contains('.')
-    });
-    if prepares_benchmarks(base) && !super::names::words(base).any(|w| w == "compile") && !built {
+    // Not "compile": a compile-time benchmark measures compiling.
+    let compile = super::names::words(base).any(|w| w == "compile");
+    if prepares_benchmarks(base) && !compile && !built_binary(base, &words) {
         return false;
     }
     let runs_file = program(base) || words.first().is_some_and(|w| w.contains('/'));

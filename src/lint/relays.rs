@@ -3,15 +3,17 @@
 //! repository). Such a job measures nothing, whatever its names say, so
 //! no benchmark rule looks at it. Split from [`super::evidence`]. Pure.
 
-use super::evidence::{benchmark_command, step_runs_a_program};
 use super::names::{sends_word, words};
+use super::programs::benchmark_command;
 use super::programs::{invoked, own_program};
 use super::shell::Command;
 use super::workflow::{Job, Step};
 
 /// Whether `job` only passes on results another job measured: it
 /// downloads an artifact, and each of its steps that runs a program
-/// sends ([`step_sends`]). test-infra's reusable
+/// sends ([`step_sends`]); `runs_a_program` says which steps run one
+/// (the evidence's own judgement, passed in so neither module imports the
+/// other). test-infra's reusable
 /// `upload_benchmark_results.yml` downloads the caller's results and runs
 /// `upload_benchmark_results.py` on them, a script named for benchmarking
 /// that measures nothing. A job that also
@@ -20,7 +22,7 @@ use super::workflow::{Job, Step};
 /// benchmarks and upload results" running `cargo bench && ./upload.sh`):
 /// a name never outweighs what a script runs. A benchmark command itself
 /// named for sending (`python upload_benchmark_results.py`) still relays.
-pub fn relays_results(job: &Job<'_>) -> bool {
+pub fn relays_results(job: &Job<'_>, runs_a_program: fn(&Step<'_>) -> bool) -> bool {
     let measures = job.steps.iter().any(|s| {
         s.script.as_ref().is_some_and(|script| {
             script
@@ -34,11 +36,7 @@ pub fn relays_results(job: &Job<'_>) -> bool {
             a == "actions/download-artifact" || a.ends_with("/action-download-artifact")
         })
     });
-    let mut programs = job
-        .steps
-        .iter()
-        .filter(|s| step_runs_a_program(s))
-        .peekable();
+    let mut programs = job.steps.iter().filter(|s| runs_a_program(s)).peekable();
     downloads && !measures && programs.peek().is_some() && programs.all(step_sends)
 }
 
