@@ -33,6 +33,7 @@ use super::names::{job_does_chores, prepares_benchmarks, warms_up};
 use super::programs::compiles_only;
 pub use super::programs::{benchmark_command, measures_both_sides, runs_each_side};
 use super::programs::{invoked, own_program};
+use super::relays::relays_results;
 use super::workflow::{CallInputs, Job, Step, Workflow, input_in, read, unknown_runner};
 use crate::config::Lint;
 use crate::lint::yaml::Node;
@@ -50,6 +51,10 @@ pub struct Benchmarks {
     /// Which jobs call a workflow of the same repository that has a
     /// benchmark job whose runner is an expression ([`unknown_bench_call`]).
     pub calls_bench: Vec<bool>,
+    /// Whether a job calls a workflow of the same repository that has a
+    /// benchmark job by its own evidence: the workflow runs benchmarks
+    /// through it (the scope of `label-cancel`).
+    pub calls_benchmarks: bool,
     /// Which jobs are benchmark calls (or calls named for benchmarking)
     /// whose called workflow allows a job that runs a program 120 minutes
     /// or more, written there or passed as an input ([`long_bench_call`]).
@@ -114,8 +119,8 @@ pub fn benchmarks(w: &Workflow<'_>, file: &str, context: Context<'_>) -> Benchma
         .map(|job| {
             whole
                 || lint.is_some_and(|l| l.benchmark_jobs.iter().any(|g| g.matches(&job.id.text)))
-                || !relays_results(job)
-                    && (runs_benchmarks(job)
+                || !relays_results(job, step_runs_a_program)
+                    && (shows_benchmarks(job, w.repository.as_deref())
                         || publishes_tables(job)
                         || ((workflow_named
                             || named_for_benchmarks(&job.title())
@@ -147,6 +152,10 @@ pub fn benchmarks(w: &Workflow<'_>, file: &str, context: Context<'_>) -> Benchma
         .map(|(j, bench)| long_bench_call(j, *bench, &judged))
         .collect();
     let any = jobs.iter().any(|b| *b);
+    let calls_benchmarks = w
+        .jobs
+        .iter()
+        .any(|j| called_file(j, &judged).is_some_and(|f| f.any_job(|_, bench| bench)));
     let kept = any
         && (consumed
             || w.jobs.iter().any(reads_earlier_runs)
@@ -160,6 +169,7 @@ pub fn benchmarks(w: &Workflow<'_>, file: &str, context: Context<'_>) -> Benchma
         kept,
         costly,
         calls_bench,
+        calls_benchmarks,
         long_calls,
     }
 }
@@ -279,52 +289,6 @@ fn input_minutes(called_job: &Job<'_>, given: &CallInputs) -> Option<f64> {
     given.get(key)?.first()?.trim().parse().ok()
 }
 
-/// Whether `job` only passes on results another job measured: it
-/// downloads an artifact, and each of its steps that runs a program is
-/// named for sending ("Upload benchmark results"). test-infra's reusable
-/// `upload_benchmark_results.yml` downloads the caller's results and runs
-/// `upload_benchmark_results.py` on them, a script named for benchmarking
-/// that measures nothing. A job that also
-/// runs a step not so named ("Run benchmarks") is not one, nor one any of
-/// whose steps runs a benchmark command, whatever it is named ("Run
-/// benchmarks and upload results" running `cargo bench && ./upload.sh`):
-/// a name never outweighs what a script runs. A benchmark command itself
-/// named for sending (`python upload_benchmark_results.py`) still relays.
-fn relays_results(job: &Job<'_>) -> bool {
-    let sends = |c: &_| {
-        invoked(c).is_some_and(|(_, words)| {
-            words
-                .iter()
-                .any(|w| super::names::words(w).any(|x| super::names::sends_word(&x)))
-        })
-    };
-    let measures = job.steps.iter().any(|s| {
-        s.script.as_ref().is_some_and(|script| {
-            script
-                .commands
-                .iter()
-                .any(|c| benchmark_command(c) && !sends(c))
-        })
-    });
-    let downloads = job.steps.iter().any(|s| {
-        s.action().is_some_and(|a| {
-            a == "actions/download-artifact" || a.ends_with("/action-download-artifact")
-        })
-    });
-    let mut programs = job
-        .steps
-        .iter()
-        .filter(|s| step_runs_a_program(s))
-        .peekable();
-    downloads
-        && !measures
-        && programs.peek().is_some()
-        && programs.all(|s| {
-            s.text("name")
-                .is_some_and(|n| super::names::words(n).any(|w| super::names::sends_word(&w)))
-        })
-}
-
 /// Whether `job` runs on a runner another job of the workflow starts: its
 /// `runs-on` reads `needs.<id>.outputs.` of a job (ids compare without
 /// case, as GitHub's do) that starts a self-hosted runner with an action
@@ -430,6 +394,31 @@ const ACTIONS: &[&str] = &[
 /// Whether the job's steps show it runs benchmarks.
 pub fn runs_benchmarks(job: &Job<'_>) -> bool {
     job.steps.iter().any(step_runs_benchmarks)
+}
+
+/// [`runs_benchmarks`], as evidence that the job is a benchmark job of
+/// the repository `own` (`owner/name`, when known): an upload named for
+/// benchmarking only by the repository's name is not (a benchmarking
+/// tool's repository uploads its binary, `inference-benchmarker_x86_64`,
+/// from the job that builds its image): the name says what the project
+/// is, not what the artifact holds.
+fn shows_benchmarks(job: &Job<'_>, own: Option<&str>) -> bool {
+    let project = own
+        .and_then(|r| r.rsplit('/').next())
+        .map(str::to_ascii_lowercase)
+        .filter(|n| n.contains("bench"));
+    let by_name_only = |s: &Step<'_>| {
+        project.as_deref().is_some_and(|p| {
+            s.action().as_deref() == Some("actions/upload-artifact")
+                && ["name", "path"].iter().all(|k| {
+                    s.with_text(k)
+                        .is_none_or(|v| !v.to_ascii_lowercase().replace(p, "").contains("bench"))
+                })
+        })
+    };
+    job.steps
+        .iter()
+        .any(|s| step_runs_benchmarks(s) && !by_name_only(s))
 }
 
 /// Whether one step runs, publishes or compares benchmarks.

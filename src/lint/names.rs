@@ -30,13 +30,55 @@ pub fn warms_up(name: &str) -> bool {
 /// its GPU runner and neon's project clean-up in its "Benchmarking"
 /// workflow.
 pub fn job_does_chores(job: &Job<'_>) -> bool {
+    let said: Vec<String> = words(&written(&job.title())).collect();
     // Not "compile": a compile-time benchmark measures compiling (read on
     // cccl's "Compile-time" GPU job). Publishing what was measured is a
     // chore too ("Process ASV Results", asv-runner's `asv publish` job).
-    words(&written(&job.title())).any(|w| {
+    said.iter().any(|w| {
         w != "compile" && CHORES.contains(&w.as_str())
             || ["publish", "deploy", "process"].contains(&w.as_str())
-    })
+    }) || provisions(&said)
+}
+
+/// Whether a name's words say it starts or stops the machines the
+/// benchmarks run on: a verb of provisioning and a machine
+/// (`create-runners`, `stop-g5-runners`, "Terminate EC2 machines").
+/// Such a job holds a small scheduler while it asks a cloud for GPU
+/// machines or gives them back; in a workflow named for performance it
+/// measures nothing (read on a model server's performance workflows,
+/// whose jobs start EC2 instances with `./start_instance.sh`).
+fn provisions(said: &[String]) -> bool {
+    let verb = said.iter().any(|w| {
+        [
+            "create",
+            "start",
+            "launch",
+            "spawn",
+            "provision",
+            "stop",
+            "terminate",
+            "teardown",
+            "destroy",
+            "delete",
+            "shutdown",
+        ]
+        .contains(&w.as_str())
+    });
+    let machine = said.iter().any(|w| {
+        [
+            "runner",
+            "runners",
+            "instance",
+            "instances",
+            "machine",
+            "machines",
+            "vm",
+            "vms",
+            "ec2",
+        ]
+        .contains(&w.as_str())
+    });
+    verb && machine
 }
 
 /// A name without its `${{ ... }}` expressions: what it writes out. The

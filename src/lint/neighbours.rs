@@ -59,6 +59,9 @@ pub fn join<'a>(
         if let Some(callee) = called {
             let steps = given_steps(job, &calls::workflow_run_inputs(callee), beside);
             job.steps.extend(steps);
+        } else if let Some(input) = job.text("uses").and_then(remote_script_input) {
+            let steps = given_steps(job, &[input.to_owned()], beside);
+            job.steps.extend(steps);
         }
         for step in &mut job.steps {
             let dir = step.text("uses").and_then(|u| u.trim().strip_prefix("./"));
@@ -68,6 +71,29 @@ pub fn join<'a>(
             }
         }
     }
+}
+
+/// Reusable workflows of another repository, well known to run one of
+/// their inputs as the job's script on the runner the call names
+/// (`runner:`): pytorch/test-infra's `linux_job*.yml`, `macos_job.yml`
+/// and `windows_job.yml` run `script:` (multipy's build, test and
+/// benchmark). Their files are not at hand; what they run is.
+const REMOTE_JOBS: &[&str] = &[
+    "pytorch/test-infra/.github/workflows/linux_job.yml",
+    "pytorch/test-infra/.github/workflows/linux_job_v2.yml",
+    "pytorch/test-infra/.github/workflows/linux_job_v3.yml",
+    "pytorch/test-infra/.github/workflows/macos_job.yml",
+    "pytorch/test-infra/.github/workflows/windows_job.yml",
+];
+
+/// The input a well-known remote job workflow runs as its script
+/// ([`REMOTE_JOBS`]), for a call's `uses:` at any ref.
+fn remote_script_input(uses: &str) -> Option<&'static str> {
+    let path = uses.split('@').next().unwrap_or(uses).trim();
+    REMOTE_JOBS
+        .iter()
+        .any(|known| known.eq_ignore_ascii_case(path))
+        .then_some("script")
 }
 
 /// The commands a job that calls a reusable workflow of its repository

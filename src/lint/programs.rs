@@ -136,16 +136,33 @@ pub fn measures_both_sides(c: &Command) -> bool {
 /// The sides of a comparison one command is given, by words that name
 /// them: `(baseline, change)`. A word names a side when it is the side's
 /// word (`bench-txgen-build.sh baseline DIR REF`, `run.sh feature`) or a
-/// directory on a path says it (`prepare_source_dir ../reth-baseline`);
+/// directory on a path says it (`prepare_source_dir ../reth-baseline`),
+/// or a variable's name (micropython's `code_size_build_step $REFERENCE
+/// ~/size0 true` and `code_size_build_step $COMPARISON ~/size1 false`);
 /// a file with an extension (`baseline.json`, results) or a URL
 /// (`s3://b/baseline/`, results kept elsewhere) names none, nor does a
 /// flag. See [`runs_each_side`].
 pub fn sides(c: &Command) -> (bool, bool) {
-    const BASELINE: &[&str] = &["baseline", "base", "old", "before"];
-    const CHANGE: &[&str] = &["feature", "head", "candidate", "contender", "new", "after"];
+    const BASELINE: &[&str] = &["baseline", "base", "old", "before", "reference"];
+    const CHANGE: &[&str] = &[
+        "feature",
+        "head",
+        "candidate",
+        "contender",
+        "new",
+        "after",
+        "comparison",
+    ];
     let mut found = (false, false);
     for w in c.words.iter().skip(1) {
+        // A variable names its side by its name (`$REFERENCE`,
+        // `${COMPARISON}`).
         let lower = w.text.to_ascii_lowercase();
+        let lower = lower
+            .strip_prefix("${")
+            .and_then(|v| v.strip_suffix('}'))
+            .or_else(|| lower.strip_prefix('$'))
+            .unwrap_or(&lower);
         if lower.starts_with('-') || lower.contains("://") {
             continue;
         }
@@ -337,6 +354,16 @@ fn built_perf_program(base: &str, words: &[&str]) -> bool {
             .any(|w| w.starts_with("perf") && !w.starts_with("perfetto"))
 }
 
+/// Whether a program is one the job built, run from its build's folder
+/// (`build/`, `bin/`; no extension): a binary is named for what it
+/// measures, not for a chore (multipy's
+/// `./multipy/runtime/build/deploy_benchmark` times torch::deploy).
+fn built_binary(base: &str, words: &[&str]) -> bool {
+    words.first().is_some_and(|w| {
+        (w.contains("build/") || w.contains("bin/")) && !w.contains('$') && !base.contains('.')
+    })
+}
+
 /// Whether `c` runs a benchmark, or compares benchmark results.
 pub fn benchmark_command(c: &Command) -> bool {
     let Some((base, words)) = invoked(c) else {
@@ -378,7 +405,8 @@ pub fn benchmark_command(c: &Command) -> bool {
     // A program named for a chore around the benchmarks
     // (`triton-benchmarks-validate`, `install_benchmarks.sh`) runs none.
     // Not "compile": a compile-time benchmark measures compiling.
-    if prepares_benchmarks(base) && !super::names::words(base).any(|w| w == "compile") {
+    let compile = super::names::words(base).any(|w| w == "compile");
+    if prepares_benchmarks(base) && !compile && !built_binary(base, &words) {
         return false;
     }
     let runs_file = program(base) || words.first().is_some_and(|w| w.contains('/'));

@@ -384,6 +384,8 @@ fn the_lint_rules_do_no_io() {
             "runners.rs",
             "candidates.rs",
             "programs.rs",
+            "picks.rs",
+            "relays.rs",
         ]
         .map(|f| src.join(f)),
     );
@@ -418,6 +420,8 @@ fn the_lint_rules_do_no_io() {
         "runners",
         "candidates",
         "programs",
+        "picks",
+        "relays",
         "checkouts",
         "status",
         "hit",

@@ -8,6 +8,7 @@ use crate::lint::evidence::{
 };
 use crate::lint::finding::Hit;
 use crate::lint::names::{self, prepares_benchmarks};
+use crate::lint::picks::picked_unseen;
 use crate::lint::programs::invoked;
 use crate::lint::workflow::{Job, Step, Workflow, minutes};
 use crate::lint::yaml::Node;
@@ -16,9 +17,15 @@ pub fn check(w: &Workflow<'_>, bench: &Benchmarks, hits: &mut Vec<Hit>) {
     // A workflow that holds expensive runners or keeps benchmark results:
     // a cancelled run of its default branch loses what it cost.
     let holds = (0..w.jobs.len()).any(|i| bench.costly(i));
+    let unseen = picked_unseen(w);
     for (i, job) in w.jobs.iter().enumerate() {
         let costly = bench.costly(i) || bench.calls_bench(i);
-        job_always(job, bench.job(i), costly, hits);
+        // A runner that may be expensive: seen so (also one another job
+        // starts), or an expression lint cannot read, unless other jobs
+        // pick it and are seen to write no expensive label.
+        let expensive =
+            bench.costly(i) || job.expensive_runner() && !unseen.get(i).copied().unwrap_or(false);
+        job_always(job, bench.job(i), costly, expensive, hits);
         // A key hashing the workflow file throws away the cache of every
         // job of a benchmark workflow at each edit, the jobs that build
         // for the benchmarks among them (the seed's MLIR cache).
@@ -32,7 +39,7 @@ pub fn check(w: &Workflow<'_>, bench: &Benchmarks, hits: &mut Vec<Hit>) {
             concurrency(w, keeps, c, Some(job), hits);
         }
         if bench.job(i) {
-            long_timeout(job, hits);
+            long_timeout(job, expensive, hits);
         }
         if bench.long_call(i) {
             let mut h = hit("long-timeout", job.id.at, job, None);
@@ -43,7 +50,11 @@ pub fn check(w: &Workflow<'_>, bench: &Benchmarks, hits: &mut Vec<Hit>) {
             hits.push(h);
         }
     }
-    if let (Some(c), true) = (w.root.get("concurrency"), bench.any || holds) {
+    // Benchmarks run through a call of a workflow of the repository are
+    // this workflow's when its own events start them; a reusable
+    // workflow's calls run for its callers, judged in their files.
+    let runs = bench.any || holds || bench.calls_benchmarks && !w.on("workflow_call");
+    if let (Some(c), true) = (w.root.get("concurrency"), runs) {
         concurrency(w, holds || bench.kept, c, None, hits);
     }
 }
@@ -101,11 +112,12 @@ fn reports_only(job: &Job<'_>) -> bool {
 
 /// `job-always`: a job-level `always()` on a job seen on an expensive
 /// runner (`costly`; for a call, also one that starts a benchmark job
-/// whose runner is an expression), or on a benchmark job that may hold one (a runner
-/// expression) or is allowed long (an explicit `timeout-minutes` over 30:
+/// whose runner is an expression), or on a benchmark job that may hold one
+/// (`expensive`: a runner expression, not one other jobs pick among
+/// hosted labels) or is allowed long (an explicit `timeout-minutes` over 30:
 /// a GitHub-hosted job with none is not a 360-minute job), unless it only
 /// reports.
-fn job_always(job: &Job<'_>, benchmarks: bool, costly: bool, hits: &mut Vec<Hit>) {
+fn job_always(job: &Job<'_>, benchmarks: bool, costly: bool, expensive: bool, hits: &mut Vec<Hit>) {
     let Some(cond) = job.get("if").and_then(Node::scalar) else {
         return;
     };
@@ -117,7 +129,7 @@ fn job_always(job: &Job<'_>, benchmarks: bool, costly: bool, hits: &mut Vec<Hit>
         return;
     }
     let long = job.get("timeout-minutes").is_some() && job.timeout().is_some_and(|t| t > 30.0);
-    if !(costly || (benchmarks && (job.expensive_runner() || long))) || reports_only(job) {
+    if !(costly || (benchmarks && (expensive || long))) || reports_only(job) {
         return;
     }
     let at = cond.text.to_ascii_lowercase().find("always").unwrap_or(0);
@@ -130,8 +142,9 @@ fn job_always(job: &Job<'_>, benchmarks: bool, costly: bool, hits: &mut Vec<Hit>
 /// the step that says it (read on RediSearch's micro-benchmarks); a benchmark
 /// step left unbounded before it (the seed's "Run
 /// benchmarks" before its 180-minute baselines) keeps the job's 360
-/// minutes a cost of its own.
-fn long_timeout(job: &Job<'_>, hits: &mut Vec<Hit>) {
+/// minutes a cost of its own. `expensive`: the job's runner may be
+/// expensive (see [`check`]).
+fn long_timeout(job: &Job<'_>, expensive: bool, hits: &mut Vec<Hit>) {
     if job.get("uses").is_some() {
         return;
     }
@@ -153,7 +166,7 @@ fn long_timeout(job: &Job<'_>, hits: &mut Vec<Hit>) {
             found_job = minutes(Some(t)).unwrap_or(f64::INFINITY);
             hits.push(hit("long-timeout", t.at, job, None));
         }
-        None if job.expensive_runner() && !bounded_at_step(job, measures) => {
+        None if expensive && !bounded_at_step(job, measures) => {
             let mut h = hit("long-timeout", job.id.at, job, None);
             h.detail = Some(
                 "a benchmark job on a self-hosted or larger runner with no timeout-minutes: GitHub's default is 360 minutes"

@@ -15,12 +15,17 @@ fn lint(file: &str) -> Vec<(String, u64)> {
 /// as (rule, line), from the fixture repository's root as a user runs it;
 /// the exit is 4 when there are findings and 0 when there are none.
 pub(crate) fn lint_in(set: &str, file: &str) -> Vec<(String, u64)> {
+    lint_with(set, file, &[])
+}
+
+/// [`lint_in`] with more options (`--repository OWNER/NAME`, as the
+/// action passes it).
+pub(crate) fn lint_with(set: &str, file: &str, options: &[&str]) -> Vec<(String, u64)> {
     let root = repo_root().join("tests/fixtures/lint").join(set);
     let path = format!(".github/workflows/{file}");
-    let run = Bin::new()
-        .in_dir(&root)
-        .args(["lint", &path, "--fail-on", "note", "--format", "json"])
-        .run();
+    let mut args = vec!["lint", &path, "--fail-on", "note", "--format", "json"];
+    args.extend_from_slice(options);
+    let run = Bin::new().in_dir(&root).args(args).run();
     let v: serde_json::Value = serde_json::from_str(run.stdout.trim())
         .unwrap_or_else(|e| panic!("one JSON object ({e}): {}", run.stdout));
     let found: Vec<(String, u64)> = findings(&v)

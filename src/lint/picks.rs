@@ -1,0 +1,121 @@
+//! A runner another job picks: `runs-on: ${{ needs.list.outputs.os }}`,
+//! or `${{ matrix.os }}` over `matrix: ${{ fromJSON(needs.list.outputs.matrix)
+//! }}`. The file shows only what that job's steps write: a label list in
+//! its `env:` or its script (`LABELS: '["self-hosted", "llm", "perf"]'`,
+//! Python's `'os': ['ubuntu-latest', 'macos-latest']`). Read on
+//! go-sql-driver/mysql's tests and tract's lint job, whose `list` and
+//! `prepare-matrix` jobs write only GitHub's images, and on ipex-llm's
+//! evaluation jobs, whose `set-matrix` writes `self-hosted`. Pure.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::runners::{github_hosted, provider_hosted};
+use super::workflow::{Job, Workflow};
+use crate::lint::yaml::Node;
+
+/// What the jobs that pick a runner are seen to write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Seen {
+    /// `self-hosted`, or a label naming a GPU: an expensive machine may
+    /// be picked.
+    Costly,
+    /// Only GitHub's or a provider's hosted labels.
+    Hosted,
+    /// No runner label at all.
+    Nothing,
+}
+
+/// For each job of `w`, whether its runner is picked by other jobs
+/// (every expression among its labels reads a job's outputs) that are
+/// seen to write no expensive label: hosted images only, or no label at
+/// all. Such a runner is not taken as expensive: the benchmark rules'
+/// "a runner lint cannot read" is not one the file shows being picked.
+/// A runner a job starts with a runner action is seen elsewhere
+/// ([`super::evidence`]), whatever this says. Each picking job is read
+/// once, however many jobs read its outputs.
+pub fn picked_unseen(w: &Workflow<'_>) -> Vec<bool> {
+    let pickers: Vec<Option<BTreeSet<String>>> = w.jobs.iter().map(pickers).collect();
+    let wanted: BTreeSet<&String> = pickers.iter().flatten().flatten().collect();
+    let seen: BTreeMap<String, Seen> = w
+        .jobs
+        .iter()
+        .filter_map(|j| {
+            let id = j.id.text.to_ascii_lowercase();
+            wanted.contains(&id).then(|| (id, writes(j)))
+        })
+        .collect();
+    pickers
+        .iter()
+        .map(|ids| {
+            ids.as_ref().is_some_and(|ids| {
+                ids.iter()
+                    .all(|id| seen.get(id).is_some_and(|s| *s != Seen::Costly))
+            })
+        })
+        .collect()
+}
+
+/// The ids (lower-cased) of the jobs whose outputs `job`'s runner reads,
+/// when every expression among its labels reads one (directly, or
+/// `matrix.` of a matrix that is itself such an expression); `None` when
+/// its runner is written out or read from anything else.
+fn pickers(job: &Job<'_>) -> Option<BTreeSet<String>> {
+    let matrix = job
+        .get("strategy")
+        .and_then(|s| s.get("matrix"))
+        .and_then(Node::str);
+    let mut ids = BTreeSet::new();
+    let mut any = false;
+    for label in job.runner_labels().iter().filter(|l| l.contains("${{")) {
+        any = true;
+        let mut read = outputs_read(label);
+        if read.is_empty() && label.contains("matrix.") {
+            read = matrix.map(outputs_read).unwrap_or_default();
+        }
+        if read.is_empty() {
+            return None;
+        }
+        ids.extend(read);
+    }
+    any.then_some(ids)
+}
+
+/// The job ids (lower-cased) whose outputs an expression reads
+/// (`needs.<id>.outputs.`).
+fn outputs_read(text: &str) -> Vec<String> {
+    text.match_indices("needs.")
+        .filter_map(|(at, n)| {
+            let rest = text.get(at.saturating_add(n.len())..)?;
+            let len = rest
+                .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-')))
+                .unwrap_or(rest.len());
+            let (id, after) = rest.split_at(len);
+            after
+                .starts_with(".outputs.")
+                .then(|| id.to_ascii_lowercase())
+        })
+        .collect()
+}
+
+/// What runner labels a picking job writes anywhere in it (its scripts,
+/// its and its steps' `env:`, its outputs): `self-hosted` or a word
+/// naming a GPU is costly; else any hosted label is hosted.
+fn writes(job: &Job<'_>) -> Seen {
+    let mut scalars = Vec::new();
+    job.node.scalars(&mut scalars);
+    let mut hosted = false;
+    for s in scalars {
+        for word in s
+            .text
+            .split(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | '_')))
+            .filter(|w| !w.is_empty())
+        {
+            let lower = word.to_ascii_lowercase();
+            if lower == "self-hosted" || lower.contains("gpu") {
+                return Seen::Costly;
+            }
+            hosted |= github_hosted(&lower) || provider_hosted(&lower);
+        }
+    }
+    if hosted { Seen::Hosted } else { Seen::Nothing }
+}
