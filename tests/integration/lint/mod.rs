@@ -14,6 +14,7 @@ mod heldout;
 mod heldout10;
 mod heldout11;
 mod heldout13;
+mod heldout16;
 mod heldout5;
 mod heldout6;
 mod heldout6_mends;
