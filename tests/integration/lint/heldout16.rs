@@ -4,10 +4,26 @@
 //! shape cut down and written anew, with a look-alike beside it that must
 //! stay as it was.
 
+use super::calls::findings;
 use super::heldout5::{at, lint_in};
+use crate::support::harness::{Bin, repo_root};
 
 fn lint(file: &str) -> Vec<(String, u64)> {
     lint_in("heldout16", file)
+}
+
+/// The findings of linting every workflow of `tests/fixtures/lint/<set>/`
+/// at once, as (file, rule, line): a reusable workflow's callers are read
+/// among the files linted.
+fn lint_all(set: &str) -> Vec<(String, String, u64)> {
+    let root = repo_root().join("tests/fixtures/lint").join(set);
+    let run = Bin::new()
+        .in_dir(&root)
+        .args(["lint", "--format", "json"])
+        .run();
+    let v: serde_json::Value = serde_json::from_str(run.stdout.trim())
+        .unwrap_or_else(|e| panic!("one JSON object ({e}): {}", run.stdout));
+    findings(&v)
 }
 
 /// vLLM's nightly benchmark looks back through `HEAD~${i}` for the newest
@@ -20,4 +36,15 @@ fn one_loop_over_older_commits_is_one_finding() {
         lint("image-lookback.yml"),
         [at("baseline-walk", 14), at("baseline-walk", 23)]
     );
+}
+
+/// ada's `_build.yaml` runs on `${{ inputs.runner }}`, which its callers
+/// pass as `${{ matrix.runner }}` over GitHub's own images: each value
+/// the matrix gives is a hosted runner, so its missing timeout is
+/// GitHub's 360 minutes on a machine that is freed, no finding. A
+/// caller whose matrix also gives a GPU label is still found.
+#[test]
+fn a_callers_matrix_gives_the_called_jobs_runner() {
+    let device = ("_device-build.yml".to_owned(), "long-timeout".to_owned(), 9);
+    assert_eq!(lint_all("heldout16-callers"), [device]);
 }
