@@ -67,11 +67,20 @@ fn written(name: &str) -> String {
 /// publishing job). Its commands are still read: a harness
 /// among them is evidence whatever the name.
 pub fn prepares_benchmarks(name: &str) -> bool {
-    words(name).any(|w| {
+    let said: Vec<String> = words(name).collect();
+    said.iter().any(|w| {
         CHORES.contains(&w.as_str())
             || ["check", "validate"].contains(&w.as_str())
             || RESULTS_CHORES.contains(&w.as_str())
-    })
+    }) || sets_up(&said)
+}
+
+/// Whether a name's words say "set up", as two words ("Set up perf
+/// (Linux)", which installs Linux's profiler: read on a benchmark
+/// harness's own test job), the chore "setup" says as one.
+fn sets_up(said: &[String]) -> bool {
+    said.windows(2)
+        .any(|p| matches!(p, [a, b] if a == "set" && b == "up"))
 }
 
 /// Whether a script's name (its stem) says it makes what the benchmarks

@@ -48,3 +48,13 @@ fn a_callers_matrix_gives_the_called_jobs_runner() {
     let device = ("_device-build.yml".to_owned(), "long-timeout".to_owned(), 9);
     assert_eq!(lint_all("heldout16-callers"), [device]);
 }
+
+/// jmh's pre-integration job allows its build and tests 180 minutes; its
+/// only tie to performance was a step "Set up perf (Linux)", which
+/// installs Linux's profiler: "set up", as two words, is the chore
+/// "setup" is, no benchmark evidence. A step named "Perf tests" that
+/// runs a program still is.
+#[test]
+fn a_step_that_sets_up_a_profiler_measures_nothing() {
+    assert_eq!(lint("harness-tests.yml"), [at("long-timeout", 23)]);
+}
