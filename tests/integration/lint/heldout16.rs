@@ -58,3 +58,14 @@ fn a_callers_matrix_gives_the_called_jobs_runner() {
 fn a_step_that_sets_up_a_profiler_measures_nothing() {
     assert_eq!(lint("harness-tests.yml"), [at("long-timeout", 23)]);
 }
+
+/// TritonBench's bisect job checks its harness out at `main` and runs
+/// `.ci/bisect/run.sh` between a good and a bad commit: a bisection
+/// measures every commit it tries in one run with that one clone, as
+/// `asv continuous` does, so no drift between the sides. A nightly job
+/// with the same checkout (and a directory named `bisect`, not run) is
+/// still found.
+#[test]
+fn a_bisection_measures_both_sides_with_one_clone() {
+    assert_eq!(lint("bisect.yml"), [at("unpinned-clone", 43)]);
+}
