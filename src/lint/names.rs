@@ -118,6 +118,24 @@ pub fn named_for_benchmarks(name: &str) -> bool {
     words(name).any(|w| bench_or_perf_word(&w) || named_benchmark_program(&w))
 }
 
+/// Whether an action of another repository sits in a folder named for
+/// benchmarking and for no chore around them
+/// (`Oneflow-Inc/get-oneflow/pytest-benchmark`, which runs a test suite's
+/// benchmarks in the job's container): it runs them, as the repository's
+/// own action so named does. An action at a repository's root names the
+/// repository, not what it does; `setup-benchmark` is a chore.
+pub fn remote_benchmark_folder(action: &str) -> bool {
+    if action.starts_with("./") || action.starts_with("docker://") {
+        return false;
+    }
+    let Some(path) = action.splitn(3, '/').nth(2) else {
+        return false;
+    };
+    let path = path.trim_end_matches('/');
+    let folder = path.rsplit('/').next().unwrap_or(path);
+    named_for_benchmarks(folder) && !prepares_benchmarks(folder) && !warms_up(folder)
+}
+
 /// A word that says bench or perf (`benchmarks`, `perf_test`,
 /// `performance`), not perfetto (a tracing tool), nor the verb "perform"
 /// or "perfect": aws-lc's "Perform libcrypto ABI Diff" compares

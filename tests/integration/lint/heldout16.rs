@@ -69,3 +69,12 @@ fn a_step_that_sets_up_a_profiler_measures_nothing() {
 fn a_bisection_measures_both_sides_with_one_clone() {
     assert_eq!(lint("bisect.yml"), [at("unpinned-clone", 43)]);
 }
+
+/// oneflow's test suite runs its benchmarks through another repository's
+/// action in a folder named for them (`get-oneflow/pytest-benchmark`):
+/// that step measures, so the 120-minute job is a benchmark job. An
+/// action in a folder named for setting them up is not evidence.
+#[test]
+fn another_repositorys_action_named_for_benchmarks_runs_them() {
+    assert_eq!(lint("suite.yml"), [at("long-timeout", 7)]);
+}
