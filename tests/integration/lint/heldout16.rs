@@ -15,14 +15,14 @@ fn lint(file: &str) -> Vec<(String, u64)> {
 /// The findings of linting every workflow of `tests/fixtures/lint/<set>/`
 /// at once, as (file, rule, line): a reusable workflow's callers are read
 /// among the files linted.
-fn lint_all(set: &str) -> Vec<(String, String, u64)> {
+pub(crate) fn lint_all(set: &str) -> Vec<(String, String, u64)> {
     let root = repo_root().join("tests/fixtures/lint").join(set);
     let run = Bin::new()
         .in_dir(&root)
         .args(["lint", "--format", "json"])
         .run();
     let v: serde_json::Value = serde_json::from_str(run.stdout.trim())
-        .unwrap_or_else(|e| panic!("one JSON object ({e}): {}", run.stdout));
+        .unwrap_or_else(|e| panic!("one JSON object ({e}): {}\n{}", run.stdout, run.stderr));
     findings(&v)
 }
 
