@@ -29,7 +29,7 @@ use super::calls::{
     Callees, MAX_JOBS_JUDGED, called, costly_call, input_values, labels_given, local_file,
 };
 use super::names::named_for_benchmarks;
-use super::names::{job_does_chores, prepares_benchmarks, warms_up};
+use super::names::{job_does_chores, prepares_benchmarks, remote_benchmark_folder, warms_up};
 use super::programs::compiles_only;
 pub use super::programs::{benchmark_command, measures_both_sides, runs_each_side};
 use super::programs::{invoked, own_program};
@@ -446,10 +446,9 @@ pub fn step_runs_benchmarks(step: &Step<'_>) -> bool {
     // runs its benchmark suite on each language's test job) runs
     // them, as a script so named does; not one named for a chore around
     // them (`setup-benchmarks`, `upload-benchmark-results`).
-    if step
-        .action()
-        .is_some_and(|a| local_folder(&a).is_some_and(benchmark_folder))
-    {
+    if step.action().is_some_and(|a| {
+        local_folder(&a).is_some_and(benchmark_folder) || remote_benchmark_folder(&a)
+    }) {
         return true;
     }
     // A step named for benchmarking ("Run benchmark tests") that runs a

@@ -109,11 +109,20 @@ fn written(name: &str) -> String {
 /// publishing job). Its commands are still read: a harness
 /// among them is evidence whatever the name.
 pub fn prepares_benchmarks(name: &str) -> bool {
-    words(name).any(|w| {
+    let said: Vec<String> = words(name).collect();
+    said.iter().any(|w| {
         CHORES.contains(&w.as_str())
             || ["check", "validate"].contains(&w.as_str())
             || RESULTS_CHORES.contains(&w.as_str())
-    })
+    }) || sets_up(&said)
+}
+
+/// Whether a name's words say "set up", as two words ("Set up perf
+/// (Linux)", which installs Linux's profiler: read on a benchmark
+/// harness's own test job), the chore "setup" says as one.
+fn sets_up(said: &[String]) -> bool {
+    said.windows(2)
+        .any(|p| matches!(p, [a, b] if a == "set" && b == "up"))
 }
 
 /// Whether a script's name (its stem) says it makes what the benchmarks
@@ -149,6 +158,24 @@ const CHORES: &[&str] = &[
 /// only contains it (`testbench`).
 pub fn named_for_benchmarks(name: &str) -> bool {
     words(name).any(|w| bench_or_perf_word(&w) || named_benchmark_program(&w))
+}
+
+/// Whether an action of another repository sits in a folder named for
+/// benchmarking and for no chore around them
+/// (`Oneflow-Inc/get-oneflow/pytest-benchmark`, which runs a test suite's
+/// benchmarks in the job's container): it runs them, as the repository's
+/// own action so named does. An action at a repository's root names the
+/// repository, not what it does; `setup-benchmark` is a chore.
+pub fn remote_benchmark_folder(action: &str) -> bool {
+    if action.starts_with("./") || action.starts_with("docker://") {
+        return false;
+    }
+    let Some(path) = action.splitn(3, '/').nth(2) else {
+        return false;
+    };
+    let path = path.trim_end_matches('/');
+    let folder = path.rsplit('/').next().unwrap_or(path);
+    named_for_benchmarks(folder) && !prepares_benchmarks(folder) && !warms_up(folder)
 }
 
 /// A word that says bench or perf (`benchmarks`, `perf_test`,

@@ -160,10 +160,57 @@ pub fn calls_with_in(path: &Path, root: &yaml::Node, out: &mut CallsWith) {
             continue;
         };
         let called = calls::workflows_dir(path).join(name);
-        out.entry(called)
-            .or_default()
-            .push(job.get("with").cloned());
+        out.entry(called).or_default().extend(with_by_matrix(job));
     }
+}
+
+/// At most this many `with:` are read of one calling job's matrix.
+pub const MAX_MATRIX_CALLS: usize = 64;
+
+/// A calling job's `with:`, once for each value its matrix gives an input
+/// passed as `${{ matrix.K }}` (ada's `runner: ${{ matrix.runner }}` over
+/// `[macos-14, macos-15, macos-26]`): each call the matrix makes passes
+/// one of them, so the called workflow's input is each in turn, as
+/// written. Inputs passed otherwise stay as they are; at most
+/// [`MAX_MATRIX_CALLS`] of one job.
+fn with_by_matrix(job: &yaml::Node) -> Vec<Option<yaml::Node>> {
+    let with = job.get("with");
+    let matrix = job.get("strategy").and_then(|s| s.get("matrix"));
+    let (Some(with), Some(matrix)) = (with, matrix) else {
+        return vec![with.cloned()];
+    };
+    let yaml::Value::Map(entries) = &with.value else {
+        return vec![Some(with.clone())];
+    };
+    let written: Vec<Vec<String>> = entries
+        .iter()
+        .map(|(_, v)| {
+            v.str()
+                .map(|t| workflow::matrix_written(matrix, t))
+                .unwrap_or_default()
+        })
+        .collect();
+    let rows = written.iter().map(Vec::len).max().unwrap_or(0);
+    if rows == 0 {
+        return vec![Some(with.clone())];
+    }
+    (0..rows.min(MAX_MATRIX_CALLS))
+        .map(|row| {
+            let mut one = with.clone();
+            if let yaml::Value::Map(entries) = &mut one.value {
+                for ((_, node), values) in entries.iter_mut().zip(&written) {
+                    let Some(v) = row.checked_rem(values.len()).and_then(|r| values.get(r)) else {
+                        continue;
+                    };
+                    if let yaml::Value::Scalar(s) = &node.value {
+                        let scalar = yaml::Scalar::new(v.clone(), s.style, s.at);
+                        node.value = yaml::Value::Scalar(scalar);
+                    }
+                }
+            }
+            Some(one)
+        })
+        .collect()
 }
 
 /// Each called workflow's calling jobs' `with:`.

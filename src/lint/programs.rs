@@ -131,6 +131,35 @@ pub fn compiles_only(c: &Command) -> bool {
 /// moving ref then measures both sides alike.
 pub fn measures_both_sides(c: &Command) -> bool {
     invoked(c).is_some_and(|(base, words)| base == "asv" && words.get(1) == Some(&"continuous"))
+        || bisects(c)
+}
+
+/// Whether `c` bisects: `git bisect`, or a program, or a script a shell or
+/// Python runs, whose path has the word `bisect` (`bash
+/// .ci/bisect/run.sh`, `./bisect_perf.py`).
+/// A bisection measures each commit it tries, the good and the bad, in
+/// one run with the same harness: read on TritonBench's bisect job, which
+/// checks its harness out at `main` and bisects Triton with it. A word of
+/// a message (`echo bisect`) or a flag is not.
+fn bisects(c: &Command) -> bool {
+    if c.git("bisect") {
+        return true;
+    }
+    let Some((base, words)) = invoked(c) else {
+        return false;
+    };
+    let named = |w: &str| !w.contains("://") && super::names::words(w).any(|x| x == "bisect");
+    let launcher = |w: &str| {
+        let f = file_name(w);
+        f.starts_with("python") || ["bash", "sh", "source", "."].contains(&f)
+    };
+    // The program itself, or the script a shell or Python runs.
+    let program = words.first().is_some_and(|w| w.contains('/') && named(w));
+    let script = words.windows(2).any(|pair| match pair {
+        [l, w] => launcher(l) && !w.starts_with('-') && named(w),
+        _ => false,
+    });
+    !SAYS.contains(&base) && (program || script || named(base))
 }
 
 /// The sides of a comparison one command is given, by words that name

@@ -359,23 +359,9 @@ impl<'a> Job<'a> {
             // The matrix value the label is, or is built from with fixed
             // text around it: rocprofiler-sdk's `${{ matrix.runner
             // }}-runner-set` over `[mi200, mi300]` is `mi200-runner-set` and `mi300-runner-set`.
-            let text = s.text.trim();
-            let (before, key, after) = match text.split_once("${{") {
-                Some((before, rest)) => match rest.split_once("}}") {
-                    Some((inner, after)) if !after.contains("${{") => {
-                        (before, inner.trim().strip_prefix("matrix."), after)
-                    }
-                    _ => (before, None, ""),
-                },
-                None => ("", None, ""),
-            };
-            let values: Vec<String> = match (key.map(str::trim), matrix) {
-                (Some(k), Some(m)) => matrix_values(m, k)
-                    .into_iter()
-                    .map(|v| format!("{before}{v}{after}"))
-                    .collect(),
-                _ => Vec::new(),
-            };
+            let values = matrix
+                .map(|m| matrix_written(m, &s.text))
+                .unwrap_or_default();
             let values = match input_in(&s.text) {
                 Some((k, json)) if values.is_empty() => self
                     .inputs
@@ -437,6 +423,25 @@ impl<'a> Job<'a> {
     /// `None` when it is an expression (unknown).
     pub fn timeout(&self) -> Option<f64> {
         minutes(self.get("timeout-minutes"))
+    }
+}
+
+/// What `text`, one `${{ matrix.K }}` with fixed text around it or
+/// none, is over `matrix`'s values of `K`; empty when it is something
+/// else, or `K` has no value written in the matrix.
+pub fn matrix_written(matrix: &Node, text: &str) -> Vec<String> {
+    let Some((before, rest)) = text.trim().split_once("${{") else {
+        return Vec::new();
+    };
+    let Some((inner, after)) = rest.split_once("}}") else {
+        return Vec::new();
+    };
+    match inner.trim().strip_prefix("matrix.") {
+        Some(k) if !after.contains("${{") => matrix_values(matrix, k.trim())
+            .into_iter()
+            .map(|v| format!("{before}{v}{after}"))
+            .collect(),
+        _ => Vec::new(),
     }
 }
 

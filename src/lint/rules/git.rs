@@ -58,10 +58,16 @@ pub fn check(w: &Workflow<'_>, bench: &Benchmarks, hits: &mut Vec<Hit>) {
             });
             // Where the script pins and pushes, found at its first clone.
             let later = OnceCell::new();
+            // The loops already reported as walks: one finding a loop.
+            let mut walked = Vec::new();
             for (i, c) in script.commands.iter().enumerate() {
                 let mut found = Vec::new();
                 if let Some(at) = walks(&script.commands, i) {
-                    found.push(("baseline-walk", at));
+                    let one = super::loops::loop_of(&script.commands, i);
+                    if !walked.contains(&one) {
+                        walked.push(one);
+                        found.push(("baseline-walk", at));
+                    }
                 }
                 if benchmarks && version_sorts_tags(&script.commands, i) {
                     found.push(("tag-sort", c.at()));

@@ -67,6 +67,41 @@ pub fn reads_only(commands: &[Command], i: usize) -> bool {
     git_reads
 }
 
+/// The loop that command `i` runs in, as one index per loop: the
+/// outermost loop's first command in the script holding it (`i` itself
+/// when it runs in no loop). A walk is one loop, however many of its
+/// lines name the commit it tries (`HEAD_SHA=$(git rev-parse HEAD~${i})`
+/// then `docker manifest inspect "$IMAGE:$HEAD_SHA"`): its finding is
+/// reported once, at the first (read on a loop looking back for the
+/// newest commit with an image, whose every probe named the commit).
+pub fn loop_of(commands: &[Command], i: usize) -> usize {
+    let mut top = i;
+    // Up from a substitution or `bash -c` body inside the loop to the
+    // command holding it, while that is still inside a loop.
+    while let Some(p) = commands.get(top).and_then(|c| c.parent) {
+        match commands.get(p) {
+            Some(parent) if parent.loops > 0 && p < top => top = p,
+            _ => break,
+        }
+    }
+    let Some(c) = commands.get(top) else {
+        return i;
+    };
+    // `done < <(git log ...)` closes the loop it feeds: its loop is the
+    // one before it.
+    let closes = c.keywords.iter().any(|k| k == "done");
+    if c.loops == 0 && !closes {
+        return top;
+    }
+    commands
+        .iter()
+        .enumerate()
+        .take(top)
+        .rev()
+        .find(|(_, o)| o.script == c.script && o.loops == 0)
+        .map_or(top, |(j, _)| j)
+}
+
 /// What a command that names the loop's commit does with it.
 enum Use {
     /// A [`READS`] git command.
@@ -135,5 +170,25 @@ mod tests {
         assert!(!first_for(said));
         assert!(!names("$CS", "C"));
         assert!(names("${C}^", "C"));
+    }
+
+    #[test]
+    fn every_line_of_one_loop_is_in_the_same_loop() {
+        let script = "for i in {0..9}; do\n  SHA=$(git rev-parse HEAD~${i})\n  docker pull \"x:$SHA\"\ndone\nfor c in 1 2; do\n  git checkout main~$c\ndone\nwhile read -r c; do\n  git checkout \"$c~1\"\ndone < <(git log -n 8)\n";
+        let cs = commands(script).unwrap();
+        let of = |word: &str| {
+            let i = cs
+                .iter()
+                .position(|c| c.words.iter().any(|w| w.text.contains(word)))
+                .unwrap();
+            loop_of(&cs, i)
+        };
+        assert_eq!(of("rev-parse"), of("docker"));
+        assert_ne!(of("docker"), of("main~"));
+        let done = cs
+            .iter()
+            .rposition(|c| c.keywords.iter().any(|k| k == "done"))
+            .unwrap();
+        assert_eq!(of("$c~1"), loop_of(&cs, done));
     }
 }

@@ -5,9 +5,8 @@
 //! cut down and written anew, with a look-alike beside it that must stay
 //! as it was.
 
-use super::calls::findings;
 use super::heldout5::{at, lint_in};
-use crate::support::harness::{Bin, repo_root};
+use super::heldout16::lint_all;
 
 fn lint(file: &str) -> Vec<(String, u64)> {
     lint_in("heldout10", file)
@@ -107,15 +106,8 @@ fn an_upload_alone_makes_the_program_steps_the_measuring_ones() {
 /// caller whose group it cancels, not here.
 #[test]
 fn a_callers_callers_pushes_meet_the_called_group() {
-    let root = repo_root().join("tests/fixtures/lint/heldout10-callers");
-    let run = Bin::new()
-        .in_dir(&root)
-        .args(["lint", "--format", "json"])
-        .run();
-    let v: serde_json::Value = serde_json::from_str(run.stdout.trim())
-        .unwrap_or_else(|e| panic!("one JSON object ({e}): {}", run.stdout));
     let expected = [("gpu-test.yml".to_owned(), "cancel-main".to_owned(), 19)];
-    assert_eq!(findings(&v), expected, "{}", run.stderr);
+    assert_eq!(lint_all("heldout10-callers"), expected);
 }
 
 /// RediSearch's benchmark flow: a runner expression whose input is only
