@@ -21,14 +21,14 @@ enum Seen {
     Costly,
     /// Only GitHub's or a provider's hosted labels.
     Hosted,
-    /// No runner label at all.
+    /// No runner label at all: a program the job runs writes it, and
+    /// the runner stays an expression lint cannot read.
     Nothing,
 }
 
 /// For each job of `w`, whether its runner is picked by other jobs
 /// (every expression among its labels reads a job's outputs) that are
-/// seen to write no expensive label: hosted images only, or no label at
-/// all. Such a runner is not taken as expensive: the benchmark rules'
+/// seen to write hosted images only. Such a runner is not taken as expensive: the benchmark rules'
 /// "a runner lint cannot read" is not one the file shows being picked.
 /// A runner a job starts with a runner action is seen elsewhere
 /// ([`super::evidence`]), whatever this says. Each picking job is read
@@ -49,7 +49,7 @@ pub fn picked_unseen(w: &Workflow<'_>) -> Vec<bool> {
         .map(|ids| {
             ids.as_ref().is_some_and(|ids| {
                 ids.iter()
-                    .all(|id| seen.get(id).is_some_and(|s| *s != Seen::Costly))
+                    .all(|id| seen.get(id).is_some_and(|s| *s == Seen::Hosted))
             })
         })
         .collect()
@@ -99,10 +99,18 @@ fn outputs_read(text: &str) -> Vec<String> {
 
 /// What runner labels a picking job writes anywhere in it (its scripts,
 /// its and its steps' `env:`, its outputs): `self-hosted` or a word
-/// naming a GPU is costly; else any hosted label is hosted.
+/// naming a GPU is costly; else any hosted label is hosted. Its own
+/// `runs-on` is where it runs, not what it writes: a job on
+/// `ubuntu-latest` that runs a program to write the matrix
+/// (pytorch-integration-testing's `generate_vllm_benchmark_matrix.py`,
+/// choosing ROCm, Gaudi and B200 machines) is seen to write nothing.
 fn writes(job: &Job<'_>) -> Seen {
     let mut scalars = Vec::new();
-    job.node.scalars(&mut scalars);
+    for (key, value) in job.node.entries() {
+        if key.text != "runs-on" {
+            value.scalars(&mut scalars);
+        }
+    }
     let mut hosted = false;
     for s in scalars {
         for word in s

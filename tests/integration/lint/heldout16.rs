@@ -78,3 +78,15 @@ fn a_bisection_measures_both_sides_with_one_clone() {
 fn another_repositorys_action_named_for_benchmarks_runs_them() {
     assert_eq!(lint("suite.yml"), [at("long-timeout", 7)]);
 }
+
+/// vLLM's nightly benchmark: its `set-parameters` job, itself on
+/// `ubuntu-latest`, runs a Python program that writes the matrix of
+/// machines (ROCm, Gaudi and B200 ones, which the file never shows), and
+/// the benchmark job runs on `${{ matrix.runner }}` of it with no
+/// timeout: a runner lint cannot read, found. The picking job's own
+/// `runs-on` is where it runs, not what it writes. A job whose picker
+/// writes GitHub's images in its script is hosted: no finding.
+#[test]
+fn a_runner_a_program_picks_is_one_lint_cannot_read() {
+    assert_eq!(lint("generated-matrix.yml"), [at("long-timeout", 19)]);
+}
