@@ -360,7 +360,7 @@ fn cache_discipline(w: &Workflow<'_>, job: &Job<'_>, holds: bool, hits: &mut Vec
         let guarded = [step.text("if"), job.text("if")]
             .iter()
             .flatten()
-            .any(|c| c.contains("event_name") || c.contains("github.ref"));
+            .any(|c| keeps_pull_requests_out(c));
         // The repository's own action that saves a cache saves it here.
         let in_action = step.cache_saves.iter().find_map(|k| per_pull_key(k));
         if let Some(whose) = in_action
@@ -420,12 +420,70 @@ fn per_pull_key(key: &str) -> Option<&'static str> {
     ]
     .iter()
     .any(|v| key.contains(v));
-    if per_run {
+    if per_run || reads_a_clock(key) {
         Some("every pull request")
     } else {
         hashes_sources(key)
             .then_some("the key hashes the sources: every pull request that changes them")
     }
+}
+
+/// Whether an `if:` limits a step to events that are no pull request's:
+/// `github.event_name == 'push'` (any event but a pull request's),
+/// `github.event_name != 'pull_request'`, `github.ref == 'refs/heads/main'`,
+/// `startsWith(github.ref, 'refs/tags/')`. One that names the event only
+/// to leave out another (openvdb's `github.event_name != 'workflow_dispatch'
+/// || ...`), or keeps pull requests in (`== 'pull_request'`), limits
+/// nothing a pull request runs, and so does one that names a pull
+/// request's event as one it runs on (`github.event_name == 'push' ||
+/// (github.event_name == 'pull_request' && !draft)`). Read by its
+/// comparisons, not evaluated: an `||` of a guard and another test
+/// counts as a guard.
+fn keeps_pull_requests_out(cond: &str) -> bool {
+    let c = cond.to_ascii_lowercase().replace('"', "'");
+    let compared = |subject: &str| -> Vec<(bool, String)> {
+        c.split(subject)
+            .skip(1)
+            .filter_map(|rest| {
+                let rest = rest.trim_start();
+                let (equal, rest) = match rest.strip_prefix("==") {
+                    Some(r) => (true, r),
+                    None => (false, rest.strip_prefix("!=")?),
+                };
+                let value = rest.trim_start().strip_prefix('\'')?;
+                Some((equal, value.split('\'').next()?.to_owned()))
+            })
+            .collect()
+    };
+    let pull = |v: &str| v.starts_with("pull_request");
+    let events = compared("event_name");
+    if events.iter().any(|(equal, v)| *equal && pull(v)) {
+        return false;
+    }
+    events.iter().any(|(equal, v)| *equal != pull(v))
+        || compared("github.ref")
+            .iter()
+            .chain(compared("github.ref_name").iter())
+            .any(|(equal, _)| *equal)
+        || c.contains("startswith(github.ref")
+}
+
+/// Whether a key reads a step's output named for the time of the run
+/// (`${{ steps.timestamp.outputs.timestamp }}`, `steps.t.outputs.build-time`,
+/// `epoch`; a word of the name, so `runtime-version` is none): a new key
+/// every run, as `run_id` is. openvdb's ccache keys
+/// end in one, written by `date -u +%Y-%m-%dT%H:%M:%SZ`. A date alone
+/// (`outputs.date`) changes once a day and is not read as per run.
+fn reads_a_clock(key: &str) -> bool {
+    key.split("outputs.").skip(1).any(|rest| {
+        let name: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-'))
+            .collect::<String>()
+            .to_ascii_lowercase();
+        name.split(['_', '-'])
+            .any(|w| matches!(w, "time" | "timestamp" | "epoch" | "now"))
+    })
 }
 
 fn saved_per_pull(whose: &str, at: crate::lint::yaml::Pos, job: &Job<'_>, step: &Step<'_>) -> Hit {

@@ -16,6 +16,7 @@ mod heldout11;
 mod heldout13;
 mod heldout15;
 mod heldout16;
+mod heldout17;
 mod heldout5;
 mod heldout6;
 mod heldout6_mends;
