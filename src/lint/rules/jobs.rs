@@ -356,11 +356,9 @@ fn cancels_but_on_a_branch(cancel: &str) -> bool {
 /// a key per run or pull request saved from pull requests (`holds`: in a
 /// job that runs benchmarks or holds an expensive runner).
 fn cache_discipline(w: &Workflow<'_>, job: &Job<'_>, holds: bool, hits: &mut Vec<Hit>) {
+    let job_guarded = job.text("if").is_some_and(keeps_pull_requests_out);
     for step in &job.steps {
-        let guarded = [step.text("if"), job.text("if")]
-            .iter()
-            .flatten()
-            .any(|c| keeps_pull_requests_out(c));
+        let guarded = job_guarded || step.text("if").is_some_and(keeps_pull_requests_out);
         // The repository's own action that saves a cache saves it here.
         let in_action = step.cache_saves.iter().find_map(|k| per_pull_key(k));
         if let Some(whose) = in_action
