@@ -236,15 +236,10 @@ impl Workflow<'_> {
         if !self.on("push") {
             return false;
         }
-        let Some(push) = self.root.get("on").and_then(|on| on.get("push")) else {
+        if self.root.get("on").and_then(|on| on.get("push")).is_none() {
             return true;
-        };
-        let names = |key: &str| -> Option<Vec<&str>> {
-            push.get(key).map(|n| match n.str() {
-                Some(one) => vec![one],
-                None => n.items().iter().filter_map(Node::str).collect(),
-            })
-        };
+        }
+        let names = |key: &str| self.push_filter(key);
         let known = self.default_branch.as_deref();
         let default = |p: &str| {
             ["main", "master"].iter().any(|b| branch_glob(p, b))
@@ -258,6 +253,30 @@ impl Workflow<'_> {
         }
         // Tags only: no branch push runs it.
         names("tags").is_none() && names("tags-ignore").is_none()
+    }
+
+    /// The patterns of the `push:` trigger's `branches`, `tags`, ... as
+    /// written (one or a list); none when the trigger has no such key.
+    fn push_filter(&self, key: &str) -> Option<Vec<&str>> {
+        let push = self.root.get("on")?.get("push")?;
+        push.get(key).map(|n| match n.str() {
+            Some(one) => vec![one],
+            None => n.items().iter().filter_map(Node::str).collect(),
+        })
+    }
+
+    /// Whether pull requests run the workflow: on `pull_request` or
+    /// `pull_request_target`, or on pushes to `pull-request/N` branches.
+    /// Some projects (NVIDIA's and RAPIDS', through copy-pr-bot) never run
+    /// a pull request's own event on their GPU runners: a bot copies each
+    /// vetted pull request to a `pull-request/N` branch of the repository,
+    /// and that push is the pull request's run, on a branch of its own.
+    pub fn pull_requests_run(&self) -> bool {
+        self.on_pull_request()
+            || (self.on("push")
+                && self
+                    .push_filter("branches")
+                    .is_some_and(|b| b.iter().any(|p| p.starts_with("pull-request/"))))
     }
 }
 

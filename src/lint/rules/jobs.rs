@@ -363,7 +363,7 @@ fn cache_discipline(w: &Workflow<'_>, job: &Job<'_>, holds: bool, hits: &mut Vec
         let in_action = step.cache_saves.iter().find_map(|k| per_pull_key(k));
         if let Some(whose) = in_action
             && holds
-            && w.on_pull_request()
+            && w.pull_requests_run()
             && !guarded
             && let Some(uses) = step.node.get("uses").and_then(Node::scalar)
         {
@@ -391,7 +391,7 @@ fn cache_discipline(w: &Workflow<'_>, job: &Job<'_>, holds: bool, hits: &mut Vec
         let whose = step.with_text("key").and_then(|k| per_pull_key(&k));
         if saves
             && holds
-            && w.on_pull_request()
+            && w.pull_requests_run()
             && !guarded
             && let Some(whose) = whose
             && let Some(uses) = step.node.get("uses").and_then(Node::scalar)

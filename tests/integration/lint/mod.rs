@@ -13,6 +13,7 @@ mod doc_example;
 mod heldout;
 mod heldout10;
 mod heldout11;
+mod heldout12;
 mod heldout13;
 mod heldout15;
 mod heldout16;
