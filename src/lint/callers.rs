@@ -15,6 +15,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use super::calls::{local_file, workflows_dir};
+use super::rules::group::{Event, never};
 use super::yaml::{Node, Scalar, Style, Value};
 
 /// The called file's path (as a caller beside it names it) to its
@@ -36,10 +37,10 @@ pub fn add(path: &Path, root: &Node, out: &mut Callers) {
     let Some(on) = root.get("on") else {
         return;
     };
-    for name in called(root) {
+    for (name, condition) in called(root) {
         let callers = out.entry(workflows_dir(path).join(name)).or_default();
         if callers.len() < MAX_CALLERS {
-            callers.push((path.to_path_buf(), triggers(on), 1));
+            callers.push((path.to_path_buf(), triggers(on, condition), 1));
         }
     }
 }
@@ -73,23 +74,54 @@ pub fn deepen(callers: &mut Callers) {
     }
 }
 
-/// The local workflows a file's jobs call, each once.
-fn called(root: &Node) -> std::collections::BTreeSet<&str> {
-    root.get("jobs")
-        .map(Node::entries)
-        .unwrap_or_default()
-        .iter()
-        .filter_map(|(_, job)| job.get("uses").and_then(Node::str).and_then(local_file))
-        .collect()
+/// The local workflows a file's jobs call, each once, with the calling
+/// job's `if:` when it has one (the first job's, when several call it).
+fn called(root: &Node) -> BTreeMap<&str, Option<&str>> {
+    let mut out = BTreeMap::new();
+    for (_, job) in root.get("jobs").map(Node::entries).unwrap_or_default() {
+        if let Some(name) = job.get("uses").and_then(Node::str).and_then(local_file) {
+            out.entry(name)
+                .or_insert_with(|| job.get("if").and_then(Node::str));
+        }
+    }
+    out
 }
 
 /// A workflow of `on:` alone, what [`super::workflow::triggers_only`]
-/// reads.
-fn triggers(on: &Node) -> Node {
+/// reads; without `push` when the calling job's `if:` never holds for a
+/// push to the default branch (faiss's GPU wheels, called on pushes of
+/// release tags and on pull requests only): main's pushes never reach
+/// the called file then.
+fn triggers(on: &Node, condition: Option<&str>) -> Node {
+    let push = Event {
+        name: "push",
+        action: "",
+        default: None,
+    };
+    let kept = |value: Value| Node { at: on.at, value };
+    let on = match (&on.value, condition) {
+        (_, Some(c)) if !never(c, push) => on.clone(),
+        (Value::Map(entries), Some(_)) => kept(Value::Map(
+            entries
+                .iter()
+                .filter(|(k, _)| k.text != "push")
+                .cloned()
+                .collect(),
+        )),
+        (Value::Seq(items), Some(_)) => kept(Value::Seq(
+            items
+                .iter()
+                .filter(|n| n.str() != Some("push"))
+                .cloned()
+                .collect(),
+        )),
+        (Value::Scalar(one), Some(_)) if one.text == "push" => kept(Value::Map(Vec::new())),
+        _ => on.clone(),
+    };
     let key = Scalar::new("on".to_owned(), Style::Plain, on.at);
     Node {
         at: on.at,
-        value: Value::Map(vec![(key, on.clone())]),
+        value: Value::Map(vec![(key, on)]),
     }
 }
 

@@ -165,7 +165,11 @@ fn step<'a>(
     beside: Option<&Beside<'_>>,
 ) -> Result<Step<'a>, ScriptError> {
     let env = job.with(node.get("env"));
-    let script = match node.get("run").and_then(Node::scalar) {
+    let script = match node
+        .get("run")
+        .or_else(|| script_input(node))
+        .and_then(Node::scalar)
+    {
         Some(scalar) => {
             let commands =
                 shell::commands_with(&scalar.text, env.vars()).map_err(|source| ScriptError {
@@ -188,6 +192,23 @@ fn step<'a>(
         given: Vec::new(),
         cache_saves: Vec::new(),
     })
+}
+
+/// Actions that run a shell script given as one of their inputs in a
+/// container, and that input: what the step runs, as a `run:` is
+/// (`addnab/docker-run-action` runs its `run:` in the image it names:
+/// concrete's "Benchmark" step builds and measures there).
+const SCRIPT_INPUTS: &[(&str, &str)] = &[
+    ("addnab/docker-run-action", "run"),
+    ("uraimo/run-on-arch-action", "run"),
+];
+
+/// The script input of a step using one of [`SCRIPT_INPUTS`]' actions.
+fn script_input(node: &Node) -> Option<&Node> {
+    let uses = node.get("uses").and_then(Node::str)?;
+    let action = uses.split('@').next().unwrap_or(uses).to_ascii_lowercase();
+    let (_, input) = SCRIPT_INPUTS.iter().find(|(a, _)| *a == action)?;
+    node.get("with")?.get(input)
 }
 
 impl Workflow<'_> {

@@ -87,9 +87,21 @@ pub fn check(w: &Workflow<'_>, bench: &Benchmarks, hits: &mut Vec<Hit>) {
 
 /// The last step of `job` seen to run or compare benchmarks (evidence's
 /// steps), or `None` when none is seen (a job named one by the config's
-/// globs): then every step may measure.
+/// globs): then every step may measure. A step whose name begins with a
+/// word of sending ("Send data to Slab", "Upload results") hands on what
+/// was measured, even when a program of it reads a file named for the
+/// benchmarks (`hmac_calculator.sh parsed_benchmark_results.json`).
 fn last_measuring_step(job: &Job<'_>) -> Option<usize> {
-    job.steps.iter().rposition(step_runs_benchmarks)
+    job.steps
+        .iter()
+        .rposition(|s| step_runs_benchmarks(s) && !named_for_sending(s))
+}
+
+/// Whether a step's `name:` begins with a word of sending.
+fn named_for_sending(step: &Step<'_>) -> bool {
+    step.text("name")
+        .and_then(|n| crate::lint::names::words(n).next())
+        .is_some_and(|w| crate::lint::names::sends_word(&w))
 }
 
 /// Whether command `i` runs inside command `l` (its script read beside

@@ -76,6 +76,84 @@ pub fn sharing(text: &str, event: Event<'_>) -> Sharing {
     }
 }
 
+/// Whether `text`, a `cancel-in-progress:` value, cancels every run of
+/// `event` that GitHub could start: `true`, or one `${{ }}` expression
+/// true however what is not known here reads. `${{ github.ref_name !=
+/// github.event.repository.default_branch || github.ref != 'refs/tags/v*'
+/// }}` looks like it spares the default branch, but `!=` compares text
+/// (no glob): a push to main is not the tag pattern, so it cancels.
+pub fn cancels(text: &str, event: Event<'_>) -> bool {
+    let text = text.trim();
+    if text == "true" {
+        return true;
+    }
+    let Some(inner) = text.strip_prefix("${{").and_then(|r| r.strip_suffix("}}")) else {
+        return false;
+    };
+    read_whole(inner, event).is_some_and(|v| v.iter().all(Value::truthy))
+}
+
+/// Whether a job's `if:` (with or without `${{ }}`) is false for every
+/// run of `event`, however what is not known here reads: a caller's
+/// `github.event_name != 'push' || startsWith(github.ref, 'refs/tags/v')`
+/// never calls its workflow on a push to the default branch.
+pub fn never(condition: &str, event: Event<'_>) -> bool {
+    let c = condition.trim();
+    let inner = c
+        .strip_prefix("${{")
+        .and_then(|r| r.strip_suffix("}}"))
+        .unwrap_or(c);
+    only_event_contexts(inner)
+        && read_whole(inner, event).is_some_and(|v| !v.iter().any(Value::truthy))
+}
+
+/// Whether an expression reads only what the event decides (its name,
+/// ref, branch, repository) besides literals and functions: an input, a
+/// variable or a step's output, read here as empty, may hold anything.
+fn only_event_contexts(inner: &str) -> bool {
+    const KNOWN: &[&str] = &[
+        "github.event_name",
+        "github.ref",
+        "github.ref_name",
+        "github.ref_type",
+        "github.head_ref",
+        "github.base_ref",
+        "github.event.repository.default_branch",
+        "github.repository",
+        "github.repository_owner",
+        "true",
+        "false",
+        "null",
+    ];
+    let mut unquoted = String::new();
+    for (i, part) in inner.split('\'').enumerate() {
+        unquoted.push_str(if i % 2 == 0 { part } else { " " });
+    }
+    let word = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-' | '*');
+    // `startsWith(github.ref` is one piece: the words before a `(` are
+    // functions, the one after it (or alone) a context or a literal.
+    unquoted
+        .split(|c: char| !word(c) && c != '(')
+        .filter_map(|piece| piece.rsplit('(').next())
+        .filter(|w| w.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_'))
+        .all(|w| KNOWN.contains(&w.to_ascii_lowercase().as_str()))
+}
+
+/// Every value one whole expression may have for `event`; none when it
+/// is not one expression this reader reads to its end.
+fn read_whole(inner: &str, event: Event<'_>) -> Option<Vec<Value>> {
+    if inner.contains("${{") {
+        return None;
+    }
+    let mut p = Parser {
+        cur: Cursor::new(inner),
+        event,
+    };
+    let values = p.or();
+    p.cur.skip_space();
+    (p.cur.done() && !values.is_empty()).then_some(values)
+}
+
 /// What an expression is worth for the run asked about.
 #[derive(Clone, Debug)]
 enum Value {
@@ -152,6 +230,8 @@ fn context(path: &str, event: Event<'_>) -> Value {
         "github.ref_type" => per_pull_not(Value::Text("branch".to_owned()), pull),
         "github.event.action" => Value::Text(event.action.to_owned()),
         "github.base_ref" => per_pull(Value::Text("main".to_owned())),
+        // The default branch by name: `main` stands for it (same_text).
+        "github.event.repository.default_branch" => Value::Text("main".to_owned()),
         "github.repository" | "github.repository_owner" => Value::Own,
         p if p.starts_with("inputs.") || p.starts_with("github.event.") => Value::Empty,
         _ => Value::Same,
@@ -167,19 +247,21 @@ fn per_pull_not(v: Value, pull: bool) -> Value {
 /// `master`, and the branch known as the default (`trunk`, alone or as
 /// `refs/heads/trunk`; spiceai's groups key trunk's pushes by their SHA).
 fn same_text(a: &str, b: &str, default: Option<&str>) -> bool {
-    let norm = |s: &str| {
-        let s = s.to_ascii_lowercase();
-        let known = default.map(str::to_ascii_lowercase);
-        let s = match known {
-            Some(d) if s == d => "main".to_owned(),
-            Some(d) if s.strip_prefix("refs/heads/") == Some(d.as_str()) => {
-                "refs/heads/main".to_owned()
-            }
-            _ => s,
-        };
-        s.replace("master", "main")
+    norm(a, default) == norm(b, default)
+}
+
+/// A text lower-cased, the default branch's names read as `main`.
+fn norm(s: &str, default: Option<&str>) -> String {
+    let s = s.to_ascii_lowercase();
+    let known = default.map(str::to_ascii_lowercase);
+    let s = match known {
+        Some(d) if s == d => "main".to_owned(),
+        Some(d) if s.strip_prefix("refs/heads/") == Some(d.as_str()) => {
+            "refs/heads/main".to_owned()
+        }
+        _ => s,
     };
-    norm(a) == norm(b)
+    s.replace("master", "main")
 }
 
 /// `a == b` when it can be known.
@@ -195,15 +277,14 @@ fn equal(a: &Value, b: &Value, default: Option<&str>) -> Option<bool> {
 }
 
 /// A function's value over every value its arguments may have; one not
-/// known here may be true or false.
-fn call(name: &str, args: &[Vec<Value>]) -> Vec<Value> {
+/// known here may be true or false. Texts are compared as [`norm`] reads
+/// them: `contains(github.ref, 'master')` holds for a push to the default
+/// branch, whichever of its names the file uses.
+fn call(name: &str, args: &[Vec<Value>], default: Option<&str>) -> Vec<Value> {
     let name = name.to_ascii_lowercase();
     let first = |i: usize| args.get(i).and_then(|a| a.first()).and_then(Value::text);
     let test = |f: fn(&str, &str) -> bool| match (first(0), first(1)) {
-        (Some(a), Some(b)) => vec![Value::Bool(f(
-            &a.to_ascii_lowercase(),
-            &b.to_ascii_lowercase(),
-        ))],
+        (Some(a), Some(b)) => vec![Value::Bool(f(&norm(a, default), &norm(b, default)))],
         _ => vec![Value::Bool(true), Value::Bool(false)],
     };
     match name.as_str() {
@@ -314,7 +395,7 @@ impl Parser<'_, '_> {
                 args.push(self.or());
                 self.eat(",");
             }
-            return call(&word, &args);
+            return call(&word, &args, self.event.default);
         }
         vec![match word.as_str() {
             "true" => Value::Bool(true),
@@ -378,6 +459,44 @@ mod tests {
         assert_eq!(sharing(g, PULL), Sharing::Branch);
         let g = "${{ github.workflow }}-${{ startsWith(github.ref, 'refs/heads/pull-request/') && github.ref || github.sha }}";
         assert_eq!(sharing(g, PUSH), Sharing::Run);
+    }
+
+    #[test]
+    fn a_cancel_is_read_for_the_run_it_applies_to() {
+        let c = "${{ github.ref_name != github.event.repository.default_branch || github.ref != 'refs/tags/v*' }}";
+        assert!(cancels(c, PUSH));
+        let c = "${{ github.ref_name != github.event.repository.default_branch }}";
+        assert!(!cancels(c, PUSH));
+        assert!(!cancels("${{ github.ref != 'refs/heads/main' }}", PUSH));
+        assert!(cancels("${{ github.ref != 'refs/heads/main' }}", PULL));
+        // What is not known may be false: no cancel is read into it.
+        assert!(!cancels("${{ inputs.cancel }}", PUSH));
+        assert!(!cancels(
+            "${{ github.event_name == 'push' || inputs.x }}",
+            PULL
+        ));
+        assert!(cancels("true", PUSH));
+        assert!(!cancels("false", PUSH));
+        // The default branch by either name: `master` is main's push.
+        assert!(!cancels("${{ !contains(github.ref, 'master') }}", PUSH));
+        assert!(cancels(
+            "${{ !startsWith(github.ref, 'refs/tags/v') }}",
+            PUSH
+        ));
+    }
+
+    #[test]
+    fn a_condition_that_never_holds_for_a_push() {
+        let c = "github.event_name != 'push' || startsWith(github.ref, 'refs/tags/v')";
+        assert!(never(c, PUSH));
+        assert!(!never(c, PULL));
+        assert!(!never("${{ github.ref == 'refs/heads/master' }}", PUSH));
+        // Not known here: it may hold.
+        assert!(!never("inputs.publish", PUSH));
+        assert!(!never(
+            "contains(github.event.head_commit.message, 'x')",
+            PUSH
+        ));
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Rules on job and step settings: `job-always`, `long-timeout`,
 //! `cancel-main`, `label-cancel`, `cache-discipline`.
 
-use super::group::{Event, Sharing, sharing};
+use super::group::{Event, Sharing, cancels, sharing};
 use super::{hit, hit_at};
 use crate::lint::evidence::{
     Benchmarks, runs_benchmarks, step_runs_a_program, step_runs_benchmarks,
@@ -281,18 +281,16 @@ fn concurrency(
         ("schedule", any(|r| r.frequent_schedule())),
         ("issue_comment", any(|r| r.on("issue_comment"))),
     ];
-    let main_shared = main_events.iter().any(|&(name, runs)| {
-        runs && matches!(
-            sharing(
-                group,
-                Event {
-                    name,
-                    action: "",
-                    ..pull
-                }
-            ),
-            Sharing::Branch | Sharing::All
-        )
+    // Main's runs that share the group and that its `cancel-in-progress`
+    // cancels (`true`, or an expression true for that kind of run).
+    let main_cancelled = main_events.iter().any(|&(name, runs)| {
+        let event = Event {
+            name,
+            action: "",
+            ..pull
+        };
+        runs && matches!(sharing(group, event), Sharing::Branch | Sharing::All)
+            && cancels(cancel.str().unwrap_or(""), event)
     });
     let pull_shared = matches!(sharing(group, pull), Sharing::Branch | Sharing::Pull);
     let push = |rule: &'static str, hits: &mut Vec<Hit>| {
@@ -306,7 +304,7 @@ fn concurrency(
     // dispatch superseding the first is what its author asked for.
     // A schedule is a stream of runs that cancel each other only when it
     // fires again before a run can end (a nightly never meets itself).
-    if always_cancels && main_shared && keeps {
+    if main_cancelled && keeps {
         push("cancel-main", hits);
     }
     let labels_cancel = always_cancels

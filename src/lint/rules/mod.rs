@@ -85,7 +85,25 @@ fn pinned_ref(text: &str) -> bool {
             || t.contains('$')
             || t.strip_prefix('v')
                 .unwrap_or(t)
-                .starts_with(|c: char| c.is_ascii_digit()))
+                .starts_with(|c: char| c.is_ascii_digit())
+            || prefixed_release(t))
+}
+
+/// A release tag whose version follows a word: `r1.16.0` (nvc),
+/// `llvmorg-17.0.1`, `jq-1.7.1`. Three numbers are asked for, since a
+/// word and two numbers is as often a maintenance branch (`release-1.2`,
+/// `stable-2.0`) that moves.
+fn prefixed_release(t: &str) -> bool {
+    let rest = t.trim_start_matches(|c: char| c.is_ascii_alphabetic());
+    let word = rest.len() < t.len();
+    let rest = rest
+        .strip_prefix('-')
+        .or_else(|| rest.strip_prefix('_'))
+        .unwrap_or(rest);
+    let number = |p: &str| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit());
+    let parts: Vec<&str> = rest.splitn(3, '.').collect();
+    word && matches!(parts.as_slice(), [major, minor, patch]
+            if number(major) && number(minor) && patch.starts_with(|c: char| c.is_ascii_digit()))
 }
 
 /// Options of git's subcommands (`fetch`, `pull`, `clone`, `ls-remote`,
@@ -152,4 +170,32 @@ fn positionals(c: &Command) -> Vec<&str> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pinned_ref;
+
+    #[test]
+    fn a_release_tag_after_a_word_is_pinned_and_a_branch_is_not() {
+        for pinned in [
+            "r1.16.0",
+            "llvmorg-17.0.1",
+            "jq-1.7.1",
+            "v2.1",
+            "1.2",
+            "release_3.4.5rc1",
+        ] {
+            assert!(pinned_ref(pinned), "{pinned}");
+        }
+        for moving in [
+            "release-1.2",
+            "stable-2.0",
+            "main",
+            "r1.16",
+            "release/1.2.3",
+        ] {
+            assert!(!pinned_ref(moving), "{moving}");
+        }
+    }
 }
