@@ -25,6 +25,7 @@ mod heldout6_mends;
 mod heldout7;
 mod heldout8;
 mod heldout9;
+mod hostile;
 mod json;
 mod never_panics;
 mod review;
@@ -36,7 +37,6 @@ use baseline_resolver::lint::finding::RULES;
 use serde_json::Value;
 
 use crate::support::harness::{Bin, Run, repo_root};
-use crate::support::workflow_commands::commands;
 
 fn fixtures() -> PathBuf {
     repo_root().join("tests/fixtures/lint")
@@ -567,36 +567,4 @@ fn fix_mends_the_mechanical_rules_and_nothing_else() {
     assert_eq!(std::fs::read_to_string(&file).unwrap(), FIX_AFTER);
     let (_, v) = json(&file, &[]);
     assert_eq!(found(&v), BTreeSet::new(), "lints clean: {v}");
-}
-
-#[test]
-fn hostile_file_names_and_contents_stay_data() {
-    let bin = Bin::new().on_runner();
-    let dir = bin.dir().join("wf");
-    std::fs::create_dir(&dir).unwrap();
-    let names = [
-        "::error::x.yml",
-        "a ##[add-mask]b.yml",
-        "c\r::warning::d.yml",
-        "e,line=1::f.yml",
-    ];
-    let body = std::fs::read_to_string(fixture("tag-sort.yml"))
-        .unwrap()
-        .replace(
-            "ls results",
-            "echo '::error::from the file' ##[error]x; ls results",
-        );
-    for name in names {
-        std::fs::write(dir.join(name), &body).unwrap();
-    }
-    let run = bin.arg("lint").arg(&dir).run();
-    run.assert_code(4);
-    let mut cmds = commands(&run.stdout);
-    cmds.extend(commands(&run.stderr));
-    assert_eq!(
-        cmds.len(),
-        12,
-        "one annotation per finding, nothing else: {cmds:?}"
-    );
-    assert!(cmds.iter().all(|c| c == "warning"), "{cmds:?}");
 }
