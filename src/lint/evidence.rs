@@ -30,10 +30,11 @@ use super::calls::{
 };
 use super::names::named_for_benchmarks;
 use super::names::{job_does_chores, prepares_benchmarks, remote_benchmark_folder, warms_up};
+pub use super::programs::benchmark_command;
 use super::programs::compiles_only;
-pub use super::programs::{benchmark_command, measures_both_sides, runs_each_side};
 use super::programs::{invoked, own_program};
 use super::relays::relays_results;
+pub use super::sides::{measures_both_sides, runs_each_side};
 use super::workflow::{CallInputs, Job, Step, Workflow, input_in, read, unknown_runner};
 use crate::config::Lint;
 use crate::lint::yaml::Node;

@@ -29,6 +29,7 @@ pub mod runners;
 pub mod sarif;
 pub mod scripts;
 pub mod shell;
+mod sides;
 pub mod suppress;
 pub mod workflow;
 pub mod yaml;

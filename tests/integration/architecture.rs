@@ -384,6 +384,7 @@ fn the_lint_rules_do_no_io() {
             "runners.rs",
             "candidates.rs",
             "programs.rs",
+            "sides.rs",
             "picks.rs",
             "relays.rs",
         ]
@@ -420,6 +421,7 @@ fn the_lint_rules_do_no_io() {
         "runners",
         "candidates",
         "programs",
+        "sides",
         "picks",
         "relays",
         "checkouts",

@@ -292,9 +292,11 @@ fn side(chars: impl Iterator<Item = char>, opens: [char; 2], closes: [char; 2]) 
 fn walks(commands: &[Command], i: usize) -> Option<usize> {
     let c = commands.get(i)?;
     let relative = |t: &str| relative_ref(t);
-    let patterns = c
-        .name()
-        .is_some_and(|n| PATTERN_PROGRAMS.contains(&file_name(n)));
+    // A pattern's `^` is a regular expression's; a message's is text:
+    // `echo "Running with 2^$npow points"` (Expander's sizes loop).
+    let patterns = c.name().is_some_and(|n| {
+        PATTERN_PROGRAMS.contains(&file_name(n)) || ["echo", "printf"].contains(&file_name(n))
+    });
     let in_loop = c.loops > 0 && !patterns && c.words.iter().skip(1).any(|w| relative(&w.text));
     let over_rev_list = c.name() == Some("for")
         && c.words.iter().any(|w| rev_list(&w.text))

@@ -19,6 +19,7 @@ mod heldout15;
 mod heldout16;
 mod heldout17;
 mod heldout19;
+mod heldout20;
 mod heldout5;
 mod heldout6;
 mod heldout6_mends;

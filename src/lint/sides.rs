@@ -1,0 +1,196 @@
+//! Whether a job measures the baseline and the change in one run: one
+//! command that does (`asv continuous`, a bisection, a runner given each
+//! side's built program), or one of the job's own programs run once per
+//! side. A tool cloned at a moving branch then serves both sides alike:
+//! no drift between them. Split from [`super::programs`]. Pure.
+
+use super::programs::{SAYS, invoked, own_program};
+use super::shell::{Command, file_name};
+
+/// Whether `c` measures the baseline and the change in one run with one
+/// checkout of the suite (`asv continuous BASE HEAD`): a suite cloned at a
+/// moving ref then measures both sides alike.
+pub fn measures_both_sides(c: &Command) -> bool {
+    invoked(c).is_some_and(|(base, words)| base == "asv" && words.get(1) == Some(&"continuous"))
+        || bisects(c)
+        || given_each_sides_program(c)
+}
+
+/// Whether one command is given a built program of each side to run, each
+/// argument's program in a directory named for its side (`cbdr sample
+/// "main:main/build/aspect-release in.prm" "feature:feature/build/...`,
+/// aspect's performance job; `hyperfine ./base/app ./head/app`): it
+/// measures both in one run. A file with an extension (`baseline.json`,
+/// results) is no program.
+fn given_each_sides_program(c: &Command) -> bool {
+    const BASELINE: &[&str] = &[
+        "main",
+        "master",
+        "baseline",
+        "base",
+        "old",
+        "before",
+        "reference",
+    ];
+    const CHANGE: &[&str] = &[
+        "feature",
+        "head",
+        "candidate",
+        "contender",
+        "new",
+        "after",
+        "pr",
+    ];
+    let (mut baseline, mut change) = (false, false);
+    for w in c.words.iter().skip(1) {
+        let program = w.text.split_whitespace().next().unwrap_or("");
+        let file = file_name(program);
+        if program.starts_with('-') || program.contains("://") || file.contains('.') {
+            continue;
+        }
+        let Some(dirs) = program.strip_suffix(file) else {
+            continue;
+        };
+        let dirs: Vec<String> = dirs.split('/').map(str::to_ascii_lowercase).collect();
+        let named = |words: &[&str]| dirs.iter().any(|d| words.contains(&d.as_str()));
+        match (named(BASELINE), named(CHANGE)) {
+            (true, false) => baseline = true,
+            (false, true) => change = true,
+            _ => {}
+        }
+    }
+    baseline && change
+}
+
+/// Whether `c` bisects: `git bisect`, or a program, or a script a shell or
+/// Python runs, whose path has the word `bisect` (`bash
+/// .ci/bisect/run.sh`, `./bisect_perf.py`).
+/// A bisection measures each commit it tries, the good and the bad, in
+/// one run with the same harness: read on TritonBench's bisect job, which
+/// checks its harness out at `main` and bisects Triton with it. A word of
+/// a message (`echo bisect`) or a flag is not.
+fn bisects(c: &Command) -> bool {
+    if c.git("bisect") {
+        return true;
+    }
+    let Some((base, words)) = invoked(c) else {
+        return false;
+    };
+    let named = |w: &str| !w.contains("://") && super::names::words(w).any(|x| x == "bisect");
+    let launcher = |w: &str| {
+        let f = file_name(w);
+        f.starts_with("python") || ["bash", "sh", "source", "."].contains(&f)
+    };
+    // The program itself, or the script a shell or Python runs.
+    let program = words.first().is_some_and(|w| w.contains('/') && named(w));
+    let script = words.windows(2).any(|pair| match pair {
+        [l, w] => launcher(l) && !w.starts_with('-') && named(w),
+        _ => false,
+    });
+    !SAYS.contains(&base) && (program || script || named(base))
+}
+
+/// The sides of a comparison one command is given, by words that name
+/// them: `(baseline, change)`. A word names a side when it is the side's
+/// word (`bench-txgen-build.sh baseline DIR REF`, `run.sh feature`) or a
+/// directory on a path says it (`prepare_source_dir ../reth-baseline`),
+/// or a variable's name (micropython's `code_size_build_step $REFERENCE
+/// ~/size0 true` and `code_size_build_step $COMPARISON ~/size1 false`);
+/// a file with an extension (`baseline.json`, results) or a URL
+/// (`s3://b/baseline/`, results kept elsewhere) names none, nor does a
+/// flag. See [`runs_each_side`].
+pub fn sides(c: &Command) -> (bool, bool) {
+    const BASELINE: &[&str] = &["baseline", "base", "old", "before", "reference"];
+    const CHANGE: &[&str] = &[
+        "feature",
+        "head",
+        "candidate",
+        "contender",
+        "new",
+        "after",
+        "comparison",
+    ];
+    let mut found = (false, false);
+    for w in c.words.iter().skip(1) {
+        // A variable names its side by its name (`$REFERENCE`,
+        // `${COMPARISON}`).
+        let lower = w.text.to_ascii_lowercase();
+        let lower = lower
+            .strip_prefix("${")
+            .and_then(|v| v.strip_suffix('}'))
+            .or_else(|| lower.strip_prefix('$'))
+            .unwrap_or(&lower);
+        if lower.starts_with('-') || lower.contains("://") {
+            continue;
+        }
+        let parts = lower
+            .split('/')
+            .filter(|seg| !seg.contains('.'))
+            .flat_map(|seg| seg.split(['-', '_']));
+        for part in parts {
+            found.0 |= BASELINE.contains(&part);
+            found.1 |= CHANGE.contains(&part);
+        }
+    }
+    found
+}
+
+/// Whether one of the job's own programs (not plumbing, not a report) is
+/// run once for the baseline and once for the change, each command
+/// naming one side: reth's benchmark builds `bench-txgen-build.sh
+/// baseline DIR REF` and `bench-txgen-build.sh feature DIR REF` in the
+/// job that then measures them in turns (B-F-F-B), so a tool cloned at a
+/// moving branch serves both sides alike.
+/// A command naming both sides (`compare.py baseline.json head.json`)
+/// compares results, which a job measuring one side does too.
+pub fn runs_each_side<'a>(commands: impl Iterator<Item = &'a Command>) -> bool {
+    let mut baseline = std::collections::BTreeSet::new();
+    let mut change = std::collections::BTreeSet::new();
+    for c in commands {
+        let Some((base, _)) = invoked(c) else {
+            continue;
+        };
+        if !own_program(base) {
+            continue;
+        }
+        match sides(c) {
+            (true, false) => baseline.insert(base),
+            (false, true) => change.insert(base),
+            _ => continue,
+        };
+    }
+    !baseline.is_disjoint(&change)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lint::shell::commands;
+
+    #[test]
+    fn a_program_run_once_per_side_measures_both() {
+        let each = |script: &str| runs_each_side(commands(script).unwrap().iter());
+        assert!(each("./build.sh baseline a\n./build.sh feature b"));
+        assert!(each("prep ../reth-baseline x\nprep ../reth-feature y"));
+        assert!(!each("python cmp.py baseline.json head.json"));
+        assert!(!each(
+            "aws s3 cp s3://b/baseline/ .\naws s3 cp o s3://b/head/"
+        ));
+        assert!(!each("git checkout base\ngit checkout head"));
+        assert!(!each("./build.sh baseline a\n./run.sh feature b"));
+    }
+
+    #[test]
+    fn a_command_given_each_sides_program_measures_both() {
+        let one = |script: &str| commands(script).unwrap().iter().any(measures_both_sides);
+        assert!(one(
+            "cargo run sample \"main:$W/main/build/aspect-release in.prm\" \"feature:$W/feature/build/aspect-release in.prm\""
+        ));
+        assert!(one("hyperfine ./base/app ./head/app"));
+        assert!(!one(
+            "python cmp.py results/base/out.json results/head/out.json"
+        ));
+        assert!(!one("hyperfine ./head/app ./head/app2"));
+        assert!(one("asv continuous origin/main HEAD"));
+    }
+}
