@@ -7,6 +7,18 @@
 use super::programs::{SAYS, invoked, own_program};
 use super::shell::{Command, file_name};
 
+/// Words that name the baseline's side, and the change's.
+const BASELINE: &[&str] = &["baseline", "base", "old", "before", "reference"];
+const CHANGE: &[&str] = &[
+    "feature",
+    "head",
+    "candidate",
+    "contender",
+    "new",
+    "after",
+    "comparison",
+];
+
 /// Whether `c` measures the baseline and the change in one run with one
 /// checkout of the suite (`asv continuous BASE HEAD`): a suite cloned at a
 /// moving ref then measures both sides alike.
@@ -23,24 +35,6 @@ pub fn measures_both_sides(c: &Command) -> bool {
 /// measures both in one run. A file with an extension (`baseline.json`,
 /// results) is no program.
 fn given_each_sides_program(c: &Command) -> bool {
-    const BASELINE: &[&str] = &[
-        "main",
-        "master",
-        "baseline",
-        "base",
-        "old",
-        "before",
-        "reference",
-    ];
-    const CHANGE: &[&str] = &[
-        "feature",
-        "head",
-        "candidate",
-        "contender",
-        "new",
-        "after",
-        "pr",
-    ];
     let (mut baseline, mut change) = (false, false);
     for w in c.words.iter().skip(1) {
         let program = w.text.split_whitespace().next().unwrap_or("");
@@ -53,7 +47,11 @@ fn given_each_sides_program(c: &Command) -> bool {
         };
         let dirs: Vec<String> = dirs.split('/').map(str::to_ascii_lowercase).collect();
         let named = |words: &[&str]| dirs.iter().any(|d| words.contains(&d.as_str()));
-        match (named(BASELINE), named(CHANGE)) {
+        // A program's directory may also be named for the branch built.
+        match (
+            named(BASELINE) || named(&["main", "master"]),
+            named(CHANGE) || named(&["pr"]),
+        ) {
             (true, false) => baseline = true,
             (false, true) => change = true,
             _ => {}
@@ -100,16 +98,6 @@ fn bisects(c: &Command) -> bool {
 /// (`s3://b/baseline/`, results kept elsewhere) names none, nor does a
 /// flag. See [`runs_each_side`].
 pub fn sides(c: &Command) -> (bool, bool) {
-    const BASELINE: &[&str] = &["baseline", "base", "old", "before", "reference"];
-    const CHANGE: &[&str] = &[
-        "feature",
-        "head",
-        "candidate",
-        "contender",
-        "new",
-        "after",
-        "comparison",
-    ];
     let mut found = (false, false);
     for w in c.words.iter().skip(1) {
         // A variable names its side by its name (`$REFERENCE`,
