@@ -40,6 +40,20 @@ pub fn job_does_chores(job: &Job<'_>) -> bool {
     }) || provisions(&said)
 }
 
+/// Whether a step's name says it cleans up after the benchmarks ("Perform
+/// teardown", "Cleanup all machines", "Tear down"): it makes, reads or
+/// compares no results, so its `continue-on-error` hides none (read on
+/// qdrant's benchmark machines, torn down on any outcome).
+pub fn step_cleans_up(name: &str) -> bool {
+    let said: Vec<String> = words(&written(name)).collect();
+    said.iter()
+        .any(|w| ["teardown", "cleanup", "clean"].contains(&w.as_str()))
+        || said.windows(2).any(
+            |p| matches!(p, [a, b] if (a == "tear" && b == "down") || (a == "clean" && b == "up")),
+        )
+        || provisions(&said)
+}
+
 /// Whether a name's words say it starts or stops the machines the
 /// benchmarks run on: a verb of provisioning and a machine
 /// (`create-runners`, `stop-g5-runners`, "Terminate EC2 machines").

@@ -283,11 +283,31 @@ pub fn costly_labels(labels: &[String], devices: bool) -> bool {
         .filter(|l| !l.contains("${{"))
         .cloned()
         .collect();
+    let judged = |extra: Vec<String>| {
+        let mut one = written.clone();
+        one.extend(extra);
+        costly_set(&one, false)
+    };
     costly_set(labels, devices)
-        || labels.iter().flat_map(|l| candidates(l)).any(|c| {
-            let mut one = written.clone();
-            one.push(c);
-            costly_set(&one, false)
+        || labels.iter().any(|l| {
+            // A provider's labels among the results are one list a runner
+            // asks for whole (`fromJSON(format('["runs-on",
+            // "runner=64cpu-linux-x64","run-id={0}"]', github.run_id))`,
+            // op-succinct's tests): judged together, as written ones are.
+            let (listed, alone): (Vec<String>, Vec<String>) =
+                candidates(l).into_iter().partition(|c| {
+                    let c = c.to_ascii_lowercase();
+                    provider_hosted(&c) || c.contains('=')
+                });
+            let provider = listed
+                .iter()
+                .any(|c| provider_hosted(&c.to_ascii_lowercase()));
+            let (listed, alone) = if provider {
+                (listed, alone)
+            } else {
+                (Vec::new(), [listed, alone].concat())
+            };
+            (!listed.is_empty() && judged(listed)) || alone.into_iter().any(|c| judged(vec![c]))
         })
 }
 

@@ -20,6 +20,7 @@ mod heldout16;
 mod heldout17;
 mod heldout19;
 mod heldout20;
+mod heldout21;
 mod heldout5;
 mod heldout6;
 mod heldout6_mends;
