@@ -47,7 +47,7 @@ pub fn job_does_chores(job: &Job<'_>) -> bool {
 pub fn step_cleans_up(name: &str) -> bool {
     let said: Vec<String> = words(&written(name)).collect();
     said.iter()
-        .any(|w| ["teardown", "cleanup", "clean"].contains(&w.as_str()))
+        .any(|w| ["teardown", "cleanup"].contains(&w.as_str()))
         || said.windows(2).any(
             |p| matches!(p, [a, b] if (a == "tear" && b == "down") || (a == "clean" && b == "up")),
         )
