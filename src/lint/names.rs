@@ -242,6 +242,7 @@ const SENDS: &[&str] = &[
     "publish",
     "publisher",
     "publishing",
+    "deploy",
     "push",
     "post",
     "notify",

@@ -74,7 +74,11 @@ pub fn check(w: &Workflow<'_>, bench: &Benchmarks, hits: &mut Vec<Hit>) {
                 }
                 let measured = measures_later
                     || last_command.is_some_and(|l| l > i || runs_inside(&script.commands, i, l));
-                if drifts && measured && unpinned(&script.commands, &later, i) {
+                if drifts
+                    && measured
+                    && unpinned(&script.commands, &later, i)
+                    && !pushed_by_a_later_step(job, position, &script.commands, i)
+                {
                     found.push(("unpinned-clone", c.at()));
                 }
                 for (rule, at) in found {
@@ -380,6 +384,39 @@ fn results_store(url: &str) -> bool {
 
 /// `git clone` of another project with no commit checked out after it, at
 /// a branch; `pip install git+URL` without `@<sha>`.
+/// Whether a later step of `job` runs `git push` in the directory the
+/// clone at command `i` makes: a results repository the job publishes to,
+/// not a dependency.
+fn pushed_by_a_later_step(job: &Job<'_>, position: usize, commands: &[Command], i: usize) -> bool {
+    let Some(dir) = commands
+        .get(i)
+        .filter(|c| c.git("clone"))
+        .and_then(clone_dir)
+    else {
+        return false;
+    };
+    job.steps
+        .iter()
+        .skip(position.saturating_add(1))
+        .filter_map(|s| s.script.as_ref())
+        .any(|s| Later::of(&s.commands).pushes_in(dir))
+}
+
+/// The directory a `git clone` makes: its second argument, else the
+/// URL's last segment without `.git`.
+fn clone_dir(c: &Command) -> Option<&str> {
+    let args = positionals(c);
+    let url = args.first().copied()?;
+    Some(args.get(1).copied().unwrap_or_else(|| {
+        let last = url
+            .trim_end_matches('/')
+            .rsplit(['/', ':'])
+            .next()
+            .unwrap_or(url);
+        last.strip_suffix(".git").unwrap_or(last)
+    }))
+}
+
 fn unpinned(commands: &[Command], later: &OnceCell<Later>, i: usize) -> bool {
     let Some(c) = commands.get(i) else {
         return false;
@@ -395,15 +432,9 @@ fn unpinned(commands: &[Command], later: &OnceCell<Later>, i: usize) -> bool {
         if branch.is_some_and(pinned_ref) {
             return false;
         }
-        let args = positionals(c);
-        let dir = args.get(1).copied().unwrap_or_else(|| {
-            let last = url
-                .trim_end_matches('/')
-                .rsplit(['/', ':'])
-                .next()
-                .unwrap_or(url);
-            last.strip_suffix(".git").unwrap_or(last)
-        });
+        let Some(dir) = clone_dir(c) else {
+            return false;
+        };
         // A clone that is pushed to (a docs or gh-pages repository) is a
         // target, not a dependency.
         let later = later.get_or_init(|| Later::of(commands));

@@ -109,4 +109,13 @@ impl Later {
         let after_cd = self.from_start.get(&(dir, act));
         before_cd.is_some_and(|&j| j > i) || after_cd.is_some_and(|&j| j > cd)
     }
+
+    /// Whether the script runs `git push` in `dir` (its last segment), its
+    /// directory read from the script's start: a later step that pushes a
+    /// clone an earlier step made (sgkit's `cd ~/$BENCHMARKS_REPO` then
+    /// `git push origin main`).
+    pub fn pushes_in(&self, dir: &str) -> bool {
+        self.from_start
+            .contains_key(&(last_segment(dir), Act::Push))
+    }
 }

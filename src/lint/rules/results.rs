@@ -60,6 +60,7 @@ fn silent_baseline(job: &Job<'_>, hits: &mut Vec<Hit>) {
         if step.script.is_some()
             && let Some(c) = continues(step.node)
             && !outcome_read(job, index)
+            && !env_said(job, index)
         {
             hits.push(hit("silent-baseline", c.at, job, Some(step)));
         }
@@ -69,7 +70,8 @@ fn silent_baseline(job: &Job<'_>, hits: &mut Vec<Hit>) {
         // `if: steps.benches.outputs.failed == 'error'` and `exit 1`.
         let handed_on = step
             .text("id")
-            .is_some_and(|id| outputs_said(job, index, id));
+            .is_some_and(|id| outputs_said(job, index, id))
+            || env_said(job, index);
         if !handed_on {
             super::status::swallowed(job, step, hits);
         }
@@ -157,6 +159,45 @@ fn outputs_said(job: &Job<'_>, index: usize, id: &str) -> bool {
         step.node.scalars(&mut scalars);
         acts && scalars.iter().any(|s| s.text.contains(wanted.as_str()))
     })
+}
+
+/// Whether step `index` writes a variable to `$GITHUB_ENV` (`echo
+/// "exitStatus=2" >> $GITHUB_ENV`) that a later script step reads (`${{
+/// env.exitStatus }}`, `$exitStatus`) and fails on or says: its status is
+/// handed on and acted on. package-benchmark's comparison continues on
+/// error, and the last step exits with the status it wrote.
+fn env_said(job: &Job<'_>, index: usize) -> bool {
+    let Some(text) = job.steps.get(index).and_then(|s| s.text("run")) else {
+        return false;
+    };
+    let names: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains("GITHUB_ENV") && l.contains(">>"))
+        .filter_map(|l| {
+            let (head, _) = l.split_once('=')?;
+            let name = head
+                .rsplit(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .next()?;
+            (!name.is_empty()).then_some(name)
+        })
+        .collect();
+    !names.is_empty()
+        && job.steps.iter().skip(index.saturating_add(1)).any(|step| {
+            let acts = step.script.as_ref().is_some_and(|s| {
+                s.commands
+                    .iter()
+                    .any(|c| says_loudly(c) || super::status::fails(c))
+            });
+            let mut scalars = Vec::new();
+            step.node.scalars(&mut scalars);
+            acts && scalars.iter().any(|s| {
+                names.iter().any(|n| {
+                    s.text.contains(&format!("env.{n}"))
+                        || s.text.contains(&format!("${n}"))
+                        || s.text.contains(&format!("${{{n}}}"))
+                })
+            })
+        })
 }
 
 /// The comparison after a step's result: `Some((equal, value))` for `==
