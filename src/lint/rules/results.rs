@@ -149,6 +149,13 @@ fn outcome_read(job: &Job<'_>, index: usize) -> bool {
 /// acts on nothing.
 fn outputs_said(job: &Job<'_>, index: usize, id: &str) -> bool {
     let wanted = format!("steps.{id}.outputs.");
+    later_acts_on(job, index, |text| text.contains(wanted.as_str()))
+}
+
+/// Whether a script step after step `index` reads what `reads` looks for
+/// (in its `if:`, `run:`, `env:`, anywhere) and says a warning or an
+/// error, or fails.
+fn later_acts_on(job: &Job<'_>, index: usize, reads: impl Fn(&str) -> bool) -> bool {
     job.steps.iter().skip(index.saturating_add(1)).any(|step| {
         let acts = step.script.as_ref().is_some_and(|s| {
             s.commands
@@ -157,7 +164,7 @@ fn outputs_said(job: &Job<'_>, index: usize, id: &str) -> bool {
         });
         let mut scalars = Vec::new();
         step.node.scalars(&mut scalars);
-        acts && scalars.iter().any(|s| s.text.contains(wanted.as_str()))
+        acts && scalars.iter().any(|s| reads(&s.text))
     })
 }
 
@@ -182,20 +189,11 @@ fn env_said(job: &Job<'_>, index: usize) -> bool {
         })
         .collect();
     !names.is_empty()
-        && job.steps.iter().skip(index.saturating_add(1)).any(|step| {
-            let acts = step.script.as_ref().is_some_and(|s| {
-                s.commands
-                    .iter()
-                    .any(|c| says_loudly(c) || super::status::fails(c))
-            });
-            let mut scalars = Vec::new();
-            step.node.scalars(&mut scalars);
-            acts && scalars.iter().any(|s| {
-                names.iter().any(|n| {
-                    s.text.contains(&format!("env.{n}"))
-                        || s.text.contains(&format!("${n}"))
-                        || s.text.contains(&format!("${{{n}}}"))
-                })
+        && later_acts_on(job, index, |text| {
+            names.iter().any(|n| {
+                text.contains(&format!("env.{n}"))
+                    || text.contains(&format!("${n}"))
+                    || text.contains(&format!("${{{n}}}"))
             })
         })
 }
