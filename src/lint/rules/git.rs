@@ -5,8 +5,10 @@
 
 use std::cell::OnceCell;
 
+use rustc_hash::FxHashMap;
+
 use super::checkouts;
-use super::later::{Act, Later};
+use super::later::{Act, Later, last_segment};
 use super::{hit, pinned_ref, positionals};
 use crate::lint::evidence::{
     Benchmarks, benchmark_command, measures_both_sides, runs_each_side, step_runs_benchmarks,
@@ -32,6 +34,9 @@ pub fn check(w: &Workflow<'_>, bench: &Benchmarks, hits: &mut Vec<Hit>) {
         let drifts = benchmarks && !measures_both_sides_in(job);
         // Only a job whose clones can drift asks where its measuring ends.
         let last = drifts.then(|| last_measuring_step(job)).flatten();
+        // Where the job's steps push, read once for the job and only when
+        // a clone asks: a step per clone would be read again per clone.
+        let pushes = OnceCell::new();
         for (position, step) in job.steps.iter().enumerate() {
             // A step after the job's last measurement fetches nothing it
             // measured: a results repository checked out to publish to.
@@ -77,7 +82,12 @@ pub fn check(w: &Workflow<'_>, bench: &Benchmarks, hits: &mut Vec<Hit>) {
                 if drifts
                     && measured
                     && unpinned(&script.commands, &later, i)
-                    && !pushed_by_a_later_step(job, position, &script.commands, i)
+                    && !pushed_by_a_later_step(
+                        pushes.get_or_init(|| last_push_per_directory(job)),
+                        position,
+                        &script.commands,
+                        i,
+                    )
                 {
                     found.push(("unpinned-clone", c.at()));
                 }
@@ -382,24 +392,35 @@ fn results_store(url: &str) -> bool {
         .any(|w| ["report", "reports", "result", "results"].contains(&w.as_str()))
 }
 
-/// `git clone` of another project with no commit checked out after it, at
-/// a branch; `pip install git+URL` without `@<sha>`.
-/// Whether a later step of `job` runs `git push` in the directory the
-/// clone at command `i` makes: a results repository the job publishes to,
-/// not a dependency.
-fn pushed_by_a_later_step(job: &Job<'_>, position: usize, commands: &[Command], i: usize) -> bool {
-    let Some(dir) = commands
+/// Each directory (its last segment) a step of `job` runs `git push` in,
+/// to the last step that does: read from each step's start.
+fn last_push_per_directory(job: &Job<'_>) -> FxHashMap<String, usize> {
+    let mut last = FxHashMap::default();
+    for (position, step) in job.steps.iter().enumerate() {
+        if let Some(script) = &step.script {
+            for dir in Later::of(&script.commands).pushed_dirs() {
+                last.insert(dir.to_owned(), position);
+            }
+        }
+    }
+    last
+}
+
+/// Whether a later step of the job runs `git push` in the directory the
+/// clone at command `i` makes (`pushes`: [`last_push_per_directory`]): a
+/// results repository the job publishes to, not a dependency.
+fn pushed_by_a_later_step(
+    pushes: &FxHashMap<String, usize>,
+    position: usize,
+    commands: &[Command],
+    i: usize,
+) -> bool {
+    commands
         .get(i)
         .filter(|c| c.git("clone"))
         .and_then(clone_dir)
-    else {
-        return false;
-    };
-    job.steps
-        .iter()
-        .skip(position.saturating_add(1))
-        .filter_map(|s| s.script.as_ref())
-        .any(|s| Later::of(&s.commands).pushes_in(dir))
+        .and_then(|dir| pushes.get(&last_segment(dir)))
+        .is_some_and(|&at| at > position)
 }
 
 /// The directory a `git clone` makes: its second argument, else the
@@ -417,6 +438,8 @@ fn clone_dir(c: &Command) -> Option<&str> {
     }))
 }
 
+/// `git clone` of another project with no commit checked out after it, at
+/// a branch; `pip install git+URL` without `@<sha>`.
 fn unpinned(commands: &[Command], later: &OnceCell<Later>, i: usize) -> bool {
     let Some(c) = commands.get(i) else {
         return false;

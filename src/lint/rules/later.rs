@@ -39,7 +39,7 @@ pub struct Later {
 }
 
 /// The last segment of a path (`a/b/` is `b`).
-fn last_segment(p: &str) -> String {
+pub fn last_segment(p: &str) -> String {
     p.trim_end_matches('/')
         .rsplit('/')
         .next()
@@ -110,12 +110,13 @@ impl Later {
         before_cd.is_some_and(|&j| j > i) || after_cd.is_some_and(|&j| j > cd)
     }
 
-    /// Whether the script runs `git push` in `dir` (its last segment), its
-    /// directory read from the script's start: a later step that pushes a
-    /// clone an earlier step made (sgkit's `cd ~/$BENCHMARKS_REPO` then
-    /// `git push origin main`).
-    pub fn pushes_in(&self, dir: &str) -> bool {
+    /// The directories (last segments) the script runs `git push` in, read
+    /// from its start: where a later step pushes a clone an earlier step
+    /// made (sgkit's `cd ~/$BENCHMARKS_REPO` then `git push origin main`).
+    pub fn pushed_dirs(&self) -> impl Iterator<Item = &str> {
         self.from_start
-            .contains_key(&(last_segment(dir), Act::Push))
+            .keys()
+            .filter(|(_, act)| *act == Act::Push)
+            .map(|(dir, _)| dir.as_str())
     }
 }

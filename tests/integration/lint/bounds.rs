@@ -186,3 +186,30 @@ fn a_called_jobs_scripts_spend_the_files_one_splice_budget() {
     );
     assert_eq!(spliced_then_called(64), found(&[]));
 }
+
+#[test]
+fn clones_before_a_thousand_pushing_steps_read_the_pushes_once() {
+    // 2,000 clones in one benchmark step, then 1,000 steps of 10 pushes
+    // each: where the job pushes is read once for the job, not once per
+    // clone (each clone read every later step again before: 2,000 x
+    // 10,000 commands).
+    let mut text = String::from(
+        "on: push\njobs:\n  bench:\n    runs-on: [self-hosted, gpu]\n    timeout-minutes: 60\n    steps:\n      - name: Run benchmarks\n        run: |\n",
+    );
+    for i in 0..2_000 {
+        text.push_str(&format!(
+            "          git clone https://github.com/x/h{i}.git d{i}\n"
+        ));
+    }
+    text.push_str("          python benchmarks/run_benchmarks.py\n");
+    for s in 0..1_000 {
+        text.push_str(&format!("      - name: Later {s}\n        run: |\n"));
+        for k in 0..10 {
+            text.push_str(&format!(
+                "          cd dir{s}_{k} && git push origin main\n"
+            ));
+        }
+    }
+    let expected: Vec<(&str, u64)> = (9..2_009).map(|l| ("unpinned-clone", l)).collect();
+    assert_eq!(lint_one(&text, 4), found(&expected));
+}
