@@ -4,6 +4,11 @@
 //! rows thrown away because one benchmark of 65 failed). Only in
 //! jobs that run benchmarks.
 
+use std::cell::OnceCell;
+use std::collections::BTreeMap;
+
+use rustc_hash::FxHashMap;
+
 use super::{about_baseline, hit};
 use crate::lint::evidence::{Benchmarks, step_runs_benchmarks};
 use crate::lint::finding::Hit;
@@ -49,6 +54,7 @@ fn silent_baseline(job: &Job<'_>, hits: &mut Vec<Hit>) {
     if let Some(c) = continues(job.node) {
         hits.push(hit("silent-baseline", c.at, job, None));
     }
+    let env_reads = OnceCell::new();
     for (index, step) in job.steps.iter().enumerate() {
         if !about_results(step) {
             continue;
@@ -60,7 +66,7 @@ fn silent_baseline(job: &Job<'_>, hits: &mut Vec<Hit>) {
         if step.script.is_some()
             && let Some(c) = continues(step.node)
             && !outcome_read(job, index)
-            && !env_said(job, index)
+            && !env_said(job, index, &env_reads)
         {
             hits.push(hit("silent-baseline", c.at, job, Some(step)));
         }
@@ -68,12 +74,17 @@ fn silent_baseline(job: &Job<'_>, hits: &mut Vec<Hit>) {
         // (`failed=error` written by the script it runs) to a later step
         // that fails or says so is acted on: qdrant's benchmarks, then
         // `if: steps.benches.outputs.failed == 'error'` and `exit 1`.
-        let handed_on = step
-            .text("id")
-            .is_some_and(|id| outputs_said(job, index, id))
-            || env_said(job, index);
-        if !handed_on {
-            super::status::swallowed(job, step, hits);
+        // Asked only of a `set +e` that would be found: reading the later
+        // steps for every step would read them again per step.
+        let mut swallowed = Vec::new();
+        super::status::swallowed(job, step, &mut swallowed);
+        let handed_on = || {
+            step.text("id")
+                .is_some_and(|id| outputs_said(job, index, id))
+                || env_said(job, index, &env_reads)
+        };
+        if !swallowed.is_empty() && !handed_on() {
+            hits.append(&mut swallowed);
         }
         if let Some(script) = &step.script {
             for at in exits_when_missing(script) {
@@ -173,11 +184,11 @@ fn later_acts_on(job: &Job<'_>, index: usize, reads: impl Fn(&str) -> bool) -> b
 /// env.exitStatus }}`, `$exitStatus`) and fails on or says: its status is
 /// handed on and acted on. package-benchmark's comparison continues on
 /// error, and the last step exits with the status it wrote.
-fn env_said(job: &Job<'_>, index: usize) -> bool {
+fn env_said(job: &Job<'_>, index: usize, read: &OnceCell<EnvReads>) -> bool {
     let Some(text) = job.steps.get(index).and_then(|s| s.text("run")) else {
         return false;
     };
-    let names: Vec<&str> = text
+    let mut names = text
         .lines()
         .filter(|l| l.contains("GITHUB_ENV") && l.contains(">>"))
         .filter_map(|l| {
@@ -187,15 +198,77 @@ fn env_said(job: &Job<'_>, index: usize) -> bool {
                 .next()?;
             (!name.is_empty()).then_some(name)
         })
-        .collect();
-    !names.is_empty()
-        && later_acts_on(job, index, |text| {
-            names.iter().any(|n| {
-                text.contains(&format!("env.{n}"))
-                    || text.contains(&format!("${n}"))
-                    || text.contains(&format!("${{{n}}}"))
-            })
-        })
+        .peekable();
+    names.peek().is_some() && {
+        let read = read.get_or_init(|| EnvReads::of(job));
+        names.any(|n| read.after(n, index))
+    }
+}
+
+/// The variables the job's acting script steps (those that fail or say a
+/// warning or an error) read, each to the last such step that does: read
+/// once per job, so that "does a later step act on it?" is a lookup.
+/// `env.NAME` and `$NAME` match a name a read begins with, `${NAME}` only
+/// the whole name, as a search of each step's text for them would.
+#[derive(Default)]
+struct EnvReads {
+    dotted: BTreeMap<String, usize>,
+    bare: BTreeMap<String, usize>,
+    braced: FxHashMap<String, usize>,
+}
+
+impl EnvReads {
+    fn of(job: &Job<'_>) -> EnvReads {
+        let mut read = EnvReads::default();
+        let ident = |t: &str| -> String {
+            t.chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect()
+        };
+        for (position, step) in job.steps.iter().enumerate() {
+            let acts = step.script.as_ref().is_some_and(|s| {
+                s.commands
+                    .iter()
+                    .any(|c| says_loudly(c) || super::status::fails(c))
+            });
+            if !acts {
+                continue;
+            }
+            let mut scalars = Vec::new();
+            step.node.scalars(&mut scalars);
+            for text in scalars.iter().map(|s| s.text.as_str()) {
+                for rest in text.split("env.").skip(1) {
+                    read.dotted.insert(ident(rest), position);
+                }
+                for rest in text.split('$').skip(1) {
+                    match rest.strip_prefix('{') {
+                        Some(inner) => {
+                            let name = ident(inner);
+                            if inner.get(name.len()..).is_some_and(|t| t.starts_with('}')) {
+                                read.braced.insert(name, position);
+                            }
+                        }
+                        None => {
+                            read.bare.insert(ident(rest), position);
+                        }
+                    }
+                }
+            }
+        }
+        read
+    }
+
+    /// Whether a step after `index` acts on a read of `name`.
+    fn after(&self, name: &str, index: usize) -> bool {
+        let begins = |map: &BTreeMap<String, usize>| {
+            map.range(name.to_owned()..)
+                .take_while(|(k, _)| k.starts_with(name))
+                .any(|(_, &at)| at > index)
+        };
+        begins(&self.dotted)
+            || begins(&self.bare)
+            || self.braced.get(name).is_some_and(|&at| at > index)
+    }
 }
 
 /// The comparison after a step's result: `Some((equal, value))` for `==
