@@ -84,13 +84,16 @@ pub fn sharing(text: &str, event: Event<'_>) -> Sharing {
 /// (no glob): a push to main is not the tag pattern, so it cancels.
 pub fn cancels(text: &str, event: Event<'_>) -> bool {
     let text = text.trim();
-    if text == "true" {
+    if text.eq_ignore_ascii_case("true") {
         return true;
     }
     let Some(inner) = text.strip_prefix("${{").and_then(|r| r.strip_suffix("}}")) else {
         return false;
     };
-    read_whole(inner, event).is_some_and(|v| v.iter().all(Value::truthy))
+    // A variable, an input or a matrix value may be false: only what the
+    // event decides is read as certain.
+    only_event_contexts(inner)
+        && read_whole(inner, event).is_some_and(|v| v.iter().all(Value::truthy))
 }
 
 /// Whether a job's `if:` (with or without `${{ }}`) is false for every
@@ -476,7 +479,10 @@ mod tests {
             PULL
         ));
         assert!(cancels("true", PUSH));
+        assert!(cancels("True", PUSH));
         assert!(!cancels("false", PUSH));
+        assert!(!cancels("${{ vars.CANCEL_IN_PROGRESS }}", PUSH));
+        assert!(!cancels("${{ matrix.cancel || github.ref != 'x' }}", PUSH));
         // The default branch by either name: `master` is main's push.
         assert!(!cancels("${{ !contains(github.ref, 'master') }}", PUSH));
         assert!(cancels(
