@@ -8,6 +8,7 @@
 //! [`expressions`] the `${{ }}` expressions and the shell defaults that
 //! stand for commits.
 
+pub mod acted;
 pub mod checkouts;
 pub mod expressions;
 pub mod git;

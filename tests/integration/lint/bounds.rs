@@ -213,3 +213,27 @@ fn clones_before_a_thousand_pushing_steps_read_the_pushes_once() {
     let expected: Vec<(&str, u64)> = (9..2_009).map(|l| ("unpinned-clone", l)).collect();
     assert_eq!(lint_one(&text, 4), found(&expected));
 }
+
+#[test]
+fn thousands_of_steps_allowed_to_fail_read_the_later_steps_once() {
+    // 2,000 comparisons allowed to fail, each writing its status to
+    // $GITHUB_ENV, then two steps acting on the first two: whether a later
+    // step reads a step's outcome, outputs or variables is read once for
+    // the job, not once per step (each step read every later step again
+    // before: 2,000 x 2,000 steps).
+    let mut text = String::from(
+        "on: push\njobs:\n  bench:\n    runs-on: [self-hosted, gpu]\n    timeout-minutes: 60\n    steps:\n",
+    );
+    for i in 0..2_000 {
+        text.push_str(&format!(
+            "      - id: c{i}\n        continue-on-error: true\n        run: |\n          python compare.py baseline.json head{i}.json\n          echo \"st{i}=$?\" >> $GITHUB_ENV\n"
+        ));
+    }
+    text.push_str("      - if: steps.c0.outcome == 'failure'\n        run: exit 1\n");
+    text.push_str("      - run: |\n          echo \"::error::$st1\"\n");
+    // Every step's continue-on-error but the two acted on.
+    let expected: Vec<(&str, u64)> = (2..2_000)
+        .map(|i| ("silent-baseline", 8 + 5 * i))
+        .collect();
+    assert_eq!(lint_one(&text, 4), found(&expected));
+}

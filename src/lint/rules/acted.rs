@@ -1,0 +1,292 @@
+//! Whether a later step acts on what a step hands on: its outcome
+//! (`steps.<id>.outcome`), its outputs (`steps.<id>.outputs.x`) or a
+//! variable it writes to `$GITHUB_ENV`. A step allowed to fail
+//! (`continue-on-error`, `set +e`) hides nothing when a later step reads
+//! its status and fails or says so; `silent-baseline` asks this of every
+//! such step. The job's steps are read once, on the first question, into
+//! an index of who reads what and where: asking again per step would read
+//! every later step again, quadratic in the job's length.
+
+use std::cell::OnceCell;
+use std::collections::BTreeMap;
+
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use crate::lint::shell::Command;
+use crate::lint::workflow::{Job, Step};
+use crate::lint::yaml::Node;
+
+/// The questions `silent-baseline` asks of one job, answered from one
+/// reading of its steps.
+pub(super) struct Later<'a, 'j> {
+    job: &'a Job<'j>,
+    reads: OnceCell<Reads>,
+}
+
+impl<'a, 'j> Later<'a, 'j> {
+    pub(super) fn of(job: &'a Job<'j>) -> Self {
+        Later {
+            job,
+            reads: OnceCell::new(),
+        }
+    }
+
+    fn reads(&self) -> &Reads {
+        self.reads.get_or_init(|| Reads::of(self.job))
+    }
+
+    /// Whether a step after step `index` (or the job's `outputs:`) acts on
+    /// its failure: reads its result (`steps.<id>.outcome`, `.conclusion`)
+    /// so the failure is acted on (an issue opened, the job failed later),
+    /// not swallowed. Read on argumentcomputer/ci-workflows' GPU
+    /// benchmark, whose regression check continues on error and the next
+    /// steps open an issue when it failed. In a later step's `if:` only a
+    /// test for the failure (`== 'failure'`, `!= 'success'`) acts on it: a
+    /// step that runs on success alone lets the failure pass green.
+    /// Anywhere else (its `run:`, `env:`, `with:`, the job's `outputs:`) a
+    /// comparison with `'success'` or `'failure'` either way is a value the
+    /// step computes from the result: memgraph's last step sets `success=${{
+    /// steps.a.outcome == 'success' && ... }}` and exits 1 unless it is
+    /// true. A read that only asks whether it ran (`!= 'skipped'`, the
+    /// seed's baseline step) handles nothing.
+    pub(super) fn outcome(&self, index: usize) -> bool {
+        let Some(id) = self.job.steps.get(index).and_then(|s| s.text("id")) else {
+            return false;
+        };
+        let reads = self.reads();
+        reads.outcome.get(id).is_some_and(|&at| at > index)
+            || reads.job_outputs.contains(id)
+            || self.outputs(index, id)
+    }
+
+    /// Whether a later script step reads step `index`'s outputs
+    /// (`steps.<id>.outputs.pass`, in its `if:` or anywhere else) and says
+    /// a warning or an error, or fails: the comparison's verdict is carried
+    /// out of it and acted on. oneDNN's aarch64 performance check continues
+    /// on error, and the next step, `if: steps.performance-test.outputs.pass
+    /// != 'True'`, echoes its message as a `::warning`. A later step that
+    /// only reads the outputs (a summary, an upload) acts on nothing.
+    pub(super) fn outputs(&self, index: usize, id: &str) -> bool {
+        self.reads().outputs.get(id).is_some_and(|&at| at > index)
+    }
+
+    /// Whether step `index` writes a variable to `$GITHUB_ENV` (`echo
+    /// "exitStatus=2" >> $GITHUB_ENV`) that a later script step reads
+    /// (`${{ env.exitStatus }}`, `$exitStatus`) and fails on or says: its
+    /// status is handed on and acted on. package-benchmark's comparison
+    /// continues on error, and the last step exits with the status it
+    /// wrote.
+    pub(super) fn env(&self, index: usize) -> bool {
+        let Some(text) = self.job.steps.get(index).and_then(|s| s.text("run")) else {
+            return false;
+        };
+        let mut names = text
+            .lines()
+            .filter(|l| l.contains("GITHUB_ENV") && l.contains(">>"))
+            .filter_map(|l| {
+                let (head, _) = l.split_once('=')?;
+                let name = head
+                    .rsplit(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .next()?;
+                (!name.is_empty()).then_some(name)
+            })
+            .peekable();
+        names.peek().is_some() && {
+            let env = &self.reads().env;
+            names.any(|n| env.after(n, index))
+        }
+    }
+}
+
+/// Who reads what, each to the last step that does.
+#[derive(Default)]
+struct Reads {
+    /// Step ids whose outcome a later step tests for failure (in its
+    /// `if:`) or tells apart from success (anywhere else).
+    outcome: FxHashMap<String, usize>,
+    /// Step ids whose outcome the job's `outputs:` tell apart.
+    job_outputs: FxHashSet<String>,
+    /// Step ids whose outputs an acting step reads.
+    outputs: FxHashMap<String, usize>,
+    env: EnvReads,
+}
+
+impl Reads {
+    fn of(job: &Job<'_>) -> Reads {
+        let mut reads = Reads::default();
+        for (position, step) in job.steps.iter().enumerate() {
+            for (key, node) in step.node.entries() {
+                let test = if key.text == "if" {
+                    on_failure
+                } else {
+                    on_result
+                };
+                for_each_result(node, |id, after| {
+                    if test(after) {
+                        reads.outcome.insert(id.to_owned(), position);
+                    }
+                });
+            }
+            if !acts(step) {
+                continue;
+            }
+            let mut scalars = Vec::new();
+            step.node.scalars(&mut scalars);
+            for text in scalars.iter().map(|s| s.text.as_str()) {
+                for (id, kind, _) in step_reads(text) {
+                    if kind == "outputs" {
+                        reads.outputs.insert(id.to_owned(), position);
+                    }
+                }
+                reads.env.read(text, position);
+            }
+        }
+        if let Some(outputs) = job.get("outputs") {
+            for_each_result(outputs, |id, after| {
+                if on_result(after) {
+                    reads.job_outputs.insert(id.to_owned());
+                }
+            });
+        }
+        reads
+    }
+}
+
+/// Every `steps.<id>.outcome` and `.conclusion` in a node's scalars, with
+/// the text after it.
+fn for_each_result(node: &Node, mut found: impl FnMut(&str, &str)) {
+    let mut scalars = Vec::new();
+    node.scalars(&mut scalars);
+    for s in &scalars {
+        for (id, kind, after) in step_reads(&s.text) {
+            if kind == "outcome" || kind == "conclusion" {
+                found(id, after);
+            }
+        }
+    }
+}
+
+/// Every `steps.<id>.<kind>` in `text`: the id, the kind and the text
+/// after the kind.
+fn step_reads(text: &str) -> impl Iterator<Item = (&str, &str, &str)> {
+    text.match_indices("steps.").filter_map(move |(at, m)| {
+        let rest = text.get(at.saturating_add(m.len())..)?;
+        let (id, rest) = rest.split_once('.')?;
+        if id.is_empty() || id.contains(char::is_whitespace) {
+            return None;
+        }
+        let kind_len = rest
+            .find(|c: char| !c.is_ascii_alphabetic())
+            .unwrap_or(rest.len());
+        let (kind, after) = rest.split_at(kind_len);
+        match kind {
+            "outcome" | "conclusion" => Some((id, kind, after)),
+            "outputs" if after.starts_with('.') => Some((id, kind, after)),
+            _ => None,
+        }
+    })
+}
+
+/// Whether a step is a script that fails or says a warning or an error.
+fn acts(step: &Step<'_>) -> bool {
+    step.script.as_ref().is_some_and(|s| {
+        s.commands
+            .iter()
+            .any(|c| says_loudly(c) || super::status::fails(c))
+    })
+}
+
+/// The variables the job's acting script steps (those that fail or say a
+/// warning or an error) read, each to the last such step that does.
+/// `env.NAME` and `$NAME` match a name a read begins with, `${NAME}` only
+/// the whole name, as a search of each step's text for them would.
+#[derive(Default)]
+struct EnvReads {
+    dotted: BTreeMap<String, usize>,
+    bare: BTreeMap<String, usize>,
+    braced: FxHashMap<String, usize>,
+}
+
+impl EnvReads {
+    /// Notes the variables `text`, of the acting step at `position`, reads.
+    fn read(&mut self, text: &str, position: usize) {
+        let ident = |t: &str| -> String {
+            t.chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect()
+        };
+        for rest in text.split("env.").skip(1) {
+            self.dotted.insert(ident(rest), position);
+        }
+        for rest in text.split('$').skip(1) {
+            match rest.strip_prefix('{') {
+                Some(inner) => {
+                    let name = ident(inner);
+                    if inner.get(name.len()..).is_some_and(|t| t.starts_with('}')) {
+                        self.braced.insert(name, position);
+                    }
+                }
+                None => {
+                    self.bare.insert(ident(rest), position);
+                }
+            }
+        }
+    }
+
+    /// Whether a step after `index` acts on a read of `name`.
+    fn after(&self, name: &str, index: usize) -> bool {
+        let begins = |map: &BTreeMap<String, usize>| {
+            map.range(name.to_owned()..)
+                .take_while(|(k, _)| k.starts_with(name))
+                .any(|(_, &at)| at > index)
+        };
+        begins(&self.dotted)
+            || begins(&self.bare)
+            || self.braced.get(name).is_some_and(|&at| at > index)
+    }
+}
+
+/// The comparison after a step's result: `Some((equal, value))` for `==
+/// 'x'`, `}}" = "x"`, `!= 'x'`, the value lowercased.
+fn compared(after: &str) -> Option<(bool, String)> {
+    let skip = |t: &str| t.trim_start_matches([' ', '}', '"', '\'', ')']).to_owned();
+    let rest = skip(after);
+    let (equal, rest) = if let Some(r) = rest.strip_prefix("==") {
+        (true, r)
+    } else if let Some(r) = rest.strip_prefix("!=") {
+        (false, r)
+    } else if let Some(r) = rest.strip_prefix('=') {
+        (true, r)
+    } else {
+        return None;
+    };
+    Some((equal, skip(rest).to_ascii_lowercase()))
+}
+
+/// Whether the text after a step's result tests for its failure
+/// (`== 'failure'`, `}}" = "failure"`, `!= 'success'`).
+fn on_failure(after: &str) -> bool {
+    compared(after).is_some_and(|(equal, value)| {
+        if equal {
+            value.starts_with("failure")
+        } else {
+            value.starts_with("success")
+        }
+    })
+}
+
+/// Whether the text after a step's result compares it with `success` or
+/// `failure`, either way: a value that tells the two apart.
+fn on_result(after: &str) -> bool {
+    compared(after)
+        .is_some_and(|(_, value)| value.starts_with("success") || value.starts_with("failure"))
+}
+
+/// A command that makes the runner show a warning or an error
+/// (`echo "::warning title=...::..."`): a skip said so is not silent.
+pub(super) fn says_loudly(c: &Command) -> bool {
+    matches!(c.name(), Some("echo" | "printf"))
+        && c.words
+            .iter()
+            .any(|w| w.text.contains("::warning") || w.text.contains("::error"))
+}
