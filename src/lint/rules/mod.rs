@@ -9,6 +9,7 @@
 //! stand for commits.
 
 pub mod acted;
+pub mod cache;
 pub mod checkouts;
 pub mod expressions;
 pub mod git;

@@ -25,3 +25,15 @@ fn pushes_to_pull_request_branches_are_pull_requests_runs() {
 fn pushes_to_release_branches_are_not() {
     assert_eq!(lint_in("heldout12", "release-pushes.yml"), []);
 }
+
+/// bionemo's GPU tests save a cache keyed by the commit behind an `||` of
+/// event tests and a label test: a pull request with the label passes it
+/// and saves its own copy, found at the save's `uses:`. The save whose
+/// every side names an event that is no pull request's stays silent.
+#[test]
+fn an_or_with_a_side_a_pull_request_passes_guards_nothing() {
+    assert_eq!(
+        lint_in("heldout12", "labelled-guard.yml"),
+        [at("cache-discipline", 16)]
+    );
+}
