@@ -92,66 +92,79 @@ fn per_pull_key(key: &str) -> Option<&'static str> {
 /// || ...`), or keeps pull requests in (`== 'pull_request'`), limits
 /// nothing a pull request runs, and so does one that names a pull
 /// request's event as one it runs on (`github.event_name == 'push' ||
-/// (github.event_name == 'pull_request' && !draft)`). An `||` keeps them
-/// out only when each of its sides does: `github.event_name == 'schedule'
-/// || contains(github.event.pull_request.labels.*.name, 'x')` lets a
-/// labelled pull request in. A side that reads only what the event
-/// decides is evaluated for a pull request's run; one that also reads an
-/// input or a variable (`github.event_name == 'push' && inputs.save`) is
-/// read by its comparisons, as a guard when it compares the event with
+/// (github.event_name == 'pull_request' && !draft)`). Read by its
+/// structure: an `||` keeps them out only when each of its sides does
+/// (`github.event_name == 'schedule' || contains(labels, 'x')` lets a
+/// labelled pull request in: bionemo's notebook job, `changed &&
+/// (schedule || merge_group || a label)`), an `&&` when one of its sides
+/// does. A comparison that reads only what the event decides is evaluated
+/// for a pull request's run; one that also reads an input or a variable
+/// is read by its comparisons, as a guard when it compares the event with
 /// another.
 fn keeps_pull_requests_out(cond: &str) -> bool {
-    const PULL: Event<'static> = Event {
-        name: "pull_request",
-        action: "",
-        default: None,
-    };
     let inner = cond.trim();
     let inner = inner
         .strip_prefix("${{")
         .and_then(|r| r.strip_suffix("}}"))
         .unwrap_or(inner);
-    if never(inner, PULL) {
-        return true;
-    }
-    let sides = either_sides(inner);
-    sides
-        .iter()
-        .all(|side| never(side, PULL) || compares_out(side))
+    keeps_out(inner, 0)
 }
 
-/// The sides of an expression's outermost `||` (the whole expression when
-/// it has none), outside quotes and parentheses; a side in parentheses
-/// that holds an `||` of its own is split again.
-fn either_sides(expr: &str) -> Vec<&str> {
+/// How deep [`keeps_out`] follows parentheses: an `if:` is a line or two,
+/// and a stranger's thousand nested parentheses must not spend the stack.
+const MAX_DEPTH: usize = 32;
+
+fn keeps_out(expr: &str, depth: usize) -> bool {
+    const PULL: Event<'static> = Event {
+        name: "pull_request",
+        action: "",
+        default: None,
+    };
+    let expr = expr.trim();
+    if depth < MAX_DEPTH {
+        let either = split_top(expr, "||");
+        if either.len() > 1 {
+            return either
+                .iter()
+                .all(|side| keeps_out(side, depth.saturating_add(1)));
+        }
+        let both = split_top(expr, "&&");
+        if both.len() > 1 {
+            return both
+                .iter()
+                .any(|side| keeps_out(side, depth.saturating_add(1)));
+        }
+        if let Some(inside) = expr.strip_prefix('(').and_then(|r| r.strip_suffix(')'))
+            && balanced(inside)
+        {
+            return keeps_out(inside, depth.saturating_add(1));
+        }
+    }
+    never(expr, PULL) || compares_out(expr)
+}
+
+/// The sides of `expr`'s outermost `op` (`||` or `&&`), outside quotes and
+/// parentheses; `expr` alone when it has none there.
+fn split_top<'e>(expr: &'e str, op: &str) -> Vec<&'e str> {
     let mut sides = Vec::new();
     let (mut depth, mut quoted, mut start) = (0usize, false, 0usize);
-    let bytes = expr.as_bytes();
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'\'' => quoted = !quoted,
-            b'(' if !quoted => depth = depth.saturating_add(1),
-            b')' if !quoted => depth = depth.saturating_sub(1),
-            b'|' if !quoted && depth == 0 && bytes.get(i + 1) == Some(&b'|') => {
+    for (i, c) in expr.char_indices() {
+        match c {
+            '\'' => quoted = !quoted,
+            '(' if !quoted => depth = depth.saturating_add(1),
+            ')' if !quoted => depth = depth.saturating_sub(1),
+            _ if !quoted
+                && depth == 0
+                && i >= start
+                && expr.get(i..).is_some_and(|r| r.starts_with(op)) =>
+            {
                 sides.push(expr.get(start..i).unwrap_or("").trim());
-                start = i + 2;
-                i += 1;
+                start = i.saturating_add(op.len());
             }
             _ => {}
         }
-        i += 1;
     }
     sides.push(expr.get(start..).unwrap_or("").trim());
-    if sides.len() == 1 {
-        let one = sides[0];
-        if let Some(inside) = one.strip_prefix('(').and_then(|r| r.strip_suffix(')'))
-            && balanced(inside)
-            && inside.contains("||")
-        {
-            return either_sides(inside);
-        }
-    }
     sides
 }
 
@@ -288,6 +301,8 @@ mod tests {
             "github.event_name == 'push' && inputs.save",
             "(github.event_name == 'push' || github.event_name == 'schedule')",
             "github.event_name == 'push' || (github.ref == 'refs/heads/main' && inputs.x)",
+            "contains(needs.a.outputs.dirs, 'x') && (github.event_name == 'schedule' || github.event_name == 'merge_group')",
+            "!(github.event_name == 'pull_request')",
         ] {
             assert!(out(c), "{c}");
         }
@@ -302,10 +317,28 @@ mod tests {
             // An `||` with a side that lets a labelled pull request in.
             "github.event_name == 'schedule' || github.event_name == 'merge_group' || contains(github.event.pull_request.labels.*.name, 'run-cache')",
             "github.ref == 'refs/heads/main' || inputs.save",
+            "contains(needs.a.outputs.dirs, 'x') && ((github.event_name == 'schedule') || contains(fromJSON(needs.a.outputs.labels || '[]'), 'ci:all'))",
             "success()",
             "always()",
         ] {
             assert!(!out(c), "{c}");
         }
+    }
+
+    #[test]
+    fn deep_parentheses_are_read_to_a_bound() {
+        let deep = format!(
+            "{}github.event_name == 'push'{}",
+            "(".repeat(5_000),
+            ")".repeat(5_000)
+        );
+        // Past the bound the rest is read by its comparisons: still a guard.
+        assert!(out(&deep));
+        let shallow = format!(
+            "{}github.event_name == 'push'{}",
+            "(".repeat(8),
+            ")".repeat(8)
+        );
+        assert!(out(&shallow));
     }
 }

@@ -232,8 +232,6 @@ fn thousands_of_steps_allowed_to_fail_read_the_later_steps_once() {
     text.push_str("      - if: steps.c0.outcome == 'failure'\n        run: exit 1\n");
     text.push_str("      - run: |\n          echo \"::error::$st1\"\n");
     // Every step's continue-on-error but the two acted on.
-    let expected: Vec<(&str, u64)> = (2..2_000)
-        .map(|i| ("silent-baseline", 8 + 5 * i))
-        .collect();
+    let expected: Vec<(&str, u64)> = (2..2_000).map(|i| ("silent-baseline", 8 + 5 * i)).collect();
     assert_eq!(lint_one(&text, 4), found(&expected));
 }
