@@ -5,7 +5,7 @@
 //! [`super::evidence`], which reads jobs, steps and actions. Pure.
 
 use super::names::{named_for_benchmarks, prepares_benchmarks};
-use super::shell::{Command, file_name};
+use super::shell::{Command, assignment, file_name};
 
 /// Whether a program (by its file name) is one of the job's own, neither
 /// a report ([`SAYS`]) nor set-up ([`PLUMBING`]).
@@ -75,16 +75,6 @@ const PLUMBING: &[&str] = &[
     "return",
     "shift",
 ];
-
-/// A word that sets a variable for the command (`CUDA_VISIBLE_DEVICES=0`),
-/// not the program it runs.
-fn assignment(word: &str) -> bool {
-    word.split_once('=').is_some_and(|(name, _)| {
-        !name.is_empty()
-            && !name.starts_with(|c: char| c.is_ascii_digit())
-            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-    })
-}
 
 /// Commands that only say something: their words are a message.
 pub(super) const SAYS: &[&str] = &[

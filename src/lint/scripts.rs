@@ -19,7 +19,7 @@ use std::cell::Cell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-use super::shell::{self, Command, Vars, file_name, functions};
+use super::shell::{self, Command, Vars, assignment, file_name, functions};
 
 /// The largest script read: a setup script is a few KiB.
 pub const SCRIPT_LIMIT: u64 = 256 * 1024;
@@ -113,8 +113,15 @@ pub fn script_path(c: &Command, wd: Option<&str>) -> Option<String> {
 /// The word of `c` that names the script it runs, and the words after it
 /// (the script's arguments), as [`script_path`] takes them.
 fn script_word(c: &Command) -> Option<(&str, Vec<&str>)> {
-    let name = c.name()?;
-    let words: Vec<&str> = c.words.iter().map(|w| w.text.as_str()).collect();
+    // Variables set for the one command come first: `MACHINE_TYPE=x
+    // ./run.sh` runs `./run.sh`.
+    let words: Vec<&str> = c
+        .words
+        .iter()
+        .map(|w| w.text.as_str())
+        .skip_while(|w| assignment(w))
+        .collect();
+    let name = *words.first()?;
     let at = if shell::SHELLS.contains(&file_name(name)) {
         words
             .iter()

@@ -8,29 +8,81 @@ use super::{about_baseline, hit};
 use crate::lint::evidence::{benchmark_command, step_runs_benchmarks};
 use crate::lint::finding::Hit;
 use crate::lint::programs::{invoked, own_program};
+use crate::lint::scripts::script_path;
 use crate::lint::shell::Command;
 use crate::lint::workflow::{Job, Step};
 
-/// The `set +e` of a step's script that swallows a comparison's status.
+/// The `set +e` of a step's script that swallows a comparison's status:
+/// in the step's own script, else in a script file it runs (read as part
+/// of the step: db-benchmark's steps run `./run.sh`, whose `set +e` before
+/// the launcher is followed by a plain `echo` alone). One finding a step.
 pub fn swallowed(job: &Job<'_>, step: &Step<'_>, hits: &mut Vec<Hit>) {
     let Some(script) = &step.script else {
         return;
     };
-    let top: Vec<&Command> = script.commands.iter().filter(|c| !c.nested).collect();
-    let Some(off) = top.iter().position(|c| errexit(c) == Some(false)) else {
-        return;
-    };
+    let all = &script.commands;
+    // A step that measures by its name alone ("Run Execution Benchmark
+    // Tests": a loop of `pytest` runs, no benchmark command seen) measures
+    // with each program it runs (tt-torch's depth benchmarks, `set +e`
+    // then `exit 0 # force successful exit`).
+    let by_name = step_runs_benchmarks(step) && !all.iter().any(benchmark_command);
+    let top: Vec<&Command> = all.iter().filter(|c| !c.nested).collect();
+    let found = swallowed_in(&top, &[], by_name).or_else(|| {
+        run_files(all).into_iter().find_map(|(caller, unit)| {
+            // What the step runs after the file may still fail on it.
+            let rest: Vec<&Command> = all
+                .iter()
+                .skip(caller.saturating_add(1))
+                .filter(|c| !c.nested)
+                .collect();
+            swallowed_in(&unit, &rest, by_name)
+        })
+    });
+    if let Some(c) = found {
+        let mut h = hit("silent-baseline", script.pos(c), job, Some(step));
+        h.detail = Some(
+            "set +e before the comparison, and no non-zero exit after it: a failed comparison leaves the step green"
+                .to_owned(),
+        );
+        hits.push(h);
+    }
+}
+
+/// The script files a step's own commands run, spliced into its list:
+/// for each, the index of the command that runs it and the file's own
+/// top-level commands (those of one script number whose parent is that
+/// command), in order.
+fn run_files(all: &[Command]) -> Vec<(usize, Vec<&Command>)> {
+    let mut files: Vec<(usize, usize)> = Vec::new();
+    for c in all.iter().filter(|c| c.nested) {
+        let Some(p) = c.parent else { continue };
+        let runs_a_file = all
+            .get(p)
+            .is_some_and(|caller| !caller.nested && script_path(caller, None).is_some());
+        if runs_a_file && !files.iter().any(|&(_, s)| s == c.script) {
+            files.push((p, c.script));
+        }
+    }
+    files
+        .into_iter()
+        .map(|(caller, number)| {
+            let unit = all.iter().filter(|c| c.script == number).collect();
+            (caller, unit)
+        })
+        .collect()
+}
+
+/// The `set +e` of one script (`top`, its own commands in order) before a
+/// comparison, with nothing after it, in it or in what runs after it
+/// (`rest`), that fails or says so.
+fn swallowed_in<'c>(top: &[&'c Command], rest: &[&Command], by_name: bool) -> Option<&'c Command> {
+    let off = top.iter().position(|c| errexit(c) == Some(false))?;
     let after = top.get(off.saturating_add(1)..).unwrap_or_default();
     // The comparison runs before errexit is back on.
     let until = after
         .iter()
         .position(|c| errexit(c) == Some(true))
         .unwrap_or(after.len());
-    // A step that measures by its name alone ("Run Execution Benchmark
-    // Tests": a loop of `pytest` runs, no benchmark command seen) measures
-    // with each program it runs (tt-torch's depth benchmarks, `set +e`
-    // then `exit 0 # force successful exit`).
-    let by_name = step_runs_benchmarks(step) && !script.commands.iter().any(benchmark_command);
     let compares = after.get(..until).unwrap_or_default().iter().any(|c| {
         benchmark_command(c)
             || runs_a_program(c)
@@ -40,18 +92,10 @@ pub fn swallowed(job: &Job<'_>, step: &Step<'_>, hits: &mut Vec<Hit>) {
                         .any(|w| about_baseline(&w.text.to_lowercase())))
     });
     // Anything that fails the step or says so afterwards handles it.
-    let handled = after.iter().any(|c| fails(c) || says(c));
-    if compares
-        && !handled
-        && let Some(c) = top.get(off)
-    {
-        let mut h = hit("silent-baseline", script.pos(c), job, Some(step));
-        h.detail = Some(
-            "set +e before the comparison, and no non-zero exit after it: a failed comparison leaves the step green"
-                .to_owned(),
-        );
-        hits.push(h);
-    }
+    let handled = after.iter().chain(rest).any(|c| fails(c) || says(c));
+    (compares && !handled)
+        .then(|| top.get(off).copied())
+        .flatten()
 }
 
 /// Whether `c` runs a program of the job's own: not a variable set

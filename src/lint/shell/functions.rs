@@ -19,7 +19,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::Command;
+use super::{Command, assignment};
 
 /// How a step runs a script: the words after its path, and, when it is
 /// sourced (`source x.sh`, `. x.sh`), the names the step's commands run
@@ -234,15 +234,6 @@ fn function_name(name: &str) -> bool {
         && name
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b':'))
-}
-
-/// Whether `word` sets a variable (`NAME=value`): no command.
-fn assignment(word: &str) -> bool {
-    word.split_once('=').is_some_and(|(name, _)| {
-        !name.is_empty()
-            && !name.starts_with(|c: char| c.is_ascii_digit())
-            && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
-    })
 }
 
 /// Whether `word` is one of the script's own arguments run as a command

@@ -77,6 +77,16 @@ pub struct Command {
     pub subshells: usize,
 }
 
+/// A word that sets a variable for the command (`CUDA_VISIBLE_DEVICES=0`),
+/// not the program it runs.
+pub fn assignment(word: &str) -> bool {
+    word.split_once('=').is_some_and(|(name, _)| {
+        !name.is_empty()
+            && !name.starts_with(|c: char| c.is_ascii_digit())
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    })
+}
+
 /// The file name of a program word: `/usr/bin/python3` is `python3`.
 pub fn file_name(word: &str) -> &str {
     word.rsplit('/').next().unwrap_or(word)
