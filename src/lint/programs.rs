@@ -341,6 +341,7 @@ pub fn benchmark_command(c: &Command) -> bool {
             .any(|w| w.starts_with("--benchmark-") || w.starts_with("--benchmark_"))
         || harness
         || (base == "vllm" && words.get(1) == Some(&"bench"))
+        || bench_subcommand(base, &words)
         || (runs_file && compares_two_builds(&words))
         || (own_program(base) && baseline_and_comparison(&words))
         || has("--codspeed")
@@ -351,6 +352,26 @@ pub fn benchmark_command(c: &Command) -> bool {
         || wrapped_script(base, &words)
         || built_perf_program(base, &words)
         || (base.starts_with("baseline-resolver") && has("compare"))
+}
+
+/// A program whose subcommand runs its benchmarks: `ix bench run`,
+/// `make bench`, `just benchmark`, `npm run bench` (a package manager's
+/// `run` and the script's name): the word right after the program (or its
+/// `run`) is `bench` or `benchmark(s)`, not a flag's value nor a word of a
+/// message, and not a compile-only form (`--no-run`).
+fn bench_subcommand(base: &str, words: &[&str]) -> bool {
+    if !own_program(base) || base == "git" || words.contains(&"--no-run") {
+        return false;
+    }
+    let managers = ["npm", "pnpm", "yarn", "bun"];
+    let at = if managers.contains(&base) && words.get(1) == Some(&"run") {
+        2
+    } else {
+        1
+    };
+    words
+        .get(at)
+        .is_some_and(|w| matches!(*w, "bench" | "benchmark" | "benchmarks"))
 }
 
 #[cfg(test)]
@@ -395,6 +416,10 @@ mod tests {
             "python3 -u bench_serving.py --data-type random",
             "./igzip_file_perf $in_file",
             "time build/bin/crc_perf",
+            "ix bench run --backend zisk --repo base --out base.json",
+            "make bench",
+            "npm run bench",
+            "just benchmark",
         ] {
             assert!(runs(yes), "{yes}");
         }
@@ -424,6 +449,11 @@ mod tests {
             "igzip_file_perf in.gz",
             "changelog/performance",
             "./perf record -g ./app",
+            "make bench-docs",
+            "npm run build",
+            "echo bench",
+            "make -C bench",
+            "ix bench run --no-run",
         ] {
             assert!(!runs(no), "{no}");
         }

@@ -17,3 +17,14 @@ fn a_set_e_in_a_script_the_step_runs_is_read() {
         [at("silent-baseline", 14)]
     );
 }
+
+/// ix's pull-request benchmark runs the base side with its own program's
+/// `bench` subcommand (`ix bench run --repo base`) after `set +e` and only
+/// echoes its status: found. `make bench-docs` runs no benchmark.
+#[test]
+fn a_programs_bench_subcommand_runs_benchmarks() {
+    assert_eq!(
+        lint_in("heldout23", "base-side.yml"),
+        [at("silent-baseline", 16)]
+    );
+}
