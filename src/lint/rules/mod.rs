@@ -88,7 +88,16 @@ fn pinned_ref(text: &str) -> bool {
             || t.strip_prefix('v')
                 .unwrap_or(t)
                 .starts_with(|c: char| c.is_ascii_digit())
+                && !maintenance_branch(t)
             || prefixed_release(t))
+}
+
+/// Two numbers alone (`7.2`, `1.16`): redis's `7.2` is a branch that
+/// takes each fix, its releases are `7.2.4`. With a `v` (`v1.2`) it is
+/// read as a tag, as actions' `v4` is.
+fn maintenance_branch(t: &str) -> bool {
+    let number = |p: &str| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit());
+    matches!(t.split('.').collect::<Vec<_>>().as_slice(), [major, minor] if number(major) && number(minor))
 }
 
 /// A release tag whose version follows a word: `r1.16.0` (nvc),
@@ -185,7 +194,8 @@ mod tests {
             "llvmorg-17.0.1",
             "jq-1.7.1",
             "v2.1",
-            "1.2",
+            "1.2.0",
+            "7",
             "release_3.4.5rc1",
         ] {
             assert!(pinned_ref(pinned), "{pinned}");
@@ -196,6 +206,9 @@ mod tests {
             "main",
             "r1.16",
             "release/1.2.3",
+            // Two numbers alone: redis's maintenance branch `7.2`.
+            "7.2",
+            "1.2",
         ] {
             assert!(!pinned_ref(moving), "{moving}");
         }

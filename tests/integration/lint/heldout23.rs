@@ -28,3 +28,14 @@ fn a_programs_bench_subcommand_runs_benchmarks() {
         [at("silent-baseline", 16)]
     );
 }
+
+/// RedisBloom's benchmark flow checks out redis at `ref: '7.2'`, a
+/// maintenance branch (its releases are `7.2.4`): found at its `ref:`.
+/// The release beside it is pinned.
+#[test]
+fn two_numbers_alone_are_a_branch() {
+    assert_eq!(
+        lint_in("heldout23", "benchmark-flow.yml"),
+        [at("unpinned-clone", 14)]
+    );
+}
