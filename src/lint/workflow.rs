@@ -385,8 +385,9 @@ impl<'a> Job<'a> {
     }
 
     /// The runner labels, with `${{ matrix.K }}` read as the values the
-    /// job's `strategy.matrix` gives K (its list and its `include`s); an
-    /// expression that cannot be read stays as written.
+    /// job's `strategy.matrix` gives K (its list and its `include`s), and
+    /// `fromJSON(matrix.K)` as the lists they write; an expression that
+    /// cannot be read stays as written.
     pub fn runner_labels(&self) -> Vec<String> {
         let Some(runs_on) = self.get("runs-on") else {
             return Vec::new();
@@ -399,9 +400,15 @@ impl<'a> Job<'a> {
             // The matrix value the label is, or is built from with fixed
             // text around it: rocprofiler-sdk's `${{ matrix.runner
             // }}-runner-set` over `[mi200, mi300]` is `mi200-runner-set` and `mi300-runner-set`.
-            let values = matrix
-                .map(|m| matrix_written(m, &s.text))
-                .unwrap_or_default();
+            // iroh's `fromJSON(matrix.runs_on)` over `include:` values
+            // that write lists: `'["self-hosted","macOS","ARM64"]'`.
+            let values = match (matrix, context_in(&s.text, "matrix.")) {
+                (Some(m), Some((k, true))) => matrix_values(m, k)
+                    .iter()
+                    .flat_map(|v| written_list(v, true))
+                    .collect(),
+                (m, _) => m.map(|m| matrix_written(m, &s.text)).unwrap_or_default(),
+            };
             let values = match input_in(&s.text) {
                 Some((k, json)) if values.is_empty() => self
                     .inputs
@@ -518,8 +525,14 @@ fn matrix_values(matrix: &Node, key: &str) -> Vec<String> {
 /// `K` of a label written `${{ inputs.K }}`, or `${{ fromJson(inputs.K)
 /// }}` (then `true`: the value is a list).
 pub fn input_in(label: &str) -> Option<(&str, bool)> {
+    context_in(label, "inputs.")
+}
+
+/// `${{ <context>K }}` or `${{ fromJSON(<context>K) }}` (`inputs.`,
+/// `matrix.`): K, and whether it is read as JSON.
+fn context_in<'l>(label: &'l str, context: &str) -> Option<(&'l str, bool)> {
     let inner = label.trim().strip_prefix("${{")?.strip_suffix("}}")?.trim();
-    if let Some(k) = inner.strip_prefix("inputs.") {
+    if let Some(k) = inner.strip_prefix(context) {
         return Some((k.trim(), false));
     }
     let lower = inner.to_ascii_lowercase();
@@ -528,7 +541,7 @@ pub fn input_in(label: &str) -> Option<(&str, bool)> {
         .and_then(|r| r.strip_suffix(')'))?;
     let at = inner.len().checked_sub(arg.len().saturating_add(1))?;
     let k = inner.get(at..inner.len().saturating_sub(1))?.trim();
-    k.strip_prefix("inputs.").map(|k| (k.trim(), true))
+    k.strip_prefix(context).map(|k| (k.trim(), true))
 }
 
 /// An input's value as a runner's labels: itself, or under `fromJson`

@@ -39,3 +39,17 @@ fn two_numbers_alone_are_a_branch() {
         [at("unpinned-clone", 14)]
     );
 }
+
+/// iroh's flaky tests run on `fromJSON(matrix.runs_on)`, whose `include:`
+/// values write lists, the macOS cells `'["self-hosted","macOS","ARM64"]'`:
+/// a self-hosted job, so adding a label cancels it (found at
+/// `cancel-in-progress:`). The same matrix writing a hosted image is no
+/// expensive runner.
+#[test]
+fn a_matrix_value_read_as_json_is_a_list_of_labels() {
+    assert_eq!(
+        lint_in("heldout23", "matrix-json-self-hosted.yml"),
+        [at("label-cancel", 7)]
+    );
+    assert_eq!(lint_in("heldout23", "matrix-json-hosted.yml"), []);
+}
