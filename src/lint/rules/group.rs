@@ -218,6 +218,10 @@ fn context(path: &str, event: Event<'_>) -> Value {
             DEFAULT_REF.to_owned()
         }),
         "github.ref_name" => Value::Branch(if pull { "1/merge" } else { "main" }.to_owned()),
+        // A pull request's merge ref is never a protected branch: tt-llk's
+        // `github.ref_protected && github.run_id || ...number` keys its
+        // pull requests by number. Another event's ref may be protected.
+        "github.ref_protected" if event.name == "pull_request" => Value::Bool(false),
         "github.head_ref"
         | "github.event.pull_request.head.ref"
         | "github.event.pull_request.number"

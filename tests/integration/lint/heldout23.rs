@@ -53,3 +53,17 @@ fn a_matrix_value_read_as_json_is_a_list_of_labels() {
     );
     assert_eq!(lint_in("heldout23", "matrix-json-hosted.yml"), []);
 }
+
+/// tt-llk's group gives a protected branch's runs a group each
+/// (`github.ref_protected && github.run_id || ...number || github.ref`): a
+/// pull request's merge ref is never protected, so its runs share the
+/// group by number and a label cancels them (found at
+/// `cancel-in-progress:`); main's pushes, maybe protected, are not read
+/// as cancelled.
+#[test]
+fn a_pull_requests_ref_is_never_protected() {
+    assert_eq!(
+        lint_in("heldout23", "ref-protected.yml"),
+        [at("label-cancel", 12)]
+    );
+}
