@@ -31,6 +31,15 @@ pub fn warms_up(name: &str) -> bool {
 /// workflow.
 pub fn job_does_chores(job: &Job<'_>) -> bool {
     let said: Vec<String> = words(&written(&job.title())).collect();
+    // A chore and then the running (tt-llk's `setup-and-test-wormhole`,
+    // "Build and run"): more than the chore.
+    if said.windows(2).any(|p| {
+        matches!(p, [and, then] if and == "and"
+            && (["run", "runs", "test", "tests", "measure"].contains(&then.as_str())
+                || bench_or_perf_word(then)))
+    }) {
+        return false;
+    }
     // Not "compile": a compile-time benchmark measures compiling (read on
     // cccl's "Compile-time" GPU job). Publishing what was measured is a
     // chore too ("Process ASV Results", asv-runner's `asv publish` job).

@@ -67,3 +67,16 @@ fn a_pull_requests_ref_is_never_protected() {
         [at("label-cancel", 12)]
     );
 }
+
+/// tt-llk's performance calls are named `setup-and-test-<chip>`: setting up
+/// and then testing is more than the chore, so the call named for
+/// performance is a benchmark call and its 240 minutes passed to the
+/// called job's `timeout-minutes` are found at the call. A call named for
+/// the setup alone is not.
+#[test]
+fn a_chore_and_then_the_running_is_more_than_the_chore() {
+    assert_eq!(
+        lint_in("heldout23", "perf-calls.yml"),
+        [at("long-timeout", 6)]
+    );
+}
