@@ -364,6 +364,10 @@ fn version_sorts_tags(commands: &[Command], i: usize) -> bool {
     false
 }
 
+/// Whether a clone's URL names the repository the workflow runs in: its
+/// name from the event, or the checkout's own remote (db-benchmark's
+/// `git clone $(git remote get-url origin) $MOUNT_POINT/db-benchmark-metal`
+/// copies itself onto a faster disk).
 fn own_repository(url: &str) -> bool {
     [
         "github.repository",
@@ -371,6 +375,8 @@ fn own_repository(url: &str) -> bool {
         "head.repo",
         "base.repo",
         "event.repository",
+        "remote get-url origin",
+        "remote.origin.url",
     ]
     .iter()
     .any(|m| url.contains(m))

@@ -80,3 +80,15 @@ fn a_chore_and_then_the_running_is_more_than_the_chore() {
         [at("long-timeout", 6)]
     );
 }
+
+/// db-benchmark's `mount.sh` clones the checkout's own remote (`git clone
+/// $(git remote get-url origin) $MOUNT_POINT/...`) onto a faster disk: the
+/// repository's own code, no finding. Another project's clone beside it
+/// is found.
+#[test]
+fn a_clone_of_the_checkouts_own_remote_is_the_repositorys_code() {
+    assert_eq!(
+        lint_in("heldout23", "run-benchmark.yml"),
+        [at("unpinned-clone", 16)]
+    );
+}
