@@ -12,6 +12,7 @@ const BASELINE: &[&str] = &["baseline", "base", "old", "before", "reference"];
 const CHANGE: &[&str] = &[
     "feature",
     "head",
+    "pr",
     "candidate",
     "contender",
     "new",
@@ -96,29 +97,48 @@ fn bisects(c: &Command) -> bool {
 /// ~/size0 true` and `code_size_build_step $COMPARISON ~/size1 false`);
 /// a file with an extension (`baseline.json`, results) or a URL
 /// (`s3://b/baseline/`, results kept elsewhere) names none, nor does a
-/// flag. See [`runs_each_side`].
+/// flag or a long option's value. See [`runs_each_side`].
 pub fn sides(c: &Command) -> (bool, bool) {
     let mut found = (false, false);
+    // A long option's value is a setting, not a side: criterion's
+    // `--save-baseline baseline` and `--baseline-lenient baseline` name its
+    // saved run, whichever build neqo's `"$PR_BENCH"` is.
+    let mut option_value = false;
     for w in c.words.iter().skip(1) {
-        // A variable names its side by its name (`$REFERENCE`,
-        // `${COMPARISON}`).
-        let lower = w.text.to_ascii_lowercase();
-        let lower = lower
-            .strip_prefix("${")
-            .and_then(|v| v.strip_suffix('}'))
-            .or_else(|| lower.strip_prefix('$'))
-            .unwrap_or(&lower);
-        if lower.starts_with('-') || lower.contains("://") {
-            continue;
+        let value = std::mem::replace(
+            &mut option_value,
+            w.text.starts_with("--") && w.text.len() > 2 && !w.text.contains('='),
+        );
+        if !value {
+            let (baseline, change) = word_sides(&w.text);
+            found.0 |= baseline;
+            found.1 |= change;
         }
-        let parts = lower
-            .split('/')
-            .filter(|seg| !seg.contains('.'))
-            .flat_map(|seg| seg.split(['-', '_']));
-        for part in parts {
-            found.0 |= BASELINE.contains(&part);
-            found.1 |= CHANGE.contains(&part);
-        }
+    }
+    found
+}
+
+/// The sides one word names: by a variable's name (`$REFERENCE`,
+/// `${COMPARISON}`) or a directory on its path; none for a flag, a URL or
+/// a file with an extension.
+fn word_sides(text: &str) -> (bool, bool) {
+    let lower = text.to_ascii_lowercase();
+    let lower = lower
+        .strip_prefix("${")
+        .and_then(|v| v.strip_suffix('}'))
+        .or_else(|| lower.strip_prefix('$'))
+        .unwrap_or(&lower);
+    if lower.starts_with('-') || lower.contains("://") {
+        return (false, false);
+    }
+    let mut found = (false, false);
+    let parts = lower
+        .split('/')
+        .filter(|seg| !seg.contains('.'))
+        .flat_map(|seg| seg.split(['-', '_']));
+    for part in parts {
+        found.0 |= BASELINE.contains(&part);
+        found.1 |= CHANGE.contains(&part);
     }
     found
 }
@@ -135,13 +155,20 @@ pub fn runs_each_side<'a>(commands: impl Iterator<Item = &'a Command>) -> bool {
     let mut baseline = std::collections::BTreeSet::new();
     let mut change = std::collections::BTreeSet::new();
     for c in commands {
-        let Some((base, _)) = invoked(c) else {
+        let Some((base, words)) = invoked(c) else {
             continue;
         };
         if !own_program(base) {
             continue;
         }
-        match sides(c) {
+        // Each side's build run in turn (neqo's `"$BASELINE_BENCH" --bench`
+        // and `"$PR_BENCH" --bench`): the program itself names its side.
+        let built = words.first().map_or((false, false), |p| word_sides(p));
+        let (base, named) = match built {
+            (true, false) | (false, true) => ("\0each side's build", built),
+            _ => (base, sides(c)),
+        };
+        match named {
             (true, false) => baseline.insert(base),
             (false, true) => change.insert(base),
             _ => continue,
@@ -166,6 +193,16 @@ mod tests {
         ));
         assert!(!each("git checkout base\ngit checkout head"));
         assert!(!each("./build.sh baseline a\n./run.sh feature b"));
+        // neqo's `bench_exec "$BASELINE_BENCH"` and `bench_exec "$PR_BENCH"`.
+        assert!(each(
+            "bench_exec \"$BASELINE_BENCH\" -- --bench --save-baseline baseline\nbench_exec \"$PR_BENCH\" -- --bench --baseline-lenient baseline"
+        ));
+        assert!(each(
+            "\"$BASELINE_BENCH\" --bench --save-baseline baseline\n\"$PR_BENCH\" --bench --baseline-lenient baseline"
+        ));
+        assert!(!each(
+            "./run.sh --save-baseline baseline\n./run.sh --baseline-lenient baseline"
+        ));
     }
 
     #[test]

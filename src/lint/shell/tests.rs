@@ -112,6 +112,16 @@ fn variables_a_script_sets_are_expanded_in_later_words() {
 }
 
 #[test]
+fn a_variable_set_on_a_condition_is_no_longer_known() {
+    // neqo: the baseline's build, or nothing when it is missing.
+    let c = names(
+        "B=\"../dist/neqo-baseline/$N\"\n[ -f \"$B\" ] || B=\"\"\nrun \"$B\" --bench\nA=1\nA=2\nrun $A\n",
+    );
+    assert!(c.iter().any(|c| c.0 == ["run", "$B", "--bench"]), "{c:?}");
+    assert!(c.iter().any(|c| c.0 == ["run", "2"]), "{c:?}");
+}
+
+#[test]
 fn a_function_that_runs_its_arguments_is_read_as_the_command_it_is_given() {
     let s = "run_command() {\n  local output status=0\n  output=$(eval \"$@\" 2>&1) || status=$?\n  if [ \"$status\" -ne 0 ]; then\n    exit 1\n  fi\n}\nfunction quiet {\n  \"$@\" > /dev/null\n}\nlog() {\n  echo \"$@\"\n}\nrun_command git clone https://x/y.git y\nquiet git fetch origin\nlog git push\n";
     let names: Vec<String> = commands(s)

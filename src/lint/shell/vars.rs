@@ -2,7 +2,7 @@
 //! expansion in later words: what lets `BASE="main~$i"` then
 //! `git checkout "$BASE"` read as the walk it is.
 
-use super::Command;
+use super::{Command, Sep};
 
 /// A variable's value longer than this after expansion is left
 /// unexpanded: `X=$X$X` a hundred times stays small.
@@ -63,8 +63,16 @@ impl Vars {
                 .iter()
                 .map(|(n, v)| ((*n).to_owned(), (*v).to_owned()))
                 .collect();
+            // Set only on a condition (`[ -f "$B" ] || B=""`, neqo's
+            // baseline build when it is missing): its value is no longer
+            // known, and the name stays as written.
+            let maybe = matches!(c.before, Sep::And | Sep::Or);
             for (n, v) in owned {
-                self.set(&n, &v);
+                if maybe {
+                    self.0.retain(|(known, _)| *known != n);
+                } else {
+                    self.set(&n, &v);
+                }
             }
         }
     }

@@ -92,3 +92,18 @@ fn a_clone_of_the_checkouts_own_remote_is_the_repositorys_code() {
         [at("unpinned-clone", 16)]
     );
 }
+
+/// neqo's benchmark job runs each side's build in turn, `bench_exec
+/// "$BASELINE_BENCH" -- --bench --save-baseline baseline` and `bench_exec
+/// "$PR_BENCH" -- --bench --baseline-lenient baseline`, the baseline's
+/// variable emptied on a condition when its build is missing: both sides
+/// measured in one run, so the checkout serves both alike (no finding).
+/// Where only the change's build runs, the checkout drifts.
+#[test]
+fn each_sides_build_run_in_turn_measures_both() {
+    assert_eq!(lint_in("heldout23", "interleaved-both.yml"), []);
+    assert_eq!(
+        lint_in("heldout23", "interleaved-one.yml"),
+        [at("unpinned-clone", 14)]
+    );
+}
