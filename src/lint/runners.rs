@@ -1,10 +1,13 @@
 //! Which runners a job's labels name: GitHub's own standard images, a
 //! provider's hosted machines, GitHub's larger runners, custom and
 //! self-hosted ones, GPU machines and containers given an accelerator.
-//! The judgement every rule about holding a runner starts from; split
-//! from [`super::workflow`], which reads the jobs. Pure.
+//! The judgement every rule about holding a runner starts from, and the
+//! labels an expression stands for (a matrix's values, a caller's
+//! inputs, under `fromJSON` the lists they write); split from
+//! [`super::workflow`], which reads the jobs. Pure.
 
 use super::candidates::candidates;
+use super::yaml::Node;
 
 /// Whether a label starts as GitHub's image labels do (`ubuntu-`,
 /// `windows-`, `macos-`): one of them, a larger runner an organisation
@@ -335,4 +338,90 @@ fn costly_set(labels: &[String], devices: bool) -> bool {
                             || provider_hosted(l)
                             || (provider && l.contains('='))))
             })
+}
+
+/// What `text`, one `${{ matrix.K }}` with fixed text around it or
+/// none, is over `matrix`'s values of `K`; empty when it is something
+/// else, or `K` has no value written in the matrix.
+pub fn matrix_written(matrix: &Node, text: &str) -> Vec<String> {
+    let Some((before, rest)) = text.trim().split_once("${{") else {
+        return Vec::new();
+    };
+    let Some((inner, after)) = rest.split_once("}}") else {
+        return Vec::new();
+    };
+    match inner.trim().strip_prefix("matrix.") {
+        Some(k) if !after.contains("${{") => matrix_values(matrix, k.trim())
+            .into_iter()
+            .map(|v| format!("{before}{v}{after}"))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The values a matrix gives `key`: its list and its `include`s', also
+/// a field of the maps listed under a key (`matrix.config.runner` over
+/// `config: [{runner: macos-14}, {runner: macos-14-large}]`, read on
+/// fluent-bit's macOS package builds).
+pub(crate) fn matrix_values(matrix: &Node, key: &str) -> Vec<String> {
+    let mut path = key.split('.');
+    let first = path.next().unwrap_or(key);
+    let includes = matrix.get("include").map(Node::items).unwrap_or_default();
+    let mut nodes: Vec<&Node> = matrix.get(first).into_iter().collect();
+    nodes.extend(includes.iter().filter_map(|i| i.get(first)));
+    for field in path {
+        nodes = nodes
+            .iter()
+            .flat_map(|n| {
+                let items = n.items();
+                if items.is_empty() {
+                    n.get(field).into_iter().collect::<Vec<_>>()
+                } else {
+                    items.iter().filter_map(|i| i.get(field)).collect()
+                }
+            })
+            .collect();
+    }
+    let mut found = Vec::new();
+    for n in nodes {
+        n.scalars(&mut found);
+    }
+    found.iter().map(|f| f.text.clone()).collect()
+}
+
+/// `K` of a label written `${{ inputs.K }}`, or `${{ fromJson(inputs.K)
+/// }}` (then `true`: the value is a list).
+pub fn input_in(label: &str) -> Option<(&str, bool)> {
+    context_in(label, "inputs.")
+}
+
+/// `${{ <context>K }}` or `${{ fromJSON(<context>K) }}` (`inputs.`,
+/// `matrix.`): K, and whether it is read as JSON.
+pub(crate) fn context_in<'l>(label: &'l str, context: &str) -> Option<(&'l str, bool)> {
+    let inner = label.trim().strip_prefix("${{")?.strip_suffix("}}")?.trim();
+    if let Some(k) = inner.strip_prefix(context) {
+        return Some((k.trim(), false));
+    }
+    let lower = inner.to_ascii_lowercase();
+    let arg = lower
+        .strip_prefix("fromjson(")
+        .and_then(|r| r.strip_suffix(')'))?;
+    let at = inner.len().checked_sub(arg.len().saturating_add(1))?;
+    let k = inner.get(at..inner.len().saturating_sub(1))?.trim();
+    k.strip_prefix(context).map(|k| (k.trim(), true))
+}
+
+/// An input's value as a runner's labels: itself, or under `fromJson`
+/// the strings of the list it writes (`"['ubuntu-latest']"`, bbolt's
+/// default, quoted either way).
+pub(crate) fn written_list(value: &str, json: bool) -> Vec<String> {
+    let v = value.trim();
+    match v.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
+        Some(list) if json => list
+            .split(',')
+            .map(|x| x.trim().trim_matches(|c| c == '"' || c == '\'').to_owned())
+            .filter(|x| !x.is_empty())
+            .collect(),
+        _ => vec![v.trim_matches('"').to_owned()],
+    }
 }

@@ -6,7 +6,10 @@
 use std::borrow::Cow;
 
 use super::env::StepEnv;
-pub use super::runners::{accelerators, costly_labels, larger_image, unknown_runner};
+pub use super::runners::{
+    accelerators, costly_labels, input_in, larger_image, matrix_written, unknown_runner,
+};
+use super::runners::{context_in, matrix_values, written_list};
 use super::scripts::{self, Beside};
 use super::shell::{self, Command, TooDeep};
 use super::yaml::{Node, Pos, Scalar};
@@ -470,92 +473,6 @@ impl<'a> Job<'a> {
     /// `None` when it is an expression (unknown).
     pub fn timeout(&self) -> Option<f64> {
         minutes(self.get("timeout-minutes"))
-    }
-}
-
-/// What `text`, one `${{ matrix.K }}` with fixed text around it or
-/// none, is over `matrix`'s values of `K`; empty when it is something
-/// else, or `K` has no value written in the matrix.
-pub fn matrix_written(matrix: &Node, text: &str) -> Vec<String> {
-    let Some((before, rest)) = text.trim().split_once("${{") else {
-        return Vec::new();
-    };
-    let Some((inner, after)) = rest.split_once("}}") else {
-        return Vec::new();
-    };
-    match inner.trim().strip_prefix("matrix.") {
-        Some(k) if !after.contains("${{") => matrix_values(matrix, k.trim())
-            .into_iter()
-            .map(|v| format!("{before}{v}{after}"))
-            .collect(),
-        _ => Vec::new(),
-    }
-}
-
-/// The values a matrix gives `key`: its list and its `include`s', also
-/// a field of the maps listed under a key (`matrix.config.runner` over
-/// `config: [{runner: macos-14}, {runner: macos-14-large}]`, read on
-/// fluent-bit's macOS package builds).
-fn matrix_values(matrix: &Node, key: &str) -> Vec<String> {
-    let mut path = key.split('.');
-    let first = path.next().unwrap_or(key);
-    let includes = matrix.get("include").map(Node::items).unwrap_or_default();
-    let mut nodes: Vec<&Node> = matrix.get(first).into_iter().collect();
-    nodes.extend(includes.iter().filter_map(|i| i.get(first)));
-    for field in path {
-        nodes = nodes
-            .iter()
-            .flat_map(|n| {
-                let items = n.items();
-                if items.is_empty() {
-                    n.get(field).into_iter().collect::<Vec<_>>()
-                } else {
-                    items.iter().filter_map(|i| i.get(field)).collect()
-                }
-            })
-            .collect();
-    }
-    let mut found = Vec::new();
-    for n in nodes {
-        n.scalars(&mut found);
-    }
-    found.iter().map(|f| f.text.clone()).collect()
-}
-
-/// `K` of a label written `${{ inputs.K }}`, or `${{ fromJson(inputs.K)
-/// }}` (then `true`: the value is a list).
-pub fn input_in(label: &str) -> Option<(&str, bool)> {
-    context_in(label, "inputs.")
-}
-
-/// `${{ <context>K }}` or `${{ fromJSON(<context>K) }}` (`inputs.`,
-/// `matrix.`): K, and whether it is read as JSON.
-fn context_in<'l>(label: &'l str, context: &str) -> Option<(&'l str, bool)> {
-    let inner = label.trim().strip_prefix("${{")?.strip_suffix("}}")?.trim();
-    if let Some(k) = inner.strip_prefix(context) {
-        return Some((k.trim(), false));
-    }
-    let lower = inner.to_ascii_lowercase();
-    let arg = lower
-        .strip_prefix("fromjson(")
-        .and_then(|r| r.strip_suffix(')'))?;
-    let at = inner.len().checked_sub(arg.len().saturating_add(1))?;
-    let k = inner.get(at..inner.len().saturating_sub(1))?.trim();
-    k.strip_prefix(context).map(|k| (k.trim(), true))
-}
-
-/// An input's value as a runner's labels: itself, or under `fromJson`
-/// the strings of the list it writes (`"['ubuntu-latest']"`, bbolt's
-/// default, quoted either way).
-fn written_list(value: &str, json: bool) -> Vec<String> {
-    let v = value.trim();
-    match v.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
-        Some(list) if json => list
-            .split(',')
-            .map(|x| x.trim().trim_matches(|c| c == '"' || c == '\'').to_owned())
-            .filter(|x| !x.is_empty())
-            .collect(),
-        _ => vec![v.trim_matches('"').to_owned()],
     }
 }
 
