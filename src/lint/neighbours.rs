@@ -6,6 +6,7 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 use super::scripts::{self, Beside};
 use super::workflow::{self, Job, Script, Step, Workflow};
@@ -68,6 +69,7 @@ pub fn join<'a>(
             if let Some(action) = dir.and_then(|d| neighbours.actions.get(&beside.root.join(d))) {
                 step.given = calls::given_commands(step, &action.runs);
                 step.cache_saves.clone_from(&action.saves);
+                step.action_text = Rc::clone(&action.text);
             }
         }
     }
@@ -123,6 +125,7 @@ fn given_steps<'a>(job: &Job<'a>, names: &[String], beside: &Beside<'_>) -> Vec<
             env: job.env.clone(),
             given: Vec::new(),
             cache_saves: Vec::new(),
+            action_text: Rc::from(Vec::new()),
         });
     }
     out
@@ -226,6 +229,8 @@ pub struct Action {
     pub runs: Vec<String>,
     /// The keys of the caches its steps save ([`cache_saves`]).
     pub saves: Vec<String>,
+    /// The text of its steps and outputs, each scalar once.
+    pub text: Rc<[String]>,
 }
 
 /// The keys of the caches an action's steps save explicitly
@@ -253,6 +258,19 @@ fn cache_saves(action: &yaml::Node) -> Vec<String> {
         .collect()
 }
 
+/// The text of an action's steps and outputs: neqo's `bench-matrix`
+/// writes the matrix its benchmark jobs run on (`runner: "ubuntu-24.04"`)
+/// in a `jq` program of its `run:`.
+fn action_text(action: &yaml::Node) -> Rc<[String]> {
+    let mut scalars = Vec::new();
+    for key in ["runs", "outputs"] {
+        if let Some(n) = action.get(key) {
+            n.scalars(&mut scalars);
+        }
+    }
+    scalars.into_iter().map(|s| s.text.clone()).collect()
+}
+
 /// The repository's own actions the files' steps use (`uses:
 /// ./.github/actions/eks-jobset`), by their folder under the repository
 /// root: the inputs each one's `run:` lines use, the caches it saves.
@@ -276,6 +294,7 @@ pub fn actions_in(path: &Path, root: &yaml::Node, out: &mut BTreeMap<PathBuf, Ac
             let action = Action {
                 runs: calls::run_inputs(&node),
                 saves: cache_saves(&node),
+                text: action_text(&node),
             };
             out.insert(at, action);
         }

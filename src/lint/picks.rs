@@ -60,17 +60,24 @@ pub fn picked_unseen(w: &Workflow<'_>) -> Vec<bool> {
 /// `matrix.` of a matrix that is itself such an expression); `None` when
 /// its runner is written out or read from anything else.
 fn pickers(job: &Job<'_>) -> Option<BTreeSet<String>> {
-    let matrix = job
-        .get("strategy")
-        .and_then(|s| s.get("matrix"))
-        .and_then(Node::str);
+    let matrix = job.get("strategy").and_then(|s| s.get("matrix"));
     let mut ids = BTreeSet::new();
     let mut any = false;
     for label in job.runner_labels().iter().filter(|l| l.contains("${{")) {
         any = true;
         let mut read = outputs_read(label);
-        if read.is_empty() && label.contains("matrix.") {
-            read = matrix.map(outputs_read).unwrap_or_default();
+        if read.is_empty()
+            && let Some((_, rest)) = label.split_once("matrix.")
+        {
+            // The whole matrix an expression (`matrix: ${{ fromJSON(...) }}`),
+            // or the key the label reads (neqo's `matrix.bench.runner` over
+            // `bench: ${{ fromJson(needs.bench-matrix.outputs.benches) }}`).
+            let key: String = rest
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-'))
+                .collect();
+            let text = matrix.and_then(|m| m.str().or_else(|| m.get(&key).and_then(Node::str)));
+            read = text.map(outputs_read).unwrap_or_default();
         }
         if read.is_empty() {
             return None;
@@ -98,7 +105,8 @@ fn outputs_read(text: &str) -> Vec<String> {
 }
 
 /// What runner labels a picking job writes anywhere in it (its scripts,
-/// its and its steps' `env:`, its outputs): `self-hosted` or a word
+/// its and its steps' `env:`, its outputs, the repository's own actions
+/// its steps use): `self-hosted` or a word
 /// naming a GPU is costly; else any hosted label is hosted. Its own
 /// `runs-on` is where it runs, not what it writes: a job on
 /// `ubuntu-latest` that runs a program to write the matrix
@@ -111,10 +119,16 @@ fn writes(job: &Job<'_>) -> Seen {
             value.scalars(&mut scalars);
         }
     }
+    // And the repository's own actions its steps use (neqo's
+    // `bench-matrix`, whose `jq` adds `runner: "ubuntu-24.04"`).
+    let texts = scalars.iter().map(|s| s.text.as_str()).chain(
+        job.steps
+            .iter()
+            .flat_map(|s| s.action_text.iter().map(String::as_str)),
+    );
     let mut hosted = false;
-    for s in scalars {
-        for word in s
-            .text
+    for text in texts {
+        for word in text
             .split(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | '_')))
             .filter(|w| !w.is_empty())
         {

@@ -4,6 +4,7 @@
 //! job), so a rule sees only what it understands.
 
 use std::borrow::Cow;
+use std::rc::Rc;
 
 use super::env::StepEnv;
 pub use super::runners::{
@@ -67,6 +68,10 @@ pub struct Step<'a> {
     /// (`uses: ./.github/actions/cache-save`, whose steps run
     /// `actions/cache/save`): this step saves them.
     pub cache_saves: Vec<String>,
+    /// The text of that action's steps and outputs (its scripts, their
+    /// `env:`): what the step writes, as a job that picks another's
+    /// runner is read ([`super::picks`]). Shared by every step using it.
+    pub action_text: Rc<[String]>,
 }
 
 pub struct Script<'a> {
@@ -194,6 +199,7 @@ fn step<'a>(
         env,
         given: Vec::new(),
         cache_saves: Vec::new(),
+        action_text: Rc::from(Vec::new()),
     })
 }
 

@@ -107,3 +107,17 @@ fn each_sides_build_run_in_turn_measures_both() {
         [at("unpinned-clone", 14)]
     );
 }
+
+/// neqo's CodSpeed jobs run on `matrix.bench.runner`, the matrix key read
+/// from another job's outputs, which the repository's own action writes
+/// (`bench-matrix`'s `jq` adds `runner: "ubuntu-24.04"`): a hosted image,
+/// so no timeout is asked for. The same action writing `self-hosted`
+/// makes the job one on an expensive runner with no timeout.
+#[test]
+fn a_runner_picked_by_the_repositorys_own_action_is_read_there() {
+    assert_eq!(lint_in("heldout23", "picked-bench.yml"), []);
+    assert_eq!(
+        lint_in("heldout23", "picked-gpu.yml"),
+        [at("long-timeout", 13)]
+    );
+}
