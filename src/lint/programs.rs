@@ -10,8 +10,12 @@ use super::shell::{Command, assignment, file_name};
 /// Whether a program (by its file name) is one of the job's own, neither
 /// a report ([`SAYS`]) nor set-up ([`PLUMBING`]).
 pub fn own_program(name: &str) -> bool {
-    !SAYS.contains(&name) && !PLUMBING.contains(&name)
+    !SAYS.contains(&name) && !PLUMBING.contains(&name) && !SYNTAX.contains(&name)
 }
+
+/// The shell's own words where a command's would stand (`for p in ...`,
+/// `done < <(...)`'s redirection): no program.
+const SYNTAX: &[&str] = &["for", "select", "case", "in", "esac", ";;", "<", ">", "<<<"];
 
 /// Commands that prepare or report, not the program a job is for.
 const PLUMBING: &[&str] = &[
@@ -65,6 +69,16 @@ const PLUMBING: &[&str] = &[
     "tail",
     "wc",
     "find",
+    // Text tools a listing is made with (csp-benchmarks' `detect-crates`:
+    // `sort -u`, `cut -d' ' -f2-`, `while IFS= read -r d`).
+    "sort",
+    "uniq",
+    "cut",
+    "tr",
+    "xargs",
+    "basename",
+    "dirname",
+    "read",
     "which",
     "rustup",
     // A compiler cache's statistics ("Ccache performance": `ccache -s`).
@@ -74,6 +88,8 @@ const PLUMBING: &[&str] = &[
     "uv",
     "return",
     "shift",
+    "continue",
+    "break",
 ];
 
 /// Commands that only say something: their words are a message.

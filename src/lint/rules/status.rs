@@ -105,11 +105,7 @@ fn swallowed_in<'c>(top: &[&'c Command], rest: &[&Command], by_name: bool) -> Op
 /// files compares nothing (llm-d-benchmark's "Find latest experiment
 /// results dirs").
 fn runs_a_program(c: &Command) -> bool {
-    invoked(c).is_some_and(|(name, _)| {
-        own_program(name)
-            && !name.ends_with(')')
-            && !["for", "case", "select", "in", "esac", ";;"].contains(&name)
-    })
+    invoked(c).is_some_and(|(name, _)| own_program(name) && !name.ends_with(')'))
 }
 
 /// `set -e` (`Some(true)`), `set +e` (`Some(false)`), also within other

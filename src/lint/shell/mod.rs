@@ -80,7 +80,9 @@ pub struct Command {
 /// A word that sets a variable for the command (`CUDA_VISIBLE_DEVICES=0`),
 /// not the program it runs.
 pub fn assignment(word: &str) -> bool {
+    // `NAME+=value` appends (`selected+=("$d")`): an assignment too.
     word.split_once('=').is_some_and(|(name, _)| {
+        let name = name.strip_suffix('+').unwrap_or(name);
         !name.is_empty()
             && !name.starts_with(|c: char| c.is_ascii_digit())
             && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')

@@ -112,13 +112,18 @@ fn variables_a_script_sets_are_expanded_in_later_words() {
 }
 
 #[test]
-fn a_variable_set_on_a_condition_is_no_longer_known() {
+fn a_variable_set_on_a_condition_keeps_the_value_set_before() {
     // neqo: the baseline's build, or nothing when it is missing.
     let c = names(
-        "B=\"../dist/neqo-baseline/$N\"\n[ -f \"$B\" ] || B=\"\"\nrun \"$B\" --bench\nA=1\nA=2\nrun $A\n",
+        "B=\"../dist/neqo-baseline/$N\"\n[ -f \"$B\" ] || B=\"\"\nrun \"$B\" --bench\nA=1\nA=2\nrun $A\n[ -z \"$C\" ] && C=x\nrun $C\n",
     );
-    assert!(c.iter().any(|c| c.0 == ["run", "$B", "--bench"]), "{c:?}");
+    assert!(
+        c.iter()
+            .any(|c| c.0 == ["run", "../dist/neqo-baseline/$N", "--bench"]),
+        "{c:?}"
+    );
     assert!(c.iter().any(|c| c.0 == ["run", "2"]), "{c:?}");
+    assert!(c.iter().any(|c| c.0 == ["run", "x"]), "{c:?}");
 }
 
 #[test]
@@ -145,5 +150,39 @@ fn a_function_that_runs_its_arguments_is_read_as_the_command_it_is_given() {
             "git clone https://x/y.git y"
         ],
         "echo \"$@\" prints its arguments: it runs nothing"
+    );
+}
+
+#[test]
+fn a_regex_in_double_brackets_is_one_word() {
+    // csp-benchmarks: `|` and parentheses of `=~`'s regex are no pipeline.
+    let c = names(
+        "if [[ ! \"$d\" =~ ^(openvm|jolt|sp1)(/|$) ]]; then filtered+=(\"$d\"); fi\nfoo | bar\n",
+    );
+    assert_eq!(
+        c.first().map(|c| c.0.clone()),
+        Some(
+            ["[[", "!", "$d", "=~", "^(openvm|jolt|sp1)(/|$)", "]]"]
+                .map(String::from)
+                .to_vec()
+        )
+    );
+    assert!(c.iter().any(|c| c.0 == ["bar"]), "{c:?}");
+}
+
+#[test]
+fn an_array_over_lines_is_one_assignment() {
+    // csp-benchmarks' folders to watch: no program named `ligetron`.
+    let c = names(
+        "FOLDERS=(\n  ligetron\n  \"bar (x)\"\n)\nfor d in \"${FOLDERS[@]}\"; do\n  run \"$d\"\ndone\n",
+    );
+    assert!(
+        !c.iter()
+            .any(|c| c.0.first().is_some_and(|w| w == "ligetron")),
+        "{c:?}"
+    );
+    assert!(
+        c.iter().any(|c| c.0.first().is_some_and(|w| w == "run")),
+        "{c:?}"
     );
 }

@@ -275,6 +275,38 @@ impl<'a> Tokens<'a> {
         true
     }
 
+    /// An array's value after `NAME=`, `(` to its `)`, over lines
+    /// (`FOLDERS=(\n  ligetron\n  barretenberg\n)`): part of the
+    /// assignment's word, its items no commands. Quotes are kept whole.
+    fn array_literal(&mut self) {
+        let start = self.i;
+        let mut quote: Option<u8> = None;
+        let mut end = self.s.len();
+        for (k, &b) in self.s.iter().enumerate().skip(start.saturating_add(1)) {
+            match (quote, b) {
+                (Some(q), b) if b == q => quote = None,
+                (Some(_), _) => {}
+                (None, b'\'' | b'"') => quote = Some(b),
+                (None, b')') => {
+                    end = k.saturating_add(1);
+                    break;
+                }
+                _ => {}
+            }
+        }
+        let text = self.slice(start, end).replace(['\n', '\r'], " ");
+        self.push(&text);
+        self.i = end;
+    }
+
+    /// Whether the command being read is a `[[ ... =~ ...` test whose
+    /// regex is still being read (its `]]` not yet seen).
+    fn in_regex(&self) -> bool {
+        self.words.iter().any(|w| w.text == "[[")
+            && self.words.iter().any(|w| w.text == "=~")
+            && !self.words.iter().any(|w| w.text == "]]")
+    }
+
     fn run(&mut self) {
         while let Some(&c) = self.s.get(self.i) {
             let next = self.s.get(self.i.saturating_add(1)).copied();
@@ -303,6 +335,12 @@ impl<'a> Tokens<'a> {
                     self.end_word();
                     self.i = self.i.saturating_add(1);
                 }
+                b'(' if self.word.as_ref().is_some_and(|w| w.text.ends_with('=')) => {
+                    self.array_literal();
+                }
+                // A `[[ x =~ regex ]]`'s regex holds `|` and parentheses:
+                // `^(openvm|jolt)(/|$)` is one word, not a pipeline.
+                b'|' | b'(' | b')' if self.in_regex() && next != Some(b'|') => self.one_char(),
                 b'\n' | b';' | b'&' | b'|' if self.separator(c, next) => {}
                 b'(' | b')' if self.word.is_none() => {
                     self.end_command(Sep::Semi);

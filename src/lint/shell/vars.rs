@@ -64,13 +64,12 @@ impl Vars {
                 .map(|(n, v)| ((*n).to_owned(), (*v).to_owned()))
                 .collect();
             // Set only on a condition (`[ -f "$B" ] || B=""`, neqo's
-            // baseline build when it is missing): its value is no longer
-            // known, and the name stays as written.
+            // baseline build when it is missing; `[[ ... ]] && skip=true`):
+            // the value set before stands, the one the script runs with
+            // when the condition fails.
             let maybe = matches!(c.before, Sep::And | Sep::Or);
             for (n, v) in owned {
-                if maybe {
-                    self.0.retain(|(known, _)| *known != n);
-                } else {
+                if !maybe || self.get(&n).is_none() {
                     self.set(&n, &v);
                 }
             }

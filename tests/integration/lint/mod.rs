@@ -23,6 +23,7 @@ mod heldout20;
 mod heldout21;
 mod heldout22;
 mod heldout23;
+mod heldout24;
 mod heldout5;
 mod heldout6;
 mod heldout6_mends;

@@ -1,0 +1,18 @@
+//! `lint` on the shapes the twenty-fourth held-out set found missed or
+//! wrongly (issue 49; BENCHMARKS.md, "Mends after held-out 24"). Each
+//! fixture in `tests/fixtures/lint/heldout24/` is a real workflow's shape
+//! cut down and written anew, with a look-alike beside it.
+
+use super::heldout5::{at, lint_in};
+
+/// csp-benchmarks' `detect-crates` lists the crates to run with text
+/// tools, an array over lines and a `[[ =~ ]]` regex test: it runs no
+/// program of its own, so it is no benchmark job and its missing timeout
+/// is no finding. The `cargo bench` job on the same runner is found.
+#[test]
+fn a_listing_job_runs_no_program() {
+    assert_eq!(
+        lint_in("heldout24", "detect-crates.yml"),
+        [at("long-timeout", 31)]
+    );
+}
