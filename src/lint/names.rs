@@ -148,6 +148,13 @@ fn sets_up(said: &[String]) -> bool {
         .any(|p| matches!(p, [a, b] if a == "set" && b == "up"))
 }
 
+/// Whether a name's words say it handles results already measured
+/// (`write-bench-results`, `bench_report`, `plot_benchmarks`): a word of
+/// [`RESULTS_CHORES`] or `reports`.
+pub fn handles_results(name: &str) -> bool {
+    words(name).any(|w| RESULTS_CHORES.contains(&w.as_str()) || w == "reports")
+}
+
 /// Whether a script's name (its stem) says it makes what the benchmarks
 /// read or tells what they are, not measuring: a version printed
 /// (`benchmark/version.py`, run for a string in a build job), a dataset
@@ -258,6 +265,7 @@ const SENDS: &[&str] = &[
     "export",
     "exporter",
     "report",
+    "reports",
     "reporter",
 ];
 

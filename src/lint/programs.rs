@@ -305,9 +305,13 @@ pub fn benchmark_command(c: &Command) -> bool {
     // named for benchmarking; a word of a flag or a message is not.
     let file_like = |w: &str| {
         let f = file_name(w).to_lowercase();
-        // `test_cuda_bench.sh` tests a benchmark library: a test.
+        // `test_cuda_bench.sh` tests a benchmark library: a test. A
+        // script named for handling results measured before
+        // (`write-bench-results.mjs`, `bench_report.py`) measures nothing.
+        let stem = f.rsplit_once('.').map_or(f.as_str(), |(s, _)| s);
         !w.starts_with('-')
             && !f.starts_with("test")
+            && !super::names::handles_results(stem)
             && (f.starts_with("run_benchmark")
                 || f.starts_with("run-benchmark")
                 || f.starts_with("bench")

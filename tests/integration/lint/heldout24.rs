@@ -16,3 +16,17 @@ fn a_listing_job_runs_no_program() {
         [at("long-timeout", 31)]
     );
 }
+
+/// nodejs-bench-operations' `commit` job continues on error, downloads the
+/// benchmark job's artifacts, runs "Write Benchmark Reports"
+/// (`write-bench-results.mjs`, `generate-reports.mjs`) and commits them: it
+/// relays results measured before, so it is no benchmark job. The same job
+/// running the suite again measures, and its `continue-on-error` is found.
+#[test]
+fn a_job_writing_reports_from_downloaded_results_relays() {
+    assert_eq!(lint_in("heldout24", "reports-relay.yml"), []);
+    assert_eq!(
+        lint_in("heldout24", "reports-measure.yml"),
+        [at("silent-baseline", 19)]
+    );
+}
