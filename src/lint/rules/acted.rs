@@ -115,14 +115,28 @@ impl Reads {
     fn of(job: &Job<'_>) -> Reads {
         let mut reads = Reads::default();
         for (position, step) in job.steps.iter().enumerate() {
+            let run = step.text("run").unwrap_or("");
             for (key, node) in step.node.entries() {
                 let test = if key.text == "if" {
                     on_failure
                 } else {
                     on_result
                 };
-                for_each_result(node, |id, after| {
-                    if test(after) {
+                if key.text == "env" {
+                    for (name, value) in node.entries() {
+                        if compared_as(run, &name.text, test) {
+                            for_each_result(value, |id, _, _, _| {
+                                reads.outcome.insert(id.to_owned(), position);
+                            });
+                        }
+                    }
+                }
+                for_each_result(node, |id, text, at, after| {
+                    // Or kept in a variable first, in the script or the
+                    // step's `env:`, then compared in the script.
+                    let name = assigned_name(text.get(..at).unwrap_or(""));
+                    let through = name.is_some_and(|n| compared_as(run, n, test));
+                    if test(after) || through {
                         reads.outcome.insert(id.to_owned(), position);
                     }
                 });
@@ -133,7 +147,7 @@ impl Reads {
             let mut scalars = Vec::new();
             step.node.scalars(&mut scalars);
             for text in scalars.iter().map(|s| s.text.as_str()) {
-                for (id, kind, _) in step_reads(text) {
+                for (_, id, kind, _) in step_reads(text) {
                     if kind == "outputs" {
                         reads.outputs.insert(id.to_owned(), position);
                     }
@@ -142,7 +156,7 @@ impl Reads {
             }
         }
         if let Some(outputs) = job.get("outputs") {
-            for_each_result(outputs, |id, after| {
+            for_each_result(outputs, |id, _, _, after| {
                 if on_result(after) {
                     reads.job_outputs.insert(id.to_owned());
                 }
@@ -152,23 +166,52 @@ impl Reads {
     }
 }
 
-/// Every `steps.<id>.outcome` and `.conclusion` in a node's scalars, with
-/// the text after it.
-fn for_each_result(node: &Node, mut found: impl FnMut(&str, &str)) {
+/// Every `steps.<id>.outcome` and `.conclusion` in a node's scalars: the
+/// id, the scalar's text, where the read starts in it and the text after.
+fn for_each_result(node: &Node, mut found: impl FnMut(&str, &str, usize, &str)) {
     let mut scalars = Vec::new();
     node.scalars(&mut scalars);
     for s in &scalars {
-        for (id, kind, after) in step_reads(&s.text) {
+        for (at, id, kind, after) in step_reads(&s.text) {
             if kind == "outcome" || kind == "conclusion" {
-                found(id, after);
+                found(id, &s.text, at, after);
             }
         }
     }
 }
 
-/// Every `steps.<id>.<kind>` in `text`: the id, the kind and the text
-/// after the kind.
-fn step_reads(text: &str) -> impl Iterator<Item = (&str, &str, &str)> {
+/// The variable a read is assigned to, from the text before it:
+/// `BENCH_OUTCOME="${{ ` (ATOM's benchmark diagnostics), or an `env:`
+/// entry's whole value, whose name is not in this text (`None` then).
+fn assigned_name(before: &str) -> Option<&str> {
+    let head = before.trim_end().strip_suffix("${{")?;
+    let head = head.trim_end_matches(['"', '\'']).strip_suffix('=')?;
+    let start = head
+        .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .map_or(0, |i| i.saturating_add(1));
+    head.get(start..).filter(|n| !n.is_empty())
+}
+
+/// Whether `script` compares `$name` (or `${name}`) as `test` asks:
+/// `[[ "${BENCH_OUTCOME}" == "success" ... ]]` tells the outcomes apart.
+fn compared_as(script: &str, name: &str, test: fn(&str) -> bool) -> bool {
+    let braced = format!("${{{name}}}");
+    let bare = format!("${name}");
+    let after_each = |pattern: &str, bare: bool| {
+        script
+            .match_indices(pattern)
+            .filter_map(|(at, m)| script.get(at.saturating_add(m.len())..))
+            .filter(move |rest| {
+                !bare || !rest.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
+            })
+            .any(test)
+    };
+    after_each(&braced, false) || after_each(&bare, true)
+}
+
+/// Every `steps.<id>.<kind>` in `text`: where it starts, the id, the
+/// kind and the text after the kind.
+fn step_reads(text: &str) -> impl Iterator<Item = (usize, &str, &str, &str)> {
     text.match_indices("steps.").filter_map(move |(at, m)| {
         let rest = text.get(at.saturating_add(m.len())..)?;
         let (id, rest) = rest.split_once('.')?;
@@ -180,8 +223,8 @@ fn step_reads(text: &str) -> impl Iterator<Item = (&str, &str, &str)> {
             .unwrap_or(rest.len());
         let (kind, after) = rest.split_at(kind_len);
         match kind {
-            "outcome" | "conclusion" => Some((id, kind, after)),
-            "outputs" if after.starts_with('.') => Some((id, kind, after)),
+            "outcome" | "conclusion" => Some((at, id, kind, after)),
+            "outputs" if after.starts_with('.') => Some((at, id, kind, after)),
             _ => None,
         }
     })

@@ -30,3 +30,15 @@ fn a_job_writing_reports_from_downloaded_results_relays() {
         [at("silent-baseline", 19)]
     );
 }
+
+/// ATOM's benchmark client continues on error; a later step keeps its
+/// outcome in a variable (`BENCH_OUTCOME="${{ steps.x.outcome }}"`, or an
+/// `env:` entry) and compares it with `success` before a `::warning`:
+/// acted on. An outcome kept and only shown is not: found.
+#[test]
+fn an_outcome_kept_in_a_variable_and_compared_is_acted_on() {
+    assert_eq!(
+        lint_in("heldout24", "outcome-variable.yml"),
+        [at("silent-baseline", 20)]
+    );
+}
