@@ -50,13 +50,20 @@ pub fn job_does_chores(job: &Job<'_>) -> bool {
 }
 
 /// Whether a step's name says it cleans up after the benchmarks ("Perform
-/// teardown", "Cleanup all machines", "Tear down"): it makes, reads or
+/// teardown", "Cleanup all machines", "Tear down", "Remove ..."): it makes, reads or
 /// compares no results, so its `continue-on-error` hides none (read on
 /// qdrant's benchmark machines, torn down on any outcome).
 pub fn step_cleans_up(name: &str) -> bool {
     let said: Vec<String> = words(&written(name)).collect();
-    said.iter()
-        .any(|w| ["teardown", "cleanup"].contains(&w.as_str()))
+    // Or begins by removing ("Remove generated secrets and mounts":
+    // azure-storage-fuse unmounts both sides' file systems on any outcome).
+    let removes = said.first().is_some_and(|w| {
+        ["remove", "delete", "unmount", "umount", "uninstall"].contains(&w.as_str())
+    });
+    removes
+        || said
+            .iter()
+            .any(|w| ["teardown", "cleanup"].contains(&w.as_str()))
         || said.windows(2).any(
             |p| matches!(p, [a, b] if (a == "tear" && b == "down") || (a == "clean" && b == "up")),
         )

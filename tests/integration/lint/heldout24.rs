@@ -42,3 +42,15 @@ fn an_outcome_kept_in_a_variable_and_compared_is_acted_on() {
         [at("silent-baseline", 20)]
     );
 }
+
+/// azure-storage-fuse's "Remove generated secrets and mounts" runs `set
+/// +e` before unmounting the baseline's and the candidate's file systems
+/// on any outcome: a clean-up, no results. A step running the baseline's
+/// build after `set +e` is found.
+#[test]
+fn a_step_named_for_removing_holds_no_results() {
+    assert_eq!(
+        lint_in("heldout24", "remove-mounts.yml"),
+        [at("silent-baseline", 21)]
+    );
+}
