@@ -134,6 +134,14 @@ fn branch_like(operand: &str) -> bool {
     {
         return !lit.is_empty() && !is_sha(lit) && !lit.contains("://");
     }
+    // The run's own ref (`github.ref`, `github.ref_name`) names the branch
+    // whose push or schedule started it: ATOM's `inputs.atom_commit ||
+    // github.ref` checks out what the run was started on, not another
+    // branch's tip, as `|| github.event.repository.default_branch` or a
+    // pull request's `base.ref` would.
+    if ["github.ref", "github.ref_name"].contains(&o) {
+        return false;
+    }
     ["default_branch", "ref_name", "base_ref", "head_ref"]
         .iter()
         .any(|b| o.contains(b))

@@ -54,3 +54,14 @@ fn a_step_named_for_removing_holds_no_results() {
         [at("silent-baseline", 21)]
     );
 }
+
+/// ATOM checks out `${{ inputs.atom_commit || github.ref }}`: with no
+/// commit given, the run's own ref, the branch it was started on, no
+/// fallback to another branch's tip. `|| default_branch` is one: found.
+#[test]
+fn the_runs_own_ref_is_no_moving_fallback() {
+    assert_eq!(
+        lint_in("heldout24", "own-ref.yml"),
+        [at("moving-fallback", 22)]
+    );
+}
