@@ -21,7 +21,34 @@ pub fn settled(job: &Job<'_>, position: usize) -> bool {
     step.action().as_deref() == Some("actions/checkout")
         && (inside_later(job, step, position, pins)
             || inside_later(job, step, position, pushes)
+            || pushed_by_action(job, step, position)
             || only_sends(job, step, position))
+}
+
+/// Whether a later step's action named for pushing or deploying is given
+/// the checkout's folder (`ad-m/github-push-action` with `directory:
+/// geocat-comp-asv`, the results repository geocat-comp's benchmarks
+/// commit to): a target the job writes to, as one `git push`ed is.
+fn pushed_by_action(job: &Job<'_>, step: &Step<'_>, position: usize) -> bool {
+    let path = step.with_text("path").unwrap_or_default();
+    let path = path.trim().trim_start_matches("./").trim_end_matches('/');
+    if path.is_empty() || path.contains("${{") {
+        return false;
+    }
+    job.steps
+        .iter()
+        .skip(position.saturating_add(1))
+        .any(|later| {
+            let action = later.action().unwrap_or_default();
+            let pushes = crate::lint::names::words(file_name(&action))
+                .any(|w| ["push", "deploy"].contains(&w.as_str()));
+            let given = later.node.get("with").is_some_and(|with| {
+                let mut values = Vec::new();
+                with.scalars(&mut values);
+                values.iter().any(|v| refers(&v.text, path))
+            });
+            pushes && given
+        })
 }
 
 /// Whether a later step runs a command `does` inside the checkout: a `git

@@ -65,3 +65,15 @@ fn the_runs_own_ref_is_no_moving_fallback() {
         [at("moving-fallback", 22)]
     );
 }
+
+/// geocat-comp checks out its results repository at `main`, copies the
+/// new results into it, and `ad-m/github-push-action` pushes its folder
+/// (`directory: geocat-comp-asv`): a target the job writes to, no
+/// dependency measured. Another project checked out at `main` is found.
+#[test]
+fn a_checkout_an_action_pushes_is_a_target() {
+    assert_eq!(
+        lint_in("heldout24", "push-action.yml"),
+        [at("unpinned-clone", 21)]
+    );
+}
