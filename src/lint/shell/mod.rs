@@ -351,7 +351,7 @@ fn clamp<'c>(commands: impl Iterator<Item = &'c mut Command>, end: usize) {
 /// `script` is the one the command was read from, at `base`.
 fn shell_argument(c: &Command, script: &str, base: usize) -> Option<Nested<'static>> {
     let word = match c.words.windows(2).position(|w| match w {
-        [shell, flag] => flag.text == "-c" && SHELLS.contains(&file_name(&shell.text)),
+        [shell, flag] => command_flag(&flag.text) && SHELLS.contains(&file_name(&shell.text)),
         _ => false,
     }) {
         Some(at) => c.words.get(at.saturating_add(2))?,
@@ -374,6 +374,16 @@ fn shell_argument(c: &Command, script: &str, base: usize) -> Option<Nested<'stat
         body: Cow::Owned(word.text.clone()),
         at,
         exact,
+    })
+}
+
+/// A shell's `-c`, also among other one-letter flags (`-lc`, `-ec`,
+/// `-euxc`: ATOM's `$CONTAINER_ENGINE exec box bash -lc "git clone ..."`).
+fn command_flag(flag: &str) -> bool {
+    flag.strip_prefix('-').is_some_and(|letters| {
+        !letters.starts_with('-')
+            && letters.contains('c')
+            && letters.bytes().all(|b| b.is_ascii_lowercase())
     })
 }
 

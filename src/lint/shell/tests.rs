@@ -186,3 +186,16 @@ fn an_array_over_lines_is_one_assignment() {
         "{c:?}"
     );
 }
+
+#[test]
+fn a_shells_c_among_other_flags_is_its_script() {
+    let c = names(
+        "$ENGINE exec box bash -lc \"git clone https://x/y.git y\"\nsh -ec 'make bench'\nls -lc\n",
+    );
+    assert!(
+        c.iter()
+            .any(|c| c.0 == ["git", "clone", "https://x/y.git", "y"] && c.2),
+        "{c:?}"
+    );
+    assert!(c.iter().any(|c| c.0 == ["make", "bench"] && c.2), "{c:?}");
+}

@@ -77,3 +77,14 @@ fn a_checkout_an_action_pushes_is_a_target() {
         [at("unpinned-clone", 21)]
     );
 }
+
+/// ATOM clones its serving benchmark client at its default branch inside
+/// the container, `$CONTAINER_ENGINE exec box bash -lc "git clone ..."`:
+/// a login shell's `-lc` runs its script as `-c` does, found at the step.
+#[test]
+fn a_shells_c_among_other_flags_runs_its_script() {
+    assert_eq!(
+        lint_in("heldout24", "login-shell.yml"),
+        [at("unpinned-clone", 15)]
+    );
+}
