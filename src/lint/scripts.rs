@@ -110,6 +110,23 @@ pub fn script_path(c: &Command, wd: Option<&str>) -> Option<String> {
     plain(&path)
 }
 
+/// Where a container's command is one of the repository's scripts, run in
+/// the workspace it mounts: `docker run --mount=type=bind,src=$PWD,...
+/// IMAGE ./experimental/mmperf/run_mmperf.sh DIR` (openxla-benchmark's
+/// GPU benchmarks). Only `docker` or `podman` `run`, and only a word
+/// written `./...sh` after the image, the first such word.
+fn container_script(words: &[&str]) -> Option<usize> {
+    let [engine, "run", ..] = words else {
+        return None;
+    };
+    if !matches!(file_name(engine), "docker" | "podman") {
+        return None;
+    }
+    words
+        .iter()
+        .position(|w| w.starts_with("./") && w.ends_with(".sh"))
+}
+
 /// The word of `c` that names the script it runs, and the words after it
 /// (the script's arguments), as [`script_path`] takes them.
 fn script_word(c: &Command) -> Option<(&str, Vec<&str>)> {
@@ -133,7 +150,7 @@ fn script_word(c: &Command) -> Option<(&str, Vec<&str>)> {
     } else if name.contains('/') {
         0
     } else {
-        return None;
+        container_script(&words)?
     };
     let word = *words.get(at)?;
     // Options choose among a script's modes (`setenv.sh --nightly`

@@ -88,3 +88,15 @@ fn a_shells_c_among_other_flags_runs_its_script() {
         [at("unpinned-clone", 15)]
     );
 }
+
+/// openxla-benchmark's GPU benchmark runs `docker run ... IMAGE
+/// ./experimental/.../run_mmperf.sh` in the workspace it mounts: the
+/// container's command is the repository's script, read as part of the
+/// step, and its clone of mmperf at the default branch is found there.
+#[test]
+fn a_containers_command_script_is_read_as_part_of_the_step() {
+    assert_eq!(
+        lint_in("heldout24", "container-script.yml"),
+        [at("unpinned-clone", 15)]
+    );
+}
