@@ -20,8 +20,9 @@ pub mod loops;
 pub mod results;
 pub mod status;
 
-use super::evidence::Benchmarks;
+use super::evidence::{Benchmarks, runs_benchmarks, step_runs_a_program, step_runs_benchmarks};
 use super::finding::Hit;
+use super::names::{self, prepares_benchmarks};
 use super::shell::Command;
 use super::workflow::{Job, Step, Workflow};
 use super::yaml::Pos;
@@ -181,6 +182,46 @@ fn positionals(c: &Command) -> Vec<&str> {
         }
     }
     out
+}
+
+/// Which of `job`'s steps measure: those seen to run benchmarks; in a
+/// benchmark job none of whose steps is seen to (one by its name, its
+/// workflow's or its runner's), those that run a program and are not
+/// named for a chore, as the job's evidence says they do: sglang-jax's
+/// `pallas-kernel-benchmark` runs
+/// `run_suite.py --suite kernel-performance-test-...` in a step named
+/// "Run test", allowed 120 minutes.
+pub(super) fn measuring_steps(job: &Job<'_>) -> fn(&Step<'_>) -> bool {
+    // An upload of results is evidence that the job measured, not a step
+    // that measures: when it is the only evidence, the program steps
+    // measured what it uploads (rally's "Run tests", allowed 160 minutes,
+    // whose races' logs under `benchmarks/` are uploaded).
+    let measures = |s: &Step<'_>| {
+        step_runs_benchmarks(s) && s.action().as_deref() != Some("actions/upload-artifact")
+    };
+    if runs_benchmarks(job) && job.steps.iter().any(measures) {
+        step_runs_benchmarks
+    } else {
+        program_not_chore
+    }
+}
+
+/// Words of a step's name that say it fetches, moves or starts what the
+/// benchmark needs ("Download Models", "Pull base image", "Start CI
+/// container"), a chore however long it is allowed: ROCm/aiter's
+/// `atom_benchmark` allows its model download 150 minutes.
+const FETCHES: &[&str] = &[
+    "download", "pull", "fetch", "upload", "login", "start", "stop", "wait", "copy", "cache",
+    "restore", "save", "checkout",
+];
+
+/// A step that runs a program and whose name says no chore around the
+/// benchmark (neither [`prepares_benchmarks`] nor [`FETCHES`]).
+fn program_not_chore(step: &Step<'_>) -> bool {
+    let chore = step.text("name").is_some_and(|n| {
+        prepares_benchmarks(n) || names::words(n).any(|w| FETCHES.contains(&w.as_str()))
+    });
+    step_runs_a_program(step) && !chore
 }
 
 #[cfg(test)]

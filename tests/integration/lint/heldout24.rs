@@ -100,3 +100,16 @@ fn a_containers_command_script_is_read_as_part_of_the_step() {
         [at("unpinned-clone", 15)]
     );
 }
+
+/// bpf-benchmark's "x86 Benchmark" workflow is a benchmark job by its name
+/// alone: no step runs a known harness. Its step running `micro/driver.py
+/// suite --output micro/results/...` measures, as `long-timeout` reads
+/// such a job, and its `continue-on-error` is found; the build step's,
+/// named for a chore, is not.
+#[test]
+fn in_a_job_measuring_by_name_a_program_step_measures() {
+    assert_eq!(
+        lint_in("heldout24", "name-only.yml"),
+        [at("silent-baseline", 16)]
+    );
+}
