@@ -157,13 +157,7 @@ pub fn benchmarks(w: &Workflow<'_>, file: &str, context: Context<'_>) -> Benchma
         .jobs
         .iter()
         .any(|j| called_file(j, &judged).is_some_and(|f| f.any_job(|_, bench| bench)));
-    let kept = any
-        && (consumed
-            || w.jobs.iter().any(reads_earlier_runs)
-            || w.jobs
-                .iter()
-                .zip(&jobs)
-                .any(|(job, bench)| *bench && keeps_results(job)));
+    let kept = any && (consumed || super::kept::results_kept(w, &jobs));
     Benchmarks {
         jobs,
         any,
@@ -344,42 +338,6 @@ fn unknown_bench_call(job: &Job<'_>, judged: &CalledFiles<'_>) -> bool {
     };
     let given = input_values(file.root, &[job.get("with")]);
     file.any_job(|called_job, bench| bench && unknown_runner(&labels_given(&given, called_job)))
-}
-
-/// Actions that keep a history of results (a dashboard, a baseline store).
-const HISTORIES: &[&str] = &[
-    "benchmark-action/github-action-benchmark",
-    "rhysd/github-action-benchmark",
-    "codspeedhq/action",
-    "bencherdev/bencher",
-];
-
-/// Whether the job keeps what it measured for later runs: a history
-/// action, a `git push` (a results branch), or an artifact named for its
-/// commit (`bench-${{ github.sha }}`: what a later run looks up).
-fn keeps_results(job: &Job<'_>) -> bool {
-    job.steps.iter().any(|s| {
-        let action = s.action();
-        action.as_deref().is_some_and(|a| HISTORIES.contains(&a))
-            || (action.as_deref() == Some("actions/upload-artifact")
-                && s.with_text("name")
-                    .is_some_and(|n| n.contains("sha") || n.contains("commit")))
-            || s.script
-                .as_ref()
-                .is_some_and(|script| script.commands.iter().any(|c| c.git("push")))
-    })
-}
-
-/// Whether a job reads another run's artifacts (its baseline from an
-/// earlier run: `dawidd6/action-download-artifact`, `actions/download-artifact`
-/// with a `run-id`, resolve's `artifact-name`).
-fn reads_earlier_runs(job: &Job<'_>) -> bool {
-    job.steps.iter().any(|s| match s.action().as_deref() {
-        Some("dawidd6/action-download-artifact") => true,
-        Some("actions/download-artifact") => s.with("run-id").is_some(),
-        Some(a) => a.contains("baseline-resolver") && s.with("artifact-name").is_some(),
-        None => false,
-    })
 }
 
 /// Actions that run or publish benchmarks.

@@ -17,6 +17,7 @@ pub mod evidence;
 pub mod finding;
 pub mod fix;
 pub mod inputs;
+mod kept;
 pub mod names;
 mod neighbours;
 mod picks;
@@ -583,18 +584,14 @@ mod tests {
             .unwrap();
         std::fs::create_dir(checkout.join("dir.sh")).unwrap();
         let flow = flows.join("b.yml");
-        let steps = ["ok.sh", "big.sh", "link.sh", "dir.sh"]
-            .map(|s| format!("      - run: bash {s}\n"))
-            .concat();
-        std::fs::write(
-            &flow,
-            format!("on: push\njobs:\n  b:\n    runs-on: x\n    steps:\n{steps}"),
-        )
-        .unwrap();
+        let names = ["ok.sh", "big.sh", "link.sh", "dir.sh"];
+        let steps = names.map(|s| format!("      - run: bash {s}\n")).concat();
+        let text = format!("on: push\njobs:\n  b:\n    runs-on: x\n    steps:\n{steps}");
+        std::fs::write(&flow, text).unwrap();
         let mut read = scripts::Scripts::default();
         let root = neighbours::parsed(&flow).unwrap();
         scripts_in(&flow, &root, &mut read);
-        let kept = ["ok.sh", "big.sh", "link.sh", "dir.sh"].map(|s| read.has(&checkout.join(s)));
+        let kept = names.map(|s| read.has(&checkout.join(s)));
         assert_eq!(kept, [true, false, false, false]);
     }
 }

@@ -387,6 +387,7 @@ fn the_lint_rules_do_no_io() {
             "sides.rs",
             "picks.rs",
             "relays.rs",
+            "kept.rs",
         ]
         .map(|f| src.join(f)),
     );
@@ -425,6 +426,7 @@ fn the_lint_rules_do_no_io() {
         "sides",
         "picks",
         "relays",
+        "kept",
         "checkouts",
         "status",
         "cache",

@@ -113,3 +113,16 @@ fn in_a_job_measuring_by_name_a_program_step_measures() {
         [at("silent-baseline", 16)]
     );
 }
+
+/// schema-benchmarks' `push-results` job needs the benchmark jobs and
+/// pushes their results with `actions-js/push`: the results outlive the
+/// run, so main's pushes cancelling each other lose a baseline (found at
+/// `cancel-in-progress:`). With no job keeping them, nothing is lost.
+#[test]
+fn results_pushed_by_the_job_after_the_benchmarks_are_kept() {
+    assert_eq!(
+        lint_in("heldout24", "kept-by-push.yml"),
+        [at("cancel-main", 9)]
+    );
+    assert_eq!(lint_in("heldout24", "not-kept.yml"), []);
+}

@@ -1,0 +1,87 @@
+//! Whether a workflow's benchmark results outlive its run: kept in a
+//! history (a dashboard action, a results branch pushed to, an artifact
+//! named for the commit) by a benchmark job or by the job that takes
+//! their results on, or read by a later run. A cancelled run of the
+//! default branch then loses a baseline later runs compare with
+//! (`cancel-main`). Pure.
+
+use super::workflow::{Job, Workflow};
+
+/// Whether any job keeps what the benchmark jobs (`bench`, by position)
+/// measured, or reads an earlier run's results.
+pub fn results_kept(w: &Workflow<'_>, bench: &[bool]) -> bool {
+    w.jobs.iter().any(reads_earlier_runs)
+        || w.jobs.iter().zip(bench).any(|(job, b)| {
+            (*b || needs_any(job, w, bench) || downloads_artifacts(job)) && keeps_results(job)
+        })
+}
+
+/// Actions that keep a history of results (a dashboard, a baseline store).
+const HISTORIES: &[&str] = &[
+    "benchmark-action/github-action-benchmark",
+    "rhysd/github-action-benchmark",
+    "codspeedhq/action",
+    "bencherdev/bencher",
+];
+
+/// Whether the job keeps what it measured for later runs: a history
+/// action, a `git push` (a results branch) or an action named for pushing,
+/// deploying or committing (macauff's `JamesIves/github-pages-deploy-action`
+/// to its `benchmarks` branch, schema-benchmarks' `actions-js/push`), or an
+/// artifact named for its commit (`bench-${{ github.sha }}`: what a later
+/// run looks up).
+fn keeps_results(job: &Job<'_>) -> bool {
+    job.steps.iter().any(|s| {
+        let action = s.action();
+        let pushes = action.as_deref().is_some_and(|a| {
+            let name = a.rsplit('/').next().unwrap_or(a);
+            super::names::words(name).any(|w| ["push", "deploy", "commit"].contains(&w.as_str()))
+        });
+        pushes
+            || action.as_deref().is_some_and(|a| HISTORIES.contains(&a))
+            || (action.as_deref() == Some("actions/upload-artifact")
+                && s.with_text("name")
+                    .is_some_and(|n| n.contains("sha") || n.contains("commit")))
+            || s.script
+                .as_ref()
+                .is_some_and(|script| script.commands.iter().any(|c| c.git("push")))
+    })
+}
+
+/// Whether a job needs one of the workflow's benchmark jobs (`needs:
+/// [bench-stack, ...]`): what it pushes is what they measured.
+fn needs_any(job: &Job<'_>, w: &Workflow<'_>, bench: &[bool]) -> bool {
+    let mut needed = Vec::new();
+    if let Some(n) = job.get("needs") {
+        n.scalars(&mut needed);
+    }
+    needed.iter().any(|id| {
+        w.jobs
+            .iter()
+            .zip(bench)
+            .any(|(other, b)| *b && other.id.text == id.text.trim())
+    })
+}
+
+/// Whether a job downloads artifacts (of this run: what its benchmark
+/// jobs uploaded, when it pushes them on: schema-benchmarks'
+/// `push-results`).
+fn downloads_artifacts(job: &Job<'_>) -> bool {
+    job.steps.iter().any(|s| {
+        s.action().is_some_and(|a| {
+            a == "actions/download-artifact" || a.ends_with("/action-download-artifact")
+        })
+    })
+}
+
+/// Whether a job reads another run's artifacts (its baseline from an
+/// earlier run: `dawidd6/action-download-artifact`, `actions/download-artifact`
+/// with a `run-id`, resolve's `artifact-name`).
+fn reads_earlier_runs(job: &Job<'_>) -> bool {
+    job.steps.iter().any(|s| match s.action().as_deref() {
+        Some("dawidd6/action-download-artifact") => true,
+        Some("actions/download-artifact") => s.with("run-id").is_some(),
+        Some(a) => a.contains("baseline-resolver") && s.with("artifact-name").is_some(),
+        None => false,
+    })
+}
