@@ -291,6 +291,27 @@ fn built_binary(base: &str, words: &[&str]) -> bool {
     })
 }
 
+/// A program or script (`python benchmarks/bench_serving.py`, `python
+/// -m sglang.bench_serving`, `./build/bench_gemm`, `nvbench_compare.py`)
+/// named for benchmarking; a word of a flag or a message is not.
+fn file_named_for_benchmarks(w: &str) -> bool {
+    let f = file_name(w).to_lowercase();
+    // `test_cuda_bench.sh` tests a benchmark library: a test. A
+    // script named for handling results measured before
+    // (`write-bench-results.mjs`, `bench_report.py`) measures nothing.
+    let stem = f.rsplit_once('.').map_or(f.as_str(), |(s, _)| s);
+    !w.starts_with('-')
+        && !f.starts_with("test")
+        && !super::names::handles_results(stem)
+        && (f.starts_with("run_benchmark")
+            || f.starts_with("run-benchmark")
+            || f.starts_with("bench")
+            || f.contains("_bench")
+            || f.contains(".bench")
+            || f.contains("-bench")
+            || f.contains("benchmark"))
+}
+
 /// Whether `c` runs a benchmark, or compares benchmark results.
 pub fn benchmark_command(c: &Command) -> bool {
     let Some((base, words)) = invoked(c) else {
@@ -300,26 +321,7 @@ pub fn benchmark_command(c: &Command) -> bool {
         return false;
     }
     let has = |w: &str| words.contains(&w);
-    // A program or script (`python benchmarks/bench_serving.py`, `python
-    // -m sglang.bench_serving`, `./build/bench_gemm`, `nvbench_compare.py`)
-    // named for benchmarking; a word of a flag or a message is not.
-    let file_like = |w: &str| {
-        let f = file_name(w).to_lowercase();
-        // `test_cuda_bench.sh` tests a benchmark library: a test. A
-        // script named for handling results measured before
-        // (`write-bench-results.mjs`, `bench_report.py`) measures nothing.
-        let stem = f.rsplit_once('.').map_or(f.as_str(), |(s, _)| s);
-        !w.starts_with('-')
-            && !f.starts_with("test")
-            && !super::names::handles_results(stem)
-            && (f.starts_with("run_benchmark")
-                || f.starts_with("run-benchmark")
-                || f.starts_with("bench")
-                || f.contains("_bench")
-                || f.contains(".bench")
-                || f.contains("-bench")
-                || f.contains("benchmark"))
-    };
+    let file_like = file_named_for_benchmarks;
     let program = |w: &str| {
         let f = file_name(w).to_lowercase();
         f.contains("python")

@@ -438,6 +438,7 @@ fn the_lint_rules_do_no_io() {
         "about_baseline",
         "about_benchmarks",
         "is_sha",
+        "measuring_steps",
     ];
     assert_pure(&files, "lint", &allowed, true, "the lint checks");
 }
