@@ -156,10 +156,13 @@ fn sets_up(said: &[String]) -> bool {
 }
 
 /// Whether a name's words say it handles results already measured
-/// (`write-bench-results`, `bench_report`, `plot_benchmarks`): a word of
-/// [`RESULTS_CHORES`] or `reports`.
+/// (`write-bench-results`, `bench_report`, `plot_benchmarks`): results,
+/// reports, a summary or a plot. Not deploying: multipy's built
+/// `deploy_benchmark` times its runtime's deploy path.
 pub fn handles_results(name: &str) -> bool {
-    words(name).any(|w| RESULTS_CHORES.contains(&w.as_str()) || w == "reports")
+    words(name).any(|w| {
+        ["result", "results", "report", "reports", "summary", "plot"].contains(&w.as_str())
+    })
 }
 
 /// Whether a script's name (its stem) says it makes what the benchmarks
