@@ -199,3 +199,14 @@ fn a_shells_c_among_other_flags_is_its_script() {
     );
     assert!(c.iter().any(|c| c.0 == ["make", "bench"] && c.2), "{c:?}");
 }
+
+#[test]
+fn a_long_regex_and_a_long_command_are_read_once() {
+    // 100,000 words, then 100,000 parentheses: no word is read again per
+    // character.
+    let many = "w ".repeat(100_000) + &"(|)".repeat(100_000) + "\n";
+    assert!(commands(&many).is_ok());
+    let regex = format!("[[ $x =~ {} ]]\n", "(a|b)".repeat(100_000));
+    let c = names(&regex);
+    assert_eq!(c.len(), 1, "one test");
+}

@@ -299,12 +299,13 @@ impl<'a> Tokens<'a> {
         self.i = end;
     }
 
-    /// Whether the command being read is a `[[ ... =~ ...` test whose
-    /// regex is still being read (its `]]` not yet seen).
+    /// Whether the word being read is the regex of a `[[ ... =~ regex`
+    /// test: the word right after `=~`, in a command whose first words
+    /// hold `[[` (after `if`, `!`). Asked per character, so it reads no
+    /// more than the last word and the first four.
     fn in_regex(&self) -> bool {
-        self.words.iter().any(|w| w.text == "[[")
-            && self.words.iter().any(|w| w.text == "=~")
-            && !self.words.iter().any(|w| w.text == "]]")
+        self.words.last().is_some_and(|w| w.text == "=~")
+            && self.words.iter().take(4).any(|w| w.text == "[[")
     }
 
     fn run(&mut self) {
