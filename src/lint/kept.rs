@@ -5,14 +5,24 @@
 //! default branch then loses a baseline later runs compare with
 //! (`cancel-main`). Pure.
 
+use std::collections::BTreeSet;
+
 use super::workflow::{Job, Workflow};
 
 /// Whether any job keeps what the benchmark jobs (`bench`, by position)
 /// measured, or reads an earlier run's results.
 pub fn results_kept(w: &Workflow<'_>, bench: &[bool]) -> bool {
+    // The benchmark jobs' ids, once: each keeping job asks of its `needs:`.
+    let ids: BTreeSet<&str> = w
+        .jobs
+        .iter()
+        .zip(bench)
+        .filter(|(_, b)| **b)
+        .map(|(j, _)| j.id.text.as_str())
+        .collect();
     w.jobs.iter().any(reads_earlier_runs)
         || w.jobs.iter().zip(bench).any(|(job, b)| {
-            (*b || needs_any(job, w, bench) || downloads_artifacts(job)) && keeps_results(job)
+            keeps_results(job) && (*b || needs_any(job, &ids) || downloads_artifacts(job))
         })
 }
 
@@ -33,10 +43,9 @@ const HISTORIES: &[&str] = &[
 fn keeps_results(job: &Job<'_>) -> bool {
     job.steps.iter().any(|s| {
         let action = s.action();
-        let pushes = action.as_deref().is_some_and(|a| {
-            let name = a.rsplit('/').next().unwrap_or(a);
-            super::names::words(name).any(|w| ["push", "deploy", "commit"].contains(&w.as_str()))
-        });
+        let pushes = action
+            .as_deref()
+            .is_some_and(super::names::pushes_what_it_made);
         pushes
             || action.as_deref().is_some_and(|a| HISTORIES.contains(&a))
             || (action.as_deref() == Some("actions/upload-artifact")
@@ -50,17 +59,12 @@ fn keeps_results(job: &Job<'_>) -> bool {
 
 /// Whether a job needs one of the workflow's benchmark jobs (`needs:
 /// [bench-stack, ...]`): what it pushes is what they measured.
-fn needs_any(job: &Job<'_>, w: &Workflow<'_>, bench: &[bool]) -> bool {
+fn needs_any(job: &Job<'_>, bench_ids: &BTreeSet<&str>) -> bool {
     let mut needed = Vec::new();
     if let Some(n) = job.get("needs") {
         n.scalars(&mut needed);
     }
-    needed.iter().any(|id| {
-        w.jobs
-            .iter()
-            .zip(bench)
-            .any(|(other, b)| *b && other.id.text == id.text.trim())
-    })
+    needed.iter().any(|id| bench_ids.contains(id.text.trim()))
 }
 
 /// Whether a job downloads artifacts (of this run: what its benchmark

@@ -279,7 +279,51 @@ const SENDS: &[&str] = &[
     "reporter",
 ];
 
+/// Whether an action (`owner/name`, lower case) is named for pushing,
+/// deploying or committing what the job made (`ad-m/github-push-action`,
+/// `JamesIves/github-pages-deploy-action`, `actions-js/push`,
+/// `stefanzweifel/git-auto-commit-action`), not an image built and pushed
+/// to a registry (`docker/build-push-action`: what it builds is measured
+/// code).
+pub fn pushes_what_it_made(action: &str) -> bool {
+    let name = action.rsplit('/').next().unwrap_or(action);
+    !builds_an_image(action)
+        && words(name).any(|w| ["push", "deploy", "commit"].contains(&w.as_str()))
+}
+
+/// Whether an action (`owner/name`) builds or moves a container image
+/// (`docker/build-push-action`, `redhat-actions/push-to-registry`): what
+/// it is given is built into what is measured, not sent away.
+pub fn builds_an_image(action: &str) -> bool {
+    let name = action.rsplit('/').next().unwrap_or(action);
+    words(name).any(|w| ["docker", "image", "container", "build", "registry"].contains(&w.as_str()))
+}
+
 /// Whether a word (lower case, as [`words`] gives it) says sending.
 pub fn sends_word(word: &str) -> bool {
     SENDS.contains(&word)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pushes_what_it_made;
+
+    #[test]
+    fn an_action_pushing_what_the_job_made_is_not_an_image_push() {
+        for yes in [
+            "ad-m/github-push-action",
+            "jamesives/github-pages-deploy-action",
+            "actions-js/push",
+            "stefanzweifel/git-auto-commit-action",
+        ] {
+            assert!(pushes_what_it_made(yes), "{yes}");
+        }
+        for no in [
+            "docker/build-push-action",
+            "redhat-actions/push-to-registry",
+            "actions/upload-artifact",
+        ] {
+            assert!(!pushes_what_it_made(no), "{no}");
+        }
+    }
 }

@@ -8,6 +8,7 @@
 //! evaluation jobs, whose `set-matrix` writes `self-hosted`. Pure.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
 
 use super::runners::{github_hosted, provider_hosted};
 use super::workflow::{Job, Workflow};
@@ -121,11 +122,17 @@ fn writes(job: &Job<'_>) -> Seen {
     }
     // And the repository's own actions its steps use (neqo's
     // `bench-matrix`, whose `jq` adds `runner: "ubuntu-24.04"`).
-    let texts = scalars.iter().map(|s| s.text.as_str()).chain(
-        job.steps
-            .iter()
-            .flat_map(|s| s.action_text.iter().map(String::as_str)),
-    );
+    // Each action once, however many steps use it.
+    let mut actions: Vec<&Rc<[String]>> = Vec::new();
+    for step in &job.steps {
+        if !actions.iter().any(|a| Rc::ptr_eq(a, &step.action_text)) {
+            actions.push(&step.action_text);
+        }
+    }
+    let texts = scalars
+        .iter()
+        .map(|s| s.text.as_str())
+        .chain(actions.iter().flat_map(|a| a.iter().map(String::as_str)));
     let mut hosted = false;
     for text in texts {
         for word in text

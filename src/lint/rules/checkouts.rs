@@ -25,10 +25,11 @@ pub fn settled(job: &Job<'_>, position: usize) -> bool {
             || only_sends(job, step, position))
 }
 
-/// Whether a later step's action named for pushing or deploying is given
-/// the checkout's folder (`ad-m/github-push-action` with `directory:
-/// geocat-comp-asv`, the results repository geocat-comp's benchmarks
-/// commit to): a target the job writes to, as one `git push`ed is.
+/// Whether a later step's action named for pushing or deploying what the
+/// job made is given the checkout's folder (`ad-m/github-push-action` with
+/// `directory: geocat-comp-asv`, the results repository geocat-comp's
+/// benchmarks commit to): a target the job writes to, as one `git push`ed
+/// is. Not `docker/build-push-action`: an image built from it is measured.
 fn pushed_by_action(job: &Job<'_>, step: &Step<'_>, position: usize) -> bool {
     let path = step.with_text("path").unwrap_or_default();
     let path = path.trim().trim_start_matches("./").trim_end_matches('/');
@@ -40,8 +41,7 @@ fn pushed_by_action(job: &Job<'_>, step: &Step<'_>, position: usize) -> bool {
         .skip(position.saturating_add(1))
         .any(|later| {
             let action = later.action().unwrap_or_default();
-            let pushes = crate::lint::names::words(file_name(&action))
-                .any(|w| ["push", "deploy"].contains(&w.as_str()));
+            let pushes = crate::lint::names::pushes_what_it_made(&action);
             let given = later.node.get("with").is_some_and(|with| {
                 let mut values = Vec::new();
                 with.scalars(&mut values);
@@ -127,7 +127,8 @@ fn only_sends(job: &Job<'_>, step: &Step<'_>, position: usize) -> bool {
             {
                 used = true;
                 let action = later.action().unwrap_or_default();
-                if !sends(std::iter::once(action.as_str())) {
+                let image = crate::lint::names::builds_an_image(&action);
+                if image || !sends(std::iter::once(action.as_str())) {
                     return false;
                 }
             }

@@ -235,3 +235,26 @@ fn thousands_of_steps_allowed_to_fail_read_the_later_steps_once() {
     let expected: Vec<(&str, u64)> = (2..2_000).map(|i| ("silent-baseline", 8 + 5 * i)).collect();
     assert_eq!(lint_one(&text, 4), found(&expected));
 }
+
+#[test]
+fn a_picking_jobs_steps_using_one_large_action_read_it_once() {
+    // 2,000 steps of the job that picks the benchmark's runner use one
+    // 1 MB action of the repository: its text is read once for the job,
+    // not once per step (2 GB of text before).
+    let action = format!(
+        "runs:\n  using: composite\n  steps:\n    - shell: bash\n      run: |\n{}        echo \"os=ubuntu-latest\" >> \"$GITHUB_OUTPUT\"\n",
+        "        echo 'a line of the matrix generator, long enough to weigh'\n".repeat(16_000)
+    );
+    let mut text = String::from(
+        "on: push\njobs:\n  pick:\n    runs-on: ubuntu-latest\n    outputs:\n      os: ${{ steps.p.outputs.os }}\n    steps:\n",
+    );
+    for _ in 0..2_000 {
+        text.push_str("      - uses: ./.github/actions/matrix\n");
+    }
+    text.push_str(
+        "  bench:\n    needs: pick\n    runs-on: ${{ needs.pick.outputs.os }}\n    steps:\n      - run: cargo bench\n",
+    );
+    let found = lint_with(&text, &[(".github/actions/matrix/action.yml", action)], 0);
+    // Hosted images only: the benchmark job's missing timeout is no finding.
+    assert_eq!(found, Vec::<(String, String, u64)>::new());
+}

@@ -126,3 +126,15 @@ fn results_pushed_by_the_job_after_the_benchmarks_are_kept() {
     );
     assert_eq!(lint_in("heldout24", "not-kept.yml"), []);
 }
+
+/// An engine checked out at `main` and built into the image the benchmark
+/// measures by `docker/build-push-action` (`context: engine`, pushed to a
+/// registry): the image is measured code, not results sent away, so the
+/// checkout is found, whatever word of pushing the action's name holds.
+#[test]
+fn a_checkout_built_into_an_image_is_measured_code() {
+    assert_eq!(
+        lint_in("heldout24", "build-push.yml"),
+        [at("unpinned-clone", 15)]
+    );
+}
