@@ -116,6 +116,14 @@ impl Reads {
         let mut reads = Reads::default();
         for (position, step) in job.steps.iter().enumerate() {
             let run = step.text("run").unwrap_or("");
+            let compared = OnceCell::new();
+            // In an `if:` only a test for the failure acts on it.
+            let compared_as = |name: &str, in_if: bool| {
+                compared
+                    .get_or_init(|| Compared::of(run))
+                    .get(name)
+                    .is_some_and(|&(result, failure)| if in_if { failure } else { result })
+            };
             for (key, node) in step.node.entries() {
                 let test = if key.text == "if" {
                     on_failure
@@ -124,7 +132,7 @@ impl Reads {
                 };
                 if key.text == "env" {
                     for (name, value) in node.entries() {
-                        if compared_as(run, &name.text, test) {
+                        if compared_as(&name.text, false) {
                             for_each_result(value, |id, _, _, _| {
                                 reads.outcome.insert(id.to_owned(), position);
                             });
@@ -135,7 +143,7 @@ impl Reads {
                     // Or kept in a variable first, in the script or the
                     // step's `env:`, then compared in the script.
                     let name = assigned_name(text.get(..at).unwrap_or(""));
-                    let through = name.is_some_and(|n| compared_as(run, n, test));
+                    let through = name.is_some_and(|n| compared_as(n, key.text == "if"));
                     if test(after) || through {
                         reads.outcome.insert(id.to_owned(), position);
                     }
@@ -192,21 +200,46 @@ fn assigned_name(before: &str) -> Option<&str> {
     head.get(start..).filter(|n| !n.is_empty())
 }
 
-/// Whether `script` compares `$name` (or `${name}`) as `test` asks:
-/// `[[ "${BENCH_OUTCOME}" == "success" ... ]]` tells the outcomes apart.
-fn compared_as(script: &str, name: &str, test: fn(&str) -> bool) -> bool {
-    let braced = format!("${{{name}}}");
-    let bare = format!("${name}");
-    let after_each = |pattern: &str, bare: bool| {
-        script
-            .match_indices(pattern)
-            .filter_map(|(at, m)| script.get(at.saturating_add(m.len())..))
-            .filter(move |rest| {
-                !bare || !rest.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
-            })
-            .any(test)
-    };
-    after_each(&braced, false) || after_each(&bare, true)
+/// The variables a script compares (`[[ "${BENCH_OUTCOME}" == "success"
+/// ... ]]`), read in one pass over its `$`s: for each name, whether a
+/// comparison tells success from failure, and whether one tests for the
+/// failure.
+struct Compared(BTreeMap<String, (bool, bool)>);
+
+impl Compared {
+    fn of(script: &str) -> Compared {
+        let mut found: BTreeMap<String, (bool, bool)> = BTreeMap::new();
+        for (at, _) in script.match_indices('$') {
+            let rest = script.get(at.saturating_add(1)..).unwrap_or("");
+            let (inner, braced) = match rest.strip_prefix('{') {
+                Some(inner) => (inner, true),
+                None => (rest, false),
+            };
+            let len = inner
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(inner.len());
+            let (name, after) = inner.split_at(len);
+            let after = if braced {
+                match after.strip_prefix('}') {
+                    Some(a) => a,
+                    None => continue,
+                }
+            } else {
+                after
+            };
+            if name.is_empty() {
+                continue;
+            }
+            let entry = found.entry(name.to_owned()).or_default();
+            entry.0 |= on_result(after);
+            entry.1 |= on_failure(after);
+        }
+        Compared(found)
+    }
+
+    fn get(&self, name: &str) -> Option<&(bool, bool)> {
+        self.0.get(name)
+    }
 }
 
 /// Every `steps.<id>.<kind>` in `text`: where it starts, the id, the
@@ -289,9 +322,19 @@ impl EnvReads {
     }
 }
 
+/// How many characters after a read a comparison with it is looked for.
+const COMPARED_WITHIN: usize = 256;
+
 /// The comparison after a step's result: `Some((equal, value))` for `==
 /// 'x'`, `}}" = "x"`, `!= 'x'`, the value lowercased.
 fn compared(after: &str) -> Option<(bool, String)> {
+    // What follows a read is looked at only so far: a comparison sits
+    // right after it, and a stranger's script after it may be megabytes.
+    let end = after
+        .char_indices()
+        .nth(COMPARED_WITHIN)
+        .map_or(after.len(), |(i, _)| i);
+    let after = after.get(..end).unwrap_or(after);
     let skip = |t: &str| t.trim_start_matches([' ', '}', '"', '\'', ')']).to_owned();
     let rest = skip(after);
     let (equal, rest) = if let Some(r) = rest.strip_prefix("==") {

@@ -258,3 +258,18 @@ fn a_picking_jobs_steps_using_one_large_action_read_it_once() {
     // Hosted images only: the benchmark job's missing timeout is no finding.
     assert_eq!(found, Vec::<(String, String, u64)>::new());
 }
+
+#[test]
+fn thousands_of_outcomes_kept_in_variables_read_the_script_once() {
+    // A later step keeps one step's outcome in 6,000 variables and compares
+    // the last: the script's comparisons are read once for the step, and
+    // a comparison only within its first characters after a read.
+    let mut text = String::from(
+        "on: push\njobs:\n  bench:\n    runs-on: ubuntu-latest\n    timeout-minutes: 60\n    steps:\n      - id: a\n        continue-on-error: true\n        run: python3 benchmarks/run_benchmarks.py\n      - run: |\n",
+    );
+    for i in 0..6_000 {
+        text.push_str(&format!("          X{i}=\"${{{{ steps.a.outcome }}}}\"\n"));
+    }
+    text.push_str("          [ \"${X5999}\" == \"success\" ] || exit 1\n");
+    assert_eq!(lint_one(&text, 0), Vec::<(String, String, u64)>::new());
+}
