@@ -4,6 +4,8 @@
 //! whose `set +e` turns every exit status but two, a crash among them,
 //! into a green "No regressions detected"). Pure.
 
+use std::collections::BTreeMap;
+
 use super::{about_baseline, hit};
 use crate::lint::evidence::{benchmark_command, step_runs_benchmarks};
 use crate::lint::finding::Hit;
@@ -27,15 +29,23 @@ pub fn swallowed(job: &Job<'_>, step: &Step<'_>, hits: &mut Vec<Hit>) {
     // then `exit 0 # force successful exit`).
     let by_name = step_runs_benchmarks(step) && !all.iter().any(benchmark_command);
     let top: Vec<&Command> = all.iter().filter(|c| !c.nested).collect();
-    let found = swallowed_in(&top, &[], by_name).or_else(|| {
+    // Whether a step's own command from each index on fails or says so:
+    // what the step runs after a script file may still fail on it.
+    let mut acts_from = vec![false; all.len().saturating_add(1)];
+    for (i, c) in all.iter().enumerate().rev() {
+        let here = !c.nested && (fails(c) || says(c));
+        let later = acts_from.get(i.saturating_add(1)).copied().unwrap_or(false);
+        if let Some(slot) = acts_from.get_mut(i) {
+            *slot = here || later;
+        }
+    }
+    let found = swallowed_in(&top, false, by_name).or_else(|| {
         run_files(all).into_iter().find_map(|(caller, unit)| {
-            // What the step runs after the file may still fail on it.
-            let rest: Vec<&Command> = all
-                .iter()
-                .skip(caller.saturating_add(1))
-                .filter(|c| !c.nested)
-                .collect();
-            swallowed_in(&unit, &rest, by_name)
+            let rest = acts_from
+                .get(caller.saturating_add(1))
+                .copied()
+                .unwrap_or(false);
+            swallowed_in(&unit, rest, by_name)
         })
     });
     if let Some(c) = found {
@@ -53,29 +63,36 @@ pub fn swallowed(job: &Job<'_>, step: &Step<'_>, hits: &mut Vec<Hit>) {
 /// top-level commands (those of one script number whose parent is that
 /// command), in order.
 fn run_files(all: &[Command]) -> Vec<(usize, Vec<&Command>)> {
-    let mut files: Vec<(usize, usize)> = Vec::new();
+    // Each file's script number, to the command that runs it, in one pass.
+    let mut callers: BTreeMap<usize, usize> = BTreeMap::new();
     for c in all.iter().filter(|c| c.nested) {
         let Some(p) = c.parent else { continue };
         let runs_a_file = all
             .get(p)
             .is_some_and(|caller| !caller.nested && script_path(caller, None).is_some());
-        if runs_a_file && !files.iter().any(|&(_, s)| s == c.script) {
-            files.push((p, c.script));
+        if runs_a_file {
+            callers.entry(c.script).or_insert(p);
         }
     }
+    let mut files: BTreeMap<usize, (usize, Vec<&Command>)> = BTreeMap::new();
+    for c in all {
+        if let Some(&caller) = callers.get(&c.script) {
+            files
+                .entry(c.script)
+                .or_insert((caller, Vec::new()))
+                .1
+                .push(c);
+        }
+    }
+    let mut files: Vec<(usize, Vec<&Command>)> = files.into_values().collect();
+    files.sort_by_key(|(caller, _)| *caller);
     files
-        .into_iter()
-        .map(|(caller, number)| {
-            let unit = all.iter().filter(|c| c.script == number).collect();
-            (caller, unit)
-        })
-        .collect()
 }
 
 /// The `set +e` of one script (`top`, its own commands in order) before a
 /// comparison, with nothing after it, in it or in what runs after it
-/// (`rest`), that fails or says so.
-fn swallowed_in<'c>(top: &[&'c Command], rest: &[&Command], by_name: bool) -> Option<&'c Command> {
+/// (`rest_acts`: whether that fails or says so), that fails or says so.
+fn swallowed_in<'c>(top: &[&'c Command], rest_acts: bool, by_name: bool) -> Option<&'c Command> {
     let off = top.iter().position(|c| errexit(c) == Some(false))?;
     let after = top.get(off.saturating_add(1)..).unwrap_or_default();
     // The comparison runs before errexit is back on.
@@ -92,7 +109,7 @@ fn swallowed_in<'c>(top: &[&'c Command], rest: &[&Command], by_name: bool) -> Op
                         .any(|w| about_baseline(&w.text.to_lowercase())))
     });
     // Anything that fails the step or says so afterwards handles it.
-    let handled = after.iter().chain(rest).any(|c| fails(c) || says(c));
+    let handled = rest_acts || after.iter().any(|c| fails(c) || says(c));
     (compares && !handled)
         .then(|| top.get(off).copied())
         .flatten()

@@ -273,3 +273,19 @@ fn thousands_of_outcomes_kept_in_variables_read_the_script_once() {
     text.push_str("          [ \"${X5999}\" == \"success\" ] || exit 1\n");
     assert_eq!(lint_one(&text, 0), Vec::<(String, String, u64)>::new());
 }
+
+#[test]
+fn a_script_file_run_eight_thousand_times_is_read_per_run_once() {
+    // One step runs a script with a swallowing `set +e` 8,000 times: each
+    // run's commands are grouped in one pass, and what the step runs after
+    // each is known from one pass backwards; one finding, at the first.
+    let script = "#!/bin/bash\nset +e\nRscript ./launcher/launch.R\nLAUNCH_EXIT=$?\nset -e\necho \"exit $LAUNCH_EXIT\"\n";
+    let mut text = String::from(
+        "name: Regression\non: pull_request\njobs:\n  solo:\n    runs-on: ubuntu-latest\n    steps:\n      - name: Run mini benchmark\n        run: |\n",
+    );
+    for _ in 0..8_000 {
+        text.push_str("          TEST_RUN=true ./run.sh\n");
+    }
+    let seen = lint_with(&text, &[("run.sh", script.to_owned())], 4);
+    assert_eq!(seen, found(&[("silent-baseline", 9)]));
+}
