@@ -6,6 +6,9 @@
 //! and then the commit it chose to measure, and on tfhe-rs, which checks
 //! out its results sender before its GPU benchmarks). Pure.
 
+use std::cell::OnceCell;
+use std::collections::BTreeMap;
+
 use super::{pinned_ref, positionals};
 use crate::lint::places;
 use crate::lint::shell::{Command, file_name};
@@ -14,41 +17,122 @@ use crate::lint::workflow::{Job, Step};
 /// Whether the checkout at step `position` of `job` is settled by what
 /// comes after it: pinned to a commit inside its directory, pushed to (a
 /// target, as a clone pushed to is), or used only to send results.
-pub fn settled(job: &Job<'_>, position: usize) -> bool {
+pub fn settled(job: &Job<'_>, position: usize, uses: &OnceCell<Uses>) -> bool {
     let Some(step) = job.steps.get(position) else {
         return false;
     };
-    step.action().as_deref() == Some("actions/checkout")
-        && (inside_later(job, step, position, pins)
-            || inside_later(job, step, position, pushes)
-            || pushed_by_action(job, step, position)
-            || only_sends(job, step, position))
-}
-
-/// Whether a later step's action named for pushing or deploying what the
-/// job made is given the checkout's folder (`ad-m/github-push-action` with
-/// `directory: geocat-comp-asv`, the results repository geocat-comp's
-/// benchmarks commit to): a target the job writes to, as one `git push`ed
-/// is. Not `docker/build-push-action`: an image built from it is measured.
-fn pushed_by_action(job: &Job<'_>, step: &Step<'_>, position: usize) -> bool {
-    let path = step.with_text("path").unwrap_or_default();
-    let path = path.trim().trim_start_matches("./").trim_end_matches('/');
-    if path.is_empty() || path.contains("${{") {
+    if step.action().as_deref() != Some("actions/checkout") {
         return false;
     }
-    job.steps
-        .iter()
-        .skip(position.saturating_add(1))
-        .any(|later| {
-            let action = later.action().unwrap_or_default();
-            let pushes = crate::lint::names::pushes_what_it_made(&action);
-            let given = later.node.get("with").is_some_and(|with| {
+    let uses = uses.get_or_init(|| Uses::of(job));
+    let path = step.with_text("path").unwrap_or_default();
+    let path = path.trim().trim_start_matches("./").trim_end_matches('/');
+    let by_path = !path.is_empty() && !path.contains("${{") && {
+        let later: Vec<&Use> = uses.under(path).filter(|u| u.position > position).collect();
+        // Pushed by an action given its folder, or used only to send.
+        later.iter().any(|u| u.pushes) || !later.is_empty() && later.iter().all(|u| u.sends)
+    };
+    // Where the checkout lies is followed only when a later step pins or
+    // pushes at all: following it reads the whole job again.
+    let after = |last: Option<usize>| last.is_some_and(|l| l > position);
+    by_path
+        || after(uses.last_pin) && inside_later(job, step, position, pins)
+        || after(uses.last_push) && inside_later(job, step, position, pushes)
+}
+
+/// One use of a path by a step of the job: a command word or the
+/// `working-directory:` a command runs in, or a line of a `with:` value
+/// an action is given. Read once per job, so that a checkout's question
+/// is a lookup, not a reading of every later step again.
+pub struct Use {
+    position: usize,
+    /// The use only sends results (its program, script or action is
+    /// named for sending, and builds no image).
+    sends: bool,
+    /// An action named for pushing what the job made is given the path
+    /// (`ad-m/github-push-action` with `directory: geocat-comp-asv`, the
+    /// results repository geocat-comp's benchmarks commit to): a target
+    /// the job writes to, as one `git push`ed is. Not
+    /// `docker/build-push-action`: an image built from it is measured.
+    pushes: bool,
+}
+
+/// Every use of a path by the job's steps, by the path as written
+/// (workspace prefixes and `./` taken off), and the last steps that pin a
+/// commit or push.
+pub struct Uses {
+    by_text: BTreeMap<String, Vec<Use>>,
+    last_pin: Option<usize>,
+    last_push: Option<usize>,
+}
+
+impl Uses {
+    fn of(job: &Job<'_>) -> Uses {
+        let mut by_text: BTreeMap<String, Vec<Use>> = BTreeMap::new();
+        let mut add =
+            |text: &str, u: Use| by_text.entry(normal(text).to_owned()).or_default().push(u);
+        let (mut last_pin, mut last_push) = (None, None);
+        for (position, later) in job.steps.iter().enumerate() {
+            if let Some(script) = &later.script {
+                let wd = later.text("working-directory");
+                for c in &script.commands {
+                    if pins(c) {
+                        last_pin = Some(position);
+                    }
+                    if pushes(c) {
+                        last_push = Some(position);
+                    }
+                    let sends = sends(c.words.iter().map(|w| w.text.as_str()));
+                    let u = || Use {
+                        position,
+                        sends,
+                        pushes: false,
+                    };
+                    if let Some(wd) = wd {
+                        add(wd, u());
+                    }
+                    for w in &c.words {
+                        add(&w.text, u());
+                    }
+                }
+            } else if let Some(with) = later.node.get("with") {
+                let action = later.action().unwrap_or_default();
+                let image = crate::lint::names::builds_an_image(&action);
+                let sends = !image && sends(std::iter::once(action.as_str()));
+                let pushes = crate::lint::names::pushes_what_it_made(&action);
                 let mut values = Vec::new();
                 with.scalars(&mut values);
-                values.iter().any(|v| refers(&v.text, path))
-            });
-            pushes && given
-        })
+                for v in &values {
+                    for line in v.text.lines() {
+                        add(
+                            line,
+                            Use {
+                                position,
+                                sends,
+                                pushes,
+                            },
+                        );
+                    }
+                }
+            }
+        }
+        Uses {
+            by_text,
+            last_pin,
+            last_push,
+        }
+    }
+
+    /// The uses of `dir` or of a path under it.
+    fn under<'u>(&'u self, dir: &str) -> impl Iterator<Item = &'u Use> {
+        let exact = self.by_text.get(dir).into_iter().flatten();
+        // Between `dir/` and `dir0`: every path under it (`0` follows `/`).
+        let below = self
+            .by_text
+            .range(format!("{dir}/")..format!("{dir}0"))
+            .flat_map(|(_, v)| v.iter());
+        exact.chain(below)
+    }
 }
 
 /// Whether a later step runs a command `does` inside the checkout: a `git
@@ -93,54 +177,12 @@ fn pins(c: &Command) -> bool {
         && positionals(c).iter().any(|r| pinned_ref(r))
 }
 
-/// The checkout has a `path:` of its own, a later step uses it, and every
-/// use is a sender: a command naming a file under it whose program or
-/// script is named for sending (`python3 slab/scripts/data_sender.py`),
-/// or an action named so given a path under it. A `cd` into it, or any
-/// other use, is not.
-fn only_sends(job: &Job<'_>, step: &Step<'_>, position: usize) -> bool {
-    let path = step.with_text("path").unwrap_or_default();
-    let path = path.trim().trim_start_matches("./").trim_end_matches('/');
-    if path.is_empty() || path.contains("${{") {
-        return false;
-    }
-    let mut used = false;
-    for later in job.steps.iter().skip(position.saturating_add(1)) {
-        if let Some(script) = &later.script {
-            let in_dir = later
-                .text("working-directory")
-                .is_some_and(|w| refers(w, path));
-            for c in &script.commands {
-                if in_dir || c.words.iter().any(|w| refers(&w.text, path)) {
-                    used = true;
-                    if !sends(c.words.iter().map(|w| w.text.as_str())) {
-                        return false;
-                    }
-                }
-            }
-        } else if let Some(with) = later.node.get("with") {
-            let mut values = Vec::new();
-            with.scalars(&mut values);
-            if values
-                .iter()
-                .any(|v| v.text.lines().any(|l| refers(l, path)))
-            {
-                used = true;
-                let action = later.action().unwrap_or_default();
-                let image = crate::lint::names::builds_an_image(&action);
-                if image || !sends(std::iter::once(action.as_str())) {
-                    return false;
-                }
-            }
-        }
-    }
-    used
-}
-
-/// Whether `text` is a path under `dir`, relative to the workspace.
-fn refers(text: &str, dir: &str) -> bool {
+/// A path as written, relative to the workspace: quotes, the workspace's
+/// own prefix (`$GITHUB_WORKSPACE/`, `${{ github.workspace }}/`) and `./`
+/// taken off; `dir/x` is then under `dir`.
+fn normal(text: &str) -> &str {
     let t = text.trim().trim_matches(|c| c == '"' || c == '\'');
-    let t = [
+    [
         "${GITHUB_WORKSPACE}/",
         "$GITHUB_WORKSPACE/",
         "${{ github.workspace }}/",
@@ -148,9 +190,7 @@ fn refers(text: &str, dir: &str) -> bool {
     ]
     .iter()
     .find_map(|p| t.strip_prefix(p))
-    .unwrap_or(t);
-    t.strip_prefix(dir)
-        .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+    .unwrap_or(t)
 }
 
 /// Whether the first words of a command (its program, and the script a
@@ -168,9 +208,31 @@ mod tests {
 
     #[test]
     fn a_path_under_the_checkout_is_a_use_and_a_sender_is_named_so() {
-        assert!(refers("slab/scripts/data_sender.py", "slab"));
-        assert!(refers("$GITHUB_WORKSPACE/slab", "slab"));
-        assert!(!refers("slabs/x", "slab"));
+        // Paths under the checkout are found by the index; a sibling is not.
+        let mut by_text: BTreeMap<String, Vec<Use>> = BTreeMap::new();
+        for (position, text) in [
+            "slab/scripts/data_sender.py",
+            "$GITHUB_WORKSPACE/slab",
+            "slabs/x",
+            "slab0",
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let u = Use {
+                position,
+                sends: false,
+                pushes: false,
+            };
+            by_text.entry(normal(text).to_owned()).or_default().push(u);
+        }
+        let uses = Uses {
+            by_text,
+            last_pin: None,
+            last_push: None,
+        };
+        let under: Vec<usize> = uses.under("slab").map(|u| u.position).collect();
+        assert_eq!(under, [1, 0]);
         assert!(sends(
             ["python3", "slab/scripts/data_sender.py", "r.json"].into_iter()
         ));

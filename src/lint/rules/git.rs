@@ -37,12 +37,15 @@ pub fn check(w: &Workflow<'_>, bench: &Benchmarks, hits: &mut Vec<Hit>) {
         // Where the job's steps push, read once for the job and only when
         // a clone asks: a step per clone would be read again per clone.
         let pushes = OnceCell::new();
+        // What the steps give a path to, read once for the job when a
+        // checkout first asks.
+        let uses = OnceCell::new();
         for (position, step) in job.steps.iter().enumerate() {
             // A step after the job's last measurement fetches nothing it
             // measured: a results repository checked out to publish to.
             let measures_later = last.is_none_or(|l| l > position);
             // A checkout pinned or only sent with later is no drift.
-            if drifts && measures_later && !checkouts::settled(job, position) {
+            if drifts && measures_later && !checkouts::settled(job, position, &uses) {
                 checkout_dependency(job, step, own, hits);
             }
             let Some(script) = &step.script else {

@@ -289,3 +289,26 @@ fn a_script_file_run_eight_thousand_times_is_read_per_run_once() {
     let seen = lint_with(&text, &[("run.sh", script.to_owned())], 4);
     assert_eq!(seen, found(&[("silent-baseline", 9)]));
 }
+
+#[test]
+fn checkouts_before_a_thousand_uploads_read_the_later_steps_once() {
+    // 1,500 checkouts of other repositories, each into a folder, then a
+    // benchmark and 1,500 uploads: what the later steps give a path to is
+    // read once for the job, not once per checkout. Each checkout drifts.
+    let mut text = String::from(
+        "on: push\njobs:\n  bench:\n    runs-on: [self-hosted, gpu]\n    timeout-minutes: 60\n    steps:\n",
+    );
+    for i in 0..1_500 {
+        text.push_str(&format!(
+            "      - uses: actions/checkout@v4\n        with:\n          repository: x/r{i}\n          ref: main\n          path: d{i}\n"
+        ));
+    }
+    text.push_str("      - run: python3 benchmarks/run_benchmarks.py\n");
+    for i in 0..1_500 {
+        text.push_str(&format!(
+            "      - uses: actions/upload-artifact@v4\n        with:\n          name: a{i}\n          path: out{i}\n"
+        ));
+    }
+    let expected: Vec<(&str, u64)> = (0..1_500).map(|i| ("unpinned-clone", 10 + 5 * i)).collect();
+    assert_eq!(lint_one(&text, 4), found(&expected));
+}
