@@ -34,12 +34,9 @@ pub fn check(w: &Workflow<'_>, bench: &Benchmarks, hits: &mut Vec<Hit>) {
         let drifts = benchmarks && !measures_both_sides_in(job);
         // Only a job whose clones can drift asks where its measuring ends.
         let last = drifts.then(|| last_measuring_step(job)).flatten();
-        // Where the job's steps push, read once for the job and only when
-        // a clone asks: a step per clone would be read again per clone.
-        let pushes = OnceCell::new();
-        // What the steps give a path to, read once for the job when a
-        // checkout first asks.
-        let uses = OnceCell::new();
+        // Where the job's steps push (for clones) and what they give a path
+        // to (for checkouts), each read once for the job when first asked.
+        let (pushes, uses) = (OnceCell::new(), OnceCell::new());
         for (position, step) in job.steps.iter().enumerate() {
             // A step after the job's last measurement fetches nothing it
             // measured: a results repository checked out to publish to.
