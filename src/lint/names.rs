@@ -143,7 +143,8 @@ pub fn prepares_benchmarks(name: &str) -> bool {
     said.iter().any(|w| {
         CHORES.contains(&w.as_str())
             || ["check", "validate"].contains(&w.as_str())
-            || RESULTS_CHORES.contains(&w.as_str())
+            || HANDLES.contains(&w.as_str())
+            || RESULTS.contains(&w.as_str())
     }) || sets_up(&said)
 }
 
@@ -160,9 +161,7 @@ fn sets_up(said: &[String]) -> bool {
 /// reports, a summary or a plot. Not deploying: multipy's built
 /// `deploy_benchmark` times its runtime's deploy path.
 pub fn handles_results(name: &str) -> bool {
-    words(name).any(|w| {
-        ["result", "results", "report", "reports", "summary", "plot"].contains(&w.as_str())
-    })
+    words(name).any(|w| RESULTS.contains(&w.as_str()) || w == "reports")
 }
 
 /// Whether a script's name (its stem) says it makes what the benchmarks
@@ -183,9 +182,11 @@ pub fn makes_inputs(stem: &str) -> bool {
 /// Words of a step's name that say it handles results, not measures
 /// them. Not "compare" or "upload": a comparison or an upload of results
 /// is benchmark evidence of its own (docs/lint.md).
-const RESULTS_CHORES: &[&str] = &[
-    "publish", "deploy", "process", "result", "results", "report", "plot", "summary",
-];
+const HANDLES: &[&str] = &["publish", "deploy", "process"];
+
+/// Words that name results already measured (a step or a script about
+/// them handles them, it does not measure).
+const RESULTS: &[&str] = &["result", "results", "report", "plot", "summary"];
 
 /// Words that name a chore around the benchmarks, not running them.
 const CHORES: &[&str] = &[
