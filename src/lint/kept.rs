@@ -68,9 +68,9 @@ fn needs_any(job: &Job<'_>, bench_ids: &BTreeSet<&str>) -> bool {
 }
 
 /// Whether a job downloads artifacts (of this run: what its benchmark
-/// jobs uploaded, when it pushes them on: schema-benchmarks'
-/// `push-results`).
-fn downloads_artifacts(job: &Job<'_>) -> bool {
+/// jobs uploaded, when it pushes them on, schema-benchmarks'
+/// `push-results`, or relays them, [`super::relays`]).
+pub(super) fn downloads_artifacts(job: &Job<'_>) -> bool {
     job.steps.iter().any(|s| {
         s.action().is_some_and(|a| {
             a == "actions/download-artifact" || a.ends_with("/action-download-artifact")

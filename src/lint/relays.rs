@@ -31,11 +31,7 @@ pub fn relays_results(job: &Job<'_>, runs_a_program: fn(&Step<'_>) -> bool) -> b
                 .any(|c| benchmark_command(c) && !sends(c))
         })
     });
-    let downloads = job.steps.iter().any(|s| {
-        s.action().is_some_and(|a| {
-            a == "actions/download-artifact" || a.ends_with("/action-download-artifact")
-        })
-    });
+    let downloads = super::kept::downloads_artifacts(job);
     let mut programs = job.steps.iter().filter(|s| runs_a_program(s)).peekable();
     downloads && !measures && programs.peek().is_some() && programs.all(step_sends)
 }
