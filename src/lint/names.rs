@@ -40,12 +40,17 @@ pub fn job_does_chores(job: &Job<'_>) -> bool {
     }) {
         return false;
     }
-    // Not "compile": a compile-time benchmark measures compiling (read on
-    // cccl's "Compile-time" GPU job). Publishing what was measured is a
-    // chore too ("Process ASV Results", asv-runner's `asv publish` job).
+    // "Compile" unless it is what is timed: a compile-time benchmark
+    // measures compiling (cccl's "Compile-time" GPU job), while openxla's
+    // `compile_models_for_android` makes what another job measures.
+    // Publishing or summing up what was measured is a chore too ("Process
+    // ASV Results", asv-runner's `asv publish` job, smg's
+    // `summarize-benchmarks`).
+    let timed = said.iter().any(|w| w == "time" || w == "times");
     said.iter().any(|w| {
-        w != "compile" && CHORES.contains(&w.as_str())
-            || ["publish", "deploy", "process"].contains(&w.as_str())
+        (w != "compile" || !timed) && CHORES.contains(&w.as_str())
+            || HANDLES.contains(&w.as_str())
+            || ["summarize", "summarise"].contains(&w.as_str())
     }) || provisions(&said)
 }
 
@@ -184,9 +189,18 @@ pub fn makes_inputs(stem: &str) -> bool {
 /// is benchmark evidence of its own (docs/lint.md).
 const HANDLES: &[&str] = &["publish", "deploy", "process"];
 
-/// Words that name results already measured (a step or a script about
-/// them handles them, it does not measure).
-const RESULTS: &[&str] = &["result", "results", "report", "plot", "summary"];
+/// Words that name results already measured, or summing them up (a step
+/// or a script about them handles them, it does not measure: smg's
+/// `e2e_test/benchmarks/summarize.py`).
+const RESULTS: &[&str] = &[
+    "result",
+    "results",
+    "report",
+    "plot",
+    "summary",
+    "summarize",
+    "summarise",
+];
 
 /// Words that name a chore around the benchmarks, not running them.
 const CHORES: &[&str] = &[

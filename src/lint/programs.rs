@@ -313,6 +313,29 @@ fn file_named_for_benchmarks(w: &str) -> bool {
 }
 
 /// Whether `c` runs a benchmark, or compares benchmark results.
+/// Whether `word` is an option of a benchmark harness (google benchmark's
+/// `--benchmark_filter`, pytest-benchmark's `--benchmark-json`), not one
+/// that turns the benchmarks off (pytest-benchmark's `--benchmark-skip`
+/// and `--benchmark-disable` run the tests without them).
+fn benchmark_option(word: &str) -> bool {
+    let off = ["--benchmark-skip", "--benchmark-disable"]
+        .iter()
+        .any(|o| word == *o || word.starts_with(&format!("{o}=")));
+    (word.starts_with("--benchmark-") || word.starts_with("--benchmark_")) && !off
+}
+
+/// Whether a program is named for compiling what others measure
+/// (openxla's `compile_workloads.py --benchmark_name=...`: its options
+/// name the benchmark it builds), not for timing a compile
+/// (`bench_compile_time`).
+fn compiler_of_benchmarks(base: &str) -> bool {
+    let said: Vec<String> = super::names::words(base).collect();
+    said.iter().any(|w| w == "compile")
+        && !said
+            .iter()
+            .any(|w| w == "time" || w.contains("bench") || w.contains("perf"))
+}
+
 pub fn benchmark_command(c: &Command) -> bool {
     let Some((base, words)) = invoked(c) else {
         return false;
@@ -358,9 +381,7 @@ pub fn benchmark_command(c: &Command) -> bool {
         || base == "hyperfine"
         || base == "critcmp"
         || base == "benchstat"
-        || words
-            .iter()
-            .any(|w| w.starts_with("--benchmark-") || w.starts_with("--benchmark_"))
+        || !compiler_of_benchmarks(base) && words.iter().any(|w| benchmark_option(w))
         || harness
         || (base == "vllm" && words.get(1) == Some(&"bench"))
         || bench_subcommand(base, &words)

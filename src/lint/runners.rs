@@ -278,6 +278,21 @@ pub fn accelerators(options: &str) -> bool {
 /// expensive runner: [`Job::costly_runner`]'s judgement, also for the
 /// labels a called workflow's jobs ask for.
 pub fn costly_labels(labels: &[String], devices: bool) -> bool {
+    costly_labels_as(labels, devices, true)
+}
+
+/// Whether runner `labels` are a machine the project keeps (self-hosted,
+/// custom, GPU or larger), a CPU machine among them: what a job with no
+/// timeout holds for GitHub's 360 minutes. A `cpu` label says what the
+/// machine is, not that nobody waits for it (openxla's `[self-hosted,
+/// ..., cpu]` convperf runner, smg's `k8s-runner-cpu`); only the rules
+/// about superseded runs ([`costly_labels`]) let a CPU machine go.
+pub fn own_machine_labels(labels: &[String], devices: bool) -> bool {
+    costly_labels_as(labels, devices, false)
+}
+
+/// [`costly_labels`], a CPU machine ordinary when `cpu_ordinary`.
+fn costly_labels_as(labels: &[String], devices: bool, cpu_ordinary: bool) -> bool {
     // A label chosen by an expression is one of its quoted results
     // ([`candidates`]): any expensive one, beside the written labels,
     // makes the job expensive.
@@ -289,9 +304,9 @@ pub fn costly_labels(labels: &[String], devices: bool) -> bool {
     let judged = |extra: Vec<String>| {
         let mut one = written.clone();
         one.extend(extra);
-        costly_set(&one, false)
+        costly_set(&one, false, cpu_ordinary)
     };
-    costly_set(labels, devices)
+    costly_set(labels, devices, cpu_ordinary)
         || labels.iter().any(|l| {
             // A provider's labels among the results are one list a runner
             // asks for whole (`fromJSON(format('["runs-on",
@@ -315,7 +330,7 @@ pub fn costly_labels(labels: &[String], devices: bool) -> bool {
 }
 
 /// [`costly_labels`] for one set of labels that a runner must all have.
-fn costly_set(labels: &[String], devices: bool) -> bool {
+fn costly_set(labels: &[String], devices: bool, cpu_ordinary: bool) -> bool {
     let labels: Vec<String> = labels.iter().map(|l| l.to_ascii_lowercase()).collect();
     // A provider's job labels (RunsOn's `runs-on=ID`, `family=...`,
     // `image=...`) describe a machine it bills by the minute.
@@ -323,10 +338,11 @@ fn costly_set(labels: &[String], devices: bool) -> bool {
     // A runner that says it is a CPU machine (`linux-amd64-cpu4`, a `cpu`
     // label) is an ordinary build machine: read on cccl's and flashinfer's
     // CPU runners, where a superseded run loses nothing costly.
-    let cpu = labels.iter().any(|l| {
-        l.split(|c: char| !c.is_ascii_alphanumeric())
-            .any(|w| w.starts_with("cpu"))
-    });
+    let cpu = cpu_ordinary
+        && labels.iter().any(|l| {
+            l.split(|c: char| !c.is_ascii_alphanumeric())
+                .any(|w| w.starts_with("cpu"))
+        });
     devices
         || labels.iter().any(|l| l.contains("gpu"))
         || provider && labels.iter().any(|l| gpu_family(l))

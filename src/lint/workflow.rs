@@ -8,7 +8,8 @@ use std::rc::Rc;
 
 use super::env::StepEnv;
 pub use super::runners::{
-    accelerators, costly_labels, input_in, larger_image, matrix_written, unknown_runner,
+    accelerators, costly_labels, input_in, larger_image, matrix_written, own_machine_labels,
+    unknown_runner,
 };
 use super::runners::{context_in, matrix_values, written_list};
 use super::scripts::{self, Beside};
@@ -454,6 +455,13 @@ impl<'a> Job<'a> {
     /// rules' affair ([`Job::expensive_runner`]).
     pub fn costly_runner(&self) -> bool {
         costly_labels(&self.runner_labels(), self.devices())
+    }
+
+    /// Whether it is seen on a machine the project keeps, a CPU machine
+    /// among them ([`own_machine_labels`]): the runner a benchmark job with
+    /// no timeout holds for 360 minutes.
+    pub fn own_machine(&self) -> bool {
+        own_machine_labels(&self.runner_labels(), self.devices())
     }
 
     /// Whether its container is given an accelerator ([`accelerators`]).

@@ -37,7 +37,7 @@ pub fn check(w: &Workflow<'_>, bench: &Benchmarks, hits: &mut Vec<Hit>) {
             concurrency(w, keeps, c, Some(job), hits);
         }
         if bench.job(i) {
-            long_timeout(job, expensive, hits);
+            long_timeout(job, expensive || job.own_machine(), hits);
         }
         if bench.long_call(i) {
             let mut h = hit("long-timeout", job.id.at, job, None);

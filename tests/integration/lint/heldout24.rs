@@ -138,3 +138,51 @@ fn a_checkout_built_into_an_image_is_measured_code() {
         [at("unpinned-clone", 15)]
     );
 }
+
+/// smg's radix-tree benchmark runs `cargo bench` on its `k8s-runner-cpu`
+/// label with no timeout: a CPU machine of the project's own still waits
+/// out GitHub's 360 minutes, so `long-timeout` finds it (the rules about
+/// superseded runs let a CPU machine go). The hosted job is no finding.
+#[test]
+fn a_benchmark_job_on_an_own_cpu_machine_needs_a_timeout() {
+    assert_eq!(
+        lint_in("heldout24", "cpu-own-machine.yml"),
+        [at("long-timeout", 9)]
+    );
+}
+
+/// openxla's `compile_models_for_android` job, in a workflow named for
+/// benchmarking, compiles what the device job measures: "compile" names a
+/// chore unless the name says it is timed. Its script's
+/// `compile_workloads.py --benchmark_name=...` names the benchmark it
+/// builds, not a harness's option; `bench_compile_time
+/// --benchmark_format=json` is timed and found.
+#[test]
+fn compiling_what_others_measure_is_no_benchmark_job() {
+    assert_eq!(
+        lint_in("heldout24", "compile-for-benchmarks.yml"),
+        [at("long-timeout", 13)]
+    );
+    assert_eq!(
+        lint_in("heldout24", "compile-workloads.yml"),
+        [at("long-timeout", 13)]
+    );
+}
+
+/// smg's `summarize-benchmarks` downloads the results and runs
+/// `e2e_test/benchmarks/summarize.py`: summing up results measured before
+/// is handling them, so its missing timeout is no finding.
+#[test]
+fn summarizing_results_is_no_benchmark_job() {
+    assert_eq!(lint_in("heldout24", "summarize-benchmarks.yml"), []);
+}
+
+/// `pytest --benchmark-skip` runs the tests without pytest-benchmark's
+/// benchmarks: no evidence. `--benchmark-only` is.
+#[test]
+fn pytest_told_to_skip_benchmarks_runs_none() {
+    assert_eq!(
+        lint_in("heldout24", "pytest-units.yml"),
+        [at("long-timeout", 12)]
+    );
+}
