@@ -465,9 +465,13 @@ fn unpinned(commands: &[Command], later: &OnceCell<Later>, i: usize) -> bool {
             return false;
         };
         // A clone that is pushed to (a docs or gh-pages repository) is a
-        // target, not a dependency.
+        // target, not a dependency. A commit checked out on one path and
+        // the branch pulled on another (delta-rs-benchmarking's
+        // `prepare_delta_rs.sh`: `DELTA_RS_REF` when set, else
+        // `git pull origin main`) still measures main's tip.
         let later = later.get_or_init(|| Later::of(commands));
-        return !later.after(i, dir, Act::Pin) && !later.after(i, dir, Act::Push);
+        return (!later.after(i, dir, Act::Pin) || later.after(i, dir, Act::Pull))
+            && !later.after(i, dir, Act::Push);
     }
     let pip = c.has("install")
         && c.words.iter().take(4).any(|w| {

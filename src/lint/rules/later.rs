@@ -22,6 +22,9 @@ pub enum Act {
     /// `git checkout|reset|switch|fetch <full SHA>`.
     Pin,
     Push,
+    /// `git pull`: the clone moves to its branch's tip, whatever was
+    /// pinned on another path of the script.
+    Pull,
 }
 
 #[derive(Debug, Default)]
@@ -56,6 +59,8 @@ fn act(c: &Command) -> Option<Act> {
         && positionals(c).iter().any(|r| pinned_ref(r));
     if pins {
         Some(Act::Pin)
+    } else if c.git("pull") {
+        Some(Act::Pull)
     } else {
         c.git("push").then_some(Act::Push)
     }

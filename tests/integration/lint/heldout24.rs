@@ -186,3 +186,15 @@ fn pytest_told_to_skip_benchmarks_runs_none() {
         [at("long-timeout", 12)]
     );
 }
+
+/// delta-rs-benchmarking's `prepare_delta_rs.sh` clones delta-rs, then
+/// checks out `DELTA_RS_REF` when it is set and else pulls `main`: the
+/// pull moves the clone to main's tip on the path the nightly runs take.
+/// A clone only ever checked out at the given commit is pinned.
+#[test]
+fn a_clone_pulled_on_one_path_is_unpinned() {
+    assert_eq!(
+        lint_in("heldout24", "pull-or-pin.yml"),
+        [at("unpinned-clone", 13)]
+    );
+}
