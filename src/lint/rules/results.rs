@@ -9,6 +9,7 @@ use super::{about_baseline, hit, measuring_steps};
 use crate::lint::evidence::{Benchmarks, step_runs_benchmarks};
 use crate::lint::finding::Hit;
 use crate::lint::names::step_cleans_up;
+use crate::lint::programs::invoked;
 use crate::lint::shell::{Command, Sep};
 use crate::lint::workflow::{Job, Script, Step, Workflow};
 use crate::lint::yaml::{Node, Pos};
@@ -57,9 +58,11 @@ fn silent_baseline(job: &Job<'_>, hits: &mut Vec<Hit>) {
     // pure JIT characterization" runs `micro/driver.py suite --output
     // micro/results/...json` in its "x86 Benchmark" workflow.
     let measures = measuring_steps(job);
+    let measured = measured_programs(job, measures);
     for (index, step) in job.steps.iter().enumerate() {
         let cleans_up = step.text("name").is_some_and(step_cleans_up);
-        if !about_results(step) && (cleans_up || !measures(step)) {
+        let reruns = || scripts_run(step).any(|p| measured.contains(&p));
+        if !about_results(step) && (cleans_up || !measures(step) && !reruns()) {
             continue;
         }
         // On a script that runs or compares benchmarks; a `uses:` step's
@@ -97,6 +100,43 @@ fn silent_baseline(job: &Job<'_>, hits: &mut Vec<Hit>) {
             }
         }
     }
+}
+
+/// The scripts a step's commands run, each with the words that follow it
+/// up to its first option (`python3 micro/driver.py suite`: the script
+/// and its subcommand): a program by its file, not a bare tool name.
+fn scripts_run<'s>(step: &'s Step<'_>) -> impl Iterator<Item = String> + 's {
+    step.script
+        .iter()
+        .flat_map(|s| &s.commands)
+        .filter_map(|c| {
+            let (_, words) = invoked(c)?;
+            let at = words
+                .iter()
+                .take(2)
+                .position(|w| !w.starts_with('-') && w.contains('/') && !w.contains('$'))?;
+            let key: Vec<&str> = words
+                .iter()
+                .skip(at)
+                .take(2)
+                .take_while(|w| !w.starts_with('-') && !w.contains('$'))
+                .copied()
+                .collect();
+            Some(key.join(" "))
+        })
+}
+
+/// The scripts the job's measuring steps (or steps about results) run: a
+/// step that runs one of them again measures too, whatever its name
+/// (bpf-benchmark's "Fallback micro llvmbpf-only run" reruns the
+/// `micro/driver.py suite` of "Run micro pure-JIT baseline", continuing
+/// on error).
+fn measured_programs(job: &Job<'_>, measures: fn(&Step<'_>) -> bool) -> Vec<String> {
+    job.steps
+        .iter()
+        .filter(|s| measures(s) || about_results(s))
+        .flat_map(|s| scripts_run(s).collect::<Vec<_>>())
+        .collect()
 }
 
 /// A file test (`[ -f x ]`, `test -e x`, `[[ -s x ]]`): `Some(negated)`.

@@ -198,3 +198,16 @@ fn a_clone_pulled_on_one_path_is_unpinned() {
         [at("unpinned-clone", 13)]
     );
 }
+
+/// bpf-benchmark's arm64 job runs `python3 micro/driver.py suite` in its
+/// baseline step, then again in a fallback step named for no benchmark;
+/// both continue on error. The fallback reruns what the baseline step
+/// measures, so it measures too. A step that shows the machine, running
+/// another script, is no measuring step.
+#[test]
+fn a_step_rerunning_a_measured_script_measures() {
+    assert_eq!(
+        lint_in("heldout24", "fallback-rerun.yml"),
+        [at("silent-baseline", 14), at("silent-baseline", 18)]
+    );
+}
