@@ -212,7 +212,15 @@ const CHORES: &[&str] = &[
 /// `perf` (`benchmarks`, `perf-nightly`, `Performance`), not a word that
 /// only contains it (`testbench`).
 pub fn named_for_benchmarks(name: &str) -> bool {
-    words(name).any(|w| bench_or_perf_word(&w) || named_benchmark_program(&w))
+    // Not a word negated before it: typeberry-testing's `non-perf` runner
+    // label marks the machines kept off performance work.
+    let mut previous = String::new();
+    words(name).any(|w| {
+        let negated = ["non", "no", "not"].contains(&previous.as_str());
+        let named = !negated && (bench_or_perf_word(&w) || named_benchmark_program(&w));
+        previous = w;
+        named
+    })
 }
 
 /// Whether an action of another repository sits in a folder named for

@@ -512,11 +512,13 @@ fn checkout_dependency(job: &Job<'_>, step: &Step<'_>, known: Option<&str>, hits
     let written = step.with_text("ref");
     let branch = written.as_deref().is_some_and(|r| !pinned_ref(r));
     let expression = name.contains("${{");
-    // The repository itself named (`--repository`) with no `ref:` is
-    // checked out at the event's commit, as actions/checkout documents:
-    // its own code (SHARK-TestSuite's `repository: nod-ai/SHARK-TestSuite`).
-    let itself = known.is_some_and(|own| own.eq_ignore_ascii_case(name.trim()))
-        && step.with("ref").is_none();
+    // The repository itself named (`--repository`) is its own code, not
+    // another project's: with no `ref:` at the event's commit, as
+    // actions/checkout documents (SHARK-TestSuite's `repository:
+    // nod-ai/SHARK-TestSuite`), or at its own branch (uxarray's
+    // `repository: UXARRAY/uxarray` with `ref: main`, in a job run on
+    // pushes to main).
+    let itself = known.is_some_and(|own| own.eq_ignore_ascii_case(name.trim()));
     // A store named by its variable (`${{ env.PERF_RESULTS_REPO }}`,
     // slang's `shader-slang/slang-compile-perf`) says what it keeps there.
     let store = results_store(&name) || (repo.text.contains("${{") && results_store(&repo.text));
