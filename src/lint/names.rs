@@ -189,10 +189,14 @@ pub fn makes_inputs(stem: &str) -> bool {
 /// is benchmark evidence of its own (docs/lint.md).
 const HANDLES: &[&str] = &["publish", "deploy", "process"];
 
-/// Words that name results already measured, or summing them up (a step
-/// or a script about them handles them, it does not measure: smg's
-/// `e2e_test/benchmarks/summarize.py`).
+/// Words that name results already measured, or summing them up, or
+/// where they are kept and shown (a step or a script about them handles
+/// them, it does not measure: smg's `e2e_test/benchmarks/summarize.py`,
+/// mlir-air's "Append perf history", dynoxide's
+/// `update_readme_benchmarks.py`).
 const RESULTS: &[&str] = &[
+    "history",
+    "readme",
     "result",
     "results",
     "report",

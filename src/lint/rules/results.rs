@@ -8,7 +8,7 @@ use super::acted::{Later, says_loudly};
 use super::{about_baseline, hit, measuring_steps};
 use crate::lint::evidence::{Benchmarks, step_runs_benchmarks};
 use crate::lint::finding::Hit;
-use crate::lint::names::step_cleans_up;
+use crate::lint::names::{self, step_cleans_up};
 use crate::lint::programs::invoked;
 use crate::lint::shell::{Command, Sep};
 use crate::lint::workflow::{Job, Script, Step, Workflow};
@@ -27,6 +27,12 @@ pub fn check(w: &Workflow<'_>, bench: &Benchmarks, hits: &mut Vec<Hit>) {
 /// benchmarks, or its name or commands speak of a baseline or comparison.
 fn about_results(step: &Step<'_>) -> bool {
     let title = step.title();
+    // A comparison named for correctness compares outputs, not
+    // measurements (rosetta-ruchy's "Compare outputs (correctness)" diffs
+    // two implementations' test outputs).
+    if names::words(&title).any(|w| w == "correctness") && !step_runs_benchmarks(step) {
+        return false;
+    }
     if step.text("name").is_some_and(step_cleans_up) && !about_baseline(&title) {
         return false;
     }
@@ -139,16 +145,38 @@ fn measured_programs(job: &Job<'_>, measures: fn(&Step<'_>) -> bool) -> Vec<Stri
         .collect()
 }
 
-/// A file test (`[ -f x ]`, `test -e x`, `[[ -s x ]]`): `Some(negated)`.
+/// Files that build a project, not results: a test of one asks whether
+/// the code is there (starcoin's base branch without its bench crate's
+/// `Cargo.toml`), not whether a measurement was made.
+const MANIFESTS: &[&str] = &[
+    "Cargo.toml",
+    "package.json",
+    "pyproject.toml",
+    "setup.py",
+    "go.mod",
+    "CMakeLists.txt",
+    "Makefile",
+    "pom.xml",
+    "build.gradle",
+];
+
+/// A file test (`[ -f x ]`, `test -e x`, `[[ -s x ]]`) of a file that is
+/// no build manifest: `Some(negated)`.
 fn file_test(c: &Command) -> Option<bool> {
     let name = c.name()?;
     if !["[", "[[", "test"].contains(&name) {
         return None;
     }
-    let tests_file = c
-        .words
-        .iter()
-        .any(|w| ["-f", "-e", "-s", "-r"].contains(&w.text.as_str()));
+    let manifest = c.words.iter().any(|w| {
+        let t = w.text.trim_matches(['"', '\'']);
+        MANIFESTS
+            .iter()
+            .any(|m| t == *m || t.ends_with(&format!("/{m}")))
+    });
+    let tests_file = !manifest
+        && c.words
+            .iter()
+            .any(|w| ["-f", "-e", "-s", "-r"].contains(&w.text.as_str()));
     tests_file.then(|| c.has("!") ^ c.keywords.iter().any(|k| k == "!"))
 }
 

@@ -39,3 +39,37 @@ fn the_repository_itself_at_a_branch_is_its_own_code() {
         [at("unpinned-clone", 22)]
     );
 }
+
+/// starcoin skips its base run when the bench crate's `Cargo.toml` is not
+/// on the base branch: a build manifest, not a results file. The `exit 0`
+/// when the base's results are missing before `critcmp` is found.
+#[test]
+fn a_missing_build_manifest_is_no_missing_results_file() {
+    assert_eq!(
+        lint_in("heldout25", "manifest-missing.yml"),
+        [at("silent-baseline", 24)]
+    );
+}
+
+/// Steps that keep or show results (mlir-air's "Append perf history",
+/// dynoxide's `update_readme_benchmarks.py`) and one that diffs outputs
+/// for correctness (rosetta-ruchy's) compare no measurements: their
+/// `continue-on-error` hides none. The performance comparison's does.
+#[test]
+fn keeping_showing_or_diffing_outputs_is_no_comparison() {
+    assert_eq!(
+        lint_in("heldout25", "results-kept.yml"),
+        [at("silent-baseline", 25)]
+    );
+}
+
+/// ColdVox's `ci_success` echoes its needs' results into `report.md`,
+/// fails on a failed one and uploads the report: a status shim, whose
+/// `always()` costs nothing. A job that runs a log collector is more.
+#[test]
+fn a_shim_that_uploads_its_own_report_is_still_a_shim() {
+    assert_eq!(
+        lint_in("heldout25", "report-upload.yml"),
+        [at("job-always", 31)]
+    );
+}
