@@ -160,7 +160,7 @@ pub const DEFAULT_BRANCH: Typed<Option<String>> = Typed {
         &["INPUT_DEFAULT_BRANCH"],
         "BRANCH",
         "The repository's default branch, whose pushes cancel-main protects; main and master \
-         count as well, and alone when it is empty or not given.",
+         count as well (master not when it is main), and alone when it is empty or not given.",
     )
     .said("${{ github.event.repository.default_branch }}"),
     parse: |t| {

@@ -34,12 +34,22 @@ const HISTORIES: &[&str] = &[
     "bencherdev/bencher",
 ];
 
+/// Whether an action keeps a history of results: one of [`HISTORIES`],
+/// or a fork of github-action-benchmark under another owner
+/// (`GaloisInc/github-action-benchmark`, cn's, which auto-pushes to
+/// gh-pages).
+fn history_action(action: &str) -> bool {
+    HISTORIES.contains(&action) || action.split('/').nth(1) == Some("github-action-benchmark")
+}
+
 /// Whether the job keeps what it measured for later runs: a history
 /// action, a `git push` (a results branch) or an action named for pushing,
 /// deploying or committing (macauff's `JamesIves/github-pages-deploy-action`
 /// to its `benchmarks` branch, schema-benchmarks' `actions-js/push`), or an
 /// artifact named for its commit (`bench-${{ github.sha }}`: what a later
-/// run looks up).
+/// run looks up) or for a baseline (aztec-fpc's
+/// `benchmark-baseline-<branch>`, which its pull requests' runs download
+/// and compare against).
 fn keeps_results(job: &Job<'_>) -> bool {
     job.steps.iter().any(|s| {
         let action = s.action();
@@ -47,10 +57,12 @@ fn keeps_results(job: &Job<'_>) -> bool {
             .as_deref()
             .is_some_and(super::names::pushes_what_it_made);
         pushes
-            || action.as_deref().is_some_and(|a| HISTORIES.contains(&a))
+            || action.as_deref().is_some_and(history_action)
             || (action.as_deref() == Some("actions/upload-artifact")
-                && s.with_text("name")
-                    .is_some_and(|n| n.contains("sha") || n.contains("commit")))
+                && s.with_text("name").is_some_and(|n| {
+                    let n = n.to_ascii_lowercase();
+                    n.contains("sha") || n.contains("commit") || n.contains("baseline")
+                }))
             || s.script
                 .as_ref()
                 .is_some_and(|script| script.commands.iter().any(|c| c.git("push")))

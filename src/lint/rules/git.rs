@@ -515,10 +515,13 @@ fn checkout_dependency(job: &Job<'_>, step: &Step<'_>, known: Option<&str>, hits
     // The repository itself named (`--repository`) is its own code, not
     // another project's: with no `ref:` at the event's commit, as
     // actions/checkout documents (SHARK-TestSuite's `repository:
-    // nod-ai/SHARK-TestSuite`), or at its own branch (uxarray's
-    // `repository: UXARRAY/uxarray` with `ref: main`, in a job run on
-    // pushes to main).
-    let itself = known.is_some_and(|own| own.eq_ignore_ascii_case(name.trim()));
+    // nod-ai/SHARK-TestSuite`), or at its own branch as the workspace's
+    // checkout, no `path:` (uxarray's `repository: UXARRAY/uxarray` with
+    // `ref: main`, in a job run on pushes to main). Its branch checked
+    // out beside the workspace (wasmtime's baseline at `ref: main`,
+    // `path: baseline`) still moves.
+    let itself = known.is_some_and(|own| own.eq_ignore_ascii_case(name.trim()))
+        && (step.with("ref").is_none() || step.with("path").is_none());
     // A store named by its variable (`${{ env.PERF_RESULTS_REPO }}`,
     // slang's `shader-slang/slang-compile-perf`) says what it keeps there.
     let store = results_store(&name) || (repo.text.contains("${{") && results_store(&repo.text));

@@ -257,10 +257,14 @@ fn same_text(a: &str, b: &str, default: Option<&str>) -> bool {
     norm(a, default) == norm(b, default)
 }
 
-/// A text lower-cased, the default branch's names read as `main`.
+/// A text lower-cased, the default branch's names read as `main`:
+/// `master` too, unless the default branch is known to be `main`, when it
+/// is another branch (zksync-os keeps `refs/heads/master`'s runs, while
+/// its pushes go to `main`: cancelled).
 fn norm(s: &str, default: Option<&str>) -> String {
     let s = s.to_ascii_lowercase();
     let known = default.map(str::to_ascii_lowercase);
+    let main_known = known.as_deref() == Some("main");
     let s = match known {
         Some(d) if s == d => "main".to_owned(),
         Some(d) if s.strip_prefix("refs/heads/") == Some(d.as_str()) => {
@@ -268,7 +272,11 @@ fn norm(s: &str, default: Option<&str>) -> String {
         }
         _ => s,
     };
-    s.replace("master", "main")
+    if main_known {
+        s
+    } else {
+        s.replace("master", "main")
+    }
 }
 
 /// `a == b` when it can be known.

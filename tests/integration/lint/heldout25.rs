@@ -73,3 +73,40 @@ fn a_shim_that_uploads_its_own_report_is_still_a_shim() {
         [at("job-always", 31)]
     );
 }
+
+/// zksync-os keeps `refs/heads/master`'s runs, but its default branch is
+/// `main`: when the default branch is known to be `main`, `master` is
+/// another branch, and main's pushes cancel each other. Keeping
+/// `refs/heads/main`'s runs is no finding.
+#[test]
+fn master_is_another_branch_when_the_default_is_main() {
+    assert_eq!(
+        lint_with(
+            "heldout25",
+            "master-kept.yml",
+            &["--default-branch", "main"]
+        ),
+        [at("cancel-main", 14)]
+    );
+}
+
+/// aztec-fpc uploads its measurements as `benchmark-baseline-main`, the
+/// artifact its pull requests download and compare against: results kept
+/// for later runs, so main's pushes cancelling each other lose them.
+#[test]
+fn a_baseline_artifact_is_kept_results() {
+    assert_eq!(
+        lint_in("heldout25", "baseline-artifact.yml"),
+        [at("cancel-main", 7)]
+    );
+}
+
+/// cn stores its results with `GaloisInc/github-action-benchmark`, a fork
+/// of the benchmark history action, pushing them to gh-pages: kept.
+#[test]
+fn a_forked_history_action_keeps_results() {
+    assert_eq!(
+        lint_in("heldout25", "forked-history.yml"),
+        [at("cancel-main", 9)]
+    );
+}
