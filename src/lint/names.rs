@@ -221,7 +221,9 @@ pub fn named_for_benchmarks(name: &str) -> bool {
     let mut previous = String::new();
     words(name).any(|w| {
         let negated = ["non", "no", "not"].contains(&previous.as_str());
-        let named = !negated && (bench_or_perf_word(&w) || named_benchmark_program(&w));
+        // The TPC's suites written as two words ("TPC-H", "TPC-DS").
+        let tpc = previous == "tpc" && ["h", "ds", "c", "e", "x"].contains(&w.as_str());
+        let named = !negated && (bench_or_perf_word(&w) || named_benchmark_program(&w) || tpc);
         previous = w;
         named
     })
@@ -274,6 +276,11 @@ fn named_benchmark_program(word: &str) -> bool {
         "pyperf",
         "pyperformance",
         "asv",
+        // The TPC's decision-support and transaction suites (gazelle_plugin's
+        // "Native SQL Engine TPC-H Suite").
+        "tpch",
+        "tpcds",
+        "tpcc",
         // MLCommons' benchmark suite, run by its own `mlcr run-mlperf`
         // (mlperf-automations' jobs on self-hosted GPU machines with no
         // timeout).

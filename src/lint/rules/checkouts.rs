@@ -9,7 +9,8 @@
 use std::cell::OnceCell;
 use std::collections::BTreeMap;
 
-use super::{pinned_ref, positionals};
+use super::later::last_segment;
+use super::{clone_dir, pinned_ref, positionals};
 use crate::lint::places;
 use crate::lint::shell::{Command, file_name};
 use crate::lint::workflow::{Job, Step};
@@ -159,13 +160,44 @@ fn inside_later(
         .skip(position.saturating_add(1))
         .any(|(later, inside)| {
             later.script.as_ref().is_some_and(|script| {
+                let other = other_repository(&script.commands);
                 script
                     .commands
                     .iter()
                     .zip(inside)
-                    .any(|(c, here)| *here && does(c))
+                    .zip(other)
+                    .any(|((c, here), other)| *here && !other && does(c))
             })
         })
+}
+
+/// Per command, whether it runs in another repository made inside the
+/// checkout: after a `git init`, or after a `cd` into a directory a `git
+/// clone` of the script made. zio-http's benchmark step goes into its
+/// FrameworkBenchmarks checkout, `git init`s a folder there, clones its
+/// own pull request into it and checks that clone out at the pull
+/// request's commit: the checkout itself stays at its tip.
+fn other_repository(commands: &[Command]) -> Vec<bool> {
+    let mut clones: Vec<String> = Vec::new();
+    let mut left = false;
+    commands
+        .iter()
+        .map(|c| {
+            let here = left;
+            if c.git("init") {
+                left = true;
+            } else if c.git("clone") {
+                clones.extend(clone_dir(c).map(last_segment));
+            } else if c.name() == Some("cd")
+                && c.words
+                    .get(1)
+                    .is_some_and(|w| clones.contains(&last_segment(&w.text)))
+            {
+                left = true;
+            }
+            here
+        })
+        .collect()
 }
 
 fn pushes(c: &Command) -> bool {

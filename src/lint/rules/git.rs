@@ -9,7 +9,7 @@ use rustc_hash::FxHashMap;
 
 use super::checkouts;
 use super::later::{Act, Later, last_segment};
-use super::{hit, pinned_ref, positionals};
+use super::{clone_dir, hit, pinned_ref, positionals};
 use crate::lint::evidence::{
     Benchmarks, benchmark_command, measures_both_sides, runs_each_side, step_runs_benchmarks,
 };
@@ -427,21 +427,6 @@ fn pushed_by_a_later_step(
         .and_then(clone_dir)
         .and_then(|dir| pushes.get(&last_segment(dir)))
         .is_some_and(|&at| at > position)
-}
-
-/// The directory a `git clone` makes: its second argument, else the
-/// URL's last segment without `.git`.
-fn clone_dir(c: &Command) -> Option<&str> {
-    let args = positionals(c);
-    let url = args.first().copied()?;
-    Some(args.get(1).copied().unwrap_or_else(|| {
-        let last = url
-            .trim_end_matches('/')
-            .rsplit(['/', ':'])
-            .next()
-            .unwrap_or(url);
-        last.strip_suffix(".git").unwrap_or(last)
-    }))
 }
 
 /// `git clone` of another project with no commit checked out after it, at

@@ -115,7 +115,26 @@ fn prefixed_release(t: &str) -> bool {
     let number = |p: &str| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit());
     let parts: Vec<&str> = rest.splitn(3, '.').collect();
     word && matches!(parts.as_slice(), [major, minor, patch]
-            if number(major) && number(minor) && patch.starts_with(|c: char| c.is_ascii_digit()))
+            if number(major) && number(minor) && patch.starts_with(|c: char| c.is_ascii_digit())
+                && !forks_line(patch))
+}
+
+/// Whether a version's last part ends in a word that names a line of
+/// work, not a release's stage: gazelle_plugin's `arrow-4.0.0-oap`, the
+/// branch its fork of Arrow moves on. A stage (`-rc1`, `-beta`, `.post1`,
+/// `+build`) is still a tag.
+fn forks_line(patch: &str) -> bool {
+    let after = patch.trim_start_matches(|c: char| c.is_ascii_digit());
+    let Some(word) = after.strip_prefix('-') else {
+        return false;
+    };
+    let stage = [
+        "rc", "alpha", "beta", "a", "b", "dev", "post", "pre", "final", "release",
+    ];
+    let letters = word.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+    !word.is_empty()
+        && !word.starts_with(|c: char| c.is_ascii_digit())
+        && !stage.contains(&letters.to_ascii_lowercase().as_str())
 }
 
 /// Options of git's subcommands (`fetch`, `pull`, `clone`, `ls-remote`,
@@ -182,6 +201,21 @@ fn positionals(c: &Command) -> Vec<&str> {
         }
     }
     out
+}
+
+/// The directory a `git clone` makes: its second argument, else the
+/// URL's last segment without `.git`.
+pub(super) fn clone_dir(c: &Command) -> Option<&str> {
+    let args = positionals(c);
+    let url = args.first().copied()?;
+    Some(args.get(1).copied().unwrap_or_else(|| {
+        let last = url
+            .trim_end_matches('/')
+            .rsplit(['/', ':'])
+            .next()
+            .unwrap_or(url);
+        last.strip_suffix(".git").unwrap_or(last)
+    }))
 }
 
 /// Which of `job`'s steps measure: those seen to run benchmarks; in a

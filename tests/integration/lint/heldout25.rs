@@ -110,3 +110,28 @@ fn a_forked_history_action_keeps_results() {
         [at("cancel-main", 9)]
     );
 }
+
+/// gazelle_plugin's "Native SQL Engine TPC-H Suite" is named for a known
+/// benchmark (TPC-H, written as two words), and clones its fork of Arrow
+/// at `arrow-4.0.0-oap`: a version followed by a word that names the
+/// fork's line of work, a branch that moves. `arrow-4.0.1-rc2` is a
+/// release's stage: a tag.
+#[test]
+fn a_tpch_suite_and_a_forks_versioned_branch() {
+    assert_eq!(
+        lint_in("heldout25", "tpch-fork-branch.yml"),
+        [at("unpinned-clone", 16)]
+    );
+}
+
+/// zio-http's benchmark step goes into its FrameworkBenchmarks checkout,
+/// `git init`s a folder, clones the pull request there and checks that
+/// clone out at its commit: the checkout itself is never pinned, and is
+/// found. A checkout pinned in its own directory is not.
+#[test]
+fn a_pin_in_a_repository_made_inside_a_checkout_is_not_the_checkouts() {
+    assert_eq!(
+        lint_in("heldout25", "nested-clone.yml"),
+        [at("unpinned-clone", 17)]
+    );
+}
