@@ -37,7 +37,8 @@ pub fn job_does_chores(job: &Job<'_>) -> bool {
         matches!(p, [and, then] if and == "and"
             && (["run", "runs", "test", "tests", "measure"].contains(&then.as_str())
                 || bench_or_perf_word(then)))
-    }) {
+    }) || says_running(&shown_words(job))
+    {
         return false;
     }
     // "Compile" unless it is what is timed: a compile-time benchmark
@@ -145,12 +146,32 @@ fn written(name: &str) -> String {
 /// among them is evidence whatever the name.
 pub fn prepares_benchmarks(name: &str) -> bool {
     let said: Vec<String> = words(name).collect();
+    if says_running(&said) {
+        return false;
+    }
     said.iter().any(|w| {
         CHORES.contains(&w.as_str())
             || ["check", "validate"].contains(&w.as_str())
             || HANDLES.contains(&w.as_str())
             || RESULTS.contains(&w.as_str())
     }) || sets_up(&said)
+}
+
+/// The words of the name a job shows (its `name:`, else its id): lvgl's
+/// `run_benchmark` job shows "Hardware Build Test", a build.
+fn shown_words(job: &Job<'_>) -> Vec<String> {
+    let shown = job.text("name").unwrap_or(job.id.text.as_str());
+    words(&written(shown)).collect()
+}
+
+/// Whether a name's words say it runs the benchmarks ("Run benchmarks
+/// and publish", pylcm's GPU job and its step): a chore said after the
+/// running does not undo it.
+fn says_running(said: &[String]) -> bool {
+    said.windows(2).any(|p| {
+        matches!(p, [run, what] if ["run", "runs", "running"].contains(&run.as_str())
+            && bench_or_perf_word(what))
+    })
 }
 
 /// Whether a name's words say "set up", as two words ("Set up perf

@@ -135,3 +135,15 @@ fn a_pin_in_a_repository_made_inside_a_checkout_is_not_the_checkouts() {
         [at("unpinned-clone", 17)]
     );
 }
+
+/// pylcm's GPU job "Run benchmarks on GPU and publish to ..." and its step
+/// "Run benchmarks and publish" say they run the benchmarks: publishing
+/// after the running does not make them a chore, so its 14,400 minutes
+/// are found. A job named only for publishing is a chore.
+#[test]
+fn running_benchmarks_then_publishing_still_runs_them() {
+    assert_eq!(
+        lint_in("heldout25", "run-and-publish.yml"),
+        [at("long-timeout", 10)]
+    );
+}
