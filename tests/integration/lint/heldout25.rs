@@ -147,3 +147,14 @@ fn running_benchmarks_then_publishing_still_runs_them() {
         [at("long-timeout", 10)]
     );
 }
+
+/// typeberry-testing's own `detect-perf` action says whether the job runs
+/// on perf hardware: a look before the work, not the benchmarks, so its
+/// set-up job is no benchmark job. Its `perf-suite` action runs them.
+#[test]
+fn an_own_action_that_detects_the_machine_runs_no_benchmark() {
+    assert_eq!(
+        lint_in("heldout25", "detect-perf.yml"),
+        [at("long-timeout", 16)]
+    );
+}
