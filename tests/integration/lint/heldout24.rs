@@ -211,3 +211,15 @@ fn a_step_rerunning_a_measured_script_measures() {
         [at("silent-baseline", 14), at("silent-baseline", 18)]
     );
 }
+
+/// scala3-benchmarks' `publish-pr` is named for a chore, but runs on its
+/// `benchmarks` runner: a chore in the name undoes the name's and the
+/// workflow's evidence, not the runner's, so its missing timeout is found.
+/// A publishing job on an ordinary self-hosted runner is a chore.
+#[test]
+fn a_chore_on_a_benchmark_runner_holds_it() {
+    assert_eq!(
+        lint_in("heldout24", "publish-on-bench-runner.yml"),
+        [at("long-timeout", 7)]
+    );
+}
