@@ -439,6 +439,7 @@ fn the_lint_rules_do_no_io() {
         "about_benchmarks",
         "is_sha",
         "measuring_steps",
+        "clone_dir",
     ];
     assert_pure(&files, "lint", &allowed, true, "the lint checks");
 }

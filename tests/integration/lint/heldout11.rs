@@ -35,10 +35,17 @@ fn what_a_benchmark_script_runs_is_measured_by_it() {
 /// for measuring) and its name is `${{ matrix.os }} ${{
 /// matrix.build-type }}`, whose `build` is a matrix key, not a chore:
 /// a benchmark job by its runner with no timeout. A job whose written
-/// name says it builds (`Build ${{ matrix.os }}`) stays a chore.
+/// name says it builds (`Build ${{ matrix.os }}`) is a chore by its name,
+/// but a chore undoes only the name's and the workflow's evidence: on the
+/// runner kept for measuring it holds that machine, and is found too
+/// (set 24's scala3-benchmarks `publish-pr`, confirmed by its blind
+/// reading).
 #[test]
 fn the_words_of_a_names_expressions_say_no_chore() {
-    assert_eq!(lint("board-ci.yml"), [at("long-timeout", 13)]);
+    assert_eq!(
+        lint("board-ci.yml"),
+        [at("long-timeout", 13), at("long-timeout", 30)]
+    );
 }
 
 /// isa-l's RISC-V job on its own runner label runs `bash
