@@ -491,11 +491,28 @@ fn runs_a_program(job: &Job<'_>) -> bool {
 pub fn step_runs_a_program(step: &Step<'_>) -> bool {
     local_program(step)
         || step.script.as_ref().is_some_and(|script| {
-            script
-                .commands
-                .iter()
-                .any(|c| invoked(c).is_some_and(|(n, _)| own_program(n)) && !compiles_only(c))
+            script.commands.iter().any(|c| {
+                invoked(c).is_some_and(|(n, _)| own_program(n))
+                    && !compiles_only(c)
+                    && !handles_images(c)
+            })
         })
+}
+
+/// A container tool's commands that fetch, name or describe an image
+/// (`docker pull`, `docker inspect`: prime-rl's "Get image digest" job on
+/// a GPU runner) run no program of the job's own.
+fn handles_images(c: &crate::lint::shell::Command) -> bool {
+    invoked(c).is_some_and(|(n, words)| {
+        ["docker", "podman"].contains(&n)
+            && words.get(1).is_some_and(|s| {
+                [
+                    "pull", "inspect", "login", "logout", "images", "tag", "push", "version",
+                    "info",
+                ]
+                .contains(s)
+            })
+    })
 }
 
 /// Whether a step runs the repository's own composite action

@@ -231,7 +231,15 @@ const RESULTS: &[&str] = &[
 
 /// Words that name a chore around the benchmarks, not running them.
 const CHORES: &[&str] = &[
-    "prepare", "setup", "install", "build", "compile", "cleanup", "clean", "lint",
+    "prepare",
+    "setup",
+    "install",
+    "build",
+    "compile",
+    "cleanup",
+    "clean",
+    "lint",
+    "configure",
 ];
 
 /// Whether a name (a job's id and name, a workflow's name or file name)

@@ -25,6 +25,7 @@ mod heldout22;
 mod heldout23;
 mod heldout24;
 mod heldout25;
+mod heldout26;
 mod heldout5;
 mod heldout6;
 mod heldout6_mends;

@@ -1,0 +1,30 @@
+//! `lint` on the shapes the twenty-sixth held-out set found wrongly
+//! (issue 49; BENCHMARKS.md, "Mends after held-out 26"). Each fixture in
+//! `tests/fixtures/lint/heldout26/` is a real workflow's shape cut down
+//! and written anew, with a look-alike beside it.
+
+use super::heldout5::{at, lint_in};
+
+/// prime-rl's "Get image digest" job pulls and inspects the image its
+/// benchmark jobs run, on a GPU runner in a workflow named for
+/// benchmarking: fetching or describing an image runs no program of the
+/// job's own, so it is no benchmark job. The job that runs the image's
+/// benchmark is found.
+#[test]
+fn pulling_and_inspecting_an_image_runs_no_program() {
+    assert_eq!(
+        lint_in("heldout26", "image-digest.yml"),
+        [at("long-timeout", 18)]
+    );
+}
+
+/// gemini-cli's "Configure npm for Windows performance" configures npm:
+/// a chore, not a step that runs performance tests. The step "Run
+/// performance tests" is one.
+#[test]
+fn configuring_for_performance_is_a_chore() {
+    assert_eq!(
+        lint_in("heldout26", "windows-e2e.yml"),
+        [at("long-timeout", 14)]
+    );
+}
