@@ -210,3 +210,25 @@ fn a_long_regex_and_a_long_command_are_read_once() {
     let c = names(&regex);
     assert_eq!(c.len(), 1, "one test");
 }
+
+#[test]
+fn a_double_bracket_tests_or_and_parentheses_are_its_own() {
+    // gemini-cli's status check: one test over continued lines, then the
+    // `then` branch; `||` after `]]` still ends the test's command.
+    let c = names(
+        "if [[ (${A} != 'success' && ${A} != 'skipped') || \\\n     (${B} != 'success') ]]; then\n  exit 1\nfi\n[[ -f x ]] || exit 1\n",
+    );
+    assert_eq!(
+        c.first().map(|c| c.0.clone()),
+        Some(
+            [
+                "[[", "(", "${A}", "!=", "success", "&&", "${A}", "!=", "skipped", ")", "||", "(",
+                "${B}", "!=", "success", ")", "]]"
+            ]
+            .map(String::from)
+            .to_vec()
+        )
+    );
+    assert!(c.iter().any(|c| c.0 == ["exit", "1"]), "{c:?}");
+    assert!(c.iter().any(|c| c.0 == ["[[", "-f", "x", "]]"]), "{c:?}");
+}

@@ -21,6 +21,7 @@ pub(super) fn split(script: &str, base: usize) -> Vec<Done<'_>> {
         heredocs: Vec::new(),
         done: Vec::new(),
         subshells: 0,
+        in_test: false,
     };
     t.run();
     t.done
@@ -44,6 +45,10 @@ struct Tokens<'a> {
     done: Vec<Done<'a>>,
     /// `( ... )` subshells open.
     subshells: usize,
+    /// Inside a `[[ ... ]]` test: its `||`, `&&` and parentheses join
+    /// the test's own expressions (`[[ (a != x) || (b != y) ]]`, over
+    /// continued lines in gemini-cli's status check), they end no command.
+    in_test: bool,
 }
 
 impl<'a> Tokens<'a> {
@@ -67,6 +72,11 @@ impl<'a> Tokens<'a> {
                     self.heredocs.push((d.to_owned(), strip));
                 }
             }
+            match w.text.as_str() {
+                "[[" if self.words.len() < 4 => self.in_test = true,
+                "]]" => self.in_test = false,
+                _ => {}
+            }
             self.words.push(w);
         }
     }
@@ -77,6 +87,7 @@ impl<'a> Tokens<'a> {
         let inner = std::mem::take(&mut self.inner);
         self.done.push((words, self.before, inner, self.subshells));
         self.before = next;
+        self.in_test = false;
     }
 
     /// The text up to the byte that closes what opened just before `from`,
@@ -342,6 +353,20 @@ impl<'a> Tokens<'a> {
                 // A `[[ x =~ regex ]]`'s regex holds `|` and parentheses:
                 // `^(openvm|jolt)(/|$)` is one word, not a pipeline.
                 b'|' | b'(' | b')' if self.in_regex() && next != Some(b'|') => self.one_char(),
+                // Within a `[[ ... ]]` test, `||`, `&&` and parentheses are
+                // the test's; a newline (after a `\` continuation, read
+                // above) or `;` still ends it.
+                b'|' | b'&' if self.in_test && next == Some(c) => {
+                    self.end_word();
+                    self.push(if c == b'|' { "||" } else { "&&" });
+                    self.end_word();
+                    self.i = self.i.saturating_add(2);
+                }
+                b'(' | b')' if self.in_test => {
+                    self.end_word();
+                    self.one_char();
+                    self.end_word();
+                }
                 b'\n' | b';' | b'&' | b'|' if self.separator(c, next) => {}
                 b'(' | b')' if self.word.is_none() => {
                     self.end_command(Sep::Semi);

@@ -28,3 +28,16 @@ fn configuring_for_performance_is_a_chore() {
         [at("long-timeout", 14)]
     );
 }
+
+/// gemini-cli's `ci` job, on its 16-core runner with a job-level
+/// `always()`, tests its needs' results in one `[[ (...) || (...) ]]`
+/// over continued lines and exits 1: a status shim (the test's `||` and
+/// parentheses are its own, no command of their own). A job that runs a
+/// notification script is more.
+#[test]
+fn a_status_check_in_one_double_bracket_test_is_a_shim() {
+    assert_eq!(
+        lint_in("heldout26", "status-check.yml"),
+        [at("job-always", 29)]
+    );
+}
