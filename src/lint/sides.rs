@@ -32,8 +32,9 @@ pub fn measures_both_sides(c: &Command) -> bool {
 /// Whether one command is given a built program of each side to run, each
 /// argument's program in a directory named for its side (`cbdr sample
 /// "main:main/build/aspect-release in.prm" "feature:feature/build/...`,
-/// aspect's performance job; `hyperfine ./base/app ./head/app`): it
-/// measures both in one run. A file with an extension (`baseline.json`,
+/// aspect's performance job; `hyperfine ./base/app ./head/app`, or the
+/// programs themselves so named, `./base` and `./head`): it measures both
+/// in one run. A file with an extension (`baseline.json`,
 /// results) is no program.
 fn given_each_sides_program(c: &Command) -> bool {
     let (mut baseline, mut change) = (false, false);
@@ -46,7 +47,12 @@ fn given_each_sides_program(c: &Command) -> bool {
         let Some(dirs) = program.strip_suffix(file) else {
             continue;
         };
-        let dirs: Vec<String> = dirs.split('/').map(str::to_ascii_lowercase).collect();
+        let mut dirs: Vec<String> = dirs.split('/').map(str::to_ascii_lowercase).collect();
+        // Or the program itself named for its side, run by its path:
+        // chisel's `hyperfine "./base info ..." "./head info ..."`.
+        if program.starts_with("./") {
+            dirs.push(file.to_ascii_lowercase());
+        }
         let named = |words: &[&str]| dirs.iter().any(|d| words.contains(&d.as_str()));
         // A program's directory may also be named for the branch built.
         match (

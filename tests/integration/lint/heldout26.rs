@@ -41,3 +41,15 @@ fn a_status_check_in_one_double_bracket_test_is_a_shim() {
         [at("job-always", 29)]
     );
 }
+
+/// chisel's one `hyperfine` runs `./base` and `./head`, each side's build
+/// named for its side: both measured with the same releases checkout in
+/// one run, so its branch is no `unpinned-clone`. A job measuring one
+/// program against the moving checkout is found.
+#[test]
+fn programs_named_for_their_sides_measure_both_in_one_run() {
+    assert_eq!(
+        lint_in("heldout26", "both-sides.yml"),
+        [at("unpinned-clone", 33)]
+    );
+}
