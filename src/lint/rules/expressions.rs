@@ -191,7 +191,17 @@ fn shell_default_at(word: &str) -> Option<usize> {
     let default = rest.strip_prefix(['-', '='])?;
     let upper = name.to_uppercase();
     let commit = upper.contains("SHA") || upper.contains("COMMIT") || upper.contains("BEFORE");
-    let branch = !default.is_empty() && !default.starts_with('$') && !is_sha(default);
+    // A placeholder that says the commit is not known (`unknown`, `none`,
+    // `n/a`: aas-benchmark-observatory's `${GITHUB_SHA:-unknown}` in the
+    // environment it records) names no branch to check out.
+    let placeholder = ["unknown", "none", "n/a", "na", "null", "undefined", "unset"].contains(
+        &default
+            .trim_matches(['"', '\''])
+            .to_ascii_lowercase()
+            .as_str(),
+    );
+    let branch =
+        !default.is_empty() && !default.starts_with('$') && !is_sha(default) && !placeholder;
     (commit && branch && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'))
         .then_some(open)
 }

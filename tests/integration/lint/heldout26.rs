@@ -53,3 +53,14 @@ fn programs_named_for_their_sides_measure_both_in_one_run() {
         [at("unpinned-clone", 33)]
     );
 }
+
+/// aas-benchmark-observatory's environment record writes
+/// `${GITHUB_SHA:-unknown}`: a placeholder for a commit not known, no
+/// branch to fall back to. `${BASE_SHA:-main}`, checked out, is found.
+#[test]
+fn a_placeholder_default_is_no_moving_fallback() {
+    assert_eq!(
+        lint_in("heldout26", "env-record.yml"),
+        [at("moving-fallback", 17), at("moving-fallback", 18)]
+    );
+}
