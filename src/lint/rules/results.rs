@@ -13,6 +13,7 @@ use crate::lint::programs::invoked;
 use crate::lint::shell::{Command, Sep};
 use crate::lint::workflow::{Job, Script, Step, Workflow};
 use crate::lint::yaml::{Node, Pos};
+use rustc_hash::FxHashSet;
 
 pub fn check(w: &Workflow<'_>, bench: &Benchmarks, hits: &mut Vec<Hit>) {
     for (i, job) in w.jobs.iter().enumerate() {
@@ -137,7 +138,9 @@ fn scripts_run<'s>(step: &'s Step<'_>) -> impl Iterator<Item = String> + 's {
 /// (bpf-benchmark's "Fallback micro llvmbpf-only run" reruns the
 /// `micro/driver.py suite` of "Run micro pure-JIT baseline", continuing
 /// on error).
-fn measured_programs(job: &Job<'_>, measures: fn(&Step<'_>) -> bool) -> Vec<String> {
+fn measured_programs(job: &Job<'_>, measures: fn(&Step<'_>) -> bool) -> FxHashSet<String> {
+    // A set: each step's scripts are looked up once each, however many
+    // steps and commands a stranger's workflow holds.
     job.steps
         .iter()
         .filter(|s| measures(s) || about_results(s))

@@ -137,6 +137,10 @@ fn status_kept_in_file(job: &Job<'_>, step: &Step<'_>, all: &[Command]) -> bool 
         .filter(|c| c.words.iter().any(|w| w.text.contains("$?")))
         .filter_map(redirected_to)
         .filter(|f| f.len() > 1 && !f.contains("GITHUB_"))
+        // The first few files a status is kept in: each later step's text
+        // is searched once per file, so a stranger's thousands of
+        // `echo $? > f` lines cost no more than these.
+        .take(STATUS_FILES)
         .collect();
     let Some(index) = job.steps.iter().position(|s| std::ptr::eq(s, step)) else {
         return false;
@@ -147,6 +151,9 @@ fn status_kept_in_file(job: &Job<'_>, step: &Step<'_>, all: &[Command]) -> bool 
             .is_some_and(|run| files.iter().any(|f| run.contains(f)))
     })
 }
+
+/// How many files a status is kept in that are looked for in later steps.
+const STATUS_FILES: usize = 8;
 
 /// The file a command's output is written to (`> FILE`, `>>FILE`).
 fn redirected_to(c: &Command) -> Option<&str> {

@@ -312,3 +312,39 @@ fn checkouts_before_a_thousand_uploads_read_the_later_steps_once() {
     let expected: Vec<(&str, u64)> = (0..1_500).map(|i| ("unpinned-clone", 10 + 5 * i)).collect();
     assert_eq!(lint_one(&text, 4), found(&expected));
 }
+
+#[test]
+fn thousands_of_measured_scripts_and_kept_statuses_are_looked_up_once() {
+    // 3,000 steps each rerunning a measured script with 20 more commands:
+    // the measured scripts are a set, looked up once per command (a list
+    // searched per command was 3,000 x 63,000). Then one `set +e` step
+    // keeping its status in 4,000 files, and 3,000 later steps: only the
+    // first few files are looked for in each later step's text.
+    let mut text = String::from(
+        "on: push\njobs:\n  bench:\n    runs-on: [self-hosted, gpu]\n    timeout-minutes: 60\n    steps:\n      - name: Run benchmarks\n        run: python3 micro/driver.py suite --out a.json\n",
+    );
+    for i in 0..3_000 {
+        text.push_str(&format!(
+            "      - name: Fallback {i}\n        continue-on-error: true\n        run: |\n          python3 micro/driver.py suite --out f{i}.json\n"
+        ));
+        for j in 0..20 {
+            text.push_str(&format!("          python3 tools/t{j}.py {i}\n"));
+        }
+    }
+    text.push_str("      - run: |\n          set +e\n          python3 micro/compare.py baseline.json head.json\n");
+    for i in 0..4_000 {
+        text.push_str(&format!("          echo $? > /tmp/status{i}\n"));
+    }
+    for i in 0..3_000 {
+        text.push_str(&format!("      - run: echo step{i}\n"));
+    }
+    let found_now = lint_one(&text, 4);
+    assert_eq!(
+        found_now
+            .iter()
+            .filter(|(_, rule, _)| rule == "silent-baseline")
+            .count(),
+        3_001,
+        "every fallback, and the set +e whose status no later step reads"
+    );
+}
