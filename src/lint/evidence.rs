@@ -31,7 +31,7 @@ use super::calls::{
 use super::names::named_for_benchmarks;
 use super::names::{job_does_chores, prepares_benchmarks, remote_benchmark_folder, warms_up};
 pub use super::programs::benchmark_command;
-use super::programs::compiles_only;
+use super::programs::{compiles_only, handles_images};
 use super::programs::{invoked, own_program};
 use super::relays::relays_results;
 pub use super::sides::{measures_both_sides, runs_each_side};
@@ -497,22 +497,6 @@ pub fn step_runs_a_program(step: &Step<'_>) -> bool {
                     && !handles_images(c)
             })
         })
-}
-
-/// A container tool's commands that fetch, name or describe an image
-/// (`docker pull`, `docker inspect`: prime-rl's "Get image digest" job on
-/// a GPU runner) run no program of the job's own.
-fn handles_images(c: &crate::lint::shell::Command) -> bool {
-    invoked(c).is_some_and(|(n, words)| {
-        ["docker", "podman"].contains(&n)
-            && words.get(1).is_some_and(|s| {
-                [
-                    "pull", "inspect", "login", "logout", "images", "tag", "push", "version",
-                    "info",
-                ]
-                .contains(s)
-            })
-    })
 }
 
 /// Whether a step runs the repository's own composite action

@@ -51,7 +51,7 @@ pub fn job_does_chores(job: &Job<'_>) -> bool {
     said.iter().any(|w| {
         (w != "compile" || !timed) && CHORES.contains(&w.as_str())
             || HANDLES.contains(&w.as_str())
-            || ["summarize", "summarise"].contains(&w.as_str())
+            || SUMS_UP.contains(&w.as_str())
     }) || provisions(&said)
 }
 
@@ -155,7 +155,7 @@ pub fn prepares_benchmarks(name: &str) -> bool {
             // `detect-perf` action says whether it runs on perf hardware).
             || ["check", "validate", "detect"].contains(&w.as_str())
             || HANDLES.contains(&w.as_str())
-            || RESULTS.contains(&w.as_str())
+            || names_results(w)
     }) || sets_up(&said)
 }
 
@@ -189,7 +189,7 @@ fn sets_up(said: &[String]) -> bool {
 /// reports, a summary or a plot. Not deploying: multipy's built
 /// `deploy_benchmark` times its runtime's deploy path.
 pub fn handles_results(name: &str) -> bool {
-    words(name).any(|w| RESULTS.contains(&w.as_str()) || w == "reports")
+    words(name).any(|w| names_results(&w) || w == "reports")
 }
 
 /// Whether a script's name (its stem) says it makes what the benchmarks
@@ -212,22 +212,23 @@ pub fn makes_inputs(stem: &str) -> bool {
 /// is benchmark evidence of its own (docs/lint.md).
 const HANDLES: &[&str] = &["publish", "deploy", "process"];
 
-/// Words that name results already measured, or summing them up, or
-/// where they are kept and shown (a step or a script about them handles
-/// them, it does not measure: smg's `e2e_test/benchmarks/summarize.py`,
-/// mlir-air's "Append perf history", dynoxide's
+/// Words that name results already measured, or where they are kept and
+/// shown (a step or a script about them handles them, it does not
+/// measure: mlir-air's "Append perf history", dynoxide's
 /// `update_readme_benchmarks.py`).
 const RESULTS: &[&str] = &[
-    "history",
-    "readme",
-    "result",
-    "results",
-    "report",
-    "plot",
-    "summary",
-    "summarize",
-    "summarise",
+    "history", "readme", "result", "results", "report", "plot", "summary",
 ];
+
+/// Words of summing up what was measured: a step, a script or a job so
+/// named handles results (smg's `summarize-benchmarks` and its
+/// `summarize.py`).
+const SUMS_UP: &[&str] = &["summarize", "summarise"];
+
+/// Whether a word names results measured before or summing them up.
+fn names_results(word: &str) -> bool {
+    RESULTS.contains(&word) || SUMS_UP.contains(&word)
+}
 
 /// Words that name a chore around the benchmarks, not running them.
 const CHORES: &[&str] = &[

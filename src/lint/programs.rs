@@ -117,6 +117,22 @@ pub fn invoked(c: &Command) -> Option<(&str, Vec<&str>)> {
     Some((file_name(name), words))
 }
 
+/// A container tool's commands that fetch, name or describe an image
+/// (`docker pull`, `docker inspect`: prime-rl's "Get image digest" job on
+/// a GPU runner) run no program of the job's own.
+pub fn handles_images(c: &Command) -> bool {
+    invoked(c).is_some_and(|(n, words)| {
+        ["docker", "podman"].contains(&n)
+            && words.get(1).is_some_and(|s| {
+                [
+                    "pull", "inspect", "login", "logout", "images", "tag", "push", "version",
+                    "info",
+                ]
+                .contains(s)
+            })
+    })
+}
+
 /// Whether `c` only compiles the benchmarks and runs nothing: `cargo bench
 /// --no-run` (xet-core's "Check benchmarks compile"), `cargo criterion
 /// --no-run`, `cargo check --benches`. In a job named for benchmarking it is no program run, so

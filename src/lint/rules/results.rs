@@ -4,6 +4,8 @@
 //! rows thrown away because one benchmark of 65 failed). Only in
 //! jobs that run benchmarks.
 
+use std::cell::OnceCell;
+
 use super::acted::{Later, says_loudly};
 use super::{about_baseline, hit, measuring_steps};
 use crate::lint::evidence::{Benchmarks, step_runs_benchmarks};
@@ -65,10 +67,14 @@ fn silent_baseline(job: &Job<'_>, hits: &mut Vec<Hit>) {
     // pure JIT characterization" runs `micro/driver.py suite --output
     // micro/results/...json` in its "x86 Benchmark" workflow.
     let measures = measuring_steps(job);
-    let measured = measured_programs(job, measures);
+    // Read only when a step neither measures nor is about results.
+    let measured = OnceCell::new();
     for (index, step) in job.steps.iter().enumerate() {
         let cleans_up = step.text("name").is_some_and(step_cleans_up);
-        let reruns = || scripts_run(step).any(|p| measured.contains(&p));
+        let reruns = || {
+            let measured = measured.get_or_init(|| measured_programs(job, measures));
+            scripts_run(step).any(|p| measured.contains(&p))
+        };
         if !about_results(step) && (cleans_up || !measures(step) && !reruns()) {
             continue;
         }
@@ -90,7 +96,7 @@ fn silent_baseline(job: &Job<'_>, hits: &mut Vec<Hit>) {
         // Asked only of a `set +e` that would be found, so a job with none
         // never has its later steps indexed.
         let mut swallowed = Vec::new();
-        super::status::swallowed(job, step, &mut swallowed);
+        super::status::swallowed(job, index, step, &mut swallowed);
         let handed_on =
             || step.text("id").is_some_and(|id| later.outputs(index, id)) || later.env(index);
         if !swallowed.is_empty() && !handed_on() {

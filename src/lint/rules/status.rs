@@ -18,7 +18,7 @@ use crate::lint::workflow::{Job, Step};
 /// in the step's own script, else in a script file it runs (read as part
 /// of the step: db-benchmark's steps run `./run.sh`, whose `set +e` before
 /// the launcher is followed by a plain `echo` alone). One finding a step.
-pub fn swallowed(job: &Job<'_>, step: &Step<'_>, hits: &mut Vec<Hit>) {
+pub fn swallowed(job: &Job<'_>, index: usize, step: &Step<'_>, hits: &mut Vec<Hit>) {
     let Some(script) = &step.script else {
         return;
     };
@@ -49,7 +49,7 @@ pub fn swallowed(job: &Job<'_>, step: &Step<'_>, hits: &mut Vec<Hit>) {
         })
     });
     if let Some(c) = found
-        && !status_kept_in_file(job, step, all)
+        && !status_kept_in_file(job, index, all)
     {
         let mut h = hit("silent-baseline", script.pos(c), job, Some(step));
         h.detail = Some(
@@ -131,7 +131,7 @@ fn runs_a_program(c: &Command) -> bool {
 /// /tmp/tak-gate-status`) that a later step of the job names: it is
 /// handed on, as a status written to `$GITHUB_ENV` is (mise's perf gate
 /// packages the file into its report, whose job fails on it).
-fn status_kept_in_file(job: &Job<'_>, step: &Step<'_>, all: &[Command]) -> bool {
+fn status_kept_in_file(job: &Job<'_>, index: usize, all: &[Command]) -> bool {
     let files: Vec<&str> = all
         .iter()
         .filter(|c| c.words.iter().any(|w| w.text.contains("$?")))
@@ -142,9 +142,6 @@ fn status_kept_in_file(job: &Job<'_>, step: &Step<'_>, all: &[Command]) -> bool 
         // `echo $? > f` lines cost no more than these.
         .take(STATUS_FILES)
         .collect();
-    let Some(index) = job.steps.iter().position(|s| std::ptr::eq(s, step)) else {
-        return false;
-    };
     job.steps.iter().skip(index.saturating_add(1)).any(|later| {
         later
             .text("run")
