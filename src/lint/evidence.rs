@@ -429,17 +429,28 @@ pub fn step_runs_benchmarks(step: &Step<'_>) -> bool {
 
 /// Whether an upload holds what a build made, not results: its name or
 /// path says a wheel, a package or a build (`benchmarks-wheel`, `*.whl`,
-/// `dist/`): read on Intel's "Build benchmarks wheel" job, which measures
-/// nothing.
+/// `dist/`; read on Intel's "Build benchmarks wheel" job, which measures
+/// nothing), or a program or library built (`benchmarks-baseline.jar`,
+/// a step "Upload the binaries", "Upload benchmarks CLI" of
+/// `target/release/hydradx`: a build job hands the benchmark job what it
+/// will run).
 fn built(step: &Step<'_>) -> bool {
-    ["name", "path"].iter().any(|k| {
-        step.with_text(k).is_some_and(|v| {
-            let v = v.to_lowercase();
-            v.contains(".whl")
-                || super::names::words(&v)
-                    .any(|w| ["wheel", "wheels", "dist", "build", "package"].contains(&w.as_str()))
-        })
-    })
+    const BUILT: &[&str] = &[
+        "wheel", "wheels", "dist", "build", "package", "binary", "binaries", "cli", "release",
+    ];
+    const EXTENSIONS: &[&str] = &[
+        ".whl", ".jar", ".war", ".deb", ".rpm", ".apk", ".exe", ".dll", ".so", ".dylib", ".nupkg",
+    ];
+    let says_built = |v: &str| {
+        let v = v.to_lowercase();
+        super::names::words(&v).any(|w| BUILT.contains(&w.as_str()))
+            || v.split_whitespace()
+                .any(|p| EXTENSIONS.iter().any(|e| p.ends_with(e)))
+    };
+    ["name", "path"]
+        .iter()
+        .any(|k| step.with_text(k).is_some_and(|v| says_built(&v)))
+        || step.text("name").is_some_and(says_built)
 }
 
 /// Whether the job publishes the tables its program wrote: a command

@@ -403,6 +403,7 @@ fn scripts_in(path: &Path, root: &yaml::Node, out: &mut scripts::Scripts) {
         return;
     };
     let checkout = scripts::checkout_root(path);
+    let own_dirs = scripts::own_checkout_dirs(root);
     let mut runs: Vec<(Option<&str>, &[shell::Command])> = Vec::new();
     for step in flow.jobs.iter().flat_map(|j| &j.steps) {
         if let Some(script) = &step.script {
@@ -424,11 +425,12 @@ fn scripts_in(path: &Path, root: &yaml::Node, out: &mut scripts::Scripts) {
             let Some(rel) = scripts::script_path(c, wd) else {
                 continue;
             };
-            let file = checkout.join(&rel);
-            if out.has(&file) {
-                continue;
-            }
-            if let Some(text) = read_inside(&file, &checkout) {
+            // The first of its places that is a file of the repository.
+            let read = scripts::in_repository(&rel, &own_dirs)
+                .map(|place| checkout.join(place))
+                .take_while(|file| !out.has(file))
+                .find_map(|file| read_inside(&file, &checkout).map(|text| (file, text)));
+            if let Some((file, text)) = read {
                 out.insert(file, text);
             }
         }
@@ -529,7 +531,8 @@ pub fn lint_text(
         }
     };
     let here = scripts::checkout_root(path);
-    let beside = scripts::Beside::new(&neighbours.scripts, here.clone());
+    let beside = scripts::Beside::new(&neighbours.scripts, here.clone())
+        .with_own_dirs(scripts::own_checkout_dirs(&root));
     let mut flow = workflow::read_beside(&root, Some(&beside)).map_err(|e| LintError::Script {
         path: name.clone(),
         line: e.at.line,

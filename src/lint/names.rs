@@ -97,6 +97,11 @@ fn provisions(said: &[String]) -> bool {
             "destroy",
             "delete",
             "shutdown",
+            // Or a tool or verb that stands machines up (chainflip's
+            // `terraform-benchmarks-runner`, "Deploy/Destroy Benchmarks
+            // Runner").
+            "terraform",
+            "deploy",
         ]
         .contains(&w.as_str())
     });
@@ -168,11 +173,31 @@ fn shown_words(job: &Job<'_>) -> Vec<String> {
 
 /// Whether a name's words say it runs the benchmarks ("Run benchmarks
 /// and publish", pylcm's GPU job and its step): a chore said after the
-/// running does not undo it.
+/// running does not undo it, nor one said before it ("Build CPython and
+/// run pyperformance benchmarks"). The benchmarks may be named up to
+/// two words after the running ("run the benchmarks", "run pyperformance
+/// benchmarks"), not negated ("run non-perf tests") nor past a
+/// preposition ("Detect if running on perf hardware" runs what it runs
+/// on a machine named so) or a chore ("Run build benches" builds them).
 fn says_running(said: &[String]) -> bool {
-    said.windows(2).any(|p| {
-        matches!(p, [run, what] if ["run", "runs", "running"].contains(&run.as_str())
-            && bench_or_perf_word(what))
+    const PLACES: &[&str] = &[
+        "on", "in", "at", "with", "for", "against", "under", "inside", "over", "via", "from",
+    ];
+    said.iter().enumerate().any(|(i, run)| {
+        let after = said.get(i.saturating_add(1)..).unwrap_or_default();
+        ["run", "runs", "running"].contains(&run.as_str())
+            && after
+                .iter()
+                .take(3)
+                .take_while(|w| !PLACES.contains(&w.as_str()) && !CHORES.contains(&w.as_str()))
+                .enumerate()
+                .any(|(j, w)| {
+                    let negated = j
+                        .checked_sub(1)
+                        .and_then(|k| after.get(k))
+                        .is_some_and(|p| ["non", "no", "not"].contains(&p.as_str()));
+                    !negated && (bench_or_perf_word(w) || named_benchmark_program(w))
+                })
     })
 }
 
@@ -317,6 +342,17 @@ fn named_benchmark_program(word: &str) -> bool {
         // (mlperf-automations' jobs on self-hosted GPU machines with no
         // timeout).
         "mlperf",
+        // Storage, system and network benchmarks known by a name that
+        // only ends in `bench` or `perf` (Western Digital's `zbdbench` for
+        // zoned block devices, run by zenfs's nightly job).
+        "zbdbench",
+        "filebench",
+        "lmbench",
+        "unixbench",
+        "geekbench",
+        "iperf",
+        "iperf3",
+        "coremark",
     ]
     .contains(&word)
 }
@@ -372,7 +408,28 @@ pub fn sends_word(word: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::pushes_what_it_made;
+    use super::{pushes_what_it_made, says_running, words};
+
+    #[test]
+    fn running_the_benchmarks_is_said_a_few_words_on_not_past_a_chore_or_a_place() {
+        let said = |n: &str| says_running(&words(n).collect::<Vec<_>>());
+        for yes in [
+            "Run benchmarks and publish",
+            "Build CPython and run pyperformance benchmarks",
+            "run the benchmarks",
+            "Run ZBDBench",
+        ] {
+            assert!(said(yes), "{yes}");
+        }
+        for no in [
+            "Detect if running on perf hardware",
+            "Run build benches",
+            "run non-perf tests",
+            "Run unit tests",
+        ] {
+            assert!(!said(no), "{no}");
+        }
+    }
 
     #[test]
     fn an_action_pushing_what_the_job_made_is_not_an_image_push() {

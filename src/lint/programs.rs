@@ -10,7 +10,18 @@ use super::shell::{Command, assignment, file_name};
 /// Whether a program (by its file name) is one of the job's own, neither
 /// a report ([`SAYS`]) nor set-up ([`PLUMBING`]).
 pub fn own_program(name: &str) -> bool {
-    !SAYS.contains(&name) && !PLUMBING.contains(&name) && !SYNTAX.contains(&name)
+    !SAYS.contains(&name)
+        && !PLUMBING.contains(&name)
+        && !SYNTAX.contains(&name)
+        && !redirection(name)
+}
+
+/// A redirection where a command's name would stand: a group's output
+/// sent on, `{ echo a=1; echo b=2; } >> "$GITHUB_OUTPUT"` (its `}` is
+/// the shell's, `>>` no program), also `2>`, `&>`, `>|`.
+fn redirection(word: &str) -> bool {
+    let rest = word.trim_start_matches(|c: char| c.is_ascii_digit() || c == '&');
+    rest.starts_with(['<', '>'])
 }
 
 /// The shell's own words where a command's would stand (`for p in ...`,
@@ -40,6 +51,7 @@ const PLUMBING: &[&str] = &[
     "chmod",
     "chown",
     "touch",
+    "mktemp",
     "git",
     "gh",
     "curl",
@@ -428,9 +440,23 @@ fn bench_subcommand(base: &str, words: &[&str]) -> bool {
     } else {
         1
     };
-    words
-        .get(at)
-        .is_some_and(|w| matches!(*w, "bench" | "benchmark" | "benchmarks"))
+    words.get(at).is_some_and(|w| bench_target(w))
+}
+
+/// A subcommand or build target that runs the benchmarks: `bench`, or
+/// one that begins with it, `bench-iai` (`just bench-iai`: physa-db's
+/// iai-callgrind suite), `benchmark-json`, `bench:all`; not one that
+/// names a chore after it, `bench-docs`, `bench-build`.
+fn bench_target(word: &str) -> bool {
+    const CHORES: &[&str] = &[
+        "docs", "doc", "build", "compile", "setup", "install", "deps", "lint", "clean", "check",
+        "prepare", "report", "publish", "upload", "fmt", "format",
+    ];
+    let mut parts = word.split(['-', '_', ':']);
+    parts
+        .next()
+        .is_some_and(|w| matches!(w, "bench" | "benchmark" | "benchmarks"))
+        && parts.all(|p| !CHORES.contains(&p))
 }
 
 #[cfg(test)]
@@ -440,6 +466,30 @@ mod tests {
 
     fn runs(script: &str) -> bool {
         commands(script).unwrap().iter().any(benchmark_command)
+    }
+
+    #[test]
+    fn a_target_beginning_with_bench_runs_them_unless_it_names_a_chore() {
+        for yes in [
+            "just bench-iai",
+            "just benchmark-json",
+            "npm run bench:all",
+            "make bench",
+        ] {
+            assert!(runs(yes), "{yes}");
+        }
+        for no in ["make bench-docs", "just bench-build", "make build-benches"] {
+            assert!(!runs(no), "{no}");
+        }
+    }
+
+    #[test]
+    fn a_redirection_where_a_name_would_stand_is_no_program() {
+        for word in [">>", ">", "2>", "&>", "<", ">|"] {
+            assert!(!own_program(word), "{word}");
+        }
+        assert!(own_program("solver"));
+        assert!(!own_program("mktemp"));
     }
 
     #[test]

@@ -20,6 +20,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use super::shell::{self, Command, Vars, assignment, file_name, functions};
+use super::yaml::Node;
 
 /// The largest script read: a setup script is a few KiB.
 pub const SCRIPT_LIMIT: u64 = 256 * 1024;
@@ -56,6 +57,8 @@ impl Scripts {
 pub struct Beside<'s> {
     pub scripts: &'s Scripts,
     pub root: PathBuf,
+    /// Folders the file's jobs check the repository itself out into.
+    own_dirs: Vec<String>,
     /// The bytes of script still to be spliced into this file's steps (of
     /// [`MAX_SPLICED_BYTES`]).
     left: Cell<usize>,
@@ -67,18 +70,87 @@ impl<'s> Beside<'s> {
         Beside {
             scripts,
             root,
+            own_dirs: Vec::new(),
             left: Cell::new(MAX_SPLICED_BYTES),
         }
+    }
+
+    /// The same, where the file's jobs also check the repository out into
+    /// `own_dirs` ([`own_checkout_dirs`]).
+    pub fn with_own_dirs(mut self, own_dirs: Vec<String>) -> Self {
+        self.own_dirs = own_dirs;
+        self
     }
 
     /// The text of the script at `rel`, when it was read and the file's
     /// budget of spliced bytes still holds it (which it then spends).
     fn text(&self, rel: &str) -> Option<&str> {
-        let text = self.scripts.0.get(&self.root.join(rel))?;
+        let text = in_repository(rel, &self.own_dirs)
+            .find_map(|r| self.scripts.0.get(&self.root.join(r)))?;
         let left = self.left.get().checked_sub(text.len())?;
         self.left.set(left);
         Some(text)
     }
+}
+
+/// The most folders one file's jobs check the repository out into that
+/// are looked through for a script (each is tried for every script).
+pub const MAX_OWN_DIRS: usize = 16;
+
+/// The folders a workflow's jobs check the repository itself out into
+/// (`actions/checkout` with no `repository:`, and a `path:`): a script
+/// under one (`./actions/scripts/run_benchmarks.sh` after a checkout
+/// with `path: actions`, LoAT's benchmark jobs) is the repository's
+/// `scripts/run_benchmarks.sh`. Plain relative paths only, at most
+/// [`MAX_OWN_DIRS`].
+pub fn own_checkout_dirs(root: &Node) -> Vec<String> {
+    let jobs = root.get("jobs").map(Node::entries).unwrap_or_default();
+    let steps = jobs
+        .iter()
+        .flat_map(|(_, job)| job.get("steps").map(Node::items).unwrap_or_default());
+    let mut dirs: Vec<String> = Vec::new();
+    for step in steps {
+        let checkout = step
+            .get("uses")
+            .and_then(Node::str)
+            .is_some_and(|u| u.starts_with("actions/checkout@"));
+        let with = step.get("with");
+        let path = with.and_then(|w| w.get("path")).and_then(Node::str);
+        let (true, None, Some(path)) = (checkout, with.and_then(|w| w.get("repository")), path)
+        else {
+            continue;
+        };
+        if let Some(dir) = plain_dir(path).filter(|d| !dirs.contains(d)) {
+            dirs.push(dir);
+        }
+        if dirs.len() >= MAX_OWN_DIRS {
+            break;
+        }
+    }
+    dirs
+}
+
+/// `rel`, then `rel` without one of `own_dirs` in front of it: where the
+/// repository's own file may be.
+pub fn in_repository<'r>(rel: &'r str, own_dirs: &'r [String]) -> impl Iterator<Item = &'r str> {
+    std::iter::once(rel).chain(own_dirs.iter().filter_map(move |d| {
+        rel.strip_prefix(d.as_str())
+            .and_then(|r| r.strip_prefix('/'))
+            .filter(|r| !r.is_empty())
+    }))
+}
+
+/// A folder's plain relative path without `./` parts and a trailing `/`.
+fn plain_dir(path: &str) -> Option<String> {
+    let odd = |c: char| matches!(c, '$' | '{' | '}' | '~' | '\\' | '*' | '?' | '`');
+    if path.starts_with('/') || path.contains(odd) {
+        return None;
+    }
+    let parts: Vec<&str> = path
+        .split('/')
+        .filter(|p| !p.is_empty() && *p != ".")
+        .collect();
+    (!parts.is_empty() && !parts.contains(&"..")).then(|| parts.join("/"))
 }
 
 /// The root of the repository a workflow at `workflow` belongs to: the
@@ -127,6 +199,27 @@ fn container_script(words: &[&str]) -> Option<usize> {
         .position(|w| w.starts_with("./") && w.ends_with(".sh"))
 }
 
+/// Where the command a wrapper runs starts in `words`: after `nix
+/// develop`'s or `nix shell`'s `--command` (`nix develop '.#bench'
+/// --command ./scripts/ci-bench.sh out.json`: charon's benchmarks run in
+/// its flake's shell), or after a prefix that runs the rest as it is
+/// (`sudo`, `time`, `nohup`, `env`, with their options and, for `env`,
+/// the variables it sets). 0 when `words` is no such wrapper.
+fn wrapped_from(words: &[&str]) -> usize {
+    const PREFIXES: &[&str] = &["sudo", "time", "nohup", "env"];
+    match words {
+        ["nix", "develop" | "shell", rest @ ..] => rest
+            .iter()
+            .position(|w| *w == "--command" || *w == "-c")
+            .map_or(0, |p| p.saturating_add(3)),
+        [first, rest @ ..] if PREFIXES.contains(&file_name(first)) => rest
+            .iter()
+            .position(|w| !w.starts_with('-') && !assignment(w))
+            .map_or(0, |p| p.saturating_add(1)),
+        _ => 0,
+    }
+}
+
 /// The word of `c` that names the script it runs, and the words after it
 /// (the script's arguments), as [`script_path`] takes them.
 fn script_word(c: &Command) -> Option<(&str, Vec<&str>)> {
@@ -138,6 +231,7 @@ fn script_word(c: &Command) -> Option<(&str, Vec<&str>)> {
         .map(|w| w.text.as_str())
         .skip_while(|w| assignment(w))
         .collect();
+    let words = words.get(wrapped_from(&words)..).unwrap_or_default();
     let name = *words.first()?;
     let at = if shell::SHELLS.contains(&file_name(name)) {
         words
@@ -150,7 +244,7 @@ fn script_word(c: &Command) -> Option<(&str, Vec<&str>)> {
     } else if name.contains('/') {
         0
     } else {
-        container_script(&words)?
+        container_script(words)?
     };
     let word = *words.get(at)?;
     // Options choose among a script's modes (`setenv.sh --nightly`
@@ -278,6 +372,16 @@ mod tests {
             ("python3 tools/run.py", None),
             ("x.sh", None),
             ("make bench", None),
+            // Run by a wrapper.
+            (
+                "nix develop '.#bench' --command ./scripts/ci.sh out.json",
+                Some("scripts/ci.sh"),
+            ),
+            ("nix shell nixpkgs#jq -c bash ci/x.sh", Some("ci/x.sh")),
+            ("sudo -E ./ci/setup.sh", Some("ci/setup.sh")),
+            ("env A=1 B=2 bash ci/x.sh", Some("ci/x.sh")),
+            ("time ./bench.sh", Some("bench.sh")),
+            ("nix build .#bench", None),
         ] {
             assert_eq!(script_path(&first(line), None).as_deref(), want, "{line}");
         }
@@ -285,6 +389,20 @@ mod tests {
             script_path(&first("./run.sh"), Some("bench/")).as_deref(),
             Some("bench/run.sh")
         );
+    }
+
+    #[test]
+    fn a_script_under_a_folder_the_repository_is_checked_out_into_is_its_own() {
+        let root = crate::lint::yaml::parse(
+            "jobs:\n  a:\n    steps:\n      - uses: actions/checkout@v4\n        with:\n          path: ./actions/\n      - uses: actions/checkout@v4\n        with:\n          repository: o/other\n          path: other\n      - uses: actions/checkout@v4\n        with:\n          path: ../up\n",
+        )
+        .unwrap();
+        let dirs = own_checkout_dirs(&root);
+        assert_eq!(dirs, ["actions"]);
+        let places: Vec<&str> = in_repository("actions/scripts/x.sh", &dirs).collect();
+        assert_eq!(places, ["actions/scripts/x.sh", "scripts/x.sh"]);
+        let places: Vec<&str> = in_repository("other/x.sh", &dirs).collect();
+        assert_eq!(places, ["other/x.sh"]);
     }
 
     #[test]

@@ -431,6 +431,7 @@ fn the_lint_rules_do_no_io() {
         "status",
         "cache",
         "acted",
+        "handed",
         "hit",
         "hit_at",
         "pinned_ref",

@@ -115,7 +115,7 @@ impl Reads {
     fn of(job: &Job<'_>) -> Reads {
         let mut reads = Reads::default();
         for (position, step) in job.steps.iter().enumerate() {
-            let run = step.text("run").unwrap_or("");
+            let run = script_text(step);
             let compared = OnceCell::new();
             // In an `if:` only a test for the failure acts on it.
             let compared_as = |name: &str, in_if: bool| {
@@ -174,6 +174,14 @@ impl Reads {
     }
 }
 
+/// A step's script, whose comparisons are read: its `run:`, or an
+/// actions/github-script step's `script:`.
+pub(super) fn script_text<'s>(step: &Step<'s>) -> &'s str {
+    step.text("run")
+        .or_else(|| step.with("script").and_then(Node::str))
+        .unwrap_or("")
+}
+
 /// Every `steps.<id>.outcome` and `.conclusion` in a node's scalars: the
 /// id, the scalar's text, where the read starts in it and the text after.
 fn for_each_result(node: &Node, mut found: impl FnMut(&str, &str, usize, &str)) {
@@ -204,10 +212,10 @@ fn assigned_name(before: &str) -> Option<&str> {
 /// ... ]]`), read in one pass over its `$`s: for each name, whether a
 /// comparison tells success from failure, and whether one tests for the
 /// failure.
-struct Compared(BTreeMap<String, (bool, bool)>);
+pub(super) struct Compared(BTreeMap<String, (bool, bool)>);
 
 impl Compared {
-    fn of(script: &str) -> Compared {
+    pub(super) fn of(script: &str) -> Compared {
         let mut found: BTreeMap<String, (bool, bool)> = BTreeMap::new();
         for (at, _) in script.match_indices('$') {
             let rest = script.get(at.saturating_add(1)..).unwrap_or("");
@@ -234,10 +242,25 @@ impl Compared {
             entry.0 |= on_result(after);
             entry.1 |= on_failure(after);
         }
+        // A script of JavaScript reads its environment as `process.env.X`
+        // (whitenoise-rs' hotspot issue: `process.env.BENCHMARK_OUTCOME ===
+        // 'success'`).
+        for (at, m) in script.match_indices("process.env.") {
+            let rest = script.get(at.saturating_add(m.len())..).unwrap_or("");
+            let len = rest
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(rest.len());
+            let (name, after) = rest.split_at(len);
+            if !name.is_empty() {
+                let entry = found.entry(name.to_owned()).or_default();
+                entry.0 |= on_result(after);
+                entry.1 |= on_failure(after);
+            }
+        }
         Compared(found)
     }
 
-    fn get(&self, name: &str) -> Option<&(bool, bool)> {
+    pub(super) fn get(&self, name: &str) -> Option<&(bool, bool)> {
         self.0.get(name)
     }
 }
@@ -337,7 +360,13 @@ fn compared(after: &str) -> Option<(bool, String)> {
     let after = after.get(..end).unwrap_or(after);
     let skip = |t: &str| t.trim_start_matches([' ', '}', '"', '\'', ')']).to_owned();
     let rest = skip(after);
-    let (equal, rest) = if let Some(r) = rest.strip_prefix("==") {
+    // JavaScript's strict comparisons too (`=== 'success'`, an
+    // actions/github-script step's).
+    let (equal, rest) = if let Some(r) = rest.strip_prefix("===") {
+        (true, r)
+    } else if let Some(r) = rest.strip_prefix("!==") {
+        (false, r)
+    } else if let Some(r) = rest.strip_prefix("==") {
         (true, r)
     } else if let Some(r) = rest.strip_prefix("!=") {
         (false, r)
@@ -351,7 +380,7 @@ fn compared(after: &str) -> Option<(bool, String)> {
 
 /// Whether the text after a step's result tests for its failure
 /// (`== 'failure'`, `}}" = "failure"`, `!= 'success'`).
-fn on_failure(after: &str) -> bool {
+pub(super) fn on_failure(after: &str) -> bool {
     compared(after).is_some_and(|(equal, value)| {
         if equal {
             value.starts_with("failure")
@@ -363,7 +392,7 @@ fn on_failure(after: &str) -> bool {
 
 /// Whether the text after a step's result compares it with `success` or
 /// `failure`, either way: a value that tells the two apart.
-fn on_result(after: &str) -> bool {
+pub(super) fn on_result(after: &str) -> bool {
     compared(after)
         .is_some_and(|(_, value)| value.starts_with("success") || value.starts_with("failure"))
 }

@@ -14,6 +14,7 @@ pub mod checkouts;
 pub mod expressions;
 pub mod git;
 pub mod group;
+pub mod handed;
 pub mod jobs;
 pub mod later;
 pub mod loops;
@@ -73,32 +74,69 @@ fn is_sha(text: &str) -> bool {
 
 /// A ref that names a fixed commit, or cannot be told: a full SHA, a
 /// variable or expression (assumed resolved), a version tag (`v1.2`).
+/// Not an expression or a shell default that falls back to a branch
+/// written out: `${{ inputs.ref || 'main' }}`, `${REF:-master}`, nor one
+/// whose fallback is any literal that names no fixed commit
+/// (timefold's `... && 'main' || '1.x'`, the maintenance line).
 fn pinned_ref(text: &str) -> bool {
     let t = text.trim();
-    // `${{ inputs.ref || 'main' }}`, and the shell's `${REF:-main}` (or
-    // `${REF-main}`, `${REF:=main}`): the branch whenever nothing is given.
-    let moving_default = ["main", "master", "develop"].iter().any(|b| {
-        t.contains(&format!("|| '{b}'"))
-            || t.contains(&format!("|| \"{b}\""))
-            || t.contains(&format!("-{b}}}"))
-            || t.contains(&format!("={b}}}"))
-    });
-    !moving_default
-        && (is_sha(t)
-            || t.contains('$')
-            || t.strip_prefix('v')
-                .unwrap_or(t)
-                .starts_with(|c: char| c.is_ascii_digit())
-                && !maintenance_branch(t)
-            || prefixed_release(t))
+    !falls_back_to_a_branch(t) && (t.contains('$') || fixed_literal(t))
 }
 
-/// Two numbers alone (`7.2`, `1.16`): redis's `7.2` is a branch that
-/// takes each fix, its releases are `7.2.4`. With a `v` (`v1.2`) it is
-/// read as a tag, as actions' `v4` is.
+/// Whether a literal ref names a fixed commit: a full SHA, or a version
+/// tag (`v1.2`, `1.2.3`, `r1.16.0`), not a maintenance line (`7.2`,
+/// `1.x`).
+fn fixed_literal(t: &str) -> bool {
+    is_sha(t)
+        || t.strip_prefix('v')
+            .unwrap_or(t)
+            .starts_with(|c: char| c.is_ascii_digit())
+            && !maintenance_branch(t)
+        || prefixed_release(t)
+}
+
+/// Whether `t` falls back to a moving literal when what comes first is
+/// empty: `|| 'x'` in an expression, `${NAME:-x}` (or `-`, `:=`, `=`) in
+/// the shell, `x` not empty and no fixed commit.
+fn falls_back_to_a_branch(t: &str) -> bool {
+    let moving = |lit: &str| !lit.is_empty() && !lit.contains('$') && !fixed_literal(lit);
+    let expression = t.match_indices("||").any(|(at, _)| {
+        let rest = t.get(at.saturating_add(2)..).unwrap_or("").trim_start();
+        let Some(quote) = rest.chars().next().filter(|c| matches!(c, '\'' | '"')) else {
+            return false;
+        };
+        rest.get(1..)
+            .and_then(|r| r.split_once(quote))
+            .is_some_and(|(lit, _)| moving(lit))
+    });
+    let shell = t.match_indices("${").any(|(at, _)| {
+        let inner = t.get(at.saturating_add(2)..).unwrap_or("");
+        let Some((inner, _)) = inner.split_once('}') else {
+            return false;
+        };
+        let Some(op) = inner.find([':', '-', '=']) else {
+            return false;
+        };
+        let (name, rest) = inner.split_at(op);
+        let rest = rest.strip_prefix(':').unwrap_or(rest);
+        !name.is_empty()
+            && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+            && rest
+                .strip_prefix(['-', '='])
+                .is_some_and(|d| moving(d.trim_matches(['"', '\''])))
+    });
+    expression || shell
+}
+
+/// Two numbers alone (`7.2`, `1.16`), or a number and `x` (`1.x`, a
+/// maintenance line): redis's `7.2` is a branch that takes each fix, its
+/// releases are `7.2.4`. With a `v` (`v1.2`) it is read as a tag, as
+/// actions' `v4` is.
 fn maintenance_branch(t: &str) -> bool {
     let number = |p: &str| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit());
+    let line = t.strip_prefix('v').unwrap_or(t);
     matches!(t.split('.').collect::<Vec<_>>().as_slice(), [major, minor] if number(major) && number(minor))
+        || matches!(line.split('.').collect::<Vec<_>>().as_slice(), [.., last] if *last == "x" || *last == "X")
 }
 
 /// A release tag whose version follows a word: `r1.16.0` (nvc),
@@ -284,8 +322,34 @@ mod tests {
             // Two numbers alone: redis's maintenance branch `7.2`.
             "7.2",
             "1.2",
+            // A maintenance line.
+            "1.x",
+            "v2.x",
         ] {
             assert!(!pinned_ref(moving), "{moving}");
+        }
+    }
+
+    #[test]
+    fn a_fallback_to_any_branch_written_out_moves() {
+        for moving in [
+            "${{ inputs.ref || 'main' }}",
+            "${{ inputs.version == '2.x' && 'main' || '1.x' }}",
+            "${{ inputs.ref || \"development\" }}",
+            "${REF:-master}",
+            "${REF:=dev}",
+        ] {
+            assert!(!pinned_ref(moving), "{moving}");
+        }
+        for pinned in [
+            "${{ inputs.ref }}",
+            "${{ inputs.ref || 'v1.9.3' }}",
+            "${{ inputs.sha || github.sha }}",
+            "${{ inputs.ref || '' }}",
+            "${REF:-$DEFAULT}",
+            "${SHA:0:7}",
+        ] {
+            assert!(pinned_ref(pinned), "{pinned}");
         }
     }
 }

@@ -8,7 +8,7 @@ use std::cell::OnceCell;
 
 use super::acted::{Later, says_loudly};
 use super::{about_baseline, hit, measuring_steps};
-use crate::lint::evidence::{Benchmarks, step_runs_benchmarks};
+use crate::lint::evidence::{Benchmarks, step_runs_a_program, step_runs_benchmarks};
 use crate::lint::finding::Hit;
 use crate::lint::names::{self, step_cleans_up};
 use crate::lint::programs::invoked;
@@ -20,7 +20,7 @@ use rustc_hash::FxHashSet;
 pub fn check(w: &Workflow<'_>, bench: &Benchmarks, hits: &mut Vec<Hit>) {
     for (i, job) in w.jobs.iter().enumerate() {
         if bench.job(i) {
-            silent_baseline(job, hits);
+            silent_baseline(w, job, hits);
             discard_partial(job, hits);
         }
     }
@@ -51,12 +51,24 @@ fn about_results(step: &Step<'_>) -> bool {
         })
 }
 
+/// Whether a step runs none of the project's programs, only set-up (`gh
+/// run download`, `mkdir`, `ls`), and says a warning where it fails
+/// (`|| echo "::warning::Failed to download baseline"`): noir-bench's
+/// baseline download, continued on error, hides no failure.
+fn fetches_loudly(step: &Step<'_>) -> bool {
+    !step_runs_a_program(step)
+        && step
+            .script
+            .as_ref()
+            .is_some_and(|s| s.commands.iter().any(says_loudly))
+}
+
 fn continues(n: &Node) -> Option<&Node> {
     n.get("continue-on-error")
         .filter(|c| c.str() == Some("true"))
 }
 
-fn silent_baseline(job: &Job<'_>, hits: &mut Vec<Hit>) {
+fn silent_baseline(w: &Workflow<'_>, job: &Job<'_>, hits: &mut Vec<Hit>) {
     if let Some(c) = continues(job.node) {
         hits.push(hit("silent-baseline", c.at, job, None));
     }
@@ -84,8 +96,12 @@ fn silent_baseline(job: &Job<'_>, hits: &mut Vec<Hit>) {
         // failure a later step reads is handled, not hidden.
         if step.script.is_some()
             && let Some(c) = continues(step.node)
+            && !fetches_loudly(step)
             && !later.outcome(index)
             && !later.env(index)
+            && !step
+                .text("id")
+                .is_some_and(|id| super::handed::later_job_acts(w, job, id))
         {
             hits.push(hit("silent-baseline", c.at, job, Some(step)));
         }

@@ -57,6 +57,20 @@ fn here_documents_fed_to_a_shell_are_read_others_skipped() {
     assert!(c.iter().any(|c| c.0 == ["echo", "done"]));
 }
 
+/// A here-string (`<<<`) feeds its word to the command: the lines after
+/// it are the script's, not a heredoc's body (charon's benchmark loop
+/// clones each crate after `read -r url dir <<< "..."`).
+#[test]
+fn a_here_string_opens_no_here_document() {
+    let c = names("read -r url dir <<< \"$x\"\ngit clone \"$url\" d\necho done\n");
+    assert!(
+        c.iter()
+            .any(|c| c.0.first().is_some_and(|w| w == "git") && c.0.len() == 4),
+        "{c:?}"
+    );
+    assert!(c.iter().any(|c| c.0 == ["echo", "done"]));
+}
+
 /// Issue 26: 40 KB of 20,000 nested `$(` overflowed the stack (and
 /// copied every body at every level). Deeper than the limit is an
 /// error that says where.

@@ -65,7 +65,9 @@ impl<'a> Tokens<'a> {
 
     fn end_word(&mut self) {
         if let Some(w) = self.word.take() {
-            if let Some(d) = w.text.strip_prefix("<<") {
+            // `<<<` is a here-string (`read -r a b <<< "$x"`): its word is
+            // the input, and no heredoc body follows on the next lines.
+            if let Some(d) = w.text.strip_prefix("<<").filter(|d| !d.starts_with('<')) {
                 let strip = d.starts_with('-');
                 let d = d.trim_start_matches('-').trim_matches(['\'', '"']);
                 if !d.is_empty() {

@@ -26,6 +26,8 @@ mod heldout23;
 mod heldout24;
 mod heldout25;
 mod heldout26;
+mod heldout27;
+mod heldout28;
 mod heldout5;
 mod heldout6;
 mod heldout6_mends;
