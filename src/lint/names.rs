@@ -49,7 +49,7 @@ pub fn job_does_chores(job: &Job<'_>) -> bool {
     // `summarize-benchmarks`).
     let timed = said.iter().any(|w| w == "time" || w == "times");
     said.iter().any(|w| {
-        (w != "compile" || !timed) && CHORES.contains(&w.as_str())
+        (w != "compile" || !timed) && chore(w)
             || HANDLES.contains(&w.as_str())
             || SUMS_UP.contains(&w.as_str())
     }) || provisions(&said)
@@ -155,10 +155,14 @@ pub fn prepares_benchmarks(name: &str) -> bool {
         return false;
     }
     said.iter().any(|w| {
-        CHORES.contains(&w.as_str())
+        chore(w)
             // Or looks at the machine or the work first (typeberry-testing's
             // `detect-perf` action says whether it runs on perf hardware).
             || ["check", "validate", "detect"].contains(&w.as_str())
+            // Or makes their inputs ("Generate TPC-H Data": SparkCyclone's
+            // `dbgen`, before its tests); a job so named may still measure
+            // what it made (ion-python's "Generate Data" job).
+            || ["generate", "generating", "generates"].contains(&w.as_str())
             || HANDLES.contains(&w.as_str())
             || names_results(w)
     }) || sets_up(&said)
@@ -189,7 +193,7 @@ fn says_running(said: &[String]) -> bool {
             && after
                 .iter()
                 .take(3)
-                .take_while(|w| !PLACES.contains(&w.as_str()) && !CHORES.contains(&w.as_str()))
+                .take_while(|w| !PLACES.contains(&w.as_str()) && !chore(w))
                 .enumerate()
                 .any(|(j, w)| {
                     let negated = j
@@ -253,6 +257,15 @@ const SUMS_UP: &[&str] = &["summarize", "summarise"];
 /// Whether a word names results measured before or summing them up.
 fn names_results(word: &str) -> bool {
     RESULTS.contains(&word) || SUMS_UP.contains(&word)
+}
+
+/// Whether a word names a chore, also as its `-ing` or `-s` form
+/// ("Installing benchmark": skyhookdm's clone-and-install job; "Building").
+fn chore(word: &str) -> bool {
+    CHORES.iter().any(|c| {
+        let stem = c.strip_suffix('e').unwrap_or(c);
+        word == *c || word.strip_suffix("ing") == Some(stem) || word.strip_suffix('s') == Some(*c)
+    })
 }
 
 /// Words that name a chore around the benchmarks, not running them.

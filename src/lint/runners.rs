@@ -70,7 +70,8 @@ pub fn github_hosted(label: &str) -> bool {
 }
 
 /// Labels of runners a provider hosts and bills by the minute (Depot,
-/// Namespace, Blacksmith, BuildJet, WarpBuild, Ubicloud, RunsOn): like
+/// Namespace, Blacksmith, BuildJet, WarpBuild, Ubicloud, RunsOn,
+/// CodSpeed): like
 /// GitHub's own, a job on one is freed when it ends or times out.
 pub fn provider_hosted(label: &str) -> bool {
     [
@@ -83,6 +84,9 @@ pub fn provider_hosted(label: &str) -> bool {
         "ubicloud-",
         "runs-on=",
         "runs-on/",
+        // CodSpeed's macro runners (`codspeed-macro`), on its own
+        // machines, run for its benchmark jobs alone (stenciljs/core).
+        "codspeed-",
     ]
     .iter()
     .any(|p| label.starts_with(p))
