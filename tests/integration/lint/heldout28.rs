@@ -1,5 +1,5 @@
 //! `lint` on the shapes the twenty-eighth held-out set found wrongly or
-//! missed (issue 49; BENCHMARKS.md, "Mends after held-out 27 and 28").
+//! missed (issue 49; BENCHMARKS.md, "Mends after held-out 27, 28 and 29").
 //! Each fixture in `tests/fixtures/lint/heldout28/` is a real workflow's
 //! shape cut down and written anew, with a look-alike beside it.
 
