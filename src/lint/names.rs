@@ -261,7 +261,7 @@ fn names_results(word: &str) -> bool {
 
 /// Whether a word names a chore, also as its `-ing` or `-s` form
 /// ("Installing benchmark": skyhookdm's clone-and-install job; "Building").
-fn chore(word: &str) -> bool {
+pub fn chore(word: &str) -> bool {
     CHORES.iter().any(|c| {
         let stem = c.strip_suffix('e').unwrap_or(c);
         word == *c || word.strip_suffix("ing") == Some(stem) || word.strip_suffix('s') == Some(*c)

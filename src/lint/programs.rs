@@ -448,15 +448,16 @@ fn bench_subcommand(base: &str, words: &[&str]) -> bool {
 /// iai-callgrind suite), `benchmark-json`, `bench:all`; not one that
 /// names a chore after it, `bench-docs`, `bench-build`.
 fn bench_target(word: &str) -> bool {
-    const CHORES: &[&str] = &[
-        "docs", "doc", "build", "compile", "setup", "install", "deps", "lint", "clean", "check",
-        "prepare", "report", "publish", "upload", "fmt", "format",
+    // Besides the chores any name may say (`names::chore`), a target's
+    // own: its docs, dependencies, checks, report, formatting.
+    const TARGET_CHORES: &[&str] = &[
+        "docs", "doc", "deps", "check", "report", "publish", "upload", "fmt", "format",
     ];
     let mut parts = word.split(['-', '_', ':']);
     parts
         .next()
         .is_some_and(|w| matches!(w, "bench" | "benchmark" | "benchmarks"))
-        && parts.all(|p| !CHORES.contains(&p))
+        && parts.all(|p| !super::names::chore(p) && !TARGET_CHORES.contains(&p))
 }
 
 #[cfg(test)]

@@ -120,7 +120,7 @@ pub fn own_checkout_dirs(root: &Node) -> Vec<String> {
         else {
             continue;
         };
-        if let Some(dir) = plain_dir(path).filter(|d| !dirs.contains(d)) {
+        if let Some(dir) = plain_path(path).filter(|d| !dirs.contains(d)) {
             dirs.push(dir);
         }
         if dirs.len() >= MAX_OWN_DIRS {
@@ -140,8 +140,9 @@ pub fn in_repository<'r>(rel: &'r str, own_dirs: &'r [String]) -> impl Iterator<
     }))
 }
 
-/// A folder's plain relative path without `./` parts and a trailing `/`.
-fn plain_dir(path: &str) -> Option<String> {
+/// A plain relative path (a file's or a folder's) without its `./` parts
+/// and a trailing `/`: none with `..`, a variable or an expression.
+fn plain_path(path: &str) -> Option<String> {
     let odd = |c: char| matches!(c, '$' | '{' | '}' | '~' | '\\' | '*' | '?' | '`');
     if path.starts_with('/') || path.contains(odd) {
         return None;
@@ -269,18 +270,7 @@ fn script_word(c: &Command) -> Option<(&str, Vec<&str>)> {
 /// `path` without its `./` parts when it is a plain relative path to a
 /// `.sh` file.
 fn plain(path: &str) -> Option<String> {
-    let odd = |c: char| matches!(c, '$' | '{' | '}' | '~' | '\\' | '*' | '?' | '`');
-    if !path.ends_with(".sh") || path.starts_with('/') || path.contains(odd) {
-        return None;
-    }
-    let parts: Vec<&str> = path
-        .split('/')
-        .filter(|p| !p.is_empty() && *p != ".")
-        .collect();
-    if parts.is_empty() || parts.contains(&"..") {
-        return None;
-    }
-    Some(parts.join("/"))
+    path.ends_with(".sh").then(|| plain_path(path)).flatten()
 }
 
 /// `commands` with the commands of each repository script one of them

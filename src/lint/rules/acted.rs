@@ -217,45 +217,32 @@ pub(super) struct Compared(BTreeMap<String, (bool, bool)>);
 impl Compared {
     pub(super) fn of(script: &str) -> Compared {
         let mut found: BTreeMap<String, (bool, bool)> = BTreeMap::new();
+        let mut note = |name: &str, after: &str| {
+            if !name.is_empty() {
+                let entry = found.entry(name.to_owned()).or_default();
+                entry.0 |= on_result(after);
+                entry.1 |= on_failure(after);
+            }
+        };
         for (at, _) in script.match_indices('$') {
             let rest = script.get(at.saturating_add(1)..).unwrap_or("");
             let (inner, braced) = match rest.strip_prefix('{') {
                 Some(inner) => (inner, true),
                 None => (rest, false),
             };
-            let len = inner
-                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-                .unwrap_or(inner.len());
-            let (name, after) = inner.split_at(len);
-            let after = if braced {
-                match after.strip_prefix('}') {
-                    Some(a) => a,
-                    None => continue,
-                }
-            } else {
-                after
-            };
-            if name.is_empty() {
-                continue;
+            let (name, after) = identifier(inner);
+            match (braced, after.strip_prefix('}')) {
+                (false, _) => note(name, after),
+                (true, Some(after)) => note(name, after),
+                (true, None) => {}
             }
-            let entry = found.entry(name.to_owned()).or_default();
-            entry.0 |= on_result(after);
-            entry.1 |= on_failure(after);
         }
         // A script of JavaScript reads its environment as `process.env.X`
         // (whitenoise-rs' hotspot issue: `process.env.BENCHMARK_OUTCOME ===
         // 'success'`).
         for (at, m) in script.match_indices("process.env.") {
-            let rest = script.get(at.saturating_add(m.len())..).unwrap_or("");
-            let len = rest
-                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-                .unwrap_or(rest.len());
-            let (name, after) = rest.split_at(len);
-            if !name.is_empty() {
-                let entry = found.entry(name.to_owned()).or_default();
-                entry.0 |= on_result(after);
-                entry.1 |= on_failure(after);
-            }
+            let (name, after) = identifier(script.get(at.saturating_add(m.len())..).unwrap_or(""));
+            note(name, after);
         }
         Compared(found)
     }
@@ -263,6 +250,15 @@ impl Compared {
     pub(super) fn get(&self, name: &str) -> Option<&(bool, bool)> {
         self.0.get(name)
     }
+}
+
+/// A variable's name at the start of `text` (letters, digits, `_`), and
+/// the text after it.
+fn identifier(text: &str) -> (&str, &str) {
+    let len = text
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(text.len());
+    text.split_at(len)
 }
 
 /// Every `steps.<id>.<kind>` in `text`: where it starts, the id, the

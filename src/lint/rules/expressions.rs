@@ -183,12 +183,7 @@ fn shell_default(word: &str) -> bool {
 
 fn shell_default_at(word: &str) -> Option<usize> {
     let open = word.find("${")?;
-    let inner = word.get(open.saturating_add(2)..)?;
-    let inner = inner.get(..inner.find('}')?)?;
-    let at = inner.find([':', '-', '='])?;
-    let (name, rest) = inner.split_at(at);
-    let rest = rest.strip_prefix(':').unwrap_or(rest);
-    let default = rest.strip_prefix(['-', '='])?;
+    let (name, default) = super::shell_default(word.get(open.saturating_add(2)..)?)?;
     let upper = name.to_uppercase();
     let commit = upper.contains("SHA") || upper.contains("COMMIT") || upper.contains("BEFORE");
     // A placeholder that says the commit is not known (`unknown`, `none`,
@@ -202,8 +197,7 @@ fn shell_default_at(word: &str) -> Option<usize> {
     );
     let branch =
         !default.is_empty() && !default.starts_with('$') && !is_sha(default) && !placeholder;
-    (commit && branch && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'))
-        .then_some(open)
+    (commit && branch).then_some(open)
 }
 
 fn first_before<'a>(scalars: &[(&str, &'a Scalar)]) -> Option<&'a Scalar> {

@@ -95,6 +95,18 @@ fn fixed_literal(t: &str) -> bool {
         || prefixed_release(t)
 }
 
+/// The variable and its default in the text after a `${`: `BASE_SHA:-main}`
+/// (or `-`, `:=`, which also assigns it, `=`) gives `BASE_SHA` and
+/// `main`; `None` when it sets no default (`${SHA:0:7}`, `${X#y}`).
+fn shell_default(after_open: &str) -> Option<(&str, &str)> {
+    let inner = after_open.get(..after_open.find('}')?)?;
+    let (name, rest) = inner.split_at(inner.find([':', '-', '='])?);
+    let rest = rest.strip_prefix(':').unwrap_or(rest);
+    let default = rest.strip_prefix(['-', '='])?;
+    let plain = !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+    plain.then_some((name, default))
+}
+
 /// Whether `t` falls back to a moving literal when what comes first is
 /// empty: `|| 'x'` in an expression, `${NAME:-x}` (or `-`, `:=`, `=`) in
 /// the shell, `x` not empty and no fixed commit.
@@ -110,20 +122,8 @@ fn falls_back_to_a_branch(t: &str) -> bool {
             .is_some_and(|(lit, _)| moving(lit))
     });
     let shell = t.match_indices("${").any(|(at, _)| {
-        let inner = t.get(at.saturating_add(2)..).unwrap_or("");
-        let Some((inner, _)) = inner.split_once('}') else {
-            return false;
-        };
-        let Some(op) = inner.find([':', '-', '=']) else {
-            return false;
-        };
-        let (name, rest) = inner.split_at(op);
-        let rest = rest.strip_prefix(':').unwrap_or(rest);
-        !name.is_empty()
-            && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
-            && rest
-                .strip_prefix(['-', '='])
-                .is_some_and(|d| moving(d.trim_matches(['"', '\''])))
+        shell_default(t.get(at.saturating_add(2)..).unwrap_or(""))
+            .is_some_and(|(_, d)| moving(d.trim_matches(['"', '\''])))
     });
     expression || shell
 }
