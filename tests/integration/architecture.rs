@@ -435,6 +435,7 @@ fn the_lint_rules_do_no_io() {
         "hit",
         "hit_at",
         "pinned_ref",
+        "shell_default",
         "positionals",
         "about_baseline",
         "about_benchmarks",
