@@ -216,6 +216,8 @@ fn exits_when_missing(script: &Script<'_>) -> Vec<Pos> {
     let mut branches: Vec<Option<bool>> = Vec::new();
     let mut previous: Option<&Command> = None;
     let mut group = false;
+    // Reading an `if`'s condition, before its `then`.
+    let mut condition = false;
     // A warning or error shown since the branch (or group) opened.
     let mut warned = false;
     for c in &script.commands {
@@ -244,6 +246,18 @@ fn exits_when_missing(script: &Script<'_>) -> Vec<Pos> {
         }
         let opens = c.keywords.iter().any(|k| k == "if" || k == "elif");
         if opens && let Some(b) = branches.last_mut() {
+            *b = file_test(c);
+        }
+        // A condition of several tests (`[ -z "$B" ] || [ ! -f "$B" ]`)
+        // tells the file's branch by the test of a file among them.
+        if c.keywords.iter().any(|k| k == "then") {
+            condition = false;
+        } else if opens {
+            condition = true;
+        } else if condition
+            && matches!(c.before, Sep::Or | Sep::And)
+            && let Some(b @ None) = branches.last_mut()
+        {
             *b = file_test(c);
         }
         // `[ -f x ] || cmd`, `[ ! -f x ] && cmd`: cmd runs when x is missing;

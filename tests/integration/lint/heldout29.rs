@@ -35,3 +35,15 @@ fn codspeeds_macro_runner_is_a_providers() {
         [at("long-timeout", 13)]
     );
 }
+
+/// network_system's comparison tests its baseline with two tests, `[ -z
+/// "$BASELINE" ] || [ ! -f "$BASELINE" ]`, then exits 0: the branch where
+/// the file is missing, found as a single test's is. The same shape that
+/// says a `::warning` first, and a condition of no file test, are not.
+#[test]
+fn a_condition_of_several_tests_tells_the_missing_files_branch() {
+    assert_eq!(
+        lint_in("heldout29", "baseline-or.yml"),
+        [at("silent-baseline", 18)]
+    );
+}
