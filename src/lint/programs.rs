@@ -422,6 +422,7 @@ pub fn benchmark_command(c: &Command) -> bool {
         || (runs_file && words.iter().take(4).any(|w| script_named_for_benchmarks(w)))
         || wrapped_script(base, &words)
         || built_perf_program(base, &words)
+        || super::names::load_generator(base, &words)
         || (base.starts_with("baseline-resolver") && has("compare"))
 }
 

@@ -38,8 +38,18 @@ pub fn measures_both_sides(c: &Command) -> bool {
 /// results) is no program.
 fn given_each_sides_program(c: &Command) -> bool {
     let (mut baseline, mut change) = (false, false);
+    // Plumbing given two folders (`cp -r base/ head/`) measures nothing.
+    if !invoked(c).is_some_and(|(base, _)| own_program(base)) {
+        return false;
+    }
     for w in c.words.iter().skip(1) {
         let program = w.text.split_whitespace().next().unwrap_or("");
+        if let Some(tree) = program.strip_suffix('/') {
+            let (b, ch) = tree_sides(tree);
+            baseline |= b && !ch;
+            change |= ch && !b;
+            continue;
+        }
         let file = file_name(program);
         if program.starts_with('-') || program.contains("://") || file.contains('.') {
             continue;
@@ -65,6 +75,19 @@ fn given_each_sides_program(c: &Command) -> bool {
         }
     }
     baseline && change
+}
+
+/// The sides a source tree given to a project's own program names, by
+/// the last word of its folder (mmtk's `jikesrvm-compare.sh
+/// mmtk-core-trunk/ mmtk-core-branch/`, which builds and measures each):
+/// a side's word, `trunk` for the baseline and `branch` for the change.
+fn tree_sides(tree: &str) -> (bool, bool) {
+    let folder = file_name(tree).to_ascii_lowercase();
+    let last = folder.rsplit(['-', '_']).next().unwrap_or("");
+    (
+        BASELINE.contains(&last) || ["trunk", "main", "master"].contains(&last),
+        CHANGE.contains(&last) || last == "branch",
+    )
 }
 
 /// Whether `c` bisects: `git bisect`, or a program, or a script a shell or
@@ -222,6 +245,12 @@ mod tests {
             "python cmp.py results/base/out.json results/head/out.json"
         ));
         assert!(!one("hyperfine ./head/app ./head/app2"));
+        // Each side's source tree, given to the project's own comparison.
+        assert!(one(
+            "./ci-perf-kit/scripts/jikesrvm-compare.sh mmtk-jikesrvm-trunk/ mmtk-core-trunk/ mmtk-jikesrvm-branch/ mmtk-core-branch/ report.md"
+        ));
+        assert!(!one("cp -r base/ head/"));
+        assert!(!one("./compare.sh mmtk-core-trunk/ other-tree/"));
         assert!(one("asv continuous origin/main HEAD"));
     }
 }

@@ -175,6 +175,27 @@ fn fallbacks(key: &str, s: &Scalar) -> Vec<usize> {
     found
 }
 
+/// Whether a variable's name says SHA as a word of its own (`BASE_SHA`,
+/// `baseSha`, `SHA1`), not inside another word: `BC_DL_BIG_SHARE` is a
+/// share of downloads, `SHAPE` a shape.
+fn names_sha(name: &str) -> bool {
+    name.char_indices().any(|(i, _)| {
+        let Some(found) = name.get(i..i.saturating_add(3)) else {
+            return false;
+        };
+        let next = name
+            .get(i.saturating_add(3)..)
+            .and_then(|r| r.chars().next());
+        found.eq_ignore_ascii_case("sha")
+            && match next {
+                None => true,
+                Some(c) if !c.is_ascii_alphabetic() => true,
+                // `baseShaValue`: a new word begins; `SHARE`: the same goes on.
+                Some(c) => found != "SHA" && c.is_ascii_uppercase(),
+            }
+    })
+}
+
 /// `${BASE_SHA:-main}` (or `:=`, which also assigns it, and `-`, `=`): a
 /// commit variable whose default is a branch.
 fn shell_default(word: &str) -> bool {
@@ -185,7 +206,7 @@ fn shell_default_at(word: &str) -> Option<usize> {
     let open = word.find("${")?;
     let (name, default) = super::shell_default(word.get(open.saturating_add(2)..)?)?;
     let upper = name.to_uppercase();
-    let commit = upper.contains("SHA") || upper.contains("COMMIT") || upper.contains("BEFORE");
+    let commit = names_sha(name) || upper.contains("COMMIT") || upper.contains("BEFORE");
     // A placeholder that says the commit is not known (`unknown`, `none`,
     // `n/a`: aas-benchmark-observatory's `${GITHUB_SHA:-unknown}` in the
     // environment it records) names no branch to check out.

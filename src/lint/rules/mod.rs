@@ -72,6 +72,15 @@ fn is_sha(text: &str) -> bool {
     text.len() == 40 && text.bytes().all(|b| b.is_ascii_hexdigit())
 }
 
+/// A SHA of 7 hex digits or more, as `git log --oneline` prints it: git
+/// resolves it to one commit (or refuses it as ambiguous), so it does not
+/// move. A digit among them tells it from a word (`deadbeef`, `facade`).
+fn abbreviated_sha(text: &str) -> bool {
+    (7..=40).contains(&text.len())
+        && text.bytes().all(|b| b.is_ascii_hexdigit())
+        && text.bytes().any(|b| b.is_ascii_digit())
+}
+
 /// A ref that names a fixed commit, or cannot be told: a full SHA, a
 /// variable or expression (assumed resolved), a version tag (`v1.2`).
 /// Not an expression or a shell default that falls back to a branch
@@ -83,11 +92,11 @@ fn pinned_ref(text: &str) -> bool {
     !falls_back_to_a_branch(t) && (t.contains('$') || fixed_literal(t))
 }
 
-/// Whether a literal ref names a fixed commit: a full SHA, or a version
-/// tag (`v1.2`, `1.2.3`, `r1.16.0`), not a maintenance line (`7.2`,
-/// `1.x`).
+/// Whether a literal ref names a fixed commit: a SHA, full or
+/// abbreviated (`git checkout b3612ef`), or a version tag (`v1.2`,
+/// `1.2.3`, `r1.16.0`), not a maintenance line (`7.2`, `1.x`).
 fn fixed_literal(t: &str) -> bool {
-    is_sha(t)
+    abbreviated_sha(t)
         || t.strip_prefix('v')
             .unwrap_or(t)
             .starts_with(|c: char| c.is_ascii_digit())
@@ -310,6 +319,8 @@ mod tests {
             "1.2.0",
             "7",
             "release_3.4.5rc1",
+            // An abbreviated SHA: QuantLib-Forge's `git checkout b3612ef`.
+            "b3612ef",
         ] {
             assert!(pinned_ref(pinned), "{pinned}");
         }
@@ -325,6 +336,9 @@ mod tests {
             // A maintenance line.
             "1.x",
             "v2.x",
+            // Hex letters alone are a word, and six digits too few.
+            "deadbeef",
+            "b3612e",
         ] {
             assert!(!pinned_ref(moving), "{moving}");
         }

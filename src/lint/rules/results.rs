@@ -41,14 +41,43 @@ fn about_results(step: &Step<'_>) -> bool {
     }
     step_runs_benchmarks(step)
         || about_baseline(&title)
+        || checks_measurements(&title)
         || step.script.as_ref().is_some_and(|s| {
             s.commands.iter().any(|c| {
                 c.name() != Some("echo")
-                    && c.words
-                        .iter()
-                        .any(|w| about_baseline(&w.text.to_lowercase()))
+                    && c.words.iter().enumerate().any(|(i, w)| {
+                        let previous = i.checked_sub(1).and_then(|p| c.words.get(p));
+                        about_baseline(&w.text.to_lowercase())
+                            && !regression_test(previous.map(|p| p.text.as_str()), &w.text)
+                    })
             })
         })
+}
+
+/// A step named for checking measurements against a bound: a check,
+/// guard, gate, threshold or budget of performance or benchmarks
+/// (gzippy's "Check performance guards", which runs its guard script on
+/// the aggregated results).
+fn checks_measurements(title: &str) -> bool {
+    let said: Vec<String> = names::words(title).collect();
+    let bound = ["check", "verify", "guard", "guards", "gate", "gates"]
+        .iter()
+        .chain(&["threshold", "thresholds", "budget", "budgets"]);
+    said.iter().any(|w| names::bench_or_perf_word(w))
+        && said.iter().any(|w| bound.clone().any(|b| w == b))
+}
+
+/// A test target named for regressions (`cargo test --test
+/// regression_ml_scorer_features`): a regression test checks behaviour,
+/// no baseline of measurements, unless named for benchmarks or
+/// performance (`--test performance_regression`).
+fn regression_test(previous: Option<&str>, word: &str) -> bool {
+    let target = match word.strip_prefix("--test=") {
+        Some(t) => t,
+        None if previous == Some("--test") => word,
+        None => return false,
+    };
+    !names::words(target).any(|w| names::bench_or_perf_word(&w))
 }
 
 /// Whether a step runs none of the project's programs, only set-up (`gh
