@@ -409,7 +409,16 @@ const SENDS: &[&str] = &[
     "report",
     "reports",
     "reporter",
+    // Put into a database (js2il's "Ingest Benchmark Results to Supabase").
+    "ingest",
+    "ingesting",
 ];
+
+/// Whether a step's name begins with a word of sending ("Upload
+/// results", "Ingest ... to Supabase"): it hands on what was measured.
+pub fn begins_with_sending(name: &str) -> bool {
+    words(name).next().is_some_and(|w| sends_word(&w))
+}
 
 /// Whether an action (`owner/name`, lower case) is named for pushing,
 /// deploying or committing what the job made (`ad-m/github-push-action`,

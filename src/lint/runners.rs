@@ -352,12 +352,31 @@ fn costly_set(labels: &[String], devices: bool, cpu_ordinary: bool) -> bool {
         || provider && labels.iter().any(|l| gpu_family(l))
         || !cpu
             && labels.iter().any(|l| {
-                !l.contains("${{")
-                    && (larger_image(l)
-                        || !(github_hosted(l)
-                            || provider_hosted(l)
-                            || (provider && l.contains('='))))
+                custom_family(l)
+                    || !l.contains("${{")
+                        && (larger_image(l)
+                            || !(github_hosted(l)
+                                || provider_hosted(l)
+                                || (provider && l.contains('='))))
             })
+}
+
+/// Whether a label that an expression completes begins with fixed text
+/// no hosted label begins with (opea's `docker-build-${{ inputs.node }}`,
+/// `k8s-${{ matrix.hardware }}`): one of the project's own machines,
+/// whatever the value. `ubuntu-${{ matrix.version }}` may be GitHub's,
+/// `depot-${{ ... }}` a provider's.
+fn custom_family(label: &str) -> bool {
+    let Some((prefix, _)) = label.split_once("${{") else {
+        return false;
+    };
+    let hosted = GITHUB_IMAGES.iter().any(|i| i.starts_with(prefix))
+        || image_like(prefix)
+        || provider_hosted(&format!("{prefix}x"));
+    // A provider's `key=value` (RunsOn's `run-id=${{ github.run_id }}`)
+    // describes its machine, no label of one.
+    let setting = prefix.contains('=');
+    prefix.len() >= 3 && prefix.bytes().any(|b| b.is_ascii_alphabetic()) && !hosted && !setting
 }
 
 /// What `text`, one `${{ matrix.K }}` with fixed text around it or

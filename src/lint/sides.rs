@@ -18,6 +18,9 @@ const CHANGE: &[&str] = &[
     "new",
     "after",
     "comparison",
+    // kt-speed-tests' `build-kurtosis.sh "${BASELINE_BRANCH}" ...` and
+    // `... "${PATCHED_BRANCH}" ...`.
+    "patched",
 ];
 
 /// Whether `c` measures the baseline and the change in one run with one

@@ -204,13 +204,16 @@ fn step<'a>(
     })
 }
 
-/// Actions that run a shell script given as one of their inputs in a
-/// container, and that input: what the step runs, as a `run:` is
-/// (`addnab/docker-run-action` runs its `run:` in the image it names:
-/// concrete's "Benchmark" step builds and measures there).
+/// Actions that run a shell script given as one of their inputs, in a
+/// container or again until it passes, and that input: what the step
+/// runs, as a `run:` is (`addnab/docker-run-action` runs its `run:` in the
+/// image it names: concrete's "Benchmark" step builds and measures there;
+/// `nick-fields/retry` its `command:`, STeLLAR's `./stellar` experiments).
 const SCRIPT_INPUTS: &[(&str, &str)] = &[
     ("addnab/docker-run-action", "run"),
     ("uraimo/run-on-arch-action", "run"),
+    ("nick-fields/retry", "command"),
+    ("wandalen/wretry.action", "command"),
 ];
 
 /// The script input of a step using one of [`SCRIPT_INPUTS`]' actions.

@@ -114,8 +114,7 @@ fn last_measuring_step(job: &Job<'_>) -> Option<usize> {
 /// Whether a step's `name:` begins with a word of sending.
 fn named_for_sending(step: &Step<'_>) -> bool {
     step.text("name")
-        .and_then(|n| crate::lint::names::words(n).next())
-        .is_some_and(|w| crate::lint::names::sends_word(&w))
+        .is_some_and(crate::lint::names::begins_with_sending)
 }
 
 /// Whether command `i` runs inside command `l` (its script read beside
@@ -230,7 +229,25 @@ const PATTERN_PROGRAMS: &[&str] = &[
 /// release comments), never older commits tried as baselines. A side
 /// counted back (`HEAD~8..HEAD`) is still a walk.
 fn rev_list(text: &str) -> bool {
-    (text.contains("git rev-list") || text.contains("git log")) && !lists_a_range(text)
+    let listing = ["git rev-list", "git log"].iter().any(|p| {
+        text.match_indices(p)
+            .take(MAX_RANGES_READ)
+            .any(|(at, _)| !one_commit(text.get(at..).unwrap_or("")))
+    });
+    listing && !lists_a_range(text)
+}
+
+/// Whether the listing that `text` begins with gives one commit (`git log
+/// -1 --format='%H'`, `-n 1`, `--max-count=1`): the newest, no walk back
+/// (opea's `merged_commit=$(git log -1 ...)`, whose name then stands in
+/// a `git diff --name-only` of changed files a loop goes over).
+fn one_commit(text: &str) -> bool {
+    let command = text.split([')', '|', ';', '\n']).next().unwrap_or("");
+    let words: Vec<&str> = command.split_whitespace().take(16).collect();
+    words
+        .iter()
+        .any(|w| ["-1", "-n1", "--max-count=1"].contains(w))
+        || words.windows(2).any(|p| p == ["-n", "1"])
 }
 
 /// At most this many `..` of one word are read as ranges, each side at

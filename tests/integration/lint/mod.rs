@@ -30,6 +30,7 @@ mod heldout27;
 mod heldout28;
 mod heldout29;
 mod heldout30;
+mod heldout31;
 mod heldout5;
 mod heldout6;
 mod heldout6_mends;
