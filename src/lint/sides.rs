@@ -30,6 +30,32 @@ pub fn measures_both_sides(c: &Command) -> bool {
     invoked(c).is_some_and(|(base, words)| base == "asv" && words.get(1) == Some(&"continuous"))
         || bisects(c)
         || given_each_sides_program(c)
+        || given_a_copy_and_its_baseline(c)
+}
+
+/// Whether a project's own program is given one path and the same path
+/// with a baseline's word after it (sycamore's `npm run bench --
+/// --framework keyed/sycamore keyed/sycamore-baseline`: the change's build
+/// and the base branch's copy beside it): it measures both in one run.
+fn given_a_copy_and_its_baseline(c: &Command) -> bool {
+    let Some((base, words)) = invoked(c) else {
+        return false;
+    };
+    if !own_program(base) {
+        return false;
+    }
+    let paths: Vec<&str> = words
+        .iter()
+        .skip(1)
+        .take(64)
+        .map(|w| w.trim_end_matches('/'))
+        .filter(|w| !w.starts_with('-') && !w.contains('.') && !w.contains('$'))
+        .collect();
+    paths.iter().any(|p| {
+        p.rsplit_once(['-', '_']).is_some_and(|(copy, side)| {
+            BASELINE.contains(&side.to_ascii_lowercase().as_str()) && paths.contains(&copy)
+        })
+    })
 }
 
 /// Whether one command is given a built program of each side to run, each
@@ -253,6 +279,12 @@ mod tests {
             "./ci-perf-kit/scripts/jikesrvm-compare.sh mmtk-jikesrvm-trunk/ mmtk-core-trunk/ mmtk-jikesrvm-branch/ mmtk-core-branch/ report.md"
         ));
         assert!(!one("cp -r base/ head/"));
+        // The change's build beside the base branch's copy of it.
+        assert!(one(
+            "npm run bench -- --headless --framework keyed/sycamore keyed/sycamore-baseline keyed/wasm-bindgen"
+        ));
+        assert!(!one("npm run bench -- --framework keyed/sycamore-baseline"));
+        assert!(!one("cp -r app app-baseline"));
         assert!(!one("./compare.sh mmtk-core-trunk/ other-tree/"));
         assert!(one("asv continuous origin/main HEAD"));
     }

@@ -180,7 +180,12 @@ fn scripts_run<'s>(step: &'s Step<'_>) -> impl Iterator<Item = String> + 's {
         .iter()
         .flat_map(|s| &s.commands)
         .filter_map(|c| {
-            let (_, words) = invoked(c)?;
+            let (base, words) = invoked(c)?;
+            // A script sourced into the shell (`. .venv/bin/activate`, in
+            // scpn-control's every step) sets it up; it measures nothing.
+            if base == "." || base == "source" {
+                return None;
+            }
             let at = words
                 .iter()
                 .take(2)
