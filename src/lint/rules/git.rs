@@ -242,7 +242,10 @@ fn rev_list(text: &str) -> bool {
 /// (opea's `merged_commit=$(git log -1 ...)`, whose name then stands in
 /// a `git diff --name-only` of changed files a loop goes over).
 fn one_commit(text: &str) -> bool {
-    let command = text.split([')', '|', ';', '\n']).next().unwrap_or("");
+    // Its options stand near it: at most [`RANGE_SIDE_LIMIT`] bytes are
+    // read, however long the stranger's word.
+    let (_, near) = around(text, 0);
+    let command = near.split([')', '|', ';', '\n']).next().unwrap_or("");
     let words: Vec<&str> = command.split_whitespace().take(16).collect();
     words
         .iter()

@@ -348,3 +348,16 @@ fn thousands_of_measured_scripts_and_kept_statuses_are_looked_up_once() {
         "every fallback, and the set +e whose status no later step reads"
     );
 }
+
+#[test]
+fn a_word_of_300_000_listings_of_one_commit_is_read_near_each() {
+    // 300,000 `git log -1` with no separator in one `for` word: each
+    // listing's options are read within 256 bytes of it, and only the
+    // first 64 listings, so the loop is judged (one commit each, no walk)
+    // rather than each read to the word's end.
+    let text = format!(
+        "on: push\njobs:\n  bench:\n    runs-on: [self-hosted, gpu]\n    timeout-minutes: 30\n    steps:\n      - run: |\n          for c in $(echo {}); do cargo bench; done\n",
+        "git log -1 ".repeat(300_000)
+    );
+    assert_eq!(lint_one(&text, 0), found(&[]));
+}
