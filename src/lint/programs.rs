@@ -368,7 +368,10 @@ pub fn benchmark_command(c: &Command) -> bool {
     let Some((base, words)) = invoked(c) else {
         return false;
     };
-    if SAYS.contains(&base) {
+    // A program asked only its version or usage (memtier's `./memtier_benchmark
+    // --version` after its build) measures nothing.
+    let asks = |w: &&str| ["--version", "-V", "--help", "-h"].contains(w);
+    if SAYS.contains(&base) || words.len() == 2 && words.get(1).is_some_and(asks) {
         return false;
     }
     let has = |w: &str| words.contains(&w);
@@ -435,12 +438,9 @@ fn bench_subcommand(base: &str, words: &[&str]) -> bool {
     if !own_program(base) || base == "git" || words.contains(&"--no-run") {
         return false;
     }
-    let managers = ["npm", "pnpm", "yarn", "bun"];
-    let at = if managers.contains(&base) && words.get(1) == Some(&"run") {
-        2
-    } else {
-        1
-    };
+    // A package manager's or task runner's `run` (`npm run bench`, `vp
+    // run bench`, `uv run bench`): the task after it.
+    let at = if words.get(1) == Some(&"run") { 2 } else { 1 };
     words.get(at).is_some_and(|w| bench_target(w))
 }
 

@@ -132,7 +132,10 @@ fn branch_like(operand: &str) -> bool {
         .and_then(|r| r.strip_suffix('\''))
         .or_else(|| o.strip_prefix('"').and_then(|r| r.strip_suffix('"')))
     {
-        return !lit.is_empty() && !is_sha(lit) && !lit.contains("://");
+        // A count or a switch names no branch: valkey's `inputs.max_commits
+        // || '1'`, `inputs.commits || 'false'`.
+        let setting = lit.bytes().all(|b| b.is_ascii_digit()) || ["true", "false"].contains(&lit);
+        return !lit.is_empty() && !is_sha(lit) && !lit.contains("://") && !setting;
     }
     // The run's own ref (`github.ref`, `github.ref_name`) names the branch
     // whose push or schedule started it: ATOM's `inputs.atom_commit ||
