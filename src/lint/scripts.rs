@@ -187,7 +187,10 @@ pub fn script_path(c: &Command, wd: Option<&str>) -> Option<String> {
 /// the workspace it mounts: `docker run --mount=type=bind,src=$PWD,...
 /// IMAGE ./experimental/mmperf/run_mmperf.sh DIR` (openxla-benchmark's
 /// GPU benchmarks). Only `docker` or `podman` `run`, and only a word
-/// written `./...sh` after the image, the first such word.
+/// written as a relative path to a `.sh` after the image (`./x.sh`, or
+/// `dir/x.sh` after a wrapper: valkey-search's `... IMAGE sudo -E
+/// scripts/benchmark/run_endurance_test.sh`), the first such word; not a
+/// mount's `src:dst` nor an option's `key=value`.
 fn container_script(words: &[&str]) -> Option<usize> {
     let [engine, "run", ..] = words else {
         return None;
@@ -195,9 +198,11 @@ fn container_script(words: &[&str]) -> Option<usize> {
     if !matches!(file_name(engine), "docker" | "podman") {
         return None;
     }
+    let relative =
+        |w: &str| w.starts_with("./") || w.contains('/') && !w.starts_with(['/', '-', '~']);
     words
         .iter()
-        .position(|w| w.starts_with("./") && w.ends_with(".sh"))
+        .position(|w| relative(w) && w.ends_with(".sh") && !w.contains([':', '=', '$']))
 }
 
 /// Where the command a wrapper runs starts in `words`: after `nix

@@ -38,3 +38,16 @@ fn a_program_asked_its_version_measures_nothing() {
         [at("silent-baseline", 16)]
     );
 }
+
+/// valkey-search's endurance job runs `docker run ... IMAGE sudo -E
+/// scripts/benchmark/run_endurance_test.sh`: the container's command is
+/// the repository's script after a wrapper, read as part of the step, and
+/// its clone of valkey at `unstable` is found. A mount's `src:dst` naming
+/// the same script runs nothing.
+#[test]
+fn a_containers_script_after_a_wrapper_is_read() {
+    assert_eq!(
+        lint_in("heldout33", "container-sudo.yml"),
+        [at("unpinned-clone", 13)]
+    );
+}
