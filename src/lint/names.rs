@@ -370,23 +370,6 @@ fn named_benchmark_program(word: &str) -> bool {
     .contains(&word)
 }
 
-/// A load generator run against a service (`locust --headless`, `k6
-/// run`, `wrk`, `vegeta attack`, `oha`, `ab -n`): it measures the
-/// service's throughput and latency, as a benchmark does (aurora-pro-ai's
-/// "Load Testing" step in its benchmark job). Not `locust` with its web
-/// interface, which waits for a person.
-pub fn load_generator(base: &str, words: &[&str]) -> bool {
-    let has = |w: &str| words.contains(&w);
-    match base {
-        "locust" => has("--headless"),
-        "k6" => words.get(1) == Some(&"run"),
-        "vegeta" => words.get(1) == Some(&"attack"),
-        "ab" => has("-n") || has("-t"),
-        "wrk" | "wrk2" | "oha" => words.len() > 1,
-        _ => false,
-    }
-}
-
 /// Words of a name that say it sends what was measured somewhere
 /// (`data_sender.py`, `upload_results.sh`, "Uploading results", `git
 /// push`).

@@ -4,6 +4,8 @@
 //! a benchmark harness or compares two builds' results. Split from
 //! [`super::evidence`], which reads jobs, steps and actions. Pure.
 
+mod harnesses;
+
 use super::names::{named_for_benchmarks, prepares_benchmarks};
 use super::shell::{Command, assignment, file_name};
 
@@ -415,7 +417,7 @@ pub fn benchmark_command(c: &Command) -> bool {
         || !compiler_of_benchmarks(base) && words.iter().any(|w| benchmark_option(w))
         || harness
         || (base == "vllm" && words.get(1) == Some(&"bench"))
-        || bench_subcommand(base, &words)
+        || harnesses::bench_subcommand(base, &words)
         || (runs_file && compares_two_builds(&words))
         || (own_program(base) && baseline_and_comparison(&words))
         || has("--codspeed")
@@ -425,40 +427,8 @@ pub fn benchmark_command(c: &Command) -> bool {
         || (runs_file && words.iter().take(4).any(|w| script_named_for_benchmarks(w)))
         || wrapped_script(base, &words)
         || built_perf_program(base, &words)
-        || super::names::load_generator(base, &words)
+        || harnesses::load_generator(base, &words)
         || (base.starts_with("baseline-resolver") && has("compare"))
-}
-
-/// A program whose subcommand runs its benchmarks: `ix bench run`,
-/// `make bench`, `just benchmark`, `npm run bench` (a package manager's
-/// `run` and the script's name): the word right after the program (or its
-/// `run`) is `bench` or `benchmark(s)`, not a flag's value nor a word of a
-/// message, and not a compile-only form (`--no-run`).
-fn bench_subcommand(base: &str, words: &[&str]) -> bool {
-    if !own_program(base) || base == "git" || words.contains(&"--no-run") {
-        return false;
-    }
-    // A package manager's or task runner's `run` (`npm run bench`, `vp
-    // run bench`, `uv run bench`): the task after it.
-    let at = if words.get(1) == Some(&"run") { 2 } else { 1 };
-    words.get(at).is_some_and(|w| bench_target(w))
-}
-
-/// A subcommand or build target that runs the benchmarks: `bench`, or
-/// one that begins with it, `bench-iai` (`just bench-iai`: physa-db's
-/// iai-callgrind suite), `benchmark-json`, `bench:all`; not one that
-/// names a chore after it, `bench-docs`, `bench-build`.
-fn bench_target(word: &str) -> bool {
-    // Besides the chores any name may say (`names::chore`), a target's
-    // own: its docs, dependencies, checks, report, formatting.
-    const TARGET_CHORES: &[&str] = &[
-        "docs", "doc", "deps", "check", "report", "publish", "upload", "fmt", "format",
-    ];
-    let mut parts = word.split(['-', '_', ':']);
-    parts
-        .next()
-        .is_some_and(|w| matches!(w, "bench" | "benchmark" | "benchmarks"))
-        && parts.all(|p| !super::names::chore(p) && !TARGET_CHORES.contains(&p))
 }
 
 #[cfg(test)]
@@ -468,21 +438,6 @@ mod tests {
 
     fn runs(script: &str) -> bool {
         commands(script).unwrap().iter().any(benchmark_command)
-    }
-
-    #[test]
-    fn a_target_beginning_with_bench_runs_them_unless_it_names_a_chore() {
-        for yes in [
-            "just bench-iai",
-            "just benchmark-json",
-            "npm run bench:all",
-            "make bench",
-        ] {
-            assert!(runs(yes), "{yes}");
-        }
-        for no in ["make bench-docs", "just bench-build", "make build-benches"] {
-            assert!(!runs(no), "{no}");
-        }
     }
 
     #[test]

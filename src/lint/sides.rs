@@ -29,21 +29,17 @@ const CHANGE: &[&str] = &[
 pub fn measures_both_sides(c: &Command) -> bool {
     invoked(c).is_some_and(|(base, words)| base == "asv" && words.get(1) == Some(&"continuous"))
         || bisects(c)
-        || given_each_sides_program(c)
-        || given_a_copy_and_its_baseline(c)
+        // Plumbing given two folders (`cp -r base/ head/`) measures nothing.
+        || invoked(c).is_some_and(|(base, words)| {
+            own_program(base) && (given_each_sides_program(c) || given_a_copy_and_its_baseline(&words))
+        })
 }
 
 /// Whether a project's own program is given one path and the same path
 /// with a baseline's word after it (sycamore's `npm run bench --
 /// --framework keyed/sycamore keyed/sycamore-baseline`: the change's build
 /// and the base branch's copy beside it): it measures both in one run.
-fn given_a_copy_and_its_baseline(c: &Command) -> bool {
-    let Some((base, words)) = invoked(c) else {
-        return false;
-    };
-    if !own_program(base) {
-        return false;
-    }
+fn given_a_copy_and_its_baseline(words: &[&str]) -> bool {
     let paths: Vec<&str> = words
         .iter()
         .skip(1)
@@ -67,10 +63,6 @@ fn given_a_copy_and_its_baseline(c: &Command) -> bool {
 /// results) is no program.
 fn given_each_sides_program(c: &Command) -> bool {
     let (mut baseline, mut change) = (false, false);
-    // Plumbing given two folders (`cp -r base/ head/`) measures nothing.
-    if !invoked(c).is_some_and(|(base, _)| own_program(base)) {
-        return false;
-    }
     for w in c.words.iter().skip(1) {
         let program = w.text.split_whitespace().next().unwrap_or("");
         if let Some(tree) = program.strip_suffix('/') {

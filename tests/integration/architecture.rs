@@ -384,6 +384,7 @@ fn the_lint_rules_do_no_io() {
             "runners.rs",
             "candidates.rs",
             "programs.rs",
+            "programs/harnesses.rs",
             "sides.rs",
             "picks.rs",
             "relays.rs",

@@ -81,7 +81,7 @@ fn abbreviated_sha(text: &str) -> bool {
         && text.bytes().any(|b| b.is_ascii_digit())
 }
 
-/// A ref that names a fixed commit, or cannot be told: a full SHA, a
+/// A ref that names a fixed commit, or cannot be told: a SHA, a
 /// variable or expression (assumed resolved), a version tag (`v1.2`).
 /// Not an expression or a shell default that falls back to a branch
 /// written out: `${{ inputs.ref || 'main' }}`, `${REF:-master}`, nor one

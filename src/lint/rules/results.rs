@@ -59,12 +59,21 @@ fn about_results(step: &Step<'_>) -> bool {
 /// (gzippy's "Check performance guards", which runs its guard script on
 /// the aggregated results).
 fn checks_measurements(title: &str) -> bool {
+    const BOUNDS: &[&str] = &[
+        "check",
+        "verify",
+        "guard",
+        "guards",
+        "gate",
+        "gates",
+        "threshold",
+        "thresholds",
+        "budget",
+        "budgets",
+    ];
     let said: Vec<String> = names::words(title).collect();
-    let bound = ["check", "verify", "guard", "guards", "gate", "gates"]
-        .iter()
-        .chain(&["threshold", "thresholds", "budget", "budgets"]);
     said.iter().any(|w| names::bench_or_perf_word(w))
-        && said.iter().any(|w| bound.clone().any(|b| w == b))
+        && said.iter().any(|w| BOUNDS.contains(&w.as_str()))
 }
 
 /// A test target named for regressions (`cargo test --test
@@ -123,12 +132,8 @@ fn silent_baseline(w: &Workflow<'_>, job: &Job<'_>, hits: &mut Vec<Hit>) {
         // before it ("Ingest Benchmark Results to Supabase", js2il's)
         // hides no comparison when its send fails; one named for a
         // report may still compare.
-        let title = step.text("name").unwrap_or("");
-        if names::begins_with_sending(title)
-            && !names::words(title)
-                .next()
-                .is_some_and(|w| w.starts_with("report"))
-        {
+        let first = step.text("name").and_then(|n| names::words(n).next());
+        if first.is_some_and(|w| names::sends_word(&w) && !w.starts_with("report")) {
             continue;
         }
         // On a script that runs or compares benchmarks; a `uses:` step's
