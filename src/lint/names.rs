@@ -62,9 +62,19 @@ pub fn job_does_chores(job: &Job<'_>) -> bool {
 pub fn step_cleans_up(name: &str) -> bool {
     let said: Vec<String> = words(&written(name)).collect();
     // Or begins by removing ("Remove generated secrets and mounts":
-    // azure-storage-fuse unmounts both sides' file systems on any outcome).
+    // azure-storage-fuse unmounts both sides' file systems on any outcome)
+    // or clearing ("Clear Bench State": xtdb empties the cluster the last
+    // run left before it deploys the next).
     let removes = said.first().is_some_and(|w| {
-        ["remove", "delete", "unmount", "umount", "uninstall"].contains(&w.as_str())
+        [
+            "remove",
+            "delete",
+            "unmount",
+            "umount",
+            "uninstall",
+            "clear",
+        ]
+        .contains(&w.as_str())
     });
     removes
         || said

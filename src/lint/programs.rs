@@ -111,9 +111,13 @@ pub(super) const SAYS: &[&str] = &[
     "echo", "printf", ":", "cat", "tee", "true", "false", "test", "[", "[[",
 ];
 
+/// Python environment managers whose `run` runs a program in the
+/// project's environment.
+const ENV_RUNNERS: &[&str] = &["uv", "poetry", "pipenv", "pdm", "hatch", "rye"];
+
 /// The program a command runs, by its file name, and its words from that
 /// program on: `python -m asv continuous` runs `asv` as `asv continuous`
-/// does.
+/// does, and so does `uv run asv continuous`.
 pub fn invoked(c: &Command) -> Option<(&str, Vec<&str>)> {
     let mut words: Vec<&str> = c
         .words
@@ -121,6 +125,17 @@ pub fn invoked(c: &Command) -> Option<(&str, Vec<&str>)> {
         .map(|w| w.text.as_str())
         .skip_while(|w| assignment(w))
         .collect();
+    // An environment manager's `run` runs the program after it in the
+    // project's environment (`uv run memray run ...`, `poetry run pytest`):
+    // that program is what the command runs. With an option first
+    // (`uv run --with x ...`) the program is not read.
+    let manager = words
+        .first()
+        .is_some_and(|w| ENV_RUNNERS.contains(&file_name(w)));
+    if manager && words.get(1) == Some(&"run") && words.get(2).is_some_and(|w| !w.starts_with('-'))
+    {
+        words.drain(..2);
+    }
     let python = words
         .first()
         .is_some_and(|w| file_name(w).starts_with("python"));

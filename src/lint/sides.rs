@@ -21,7 +21,14 @@ const CHANGE: &[&str] = &[
     // kt-speed-tests' `build-kurtosis.sh "${BASELINE_BRANCH}" ...` and
     // `... "${PATCHED_BRANCH}" ...`.
     "patched",
+    // checkstyle's `execute_benchmark patch-all.jar`.
+    "patch",
 ];
+
+/// Extensions of a built program or package, which is run, not read: a
+/// file so named is a side's build (checkstyle's `execute_benchmark
+/// base-all.jar` and `execute_benchmark patch-all.jar`), not its results.
+const PROGRAMS: &[&str] = &[".jar", ".exe", ".wasm", ".bin"];
 
 /// Whether `c` measures the baseline and the change in one run with one
 /// checkout of the suite (`asv continuous BASE HEAD`): a suite cloned at a
@@ -147,7 +154,8 @@ fn bisects(c: &Command) -> bool {
 /// ~/size0 true` and `code_size_build_step $COMPARISON ~/size1 false`);
 /// a file with an extension (`baseline.json`, results) or a URL
 /// (`s3://b/baseline/`, results kept elsewhere) names none, nor does a
-/// flag or a long option's value. See [`runs_each_side`].
+/// flag or a long option's value; a built program's file does
+/// (`base-all.jar`, [`PROGRAMS`]). See [`runs_each_side`].
 pub fn sides(c: &Command) -> (bool, bool) {
     let mut found = (false, false);
     // A long option's value is a setting, not a side: criterion's
@@ -182,10 +190,23 @@ fn word_sides(text: &str) -> (bool, bool) {
         return (false, false);
     }
     let mut found = (false, false);
+    let program = |seg: &str| {
+        PROGRAMS
+            .iter()
+            .find_map(|e| seg.strip_suffix(e))
+            .map(str::to_owned)
+    };
     let parts = lower
         .split('/')
-        .filter(|seg| !seg.contains('.'))
-        .flat_map(|seg| seg.split(['-', '_']));
+        .filter_map(|seg| {
+            if seg.contains('.') {
+                program(seg)
+            } else {
+                Some(seg.to_owned())
+            }
+        })
+        .collect::<Vec<_>>();
+    let parts = parts.iter().flat_map(|seg| seg.split(['-', '_']));
     for part in parts {
         found.0 |= BASELINE.contains(&part);
         found.1 |= CHANGE.contains(&part);
@@ -243,6 +264,9 @@ mod tests {
         ));
         assert!(!each("git checkout base\ngit checkout head"));
         assert!(!each("./build.sh baseline a\n./run.sh feature b"));
+        // Each side's built package, run by one of the script's functions.
+        assert!(each("run base-all.jar\nrun patch-all.jar"));
+        assert!(!each("run base-all.json\nrun patch-all.json"));
         // neqo's `bench_exec "$BASELINE_BENCH"` and `bench_exec "$PR_BENCH"`.
         assert!(each(
             "bench_exec \"$BASELINE_BENCH\" -- --bench --save-baseline baseline\nbench_exec \"$PR_BENCH\" -- --bench --baseline-lenient baseline"

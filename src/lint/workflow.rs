@@ -197,11 +197,37 @@ fn step<'a>(
     Ok(Step {
         node,
         script,
+        given: tool_command(node, &env),
         env,
-        given: Vec::new(),
         cache_saves: Vec::new(),
         action_text: Rc::from(Vec::new()),
     })
+}
+
+/// Actions that run a tool with the subcommand and its arguments given as
+/// inputs (`actions-rs/cargo` with `command: bench` and `args: --bench
+/// x`: OBDDimal's "Benchmark PR base" runs `cargo bench`): the tool, and
+/// the two inputs.
+const TOOL_INPUTS: &[(&str, &str, &str, &str)] =
+    &[("actions-rs/cargo", "cargo", "command", "args")];
+
+/// What a step using one of [`TOOL_INPUTS`]' actions runs, as a command
+/// read for evidence, as a `run:` is.
+fn tool_command(node: &Node, env: &StepEnv) -> Vec<Command> {
+    let Some(uses) = node.get("uses").and_then(Node::str) else {
+        return Vec::new();
+    };
+    let action = uses.split('@').next().unwrap_or(uses).to_ascii_lowercase();
+    let Some((_, tool, command, args)) = TOOL_INPUTS.iter().find(|(a, ..)| *a == action) else {
+        return Vec::new();
+    };
+    let with = node.get("with");
+    let input = |k: &str| with.and_then(|w| w.get(k)).and_then(Node::str);
+    let Some(command) = input(command) else {
+        return Vec::new();
+    };
+    let text = format!("{tool} {command} {}", input(args).unwrap_or(""));
+    shell::commands_with(&text, env.vars()).unwrap_or_default()
 }
 
 /// Actions that run a shell script given as one of their inputs, in a

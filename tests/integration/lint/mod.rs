@@ -33,6 +33,7 @@ mod heldout30;
 mod heldout31;
 mod heldout32;
 mod heldout33;
+mod heldout35;
 mod heldout5;
 mod heldout6;
 mod heldout6_mends;
