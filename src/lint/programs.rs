@@ -307,15 +307,24 @@ fn wrapped_script(base: &str, words: &[&str]) -> bool {
 /// starting with `perf` (`./igzip_file_perf`, `build/bin/crc_perf`:
 /// isa-l's extended tests run its performance programs), as a file named for benchmarking is
 /// (`./build/bench_gemm`). Run from the working directory or a build's
-/// `bin/` or `build/`, not any word with a `/` (vortex's
-/// `"changelog/performance"`, a label in a shell array); a name of
+/// `bin/` or `build/`, or a script run by its path (netperf's
+/// `tools/two-machine-perf.ps1 -Config Release`), not any word with a `/`
+/// (vortex's `"changelog/performance"`, a label in a shell array); a name of
 /// several words (`perf` alone is Linux's profiler, which times whatever
 /// it is given); not a test (`test_*`) nor `perfetto`.
 fn built_perf_program(base: &str, words: &[&str]) -> bool {
     let lower = base.to_lowercase();
-    let stem = lower.rsplit_once('.').map_or(lower.as_str(), |(s, _)| s);
+    let (stem, script) = match lower.rsplit_once('.') {
+        Some((s, ext)) => (s, SCRIPT_EXTENSIONS.contains(&ext)),
+        None => (lower.as_str(), false),
+    };
     let built = words.first().is_some_and(|w| {
-        (w.starts_with("./") || w.contains("bin/") || w.contains("build/")) && !w.contains('$')
+        (w.starts_with("./")
+            || w.contains("bin/")
+            || w.contains("build/")
+            || script && w.contains('/'))
+            && !w.contains('$')
+            && !w.contains("://")
     });
     let parts: Vec<String> = super::names::words(stem).collect();
     built
@@ -325,6 +334,31 @@ fn built_perf_program(base: &str, words: &[&str]) -> bool {
             .iter()
             .any(|w| w.starts_with("perf") && !w.starts_with("perfetto"))
 }
+
+/// The command `sudo` runs, its flags (`-E`, `--preserve-env`) left
+/// out: `None` when `c` is no `sudo`, or a flag may take a value.
+fn under_sudo(c: &Command) -> Option<Command> {
+    let first = c.words.iter().position(|w| !assignment(&w.text))?;
+    if c.words.get(first)?.text != "sudo" {
+        return None;
+    }
+    let rest = c.words.get(first.saturating_add(1)..)?;
+    let flags = rest.iter().take_while(|w| w.text.starts_with('-')).count();
+    let bare = |w: &str| {
+        w.starts_with("--")
+            || w.len() == 2
+                && !["-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "-T"].contains(&w)
+    };
+    if !rest.iter().take(flags).all(|w| bare(&w.text)) || flags == rest.len() {
+        return None;
+    }
+    let mut run = c.clone();
+    run.words = rest.get(flags..)?.to_vec();
+    Some(run)
+}
+
+/// Extensions of a script a shell runs by its path.
+const SCRIPT_EXTENSIONS: &[&str] = &["sh", "ps1", "py", "pl", "rb", "bash"];
 
 /// Whether a program is one the job built, run from its build's folder
 /// (`build/`, `bin/`; no extension): a binary is named for what it
@@ -357,7 +391,6 @@ fn file_named_for_benchmarks(w: &str) -> bool {
             || f.contains("benchmark"))
 }
 
-/// Whether `c` runs a benchmark, or compares benchmark results.
 /// Whether `word` is an option of a benchmark harness (google benchmark's
 /// `--benchmark_filter`, pytest-benchmark's `--benchmark-json`), not one
 /// that turns the benchmarks off (pytest-benchmark's `--benchmark-skip`
@@ -381,7 +414,20 @@ fn compiler_of_benchmarks(base: &str) -> bool {
             .any(|w| w == "time" || w.contains("bench") || w.contains("perf"))
 }
 
+/// Whether `c` runs a benchmark, or compares benchmark results.
 pub fn benchmark_command(c: &Command) -> bool {
+    // `sudo ./bpf_performance_runner -i tests.yml`: the program after
+    // `sudo` and its flags is what runs (netperf's eBPF job measures with
+    // root rights). Not with a flag that takes a value (`-u user`). Once:
+    // `sudo sudo ...` is read as `sudo`'s own.
+    match under_sudo(c) {
+        Some(run) => runs_benchmarks(&run),
+        None => runs_benchmarks(c),
+    }
+}
+
+/// [`benchmark_command`], past `sudo`.
+fn runs_benchmarks(c: &Command) -> bool {
     let Some((base, words)) = invoked(c) else {
         return false;
     };
@@ -447,116 +493,4 @@ pub fn benchmark_command(c: &Command) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::lint::shell::commands;
-
-    fn runs(script: &str) -> bool {
-        commands(script).unwrap().iter().any(benchmark_command)
-    }
-
-    #[test]
-    fn a_redirection_where_a_name_would_stand_is_no_program() {
-        for word in [">>", ">", "2>", "&>", "<", ">|"] {
-            assert!(!own_program(word), "{word}");
-        }
-        assert!(own_program("solver"));
-        assert!(!own_program("mktemp"));
-    }
-
-    #[test]
-    fn a_script_in_a_folder_named_after_a_harness_runs_no_benchmark() {
-        assert!(!runs(
-            "python asv-runner/ci/make_issues.py --input-path=asv-runner/data"
-        ));
-        assert!(runs("python benchmarks/dynamo/huggingface.py"));
-        assert!(runs("bash perf/run.sh"));
-    }
-
-    #[test]
-    fn known_commands_are_evidence_and_words_are_not() {
-        for yes in [
-            "cargo bench --bench resolver",
-            "asv continuous origin/main HEAD",
-            "python -m asv continuous $ASV_OPTIONS ${BASE_SHA} ${GITHUB_SHA}",
-            "/usr/bin/python3 -m asv run --quick",
-            "python -m pytest tests --benchmark-json out.json",
-            "go test ./... -bench=. -run=^$",
-            "hyperfine 'rg x'",
-            "bash scripts/run_benchmark.sh --only softmax",
-            "./build/bench --benchmark_format=json",
-            "python3 scripts/compare_benchmark.py a.csv b.csv",
-            "uv run --no-project python s/query-regression-run.py --base-src a --candidate-src b",
-            "docker exec box bash -c 'cd /w && bash scripts/run_benchmark.sh'",
-            "${{ runner.temp }}/bin/smp job submit --baseline-image a:1 --comparison-image a:2",
-            "python scripts/compare_results.py base.json head.json",
-            "python benchmarks/dynamo/huggingface.py --performance",
-            "bash perf/run.sh",
-            "python3 scripts/run_perf.py --iters 10",
-            "./build/bench_compile_time --benchmark_format=json",
-            "python3 -u bench_serving.py --data-type random",
-            "./igzip_file_perf $in_file",
-            "time build/bin/crc_perf",
-            "ix bench run --backend zisk --repo base --out base.json",
-            "make bench",
-            "npm run bench",
-            "just benchmark",
-        ] {
-            assert!(runs(yes), "{yes}");
-        }
-        for no in [
-            "cargo check --benches",
-            "cargo bench --no-run --workspace --exclude x",
-            "cargo criterion --no-run",
-            "echo 'run the benchmarks: cargo bench'",
-            "cargo test --all-targets",
-            "make bench-docs",
-            "pytest tests -k bench",
-            "echo Testbench",
-            "python -m asv machine --yes",
-            "python -m",
-            "gh pr create --base main --head fix",
-            "echo --baseline-image a --comparison-image b",
-            "python scripts/compare_results.py base.json",
-            "bash benchmarks/install_deps.sh",
-            "python tests/test_perf_counters.py",
-            "python perfetto/trace.py",
-            "cat benchmarks/run.py",
-            "triton-benchmarks-validate",
-            "./install_benchmarks.sh",
-            "python3 scripts/ci/publish.py --data-type bench --source-dir out",
-            "sudo /usr/bin/perf stat -e cycles make check",
-            "./test_perf_counters",
-            "igzip_file_perf in.gz",
-            "changelog/performance",
-            "./perf record -g ./app",
-            "make bench-docs",
-            "npm run build",
-            "echo bench",
-            "make -C bench",
-            "ix bench run --no-run",
-        ] {
-            assert!(!runs(no), "{no}");
-        }
-    }
-
-    #[test]
-    fn compiling_the_benchmarks_only_is_one_test_for_every_cargo_form() {
-        for (line, only) in [
-            ("cargo bench --no-run", true),
-            ("cargo criterion --no-run", true),
-            ("cargo test --no-run", true),
-            ("cargo check --benches", true),
-            ("cargo criterion", false),
-            ("cargo bench", false),
-        ] {
-            let c = commands(line).unwrap().remove(0);
-            assert_eq!(compiles_only(&c), only, "{line}");
-            assert_eq!(
-                benchmark_command(&c),
-                !only && line != "cargo test --no-run",
-                "{line}"
-            );
-        }
-    }
-}
+mod tests;

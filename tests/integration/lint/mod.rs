@@ -34,6 +34,7 @@ mod heldout31;
 mod heldout32;
 mod heldout33;
 mod heldout35;
+mod heldout36;
 mod heldout5;
 mod heldout6;
 mod heldout6_mends;
