@@ -317,6 +317,27 @@ impl Workflow<'_> {
 
     /// The patterns of the `push:` trigger's `branches`, `tags`, ... as
     /// written (one or a list); none when the trigger has no such key.
+    /// The name the default branch's pushes run under in this file: the
+    /// known default when the push filter takes it (or takes every branch),
+    /// else `main` or `master`, whichever the filter names. A filter of
+    /// `master` alone in a repository whose default is known as `main`
+    /// (Neuroblox's CI, written for `master`) pushes under `master`, so a
+    /// `cancel-in-progress: ${{ github.ref != 'refs/heads/master' }}` is
+    /// false for them.
+    pub fn pushed_default(&self) -> Option<&str> {
+        let known = self.default_branch.as_deref()?;
+        let Some(branches) = self.push_filter("branches") else {
+            return Some(known);
+        };
+        if branches.iter().any(|p| branch_glob(p, known)) {
+            return Some(known);
+        }
+        ["main", "master"]
+            .into_iter()
+            .find(|b| branches.iter().any(|p| branch_glob(p, b)))
+            .or(Some(known))
+    }
+
     fn push_filter(&self, key: &str) -> Option<Vec<&str>> {
         let push = self.root.get("on")?.get("push")?;
         push.get(key).map(|n| match n.str() {

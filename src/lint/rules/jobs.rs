@@ -246,10 +246,14 @@ fn concurrency(
     // Main's runs that share the group and that its `cancel-in-progress`
     // cancels (`true`, or an expression true for that kind of run).
     let main_cancelled = main_events.iter().any(|&(name, runs)| {
+        let default = match name {
+            "push" => w.pushed_default(),
+            _ => pull.default,
+        };
         let event = Event {
             name,
             action: "",
-            ..pull
+            default,
         };
         runs && matches!(sharing(group, event), Sharing::Branch | Sharing::All)
             && cancels(cancel.str().unwrap_or(""), event)
