@@ -27,8 +27,9 @@ const CHANGE: &[&str] = &[
 
 /// Extensions of a built program or package, which is run, not read: a
 /// file so named is a side's build (checkstyle's `execute_benchmark
-/// base-all.jar` and `execute_benchmark patch-all.jar`), not its results.
-const PROGRAMS: &[&str] = &[".jar", ".exe", ".wasm", ".bin"];
+/// base-all.jar` and `execute_benchmark patch-all.jar`), not its results
+/// (not `.bin`, as often a profile or a dump as a program).
+const PROGRAMS: &[&str] = &[".jar", ".exe", ".wasm"];
 
 /// Whether `c` measures the baseline and the change in one run with one
 /// checkout of the suite (`asv continuous BASE HEAD`): a suite cloned at a
@@ -267,6 +268,9 @@ mod tests {
         // Each side's built package, run by one of the script's functions.
         assert!(each("run base-all.jar\nrun patch-all.jar"));
         assert!(!each("run base-all.json\nrun patch-all.json"));
+        assert!(!each(
+            "memray flamegraph base.bin\nmemray flamegraph head.bin"
+        ));
         // neqo's `bench_exec "$BASELINE_BENCH"` and `bench_exec "$PR_BENCH"`.
         assert!(each(
             "bench_exec \"$BASELINE_BENCH\" -- --bench --save-baseline baseline\nbench_exec \"$PR_BENCH\" -- --bench --baseline-lenient baseline"
