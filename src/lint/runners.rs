@@ -464,3 +464,28 @@ pub(crate) fn written_list(value: &str, json: bool) -> Vec<String> {
         _ => vec![v.trim_matches('"').to_owned()],
     }
 }
+
+/// A matrix key with a quoted fallback after it (`os || 'ubuntu-latest'`
+/// in `${{ matrix.os || 'ubuntu-latest' }}`): the key and the fallback.
+pub(crate) fn fallback(k: &str) -> Option<(&str, &str)> {
+    let (key, lit) = k.split_once("||")?;
+    let key = key.trim();
+    let lit = lit.trim().strip_prefix('\'')?.strip_suffix('\'')?;
+    let simple = key
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'));
+    (simple && !key.is_empty() && !lit.contains('\'')).then_some((key, lit))
+}
+
+/// The runners `${{ matrix.K || 'fallback' }}` may be: the values the
+/// matrix gives K, and the fallback for its entries without one
+/// (firewood's examples job: `macos-26` for one entry, `ubuntu-latest`
+/// for the others; both GitHub's).
+pub(crate) fn matrix_or_fallback(matrix: &Node, k: &str) -> Vec<String> {
+    let Some((key, lit)) = fallback(k) else {
+        return Vec::new();
+    };
+    let mut values = matrix_values(matrix, key);
+    values.push(lit.to_owned());
+    values
+}

@@ -11,7 +11,7 @@ pub use super::runners::{
     accelerators, costly_labels, input_in, larger_image, matrix_written, own_machine_labels,
     unknown_runner,
 };
-use super::runners::{context_in, matrix_values, written_list};
+use super::runners::{context_in, fallback, matrix_or_fallback, matrix_values, written_list};
 use super::scripts::{self, Beside};
 use super::shell::{self, Command, TooDeep};
 use super::yaml::{Node, Pos, Scalar};
@@ -463,6 +463,7 @@ impl<'a> Job<'a> {
             // iroh's `fromJSON(matrix.runs_on)` over `include:` values
             // that write lists: `'["self-hosted","macOS","ARM64"]'`.
             let values = match (matrix, context_in(&s.text, "matrix.")) {
+                (Some(m), Some((k, false))) if fallback(k).is_some() => matrix_or_fallback(m, k),
                 (Some(m), Some((k, true))) => matrix_values(m, k)
                     .iter()
                     .flat_map(|v| written_list(v, true))

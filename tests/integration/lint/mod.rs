@@ -36,6 +36,7 @@ mod heldout33;
 mod heldout35;
 mod heldout36;
 mod heldout37;
+mod heldout38;
 mod heldout5;
 mod heldout6;
 mod heldout6_mends;
