@@ -467,7 +467,7 @@ pub(crate) fn written_list(value: &str, json: bool) -> Vec<String> {
 
 /// A matrix key with a quoted fallback after it (`os || 'ubuntu-latest'`
 /// in `${{ matrix.os || 'ubuntu-latest' }}`): the key and the fallback.
-pub(crate) fn fallback(k: &str) -> Option<(&str, &str)> {
+fn fallback(k: &str) -> Option<(&str, &str)> {
     let (key, lit) = k.split_once("||")?;
     let key = key.trim();
     let lit = lit.trim().strip_prefix('\'')?.strip_suffix('\'')?;
@@ -480,12 +480,10 @@ pub(crate) fn fallback(k: &str) -> Option<(&str, &str)> {
 /// The runners `${{ matrix.K || 'fallback' }}` may be: the values the
 /// matrix gives K, and the fallback for its entries without one
 /// (firewood's examples job: `macos-26` for one entry, `ubuntu-latest`
-/// for the others; both GitHub's).
-pub(crate) fn matrix_or_fallback(matrix: &Node, k: &str) -> Vec<String> {
-    let Some((key, lit)) = fallback(k) else {
-        return Vec::new();
-    };
+/// for the others; both GitHub's). `None` when K has no such fallback.
+pub(crate) fn matrix_or_fallback(matrix: &Node, k: &str) -> Option<Vec<String>> {
+    let (key, lit) = fallback(k)?;
     let mut values = matrix_values(matrix, key);
     values.push(lit.to_owned());
-    values
+    Some(values)
 }

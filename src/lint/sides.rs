@@ -35,11 +35,13 @@ const PROGRAMS: &[&str] = &[".jar", ".exe", ".wasm"];
 /// checkout of the suite (`asv continuous BASE HEAD`): a suite cloned at a
 /// moving ref then measures both sides alike.
 pub fn measures_both_sides(c: &Command) -> bool {
-    invoked(c).is_some_and(|(base, words)| base == "asv" && words.get(1) == Some(&"continuous"))
-        || bisects(c)
-        // Plumbing given two folders (`cp -r base/ head/`) measures nothing.
+    bisects(c)
         || invoked(c).is_some_and(|(base, words)| {
-            own_program(base) && (given_each_sides_program(c) || given_a_copy_and_its_baseline(&words))
+            (base == "asv" && words.get(1) == Some(&"continuous"))
+                // Plumbing given two folders (`cp -r base/ head/`) measures
+                // nothing.
+                || own_program(base)
+                    && (given_each_sides_program(c) || given_a_copy_and_its_baseline(&words))
         })
 }
 
@@ -191,23 +193,18 @@ fn word_sides(text: &str) -> (bool, bool) {
         return (false, false);
     }
     let mut found = (false, false);
-    let program = |seg: &str| {
-        PROGRAMS
-            .iter()
-            .find_map(|e| seg.strip_suffix(e))
-            .map(str::to_owned)
-    };
+    // A segment with an extension names a side only as a built program
+    // (`base-all.jar`), read without its extension.
     let parts = lower
         .split('/')
         .filter_map(|seg| {
             if seg.contains('.') {
-                program(seg)
+                PROGRAMS.iter().find_map(|e| seg.strip_suffix(e))
             } else {
-                Some(seg.to_owned())
+                Some(seg)
             }
         })
-        .collect::<Vec<_>>();
-    let parts = parts.iter().flat_map(|seg| seg.split(['-', '_']));
+        .flat_map(|seg| seg.split(['-', '_']));
     for part in parts {
         found.0 |= BASELINE.contains(&part);
         found.1 |= CHANGE.contains(&part);

@@ -11,7 +11,7 @@ pub use super::runners::{
     accelerators, costly_labels, input_in, larger_image, matrix_written, own_machine_labels,
     unknown_runner,
 };
-use super::runners::{context_in, fallback, matrix_or_fallback, matrix_values, written_list};
+use super::runners::{context_in, matrix_or_fallback, matrix_values, written_list};
 use super::scripts::{self, Beside};
 use super::shell::{self, Command, TooDeep};
 use super::yaml::{Node, Pos, Scalar};
@@ -62,8 +62,10 @@ pub struct Step<'a> {
     pub env: StepEnv,
     /// The commands its `with:` gives the repository's own action as
     /// inputs that action runs (`COMMAND: python3 fuji-train-perf.py`
-    /// to an action whose `run:` uses `${{ inputs.COMMAND }}`): what the
-    /// step runs, as evidence ([`super::calls::given_commands`]).
+    /// to an action whose `run:` uses `${{ inputs.COMMAND }}`,
+    /// [`super::calls::given_commands`]), or a tool's action as its
+    /// subcommand (`actions-rs/cargo`'s `command: bench`, [`tool_command`]):
+    /// what the step runs, as evidence.
     pub given: Vec<Command>,
     /// The keys of the caches the repository's own action it uses saves
     /// (`uses: ./.github/actions/cache-save`, whose steps run
@@ -204,6 +206,12 @@ fn step<'a>(
     })
 }
 
+/// A step's `uses:` without its `@ref`, lower-cased: the action it runs.
+fn action_name(node: &Node) -> Option<String> {
+    let uses = node.get("uses").and_then(Node::str)?;
+    Some(uses.split('@').next().unwrap_or(uses).to_lowercase())
+}
+
 /// Actions that run a tool with the subcommand and its arguments given as
 /// inputs (`actions-rs/cargo` with `command: bench` and `args: --bench
 /// x`: OBDDimal's "Benchmark PR base" runs `cargo bench`): the tool, and
@@ -214,10 +222,9 @@ const TOOL_INPUTS: &[(&str, &str, &str, &str)] =
 /// What a step using one of [`TOOL_INPUTS`]' actions runs, as a command
 /// read for evidence, as a `run:` is.
 fn tool_command(node: &Node, env: &StepEnv) -> Vec<Command> {
-    let Some(uses) = node.get("uses").and_then(Node::str) else {
+    let Some(action) = action_name(node) else {
         return Vec::new();
     };
-    let action = uses.split('@').next().unwrap_or(uses).to_ascii_lowercase();
     let Some((_, tool, command, args)) = TOOL_INPUTS.iter().find(|(a, ..)| *a == action) else {
         return Vec::new();
     };
@@ -244,8 +251,7 @@ const SCRIPT_INPUTS: &[(&str, &str)] = &[
 
 /// The script input of a step using one of [`SCRIPT_INPUTS`]' actions.
 fn script_input(node: &Node) -> Option<&Node> {
-    let uses = node.get("uses").and_then(Node::str)?;
-    let action = uses.split('@').next().unwrap_or(uses).to_ascii_lowercase();
+    let action = action_name(node)?;
     let (_, input) = SCRIPT_INPUTS.iter().find(|(a, _)| *a == action)?;
     node.get("with")?.get(input)
 }
@@ -315,8 +321,6 @@ impl Workflow<'_> {
         names("tags").is_none() && names("tags-ignore").is_none()
     }
 
-    /// The patterns of the `push:` trigger's `branches`, `tags`, ... as
-    /// written (one or a list); none when the trigger has no such key.
     /// The name the default branch's pushes run under in this file: the
     /// known default when the push filter takes it (or takes every branch),
     /// else `main` or `master`, whichever the filter names. A filter of
@@ -338,6 +342,8 @@ impl Workflow<'_> {
             .or(Some(known))
     }
 
+    /// The patterns of the `push:` trigger's `branches`, `tags`, ... as
+    /// written (one or a list); none when the trigger has no such key.
     fn push_filter(&self, key: &str) -> Option<Vec<&str>> {
         let push = self.root.get("on")?.get("push")?;
         push.get(key).map(|n| match n.str() {
@@ -463,11 +469,13 @@ impl<'a> Job<'a> {
             // iroh's `fromJSON(matrix.runs_on)` over `include:` values
             // that write lists: `'["self-hosted","macOS","ARM64"]'`.
             let values = match (matrix, context_in(&s.text, "matrix.")) {
-                (Some(m), Some((k, false))) if fallback(k).is_some() => matrix_or_fallback(m, k),
                 (Some(m), Some((k, true))) => matrix_values(m, k)
                     .iter()
                     .flat_map(|v| written_list(v, true))
                     .collect(),
+                (Some(m), Some((k, false))) => {
+                    matrix_or_fallback(m, k).unwrap_or_else(|| matrix_written(m, &s.text))
+                }
                 (m, _) => m.map(|m| matrix_written(m, &s.text)).unwrap_or_default(),
             };
             let values = match input_in(&s.text) {
@@ -555,8 +563,7 @@ impl<'a> Step<'a> {
 
     /// `uses:` without its `@ref`, lower-cased.
     pub fn action(&self) -> Option<String> {
-        self.text("uses")
-            .map(|u| u.split('@').next().unwrap_or(u).to_lowercase())
+        action_name(self.node)
     }
 
     pub fn with(&self, key: &str) -> Option<&'a Node> {

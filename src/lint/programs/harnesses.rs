@@ -17,7 +17,7 @@ pub fn bench_subcommand(base: &str, words: &[&str]) -> bool {
         return false;
     }
     // A package manager's or task runner's `run` (`npm run bench`, `vp
-    // run bench`, `uv run bench`): the task after it.
+    // run bench`): the task after it.
     let at = if words.get(1) == Some(&"run") { 2 } else { 1 };
     words.get(at).is_some_and(|w| bench_target(w))
 }
@@ -53,30 +53,5 @@ pub fn load_generator(base: &str, words: &[&str]) -> bool {
         "ab" => has("-n") || has("-t"),
         "wrk" | "wrk2" | "oha" => words.len() > 1,
         _ => false,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use crate::lint::programs::benchmark_command;
-    use crate::lint::shell::commands;
-
-    fn runs(script: &str) -> bool {
-        commands(script).unwrap().iter().any(benchmark_command)
-    }
-
-    #[test]
-    fn a_target_beginning_with_bench_runs_them_unless_it_names_a_chore() {
-        for yes in [
-            "just bench-iai",
-            "just benchmark-json",
-            "npm run bench:all",
-            "make bench",
-        ] {
-            assert!(runs(yes), "{yes}");
-        }
-        for no in ["make bench-docs", "just bench-build", "make build-benches"] {
-            assert!(!runs(no), "{no}");
-        }
     }
 }

@@ -121,3 +121,18 @@ fn compiling_the_benchmarks_only_is_one_test_for_every_cargo_form() {
         );
     }
 }
+
+#[test]
+fn a_target_beginning_with_bench_runs_them_unless_it_names_a_chore() {
+    for yes in [
+        "just bench-iai",
+        "just benchmark-json",
+        "npm run bench:all",
+        "make bench",
+    ] {
+        assert!(runs(yes), "{yes}");
+    }
+    for no in ["make bench-docs", "just bench-build", "make build-benches"] {
+        assert!(!runs(no), "{no}");
+    }
+}
