@@ -86,6 +86,20 @@ pub fn step_cleans_up(name: &str) -> bool {
         || provisions(&said)
 }
 
+/// Whether a step's name says it only draws what was measured: a chart,
+/// plot, badge or dashboard ("Generate Charts", "Update performance
+/// badge", "Generate performance dashboard"). Such a step reads stored
+/// results and compares none, so its `continue-on-error` hides no
+/// comparison; one that also names comparing ("Plot the comparison")
+/// may still compare.
+pub fn step_renders(name: &str) -> bool {
+    let said: Vec<String> = words(&written(name)).collect();
+    said.iter().any(|w| DRAWN.contains(&w.as_str()))
+        && !said.iter().any(|w| {
+            w.starts_with("compar") || w.starts_with("regress") || w == "diff" || w == "check"
+        })
+}
+
 /// Whether a name's words say it starts or stops the machines the
 /// benchmarks run on: a verb of provisioning and a machine
 /// (`create-runners`, `stop-g5-runners`, "Terminate EC2 machines").
@@ -256,7 +270,7 @@ const HANDLES: &[&str] = &["publish", "deploy", "process"];
 /// measure: mlir-air's "Append perf history", dynoxide's
 /// `update_readme_benchmarks.py`).
 const RESULTS: &[&str] = &[
-    "history", "readme", "result", "results", "report", "plot", "summary",
+    "history", "readme", "result", "results", "report", "summary",
 ];
 
 /// Words of summing up what was measured: a step, a script or a job so
@@ -266,8 +280,22 @@ const SUMS_UP: &[&str] = &["summarize", "summarise"];
 
 /// Whether a word names results measured before or summing them up.
 fn names_results(word: &str) -> bool {
-    RESULTS.contains(&word) || SUMS_UP.contains(&word)
+    RESULTS.contains(&word) || DRAWN.contains(&word) || SUMS_UP.contains(&word)
 }
+
+/// Words that name a drawing of what was measured: a chart, plot, badge
+/// or dashboard (`update_performance_badge.py`, "Generate perf charts").
+/// Not "graph": a graph library's benchmarks are named for graphs.
+const DRAWN: &[&str] = &[
+    "chart",
+    "charts",
+    "plot",
+    "plots",
+    "badge",
+    "badges",
+    "dashboard",
+    "dashboards",
+];
 
 /// Whether a word names a chore, also as its `-ing` or `-s` form
 /// ("Installing benchmark": skyhookdm's clone-and-install job; "Building").

@@ -327,8 +327,11 @@ fn built_perf_program(base: &str, words: &[&str]) -> bool {
             && !w.contains("://")
     });
     let parts: Vec<String> = super::names::words(stem).collect();
+    // A script named for drawing or handling what was measured
+    // (`update_performance_badge.py`) measures nothing.
     built
         && !stem.starts_with("test")
+        && !super::names::handles_results(stem)
         && parts.len() > 1
         && parts
             .iter()

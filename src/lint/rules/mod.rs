@@ -149,7 +149,7 @@ fn maintenance_branch(t: &str) -> bool {
 }
 
 /// A release tag whose version follows a word: `r1.16.0` (nvc),
-/// `llvmorg-17.0.1`, `jq-1.7.1`. Three numbers are asked for, since a
+/// `llvmorg-17.0.1`, `jq-1.7.1`, `lts_2022_06_23`. Three numbers are asked for, since a
 /// word and two numbers is as often a maintenance branch (`release-1.2`,
 /// `stable-2.0`) that moves.
 fn prefixed_release(t: &str) -> bool {
@@ -161,9 +161,14 @@ fn prefixed_release(t: &str) -> bool {
         .unwrap_or(rest);
     let number = |p: &str| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit());
     let parts: Vec<&str> = rest.splitn(3, '.').collect();
-    word && matches!(parts.as_slice(), [major, minor, patch]
+    let dotted = matches!(parts.as_slice(), [major, minor, patch]
             if number(major) && number(minor) && patch.starts_with(|c: char| c.is_ascii_digit())
-                && !forks_line(patch))
+                && !forks_line(patch));
+    // Some projects write their numbers apart with `_`: Abseil's dated
+    // LTS tags (`lts_2022_06_23`), Boost's old `Boost_1_84_0`.
+    let underscored = matches!(rest.split('_').collect::<Vec<_>>().as_slice(),
+            [major, minor, patch] if number(major) && number(minor) && number(patch));
+    word && (dotted || underscored)
 }
 
 /// Whether a version's last part ends in a word that names a line of
@@ -319,6 +324,9 @@ mod tests {
             "1.2.0",
             "7",
             "release_3.4.5rc1",
+            // Numbers apart with `_`: Abseil's dated LTS tag.
+            "lts_2022_06_23",
+            "Boost_1_84_0",
             // An abbreviated SHA: QuantLib-Forge's `git checkout b3612ef`.
             "b3612ef",
         ] {
@@ -330,6 +338,8 @@ mod tests {
             "main",
             "r1.16",
             "release/1.2.3",
+            "lts_2022_06",
+            "feature_1_2_x",
             // Two numbers alone: redis's maintenance branch `7.2`.
             "7.2",
             "1.2",

@@ -39,6 +39,9 @@ fn about_results(step: &Step<'_>) -> bool {
     if step.text("name").is_some_and(step_cleans_up) && !about_baseline(&title) {
         return false;
     }
+    if step.text("name").is_some_and(names::step_renders) && !step_runs_benchmarks(step) {
+        return false;
+    }
     step_runs_benchmarks(step)
         || about_baseline(&title)
         || checks_measurements(&title)
@@ -120,7 +123,11 @@ fn silent_baseline(w: &Workflow<'_>, job: &Job<'_>, hits: &mut Vec<Hit>) {
     // Read only when a step neither measures nor is about results.
     let measured = OnceCell::new();
     for (index, step) in job.steps.iter().enumerate() {
-        let cleans_up = step.text("name").is_some_and(step_cleans_up);
+        // A step that cleans up, or only draws what was measured, hides
+        // no comparison however it runs its program.
+        let cleans_up = step
+            .text("name")
+            .is_some_and(|n| step_cleans_up(n) || names::step_renders(n));
         let reruns = || {
             let measured = measured.get_or_init(|| measured_programs(job, measures));
             scripts_run(step).any(|p| measured.contains(&p))
