@@ -36,6 +36,45 @@ impl StepEnv {
         &self.vars
     }
 
+    /// Whether an `if:` (`cond`) is one comparison of a variable these
+    /// levels set written out with another string (`env.CACHE_BENCHMARK
+    /// == 'on'` under `CACHE_BENCHMARK: "off"`, stef's benchmark cache,
+    /// switched off): what it guards never runs.
+    pub fn rules_out(&self, cond: &str) -> bool {
+        let inner = cond.trim();
+        let inner = inner
+            .strip_prefix("${{")
+            .and_then(|c| c.strip_suffix("}}"))
+            .unwrap_or(inner);
+        let (left, right, equal) = match (inner.split_once("=="), inner.split_once("!=")) {
+            (Some((l, r)), None) => (l, r, true),
+            (None, Some((l, r))) => (l, r, false),
+            _ => return false,
+        };
+        let literal = |t: &str| {
+            let t = t.trim();
+            t.strip_prefix('\'')
+                .and_then(|v| v.strip_suffix('\''))
+                .filter(|v| !v.contains('\''))
+                .map(str::to_owned)
+        };
+        let variable = |t: &str| {
+            let name = t.trim().strip_prefix("env.")?;
+            let written = name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+            let value = self.vars.get(name).filter(|_| written)?;
+            (!value.contains("${{") && !value.contains('$')).then(|| value.to_owned())
+        };
+        let (value, wanted) = match (variable(left), literal(right)) {
+            (Some(v), Some(w)) => (v, w),
+            _ => match (literal(left), variable(right)) {
+                (Some(w), Some(v)) => (v, w),
+                _ => return false,
+            },
+        };
+        // Expressions compare strings ignoring case.
+        value.eq_ignore_ascii_case(&wanted) != equal
+    }
+
     /// `text` with `env.NAME` inside its `${{ }}` expressions read as the
     /// value: an expression value (`${{ E }}`) as `(E)`, text as a string.
     pub fn expand<'t>(&self, text: &'t str) -> Cow<'t, str> {
@@ -171,5 +210,25 @@ mod tests {
         // A variable holding text is that text where it is the whole value.
         assert_eq!(job.expand("${{ env.MODE }}"), "slow");
         assert_eq!(job.expand("${{ env.MODE }}-x"), "${{ 'slow' }}-x");
+    }
+
+    #[test]
+    fn a_comparison_with_another_written_value_rules_out_what_it_guards() {
+        let root = parse("env:\n  CACHE: \"off\"\n  REF: ${{ github.sha }}\n").unwrap();
+        let env = StepEnv::default().with(root.get("env"));
+        assert!(env.rules_out("env.CACHE == 'on'"));
+        assert!(env.rules_out("${{ 'on' == env.CACHE }}"));
+        assert!(env.rules_out("env.CACHE != 'OFF'"));
+        for runs in [
+            "env.CACHE == 'off'",
+            "env.CACHE != 'on'",
+            // Not written out, or not one comparison: not told.
+            "env.REF == 'main'",
+            "env.UNSET == 'on'",
+            "env.CACHE == 'on' || github.event_name == 'push'",
+            "always()",
+        ] {
+            assert!(!env.rules_out(runs), "{runs}");
+        }
     }
 }

@@ -155,7 +155,10 @@ pub fn benchmarks(w: &Workflow<'_>, file: &str, context: Context<'_>) -> Benchma
         .jobs
         .iter()
         .zip(&jobs)
-        .map(|(j, bench)| long_bench_call(j, *bench, &judged))
+        .map(|(j, bench)| {
+            let by_workflow = workflow_named && !job_does_chores(j);
+            long_bench_call(j, *bench || by_workflow, &judged)
+        })
         .collect();
     let any = jobs.iter().any(|b| *b);
     let calls_benchmarks = w
@@ -182,7 +185,10 @@ pub fn benchmarks(w: &Workflow<'_>, file: &str, context: Context<'_>) -> Benchma
 /// (`benchmark`) and the called job's `timeout-minutes` is an input. Its
 /// allowance is then written only at the call. AutoMQ's nightly
 /// `benchmarks_e2e` runs its benchmark suite through `e2e-run.yml`, whose
-/// one job allows 2,880 minutes. A called
+/// one job allows 2,880 minutes. A call in a workflow named for
+/// benchmarking is a benchmark job by that name, as a job that runs its
+/// programs itself is (arity-arrays' "Bench compare (main)" passes
+/// `timeout-minutes: 330` to its comparison workflow). A called
 /// job that benchmarks by its own evidence, with its minutes written out,
 /// is found in its own file.
 fn long_bench_call(job: &Job<'_>, benchmark: bool, judged: &CalledFiles<'_>) -> bool {

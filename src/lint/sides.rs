@@ -41,8 +41,38 @@ pub fn measures_both_sides(c: &Command) -> bool {
                 // Plumbing given two folders (`cp -r base/ head/`) measures
                 // nothing.
                 || own_program(base)
-                    && (given_each_sides_program(c) || given_a_copy_and_its_baseline(&words))
+                    && (given_each_sides_program(c)
+                        || given_a_copy_and_its_baseline(&words)
+                        || given_each_sides_commit(&words))
         })
+}
+
+/// Whether a project's own program is given the base's commit or branch
+/// in one word and the change's in another (bandit's `mix benchmark
+/// bandit@URL@${{ github.event.pull_request.base.ref }}
+/// bandit@URL@${{ github.event.pull_request.head.sha }}`, as `asv
+/// continuous BASE HEAD` is): it builds and measures each in one run. A
+/// flag's word is a setting, not a side.
+fn given_each_sides_commit(words: &[&str]) -> bool {
+    const BASE: &[&str] = &[
+        "pull_request.base.sha",
+        "pull_request.base.ref",
+        "github.base_ref",
+    ];
+    const HEAD: &[&str] = &[
+        "pull_request.head.sha",
+        "pull_request.head.ref",
+        "github.head_ref",
+        "github.sha",
+    ];
+    let given = |names: &[&str]| {
+        words
+            .iter()
+            .skip(1)
+            .take(64)
+            .position(|w| !w.starts_with('-') && names.iter().any(|n| w.contains(n)))
+    };
+    matches!((given(BASE), given(HEAD)), (Some(b), Some(h)) if b != h)
 }
 
 /// Whether a project's own program is given one path and the same path

@@ -283,7 +283,7 @@ fn step_reads(text: &str) -> impl Iterator<Item = (usize, &str, &str, &str)> {
 }
 
 /// Whether a step is a script that fails or says a warning or an error.
-fn acts(step: &Step<'_>) -> bool {
+pub(super) fn acts(step: &Step<'_>) -> bool {
     step.script.as_ref().is_some_and(|s| {
         s.commands
             .iter()

@@ -30,7 +30,11 @@ pub fn check(w: &Workflow<'_>, job: &Job<'_>, holds: bool, hits: &mut Vec<Hit>) 
         let Some(action) = step.action() else {
             continue;
         };
-        if !action.starts_with("actions/cache") {
+        // A cache step switched off by the workflow's own `env:` never
+        // saves.
+        if !action.starts_with("actions/cache")
+            || step.text("if").is_some_and(|c| step.env.rules_out(c))
+        {
             continue;
         }
         if let Some(key) = step.with("key").and_then(Node::scalar)

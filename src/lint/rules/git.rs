@@ -530,7 +530,11 @@ fn checkout_dependency(job: &Job<'_>, step: &Step<'_>, known: Option<&str>, hits
     // A store named by its variable (`${{ env.PERF_RESULTS_REPO }}`,
     // slang's `shader-slang/slang-compile-perf`) says what it keeps there.
     let store = results_store(&name) || (repo.text.contains("${{") && results_store(&repo.text));
-    if itself || own_repository(&name) || store || (expression && !branch) {
+    // An empty name (`repository: ${{ env.JAX_REPO }}` with `JAX_REPO:
+    // ''`, rocm-jax's switched-off jaxlib build) takes actions/checkout's
+    // default, the workflow's own repository.
+    let default = name.trim().is_empty();
+    if itself || default || own_repository(&name) || store || (expression && !branch) {
         return;
     }
     match step.with("ref") {

@@ -4,9 +4,10 @@
 //! (`BASE_OUTCOME: ${{ needs.bench-base.outputs.outcome }}`, then `[
 //! "$BASE_OUTCOME" != "success" ]` and a failure comment). Read on
 //! go-billy's benchmark jobs, which continue on error and leave the
-//! verdict to their compare job. Pure.
+//! verdict to their compare job. So may the step's outputs, handed on the
+//! same way (canopy's `complete=false`). Pure.
 
-use super::acted::{Compared, on_failure, on_result, script_text};
+use super::acted::{Compared, acts, on_failure, on_result, script_text};
 use crate::lint::workflow::{Job, Workflow};
 use crate::lint::yaml::Node;
 
@@ -56,6 +57,50 @@ pub(super) fn later_job_acts(w: &Workflow<'_>, job: &Job<'_>, id: &str) -> bool 
                         })
                 })
         })
+}
+
+/// Whether a later job fails on what step `id` (at `index`) handed on in
+/// its outputs: `job`'s `outputs:` give the step's outputs (`complete:
+/// ${{ steps.bench.outputs.complete }}`), or those of a later step of the
+/// job that reads them and writes its own to `$GITHUB_OUTPUT`, and a
+/// script step of another job that fails or says an error reads them
+/// (`pr_complete="${{ needs.benchmark-pr.outputs.complete }}"`, then `exit
+/// 1` unless it is `true`). Read on canopy's benchmark jobs, which
+/// continue on error, write `complete=false` when the suite fails, and
+/// leave the verdict to their comparison job.
+pub(super) fn later_job_fails_on_outputs(
+    w: &Workflow<'_>,
+    job: &Job<'_>,
+    index: usize,
+    id: &str,
+) -> bool {
+    let Some(outputs) = job.get("outputs") else {
+        return false;
+    };
+    let mut sources = vec![format!("steps.{id}.outputs.")];
+    for step in job.steps.iter().skip(index.saturating_add(1)) {
+        if let Some(relay) = step.text("id")
+            && script_text(step).contains("GITHUB_OUTPUT")
+            && reads(step.node, &sources, |_| true)
+        {
+            sources.push(format!("steps.{relay}.outputs."));
+        }
+    }
+    let names: Vec<String> = outputs
+        .entries()
+        .iter()
+        .filter(|(_, v)| {
+            v.str()
+                .is_some_and(|t| sources.iter().any(|s| t.contains(s.as_str())))
+        })
+        .map(|(k, _)| format!("needs.{}.outputs.{}", job.id.text, k.text))
+        .collect();
+    !names.is_empty()
+        && w.jobs
+            .iter()
+            .filter(|other| other.id.text != job.id.text)
+            .flat_map(|other| other.steps.iter())
+            .any(|step| acts(step) && reads(step.node, &names, |_| true))
 }
 
 /// Whether a scalar of `node` reads one of `names` and `test` holds for

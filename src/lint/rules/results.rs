@@ -152,9 +152,10 @@ fn silent_baseline(w: &Workflow<'_>, job: &Job<'_>, hits: &mut Vec<Hit>) {
             && !fetches_loudly(step)
             && !later.outcome(index)
             && !later.env(index)
-            && !step
-                .text("id")
-                .is_some_and(|id| super::handed::later_job_acts(w, job, id))
+            && !step.text("id").is_some_and(|id| {
+                super::handed::later_job_acts(w, job, id)
+                    || super::handed::later_job_fails_on_outputs(w, job, index, id)
+            })
         {
             hits.push(hit("silent-baseline", c.at, job, Some(step)));
         }
@@ -243,8 +244,15 @@ const MANIFESTS: &[&str] = &[
     "build.gradle",
 ];
 
+/// Scripts' extensions: a test of a script asks whether the harness is
+/// there on that branch (kosha's `scripts/commit_bench_section.sh`, a
+/// merge-base older than IronCache's `perf_measure.sh`), not whether a
+/// measurement was made.
+const SCRIPTS: &[&str] = &[".sh", ".bash", ".py", ".ps1", ".pl", ".rb"];
+
 /// A file test (`[ -f x ]`, `test -e x`, `[[ -s x ]]`) of a file that is
-/// no build manifest: `Some(negated)`.
+/// no build manifest, no script and no device (`/dev/kfd`: whether the
+/// machine has a GPU): `Some(negated)`.
 fn file_test(c: &Command) -> Option<bool> {
     let name = c.name()?;
     if !["[", "[[", "test"].contains(&name) {
@@ -255,6 +263,8 @@ fn file_test(c: &Command) -> Option<bool> {
         MANIFESTS
             .iter()
             .any(|m| t == *m || t.ends_with(&format!("/{m}")))
+            || SCRIPTS.iter().any(|e| t.ends_with(e))
+            || t.starts_with("/dev/")
     });
     let tests_file = !manifest
         && c.words
