@@ -23,15 +23,7 @@ pub(super) fn later_job_acts(w: &Workflow<'_>, job: &Job<'_>, id: &str) -> bool 
         format!("steps.{id}.outcome"),
         format!("steps.{id}.conclusion"),
     ];
-    let names: Vec<String> = outputs
-        .entries()
-        .iter()
-        .filter(|(_, v)| {
-            v.str()
-                .is_some_and(|t| result.iter().any(|r| t.contains(r.as_str())))
-        })
-        .map(|(k, _)| format!("needs.{}.outputs.{}", job.id.text, k.text))
-        .collect();
+    let names = handed_on(outputs, job, &result);
     if names.is_empty() {
         return false;
     }
@@ -86,21 +78,27 @@ pub(super) fn later_job_fails_on_outputs(
             sources.push(format!("steps.{relay}.outputs."));
         }
     }
-    let names: Vec<String> = outputs
-        .entries()
-        .iter()
-        .filter(|(_, v)| {
-            v.str()
-                .is_some_and(|t| sources.iter().any(|s| t.contains(s.as_str())))
-        })
-        .map(|(k, _)| format!("needs.{}.outputs.{}", job.id.text, k.text))
-        .collect();
+    let names = handed_on(outputs, job, &sources);
     !names.is_empty()
         && w.jobs
             .iter()
             .filter(|other| other.id.text != job.id.text)
             .flat_map(|other| other.steps.iter())
             .any(|step| acts(step) && reads(step.node, &names, |_| true))
+}
+
+/// How a later job reads each of `job`'s `outputs:` whose value reads
+/// one of `reads` (`needs.<job>.outputs.<name>`).
+fn handed_on(outputs: &Node, job: &Job<'_>, reads: &[String]) -> Vec<String> {
+    outputs
+        .entries()
+        .iter()
+        .filter(|(_, v)| {
+            v.str()
+                .is_some_and(|t| reads.iter().any(|r| t.contains(r.as_str())))
+        })
+        .map(|(k, _)| format!("needs.{}.outputs.{}", job.id.text, k.text))
+        .collect()
 }
 
 /// Whether a scalar of `node` reads one of `names` and `test` holds for
