@@ -347,7 +347,18 @@ fn costly_set(labels: &[String], devices: bool, cpu_ordinary: bool) -> bool {
             l.split(|c: char| !c.is_ascii_alphanumeric())
                 .any(|w| w.starts_with("cpu"))
         });
+    // A label naming CUDA (`cuda`, `cuda-12`) says an NVIDIA GPU, whatever
+    // else the matrix's entries list beside it (boundless' `[self-hosted,
+    // ..., cuda, g6.4xlarge]` among its `cpu` machines).
+    // Not a longer word (`cudaqx`, a project's name).
+    let cuda = labels.iter().any(|l| {
+        l.split(|c: char| !c.is_ascii_alphanumeric()).any(|w| {
+            w.strip_prefix("cuda")
+                .is_some_and(|v| v.bytes().all(|b| b.is_ascii_digit()))
+        })
+    });
     devices
+        || cuda
         || labels.iter().any(|l| l.contains("gpu"))
         || provider && labels.iter().any(|l| gpu_family(l))
         || !cpu

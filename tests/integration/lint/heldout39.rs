@@ -1,6 +1,6 @@
 //! `lint` on the shapes found wrongly in the held-out sets after the
-//! thirty-eighth, and in sets 39 and 40 at first sight (issue 49;
-//! BENCHMARKS.md, "Mends after held-out 39 and 40").
+//! thirty-eighth, and in sets 39 to 41 at first sight (issue 49;
+//! BENCHMARKS.md, "Mends after held-out 39 to 41").
 //! Each fixture in `tests/fixtures/lint/heldout39/` is a real workflow's
 //! shape cut down and written anew, with a look-alike beside it.
 
@@ -101,4 +101,18 @@ fn a_cache_switched_off_by_the_workflows_env_saves_nothing() {
         lint_in("heldout39", "cache-switched-off.yml"),
         [at("cache-discipline", 19)]
     );
+}
+
+/// boundless builds its images on its own `cpu` machines, and one on
+/// `[self-hosted, ..., cuda, g6.4xlarge]`, a GPU machine: a push to main
+/// cancelling that build loses GPU time. The same matrix on `cpu`
+/// machines only, a label that names a project (`cudaqx`) among them,
+/// loses nothing costly.
+#[test]
+fn a_label_naming_cuda_is_a_gpu_machine_among_cpu_ones() {
+    assert_eq!(
+        lint_in("heldout39", "cuda-matrix.yml"),
+        [at("cancel-main", 7)]
+    );
+    assert_eq!(lint_in("heldout39", "cpu-matrix.yml"), []);
 }
