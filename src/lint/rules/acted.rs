@@ -263,7 +263,7 @@ fn identifier(text: &str) -> (&str, &str) {
 
 /// Every `steps.<id>.<kind>` in `text`: where it starts, the id, the
 /// kind and the text after the kind.
-fn step_reads(text: &str) -> impl Iterator<Item = (usize, &str, &str, &str)> {
+pub(super) fn step_reads(text: &str) -> impl Iterator<Item = (usize, &str, &str, &str)> {
     text.match_indices("steps.").filter_map(move |(at, m)| {
         let rest = text.get(at.saturating_add(m.len())..)?;
         let (id, rest) = rest.split_once('.')?;

@@ -7,7 +7,9 @@
 //! verdict to their compare job. So may the step's outputs, handed on the
 //! same way (canopy's `complete=false`). Pure.
 
-use super::acted::{Compared, acts, on_failure, on_result, script_text};
+use rustc_hash::FxHashSet;
+
+use super::acted::{Compared, acts, on_failure, on_result, script_text, step_reads};
 use crate::lint::workflow::{Job, Workflow};
 use crate::lint::yaml::Node;
 
@@ -51,40 +53,76 @@ pub(super) fn later_job_acts(w: &Workflow<'_>, job: &Job<'_>, id: &str) -> bool 
         })
 }
 
-/// Whether a later job fails on what step `id` (at `index`) handed on in
-/// its outputs: `job`'s `outputs:` give the step's outputs (`complete:
-/// ${{ steps.bench.outputs.complete }}`), or those of a later step of the
-/// job that reads them and writes its own to `$GITHUB_OUTPUT`, and a
-/// script step of another job that fails or says an error reads them
-/// (`pr_complete="${{ needs.benchmark-pr.outputs.complete }}"`, then `exit
-/// 1` unless it is `true`). Read on canopy's benchmark jobs, which
+/// The ids of `job`'s steps whose outputs a later job fails on: `job`'s
+/// `outputs:` give them (`complete: ${{ steps.bench.outputs.complete
+/// }}`), or give those of a later step of the job that reads them and
+/// writes its own to `$GITHUB_OUTPUT`, and a script step of another job
+/// that fails or says an error reads that output
+/// (`pr_complete="${{ needs.benchmark-pr.outputs.complete }}"`, then
+/// `exit 1` unless it is `true`). Read on canopy's benchmark jobs, which
 /// continue on error, write `complete=false` when the suite fails, and
-/// leave the verdict to their comparison job.
-pub(super) fn later_job_fails_on_outputs(
-    w: &Workflow<'_>,
-    job: &Job<'_>,
-    index: usize,
-    id: &str,
-) -> bool {
+/// leave the verdict to their comparison job. Found once per job, each
+/// text read once: asked step by step, a stranger's 3,000 steps each
+/// relaying the last one's output took eight minutes.
+pub(super) fn outputs_failed_on(w: &Workflow<'_>, job: &Job<'_>) -> FxHashSet<String> {
+    let mut handed = FxHashSet::default();
     let Some(outputs) = job.get("outputs") else {
-        return false;
+        return handed;
     };
-    let mut sources = vec![format!("steps.{id}.outputs.")];
-    for step in job.steps.iter().skip(index.saturating_add(1)) {
-        if let Some(relay) = step.text("id")
-            && script_text(step).contains("GITHUB_OUTPUT")
-            && reads(step.node, &sources, |_| true)
-        {
-            sources.push(format!("steps.{relay}.outputs."));
+    let read = outputs_read_by_failing_steps(w, job);
+    if read.is_empty() {
+        return handed;
+    }
+    for (key, value) in outputs.entries() {
+        if let Some(text) = value.str().filter(|_| read.contains(key.text.as_str())) {
+            handed.extend(outputs_read(text).map(str::to_owned));
         }
     }
-    let names = handed_on(outputs, job, &sources);
-    !names.is_empty()
-        && w.jobs
-            .iter()
-            .filter(|other| other.id.text != job.id.text)
-            .flat_map(|other| other.steps.iter())
-            .any(|step| acts(step) && reads(step.node, &names, |_| true))
+    // Back through the job's relays, last step first: a step whose
+    // outputs a handed step reads, and writes on, is handed too.
+    for step in job.steps.iter().rev() {
+        let relays = step.text("id").is_some_and(|id| handed.contains(id))
+            && script_text(step).contains("GITHUB_OUTPUT");
+        if relays {
+            let mut scalars = Vec::new();
+            step.node.scalars(&mut scalars);
+            for text in scalars.iter().map(|s| s.text.as_str()) {
+                handed.extend(outputs_read(text).map(str::to_owned));
+            }
+        }
+    }
+    handed
+}
+
+/// The names of `job`'s outputs (`needs.<job>.outputs.<name>`) that a
+/// script step of another job reads and that fails or says an error.
+fn outputs_read_by_failing_steps<'w>(w: &'w Workflow<'_>, job: &Job<'_>) -> FxHashSet<&'w str> {
+    let prefix = format!("needs.{}.outputs.", job.id.text);
+    let mut read = FxHashSet::default();
+    let steps = w
+        .jobs
+        .iter()
+        .filter(|other| other.id.text != job.id.text)
+        .flat_map(|other| other.steps.iter());
+    for step in steps.filter(|s| acts(s)) {
+        let mut scalars = Vec::new();
+        step.node.scalars(&mut scalars);
+        for text in scalars.iter().map(|s| s.text.as_str()) {
+            for (at, m) in text.match_indices(prefix.as_str()) {
+                let rest = text.get(at.saturating_add(m.len())..).unwrap_or("");
+                let end = rest
+                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+                    .unwrap_or(rest.len());
+                read.insert(rest.get(..end).unwrap_or(""));
+            }
+        }
+    }
+    read
+}
+
+/// The step ids whose outputs `text` reads (`steps.<id>.outputs.<name>`).
+fn outputs_read(text: &str) -> impl Iterator<Item = &str> {
+    step_reads(text).filter_map(|(_, id, kind, _)| (kind == "outputs").then_some(id))
 }
 
 /// How a later job reads each of `job`'s `outputs:` whose value reads

@@ -122,6 +122,8 @@ fn silent_baseline(w: &Workflow<'_>, job: &Job<'_>, hits: &mut Vec<Hit>) {
     let measures = measuring_steps(job);
     // Read only when a step neither measures nor is about results.
     let measured = OnceCell::new();
+    // Read only when a step continues on error.
+    let failed_on = OnceCell::new();
     for (index, step) in job.steps.iter().enumerate() {
         // A step that cleans up, or only draws what was measured, hides
         // no comparison however it runs its program.
@@ -154,7 +156,9 @@ fn silent_baseline(w: &Workflow<'_>, job: &Job<'_>, hits: &mut Vec<Hit>) {
             && !later.env(index)
             && !step.text("id").is_some_and(|id| {
                 super::handed::later_job_acts(w, job, id)
-                    || super::handed::later_job_fails_on_outputs(w, job, index, id)
+                    || failed_on
+                        .get_or_init(|| super::handed::outputs_failed_on(w, job))
+                        .contains(id)
             })
         {
             hits.push(hit("silent-baseline", c.at, job, Some(step)));

@@ -361,3 +361,30 @@ fn a_word_of_300_000_listings_of_one_commit_is_read_near_each() {
     );
     assert_eq!(lint_one(&text, 0), found(&[]));
 }
+
+#[test]
+fn thousands_of_steps_relaying_outputs_to_a_later_job_are_read_once() {
+    // 3,000 benchmark steps allowed to fail, each writing on the last
+    // one's output, the job's output the last of them, and a later job
+    // that fails on it: every step's outputs are handed on and acted on.
+    // Which steps are is found once for the job, reading each text once
+    // (asked step by step, each step read every later one again and
+    // searched it for every relay: eight minutes in a release build).
+    let mut text = String::from(
+        "on: push\njobs:\n  bench:\n    runs-on: ubuntu-latest\n    outputs:\n      o: ${{ steps.s2999.outputs.x }}\n    steps:\n",
+    );
+    for i in 0..3_000 {
+        let last = if i == 0 {
+            "1".to_owned()
+        } else {
+            format!("${{{{ steps.s{}.outputs.x }}}}", i - 1)
+        };
+        text.push_str(&format!(
+            "      - id: s{i}\n        continue-on-error: true\n        run: cargo bench && echo \"x={last}\" >> $GITHUB_OUTPUT\n"
+        ));
+    }
+    // One more, whose outputs nothing reads.
+    text.push_str("      - id: lone\n        continue-on-error: true\n        run: cargo bench\n");
+    text.push_str("  check:\n    needs: bench\n    runs-on: ubuntu-latest\n    steps:\n      - run: |\n          if [ \"${{ needs.bench.outputs.o }}\" != 1 ]; then exit 1; fi\n");
+    assert_eq!(lint_one(&text, 4), found(&[("silent-baseline", 9_009)]));
+}
