@@ -149,9 +149,9 @@ fn maintenance_branch(t: &str) -> bool {
 }
 
 /// A release tag whose version follows a word: `r1.16.0` (nvc),
-/// `llvmorg-17.0.1`, `jq-1.7.1`, `lts_2022_06_23`. Three numbers are asked for, since a
-/// word and two numbers is as often a maintenance branch (`release-1.2`,
-/// `stable-2.0`) that moves.
+/// `llvmorg-17.0.1`, `jq-1.7.1`, `lts_2022_06_23`. Three numbers are
+/// asked for, since a word and two numbers is as often a maintenance
+/// branch (`release-1.2`, `stable-2.0`) that moves.
 fn prefixed_release(t: &str) -> bool {
     let rest = t.trim_start_matches(|c: char| c.is_ascii_alphabetic());
     let word = rest.len() < t.len();
@@ -166,7 +166,7 @@ fn prefixed_release(t: &str) -> bool {
                 && !forks_line(patch));
     // Some projects write their numbers apart with `_`: Abseil's dated
     // LTS tags (`lts_2022_06_23`), Boost's old `Boost_1_84_0`.
-    let underscored = matches!(rest.split('_').collect::<Vec<_>>().as_slice(),
+    let underscored = matches!(rest.splitn(4, '_').collect::<Vec<_>>().as_slice(),
             [major, minor, patch] if number(major) && number(minor) && number(patch));
     word && (dotted || underscored)
 }
