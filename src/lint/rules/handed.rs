@@ -13,142 +13,125 @@ use super::acted::{Compared, acts, on_failure, on_result, script_text, step_read
 use crate::lint::workflow::{Job, Workflow};
 use crate::lint::yaml::Node;
 
-/// Whether a job of `w` other than `job` acts on the result of `job`'s
-/// step `id`, handed on in `job`'s outputs: in a job's or a step's `if:`
-/// a test for the failure, anywhere else a comparison with `success` or
-/// `failure`, also through an `env:` entry the step's script compares.
-pub(super) fn later_job_acts(w: &Workflow<'_>, job: &Job<'_>, id: &str) -> bool {
-    let Some(outputs) = job.get("outputs") else {
-        return false;
+/// The ids of `job`'s steps whose failure a later job acts on, handed
+/// on in `job`'s `outputs:`. Found once per job, each text read once:
+/// asked step by step, a stranger's 3,000 steps each relaying the last
+/// one's output took eight minutes, and 12,000 steps' outcomes handed on
+/// and echoed half a minute.
+///
+/// - Their result (`outcome: ${{ steps.bench.outcome }}`), which another
+///   job tests for the failure in a job's or a step's `if:`, or compares
+///   with `success` or `failure` anywhere else, also through an `env:`
+///   entry its script compares (go-billy's `BASE_OUTCOME`).
+/// - Their outputs (`complete: ${{ steps.bench.outputs.complete }}`), or
+///   those of a later step of the job that reads them and writes its own
+///   to `$GITHUB_OUTPUT`, read by a script step of another job that fails
+///   or says an error (canopy's `complete=false`, then `exit 1` in its
+///   comparison job unless it is `true`).
+pub(super) fn acted_on_later(w: &Workflow<'_>, job: &Job<'_>) -> FxHashSet<String> {
+    let mut results = FxHashSet::default();
+    let mut outputs = FxHashSet::default();
+    let Some(given) = job.get("outputs") else {
+        return results;
     };
-    let result = [
-        format!("steps.{id}.outcome"),
-        format!("steps.{id}.conclusion"),
-    ];
-    let names = handed_on(outputs, job, &result);
-    if names.is_empty() {
-        return false;
-    }
-    w.jobs
-        .iter()
-        .filter(|other| other.id.text != job.id.text)
-        .any(|other| {
-            other
-                .get("if")
-                .is_some_and(|n| reads(n, &names, on_failure))
-                || other.steps.iter().any(|step| {
-                    let compared = Compared::of(script_text(step));
-                    step.node
-                        .entries()
-                        .iter()
-                        .any(|(key, node)| match key.text.as_str() {
-                            "if" => reads(node, &names, on_failure),
-                            "env" => node.entries().iter().any(|(name, value)| {
-                                reads(value, &names, |_| true)
-                                    && compared.get(&name.text).is_some_and(|&(result, _)| result)
-                            }),
-                            _ => reads(node, &names, on_result),
-                        })
-                })
-        })
-}
-
-/// The ids of `job`'s steps whose outputs a later job fails on: `job`'s
-/// `outputs:` give them (`complete: ${{ steps.bench.outputs.complete
-/// }}`), or give those of a later step of the job that reads them and
-/// writes its own to `$GITHUB_OUTPUT`, and a script step of another job
-/// that fails or says an error reads that output
-/// (`pr_complete="${{ needs.benchmark-pr.outputs.complete }}"`, then
-/// `exit 1` unless it is `true`). Read on canopy's benchmark jobs, which
-/// continue on error, write `complete=false` when the suite fails, and
-/// leave the verdict to their comparison job. Found once per job, each
-/// text read once: asked step by step, a stranger's 3,000 steps each
-/// relaying the last one's output took eight minutes.
-pub(super) fn outputs_failed_on(w: &Workflow<'_>, job: &Job<'_>) -> FxHashSet<String> {
-    let mut handed = FxHashSet::default();
-    let Some(outputs) = job.get("outputs") else {
-        return handed;
-    };
-    let read = outputs_read_by_failing_steps(w, job);
-    if read.is_empty() {
-        return handed;
-    }
-    for (key, value) in outputs.entries() {
-        if let Some(text) = value.str().filter(|_| read.contains(key.text.as_str())) {
-            handed.extend(outputs_read(text).map(str::to_owned));
+    let read = Read::of(w, job);
+    for (key, value) in given.entries() {
+        let Some(text) = value.str() else { continue };
+        for (_, id, kind, _) in step_reads(text) {
+            let set = match kind {
+                "outputs" if read.failing.contains(key.text.as_str()) => &mut outputs,
+                "outcome" | "conclusion" if read.results.contains(key.text.as_str()) => {
+                    &mut results
+                }
+                _ => continue,
+            };
+            set.insert(id.to_owned());
         }
     }
     // Back through the job's relays, last step first: a step whose
     // outputs a handed step reads, and writes on, is handed too.
     for step in job.steps.iter().rev() {
-        let relays = step.text("id").is_some_and(|id| handed.contains(id))
+        let relays = step.text("id").is_some_and(|id| outputs.contains(id))
             && script_text(step).contains("GITHUB_OUTPUT");
         if relays {
             let mut scalars = Vec::new();
             step.node.scalars(&mut scalars);
             for text in scalars.iter().map(|s| s.text.as_str()) {
-                handed.extend(outputs_read(text).map(str::to_owned));
+                for (_, id, kind, _) in step_reads(text) {
+                    if kind == "outputs" {
+                        outputs.insert(id.to_owned());
+                    }
+                }
             }
         }
     }
-    handed
+    results.extend(outputs);
+    results
 }
 
-/// The names of `job`'s outputs (`needs.<job>.outputs.<name>`) that a
-/// script step of another job reads and that fails or says an error.
-fn outputs_read_by_failing_steps<'w>(w: &'w Workflow<'_>, job: &Job<'_>) -> FxHashSet<&'w str> {
-    let prefix = format!("needs.{}.outputs.", job.id.text);
-    let mut read = FxHashSet::default();
-    let steps = w
-        .jobs
-        .iter()
-        .filter(|other| other.id.text != job.id.text)
-        .flat_map(|other| other.steps.iter());
-    for step in steps.filter(|s| acts(s)) {
-        let mut scalars = Vec::new();
-        step.node.scalars(&mut scalars);
-        for text in scalars.iter().map(|s| s.text.as_str()) {
-            for (at, m) in text.match_indices(prefix.as_str()) {
-                let rest = text.get(at.saturating_add(m.len())..).unwrap_or("");
-                let end = rest
-                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
-                    .unwrap_or(rest.len());
-                read.insert(rest.get(..end).unwrap_or(""));
+/// How the other jobs of a workflow read one job's outputs
+/// (`needs.<job>.outputs.<name>`): by name.
+struct Read<'w> {
+    /// Outputs a read acts on as a step's result: tested for the failure
+    /// in an `if:`, compared with `success` or `failure` elsewhere.
+    results: FxHashSet<&'w str>,
+    /// Outputs a script step that fails or says an error reads.
+    failing: FxHashSet<&'w str>,
+}
+
+impl<'w> Read<'w> {
+    fn of(w: &'w Workflow<'_>, job: &Job<'_>) -> Read<'w> {
+        let prefix = format!("needs.{}.outputs.", job.id.text);
+        let mut read = Read {
+            results: FxHashSet::default(),
+            failing: FxHashSet::default(),
+        };
+        for other in w.jobs.iter().filter(|other| other.id.text != job.id.text) {
+            if let Some(n) = other.get("if") {
+                read.results.extend(names_read(n, &prefix, on_failure));
+            }
+            for step in &other.steps {
+                let compared = Compared::of(script_text(step));
+                for (key, node) in step.node.entries() {
+                    match key.text.as_str() {
+                        "if" => read.results.extend(names_read(node, &prefix, on_failure)),
+                        "env" => {
+                            for (name, value) in node.entries() {
+                                if compared.get(&name.text).is_some_and(|&(result, _)| result) {
+                                    read.results.extend(names_read(value, &prefix, |_| true));
+                                }
+                            }
+                        }
+                        _ => read.results.extend(names_read(node, &prefix, on_result)),
+                    }
+                }
+                if acts(step) {
+                    read.failing
+                        .extend(names_read(step.node, &prefix, |_| true));
+                }
             }
         }
+        read
     }
-    read
 }
 
-/// The step ids whose outputs `text` reads (`steps.<id>.outputs.<name>`).
-fn outputs_read(text: &str) -> impl Iterator<Item = &str> {
-    step_reads(text).filter_map(|(_, id, kind, _)| (kind == "outputs").then_some(id))
-}
-
-/// How a later job reads each of `job`'s `outputs:` whose value reads
-/// one of `reads` (`needs.<job>.outputs.<name>`).
-fn handed_on(outputs: &Node, job: &Job<'_>, reads: &[String]) -> Vec<String> {
-    outputs
-        .entries()
-        .iter()
-        .filter(|(_, v)| {
-            v.str()
-                .is_some_and(|t| reads.iter().any(|r| t.contains(r.as_str())))
-        })
-        .map(|(k, _)| format!("needs.{}.outputs.{}", job.id.text, k.text))
-        .collect()
-}
-
-/// Whether a scalar of `node` reads one of `names` and `test` holds for
-/// the text after the read.
-fn reads(node: &Node, names: &[String], test: fn(&str) -> bool) -> bool {
+/// The names of the outputs (`<prefix><name>`) the scalars of `node`
+/// read where `test` holds for the text after the name.
+fn names_read<'n>(node: &'n Node, prefix: &str, test: fn(&str) -> bool) -> Vec<&'n str> {
     let mut scalars = Vec::new();
     node.scalars(&mut scalars);
-    scalars.iter().any(|s| {
-        names.iter().any(|n| {
-            s.text
-                .match_indices(n.as_str())
-                .any(|(at, m)| test(s.text.get(at.saturating_add(m.len())..).unwrap_or("")))
-        })
-    })
+    let mut names = Vec::new();
+    for text in scalars.iter().map(|s| s.text.as_str()) {
+        for (at, m) in text.match_indices(prefix) {
+            let rest = text.get(at.saturating_add(m.len())..).unwrap_or("");
+            let end = rest
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+                .unwrap_or(rest.len());
+            let (name, after) = rest.split_at(end);
+            if test(after) {
+                names.push(name);
+            }
+        }
+    }
+    names
 }

@@ -123,7 +123,7 @@ fn silent_baseline(w: &Workflow<'_>, job: &Job<'_>, hits: &mut Vec<Hit>) {
     // Read only when a step neither measures nor is about results.
     let measured = OnceCell::new();
     // Read only when a step continues on error.
-    let failed_on = OnceCell::new();
+    let acted_later = OnceCell::new();
     for (index, step) in job.steps.iter().enumerate() {
         // A step that cleans up, or only draws what was measured, hides
         // no comparison however it runs its program.
@@ -155,10 +155,9 @@ fn silent_baseline(w: &Workflow<'_>, job: &Job<'_>, hits: &mut Vec<Hit>) {
             && !later.outcome(index)
             && !later.env(index)
             && !step.text("id").is_some_and(|id| {
-                super::handed::later_job_acts(w, job, id)
-                    || failed_on
-                        .get_or_init(|| super::handed::outputs_failed_on(w, job))
-                        .contains(id)
+                acted_later
+                    .get_or_init(|| super::handed::acted_on_later(w, job))
+                    .contains(id)
             })
         {
             hits.push(hit("silent-baseline", c.at, job, Some(step)));

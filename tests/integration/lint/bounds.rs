@@ -388,3 +388,33 @@ fn thousands_of_steps_relaying_outputs_to_a_later_job_are_read_once() {
     text.push_str("  check:\n    needs: bench\n    runs-on: ubuntu-latest\n    steps:\n      - run: |\n          if [ \"${{ needs.bench.outputs.o }}\" != 1 ]; then exit 1; fi\n");
     assert_eq!(lint_one(&text, 4), found(&[("silent-baseline", 9_009)]));
 }
+
+#[test]
+fn thousands_of_outcomes_handed_to_a_later_job_are_read_once() {
+    // 2,000 benchmark steps allowed to fail, each one's outcome a job
+    // output that a later job's step tests for the failure: every one is
+    // acted on. Which outcomes are is found once for the job (asked step
+    // by step, each step read the other jobs' steps again: 12,000 such
+    // steps took 28 s in a release build).
+    let mut text = String::from(
+        "on: push\njobs:\n  bench:\n    runs-on: ubuntu-latest\n    outputs:\n",
+    );
+    for i in 0..2_000 {
+        text.push_str(&format!("      o{i}: ${{{{ steps.s{i}.outcome }}}}\n"));
+    }
+    text.push_str("    steps:\n");
+    for i in 0..2_000 {
+        text.push_str(&format!(
+            "      - id: s{i}\n        continue-on-error: true\n        run: cargo bench\n"
+        ));
+    }
+    // One more, whose outcome nothing reads.
+    text.push_str("      - id: lone\n        continue-on-error: true\n        run: cargo bench\n");
+    text.push_str("  check:\n    needs: bench\n    runs-on: ubuntu-latest\n    steps:\n");
+    for i in 0..2_000 {
+        text.push_str(&format!(
+            "      - if: needs.bench.outputs.o{i} == 'failure'\n        run: exit 1\n"
+        ));
+    }
+    assert_eq!(lint_one(&text, 4), found(&[("silent-baseline", 8_008)]));
+}
