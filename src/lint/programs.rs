@@ -314,10 +314,8 @@ fn wrapped_script(base: &str, words: &[&str]) -> bool {
 /// it is given); not a test (`test_*`) nor `perfetto`.
 fn built_perf_program(base: &str, words: &[&str]) -> bool {
     let lower = base.to_lowercase();
-    let (stem, script) = match lower.rsplit_once('.') {
-        Some((s, ext)) => (s, SCRIPT_EXTENSIONS.contains(&ext)),
-        None => (lower.as_str(), false),
-    };
+    let stem = lower.rsplit_once('.').map_or(lower.as_str(), |(s, _)| s);
+    let script = script_file(&lower);
     let built = words.first().is_some_and(|w| {
         (w.starts_with("./")
             || w.contains("bin/")
@@ -362,6 +360,13 @@ fn under_sudo(c: &Command) -> Option<Command> {
 
 /// Extensions of a script a shell runs by its path.
 const SCRIPT_EXTENSIONS: &[&str] = &["sh", "ps1", "py", "pl", "rb", "bash"];
+
+/// Whether `path` names a script by its extension (`perf_measure.sh`,
+/// `two-machine-perf.ps1`).
+pub fn script_file(path: &str) -> bool {
+    path.rsplit_once('.')
+        .is_some_and(|(_, ext)| SCRIPT_EXTENSIONS.contains(&ext))
+}
 
 /// Whether a program is one the job built, run from its build's folder
 /// (`build/`, `bin/`; no extension): a binary is named for what it

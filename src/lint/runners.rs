@@ -342,20 +342,19 @@ fn costly_set(labels: &[String], devices: bool, cpu_ordinary: bool) -> bool {
     // A runner that says it is a CPU machine (`linux-amd64-cpu4`, a `cpu`
     // label) is an ordinary build machine: read on cccl's and flashinfer's
     // CPU runners, where a superseded run loses nothing costly.
-    let cpu = cpu_ordinary
-        && labels.iter().any(|l| {
-            l.split(|c: char| !c.is_ascii_alphanumeric())
-                .any(|w| w.starts_with("cpu"))
-        });
+    let words = || {
+        labels
+            .iter()
+            .flat_map(|l| l.split(|c: char| !c.is_ascii_alphanumeric()))
+    };
+    let cpu = cpu_ordinary && words().any(|w| w.starts_with("cpu"));
     // A label naming CUDA (`cuda`, `cuda-12`) says an NVIDIA GPU, whatever
     // else the matrix's entries list beside it (boundless' `[self-hosted,
-    // ..., cuda, g6.4xlarge]` among its `cpu` machines).
-    // Not a longer word (`cudaqx`, a project's name).
-    let cuda = labels.iter().any(|l| {
-        l.split(|c: char| !c.is_ascii_alphanumeric()).any(|w| {
-            w.strip_prefix("cuda")
-                .is_some_and(|v| v.bytes().all(|b| b.is_ascii_digit()))
-        })
+    // ..., cuda, g6.4xlarge]` among its `cpu` machines); not a longer word
+    // (`cudaqx`, a project's name).
+    let cuda = words().any(|w| {
+        w.strip_prefix("cuda")
+            .is_some_and(|v| v.bytes().all(|b| b.is_ascii_digit()))
     });
     devices
         || cuda

@@ -11,7 +11,7 @@ use super::{about_baseline, hit, measuring_steps};
 use crate::lint::evidence::{Benchmarks, step_runs_a_program, step_runs_benchmarks};
 use crate::lint::finding::Hit;
 use crate::lint::names::{self, step_cleans_up};
-use crate::lint::programs::invoked;
+use crate::lint::programs::{invoked, script_file};
 use crate::lint::shell::{Command, Sep};
 use crate::lint::workflow::{Job, Script, Step, Workflow};
 use crate::lint::yaml::{Node, Pos};
@@ -247,29 +247,26 @@ const MANIFESTS: &[&str] = &[
     "build.gradle",
 ];
 
-/// Scripts' extensions: a test of a script asks whether the harness is
-/// there on that branch (kosha's `scripts/commit_bench_section.sh`, a
-/// merge-base older than IronCache's `perf_measure.sh`), not whether a
-/// measurement was made.
-const SCRIPTS: &[&str] = &[".sh", ".bash", ".py", ".ps1", ".pl", ".rb"];
-
 /// A file test (`[ -f x ]`, `test -e x`, `[[ -s x ]]`) of a file that is
-/// no build manifest, no script and no device (`/dev/kfd`: whether the
-/// machine has a GPU): `Some(negated)`.
+/// no build manifest, no script and no device: `Some(negated)`. A test of
+/// a script asks whether the harness is there on that branch (kosha's
+/// `scripts/commit_bench_section.sh`, a merge-base older than IronCache's
+/// `perf_measure.sh`), one of a device whether the machine has a GPU
+/// (`/dev/kfd`), not whether a measurement was made.
 fn file_test(c: &Command) -> Option<bool> {
     let name = c.name()?;
     if !["[", "[[", "test"].contains(&name) {
         return None;
     }
-    let manifest = c.words.iter().any(|w| {
+    let no_results = c.words.iter().any(|w| {
         let t = w.text.trim_matches(['"', '\'']);
         MANIFESTS
             .iter()
             .any(|m| t == *m || t.ends_with(&format!("/{m}")))
-            || SCRIPTS.iter().any(|e| t.ends_with(e))
+            || script_file(t)
             || t.starts_with("/dev/")
     });
-    let tests_file = !manifest
+    let tests_file = !no_results
         && c.words
             .iter()
             .any(|w| ["-f", "-e", "-s", "-r"].contains(&w.text.as_str()));
