@@ -396,9 +396,8 @@ fn thousands_of_outcomes_handed_to_a_later_job_are_read_once() {
     // acted on. Which outcomes are is found once for the job (asked step
     // by step, each step read the other jobs' steps again: 12,000 such
     // steps took 28 s in a release build).
-    let mut text = String::from(
-        "on: push\njobs:\n  bench:\n    runs-on: ubuntu-latest\n    outputs:\n",
-    );
+    let mut text =
+        String::from("on: push\njobs:\n  bench:\n    runs-on: ubuntu-latest\n    outputs:\n");
     for i in 0..2_000 {
         text.push_str(&format!("      o{i}: ${{{{ steps.s{i}.outcome }}}}\n"));
     }
