@@ -497,3 +497,78 @@ pub(crate) fn matrix_or_fallback(matrix: &Node, k: &str) -> Option<Vec<String>> 
     values.push(lit.to_owned());
     Some(values)
 }
+
+/// The label lists a runner may be asked for, one per matrix entry when
+/// `runs-on` takes its labels from one matrix key whose entries are
+/// lists: boundless' `${{ matrix.service.runner }}` over `[self-hosted,
+/// ..., cpu]` and `[self-hosted, ..., g6.4xlarge]` is two machines, and
+/// the one entry's `cpu` says nothing of the other. Otherwise the one
+/// list `flat` (every label, every value, read together).
+pub(crate) fn runner_choices(
+    runs_on: Option<&Node>,
+    matrix: Option<&Node>,
+    flat: Vec<String>,
+) -> Vec<Vec<String>> {
+    let Some(runs_on) = runs_on else {
+        return vec![flat];
+    };
+    let mut scalars = Vec::new();
+    runs_on.scalars(&mut scalars);
+    let keyed: Vec<_> = scalars
+        .iter()
+        .filter_map(|s| context_in(&s.text, "matrix.").map(|k| (s, k)))
+        .collect();
+    let (Some(m), [(keyed_scalar, (key, json))]) = (matrix, keyed.as_slice()) else {
+        return vec![flat];
+    };
+    let others: Vec<String> = scalars
+        .iter()
+        .filter(|s| !std::ptr::eq(**s, **keyed_scalar))
+        .map(|s| s.text.clone())
+        .collect();
+    let entries = matrix_entries(m, key);
+    if entries.len() < 2 || others.iter().any(|o| o.contains("${{")) {
+        return vec![flat];
+    }
+    entries
+        .into_iter()
+        .map(|entry| {
+            let mut one = others.clone();
+            one.extend(entry.iter().flat_map(|v| written_list(v, *json)));
+            one
+        })
+        .collect()
+}
+
+/// [`matrix_values`] of `key`, kept apart per entry of the matrix (a
+/// value of its list, an `include`'s): each entry's labels together.
+fn matrix_entries(matrix: &Node, key: &str) -> Vec<Vec<String>> {
+    let mut path = key.split('.');
+    let first = path.next().unwrap_or(key);
+    let mut nodes: Vec<&Node> = Vec::new();
+    if let Some(n) = matrix.get(first) {
+        match n.items() {
+            [] => nodes.push(n),
+            items => nodes.extend(items.iter()),
+        }
+    }
+    let includes = matrix.get("include").map(Node::items).unwrap_or_default();
+    nodes.extend(includes.iter().filter_map(|i| i.get(first)));
+    for field in path {
+        nodes = nodes
+            .iter()
+            .flat_map(|n| match n.items() {
+                [] => n.get(field).into_iter().collect::<Vec<_>>(),
+                items => items.iter().filter_map(|i| i.get(field)).collect(),
+            })
+            .collect();
+    }
+    nodes
+        .into_iter()
+        .map(|n| {
+            let mut found = Vec::new();
+            n.scalars(&mut found);
+            found.iter().map(|f| f.text.clone()).collect()
+        })
+        .collect()
+}

@@ -11,7 +11,7 @@ pub use super::runners::{
     accelerators, costly_labels, input_in, larger_image, matrix_written, own_machine_labels,
     unknown_runner,
 };
-use super::runners::{context_in, matrix_or_fallback, matrix_values, written_list};
+use super::runners::{context_in, matrix_or_fallback, matrix_values, runner_choices, written_list};
 use super::scripts::{self, Beside};
 use super::shell::{self, Command, TooDeep};
 use super::yaml::{Node, Pos, Scalar};
@@ -513,14 +513,24 @@ impl<'a> Job<'a> {
     /// expression that cannot be read is not seen: it stays the benchmark
     /// rules' affair ([`Job::expensive_runner`]).
     pub fn costly_runner(&self) -> bool {
-        costly_labels(&self.runner_labels(), self.devices())
+        self.runner_choices()
+            .iter()
+            .any(|c| costly_labels(c, self.devices()))
     }
 
     /// Whether it is seen on a machine the project keeps, a CPU machine
     /// among them ([`own_machine_labels`]): the runner a benchmark job with
     /// no timeout holds for 360 minutes.
     pub fn own_machine(&self) -> bool {
-        own_machine_labels(&self.runner_labels(), self.devices())
+        self.runner_choices()
+            .iter()
+            .any(|c| own_machine_labels(c, self.devices()))
+    }
+
+    /// The label lists its runner may be ([`runner_choices`]).
+    fn runner_choices(&self) -> Vec<Vec<String>> {
+        let matrix = self.get("strategy").and_then(|s| s.get("matrix"));
+        runner_choices(self.get("runs-on"), matrix, self.runner_labels())
     }
 
     /// Whether its container is given an accelerator ([`accelerators`]).

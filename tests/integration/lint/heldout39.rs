@@ -116,3 +116,14 @@ fn a_label_naming_cuda_is_a_gpu_machine_among_cpu_ones() {
     );
     assert_eq!(lint_in("heldout39", "cpu-matrix.yml"), []);
 }
+
+/// Each matrix entry is a machine of its own: one entry's `cpu` label
+/// says nothing of the GPU machine another entry asks for, so the
+/// workflow's cancelled pushes to main cancel that machine's work.
+#[test]
+fn each_matrix_entry_is_judged_by_its_own_labels() {
+    assert_eq!(
+        lint_in("heldout39", "entry-runners.yml"),
+        [at("cancel-main", 7)]
+    );
+}
