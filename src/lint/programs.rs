@@ -162,6 +162,25 @@ pub fn handles_images(c: &Command) -> bool {
     })
 }
 
+/// Whether `c` only signs in to a cloud or its registry
+/// (`gcloud auth configure-docker`, `aws ecr get-login-password`, `az
+/// login`): a chore before the job's work, as `docker login` is, no
+/// program of the job's own.
+pub fn signs_in(c: &Command) -> bool {
+    invoked(c).is_some_and(|(n, words)| {
+        let sub = words.get(1).copied().unwrap_or("");
+        match n {
+            "gcloud" => ["auth", "config"].contains(&sub),
+            "az" => ["login", "logout", "account"].contains(&sub),
+            "aws" => {
+                sub == "configure"
+                    || (sub == "ecr" && words.get(2).is_some_and(|w| w.starts_with("get-login")))
+            }
+            _ => false,
+        }
+    })
+}
+
 /// Whether `c` only compiles the benchmarks and runs nothing: `cargo bench
 /// --no-run` (xet-core's "Check benchmarks compile"), `cargo criterion
 /// --no-run`, `cargo check --benches`. In a job named for benchmarking it is no program run, so

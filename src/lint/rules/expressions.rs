@@ -151,7 +151,8 @@ fn branch_like(operand: &str) -> bool {
         || o.ends_with(".ref")
 }
 
-/// Offsets of each `||` whose left side is a commit and right a branch.
+/// Offsets of each `||` whose right side is a branch, in a chain a commit
+/// begins before it (the first such `||` of the chain).
 fn fallbacks(key: &str, s: &Scalar) -> Vec<usize> {
     let text = s.text.as_str();
     let mut found = Vec::new();
@@ -162,14 +163,20 @@ fn fallbacks(key: &str, s: &Scalar) -> Vec<usize> {
         let mut from = 0;
         while let Some(p) = expr.get(from..).and_then(|r| r.find("||")) {
             let at = from.saturating_add(p);
-            let left = expr.get(..at).unwrap_or("");
-            let left = left
-                .rsplit(['(', ',', '!', '&', '|'])
-                .next()
-                .unwrap_or(left);
+            // The chain before this `||`: a commit anywhere in it falls
+            // back here when what stands between is empty too
+            // (`base.sha || inputs.base_ref || 'main'`: a dispatch that
+            // blanks the input gets main's tip), once, at its first branch.
+            let chain = expr.get(..at).unwrap_or("");
+            let chain = chain.rsplit(['(', ',', '!', '&']).next().unwrap_or(chain);
+            let operands: Vec<&str> = chain.split("||").collect();
+            let first_branch = operands
+                .iter()
+                .position(|o| commit_like(o))
+                .is_some_and(|c| !operands.iter().skip(c).any(|o| branch_like(o)));
             let right = expr.get(at.saturating_add(2)..).unwrap_or("");
             let right = right.split([')', ',', '&', '|']).next().unwrap_or(right);
-            if commit_like(left) && branch_like(right) {
+            if first_branch && branch_like(right) {
                 found.push(start.saturating_add(at));
             }
             from = at.saturating_add(2);

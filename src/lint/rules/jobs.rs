@@ -273,9 +273,12 @@ fn concurrency(
     if main_cancelled && keeps {
         push("cancel-main", hits);
     }
+    // Also any expression true for a labelled pull request's run however
+    // the rest reads (`${{ startsWith(github.ref, 'refs/pull/') }}`).
     let labels_cancel = always_cancels
         || (cancel_text.contains("pull_request") && !cancel_text.contains("labeled"))
-        || cancels_but_on_a_branch(&cancel_text);
+        || cancels_but_on_a_branch(&cancel_text)
+        || cancels(cancel.str().unwrap_or(""), pull);
     let by_action = group.contains("event.action") || group.contains("event.label");
     // A `labeled` trigger two calls up is found where it stands, at the
     // caller whose own group it cancels (kata's ci-on-push.yaml), not

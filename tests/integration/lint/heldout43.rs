@@ -1,0 +1,45 @@
+//! `lint` on the shapes found wrongly in held-out set 43 at first sight
+//! (issue 49; BENCHMARKS.md, "Mends after held-out 43").
+//! Each fixture in `tests/fixtures/lint/heldout43/` is a real workflow's
+//! shape cut down and written anew, with a look-alike beside it.
+
+use super::heldout5::{at, lint_in};
+
+/// TulipaEnergyModel's benchmark workflow cancels when
+/// `startsWith(github.ref, 'refs/pull/')`: true for every pull request's
+/// run, the labelled one's among them, so adding a label cancels the
+/// running benchmark. An expression false for pull requests cancels none.
+#[test]
+fn an_expression_true_for_every_pull_request_cancels_a_labelled_run() {
+    assert_eq!(
+        lint_in("heldout43", "pull-ref-cancel.yml"),
+        [at("label-cancel", 7)]
+    );
+    assert_eq!(lint_in("heldout43", "pull-ref-kept.yml"), []);
+}
+
+/// distance-hashing's base checkout falls back from the pull request's
+/// base commit to a dispatch input and then to `'main'`: a dispatch that
+/// blanks the input measures main's tip. A chain whose last fallback is
+/// the run's own commit moves nowhere.
+#[test]
+fn a_commit_then_an_input_then_a_branch_falls_back_to_the_branch() {
+    assert_eq!(
+        lint_in("heldout43", "input-then-branch.yml"),
+        [at("moving-fallback", 14)]
+    );
+}
+
+/// zksync-os-server's image build runs on a runner named for
+/// performance, but its only script signs in to the cloud's registry
+/// (`gcloud auth configure-docker`) before an action builds: it runs no
+/// program of its own, so its name gives no benchmark job. A job on the
+/// same runner that builds with a program of its own is one, by the
+/// runner's name, and holds it for 360 minutes.
+#[test]
+fn signing_in_to_a_registry_runs_no_program() {
+    assert_eq!(
+        lint_in("heldout43", "signed-in-image.yml"),
+        [at("long-timeout", 15)]
+    );
+}
