@@ -288,7 +288,17 @@ fn called_file<'j, 'c>(job: &Job<'_>, judged: &'j CalledFiles<'c>) -> Option<&'j
 /// its 360-minute default. `None` for
 /// minutes written out, or a value passed by an expression.
 fn input_minutes(called_job: &Job<'_>, given: &CallInputs) -> Option<f64> {
-    let text = called_job.text("timeout-minutes")?;
+    // A job with no allowance of its own is bounded at the first step
+    // that runs a program with one (mosaic's solver runs, `timeout-minutes:
+    // ${{ inputs.timeout }}` on the step, 600 passed by its call).
+    let text = match called_job.text("timeout-minutes") {
+        Some(text) => text,
+        None => called_job
+            .steps
+            .iter()
+            .filter(|s| step_runs_a_program(s))
+            .find_map(|s| s.text("timeout-minutes"))?,
+    };
     let (key, false) = input_in(text)? else {
         return None;
     };

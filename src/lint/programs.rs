@@ -37,6 +37,7 @@ const PLUMBING: &[&str] = &[
     "popd",
     "export",
     "set",
+    "shopt",
     "unset",
     "source",
     ".",
@@ -154,8 +155,8 @@ pub fn handles_images(c: &Command) -> bool {
         ["docker", "podman"].contains(&n)
             && words.get(1).is_some_and(|s| {
                 [
-                    "pull", "inspect", "login", "logout", "images", "tag", "push", "version",
-                    "info",
+                    "pull", "load", "inspect", "login", "logout", "images", "tag", "push",
+                    "version", "info",
                 ]
                 .contains(s)
             })

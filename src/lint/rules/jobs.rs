@@ -194,11 +194,13 @@ fn long_timeout(job: &Job<'_>, expensive: bool, hits: &mut Vec<Hit>) {
 /// measured.
 fn bounded_at_step(job: &Job<'_>, measures: fn(&Step<'_>) -> bool) -> bool {
     for step in job.steps.iter().filter(|s| measures(s)) {
-        // None: no timeout of its own; Some(None): an expression.
+        // None: no timeout of its own; Some(None): an expression, a
+        // bound the file cannot read (an input's is read at its call,
+        // [`crate::lint::evidence`]), not the job's 360 minutes.
         match step.node.get("timeout-minutes").map(|t| minutes(Some(t))) {
             Some(Some(m)) if m < 120.0 => {}
-            Some(Some(_)) => return true,
-            _ => return false,
+            Some(_) => return true,
+            None => return false,
         }
     }
     false

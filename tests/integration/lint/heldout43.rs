@@ -43,3 +43,19 @@ fn signing_in_to_a_registry_runs_no_program() {
         [at("long-timeout", 15)]
     );
 }
+
+/// mosaic's solver runs are bounded at their step by `timeout-minutes:
+/// ${{ inputs.timeout }}`, and its benchmark call passes 600: the cost is
+/// the call's, found at its key, as a called job's own input allowance
+/// is; a call passing 30 is none. In the called file, that step bounds
+/// the job (loading images, `docker load` under `shopt`, runs nothing
+/// measured before it), so the job's missing `timeout-minutes` is no
+/// 360 minutes.
+#[test]
+fn a_step_bounded_by_an_input_is_read_at_the_call() {
+    assert_eq!(
+        lint_in("heldout43", "solver-calls.yml"),
+        [at("long-timeout", 5)]
+    );
+    assert_eq!(lint_in("heldout43", "solver-run.yml"), []);
+}
