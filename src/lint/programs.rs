@@ -112,9 +112,9 @@ pub(super) const SAYS: &[&str] = &[
     "echo", "printf", ":", "cat", "tee", "true", "false", "test", "[", "[[",
 ];
 
-/// Python environment managers whose `run` runs a program in the
+/// Environment managers (Python's, and pixi's of conda packages) whose `run` runs a program in the
 /// project's environment.
-const ENV_RUNNERS: &[&str] = &["uv", "poetry", "pipenv", "pdm", "hatch", "rye"];
+const ENV_RUNNERS: &[&str] = &["uv", "poetry", "pipenv", "pdm", "hatch", "rye", "pixi"];
 
 /// The program a command runs, by its file name, and its words from that
 /// program on: `python -m asv continuous` runs `asv` as `asv continuous`

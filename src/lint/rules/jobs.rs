@@ -275,8 +275,7 @@ fn concurrency(
     if main_cancelled && keeps {
         push("cancel-main", hits);
     }
-    // Also any expression true for a labelled pull request's run however
-    // the rest reads (`${{ startsWith(github.ref, 'refs/pull/') }}`).
+    // Or an expression true for every pull request's run: `startsWith(github.ref, 'refs/pull/')`.
     let labels_cancel = always_cancels
         || (cancel_text.contains("pull_request") && !cancel_text.contains("labeled"))
         || cancels_but_on_a_branch(&cancel_text)

@@ -59,3 +59,16 @@ fn a_step_bounded_by_an_input_is_read_at_the_call() {
     );
     assert_eq!(lint_in("heldout43", "solver-run.yml"), []);
 }
+
+/// scipy/xsf's test jobs end with "Ccache performance", `pixi run ccache
+/// -s`: pixi's `run` runs the program after it, as uv's does, and a
+/// compiler cache's statistics measure nothing, so the jobs are no
+/// benchmark jobs and their per-run caches are no finding (set 44). A
+/// job that runs asv through pixi is one.
+#[test]
+fn pixi_runs_the_program_after_its_run() {
+    assert_eq!(
+        lint_in("heldout43", "cache-statistics.yml"),
+        [at("cache-discipline", 25)]
+    );
+}
