@@ -259,12 +259,18 @@ fn script_named_for_benchmarks(word: &str) -> bool {
         && (named_for_benchmarks(stem) || dirs.split('/').any(says_bench_or_perf))
 }
 
+/// The options after which an interpreter takes its code inline, not a
+/// file's path: `python -c "import pytest_benchmark"` checks a module is
+/// installed, it runs no script named for benchmarking (mlsdm's "Verify
+/// test dependencies").
+const INLINE_CODE: &[&str] = &["-c", "-e", "--eval", "--command"];
+
 /// The words after a launcher that may name the script it runs (its
 /// first three), less the value of a long option (`publish.py --data-type
 /// bench`: the kind of data a publisher sends, not a script named for
 /// benchmarking; read on sglang-jax's accuracy evaluations). A short flag's
 /// next word stays (`python -u
-/// bench.py`).
+/// bench.py`), nor inline code after `-c`.
 fn scripts<'w>(words: &'w [&'w str]) -> impl Iterator<Item = &'w str> + 'w {
     let tail = words.get(1..).unwrap_or(&[]);
     tail.iter()
@@ -273,7 +279,9 @@ fn scripts<'w>(words: &'w [&'w str]) -> impl Iterator<Item = &'w str> + 'w {
         .filter(move |&(i, _)| {
             i.checked_sub(1)
                 .and_then(|p| tail.get(p))
-                .is_none_or(|prev| !prev.starts_with("--") || prev.contains('='))
+                .is_none_or(|prev| {
+                    (!prev.starts_with("--") || prev.contains('=')) && !INLINE_CODE.contains(prev)
+                })
         })
         .map(|(_, w)| *w)
 }

@@ -72,3 +72,16 @@ fn pixi_runs_the_program_after_its_run() {
         [at("cache-discipline", 25)]
     );
 }
+
+/// mlsdm's evaluation job checks its test dependencies with `python -c
+/// "import hypothesis, pytest, pytest_benchmark"`: inline code that
+/// imports a harness runs no script named for benchmarking, so the job,
+/// continued on error, is no benchmark job (set 44). A job that then runs
+/// pytest-benchmark's `--benchmark-json` is one.
+#[test]
+fn inline_code_that_imports_a_harness_runs_no_benchmark() {
+    assert_eq!(
+        lint_in("heldout43", "import-check.yml"),
+        [at("silent-baseline", 19)]
+    );
+}
