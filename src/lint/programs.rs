@@ -418,6 +418,7 @@ fn file_named_for_benchmarks(w: &str) -> bool {
     !w.starts_with('-')
         && !f.starts_with("test")
         && !super::names::handles_results(stem)
+        && !prepares_benchmarks(stem)
         && (f.starts_with("run_benchmark")
             || f.starts_with("run-benchmark")
             || f.starts_with("bench")

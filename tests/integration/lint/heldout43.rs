@@ -85,3 +85,16 @@ fn inline_code_that_imports_a_harness_runs_no_benchmark() {
         [at("silent-baseline", 19)]
     );
 }
+
+/// kreuzberg's setup job, "Build harness + native libs", runs
+/// `ensure-benchmark-harness-exists.sh` and `build-native-libs.sh`: scripts
+/// named for a chore around the benchmarks (ensuring, building) run none,
+/// so the job's 120 minutes are a build's (set 44). The job that runs
+/// `run-benchmarks.sh` is allowed as long, and found.
+#[test]
+fn a_script_named_for_a_chore_around_the_benchmarks_runs_none() {
+    assert_eq!(
+        lint_in("heldout43", "harness-setup.yml"),
+        [at("long-timeout", 18)]
+    );
+}
