@@ -259,8 +259,8 @@ fn script_named_for_benchmarks(word: &str) -> bool {
         && (named_for_benchmarks(stem) || dirs.split('/').any(says_bench_or_perf))
 }
 
-/// The options after which an interpreter takes its code inline, not a
-/// file's path: `python -c "import pytest_benchmark"` checks a module is
+/// The options after which an interpreter (not a shell) takes its code
+/// inline, not a file's path: `python -c "import pytest_benchmark"` checks a module is
 /// installed, it runs no script named for benchmarking (mlsdm's "Verify
 /// test dependencies").
 const INLINE_CODE: &[&str] = &["-c", "-e", "--eval", "--command"];
@@ -273,6 +273,11 @@ const INLINE_CODE: &[&str] = &["-c", "-e", "--eval", "--command"];
 /// bench.py`), nor inline code after `-c`.
 fn scripts<'w>(words: &'w [&'w str]) -> impl Iterator<Item = &'w str> + 'w {
     let tail = words.get(1..).unwrap_or(&[]);
+    // A shell's `-c` is a command line, whose programs are read (`bash -c
+    // "./build/deploy_benchmark"` in a container).
+    let shell = words
+        .first()
+        .is_some_and(|w| ["bash", "sh", "zsh", "dash", "ksh"].contains(&file_name(w)));
     tail.iter()
         .take(3)
         .enumerate()
@@ -280,7 +285,8 @@ fn scripts<'w>(words: &'w [&'w str]) -> impl Iterator<Item = &'w str> + 'w {
             i.checked_sub(1)
                 .and_then(|p| tail.get(p))
                 .is_none_or(|prev| {
-                    (!prev.starts_with("--") || prev.contains('=')) && !INLINE_CODE.contains(prev)
+                    (!prev.starts_with("--") || prev.contains('='))
+                        && (shell || !INLINE_CODE.contains(prev))
                 })
         })
         .map(|(_, w)| *w)
@@ -418,7 +424,9 @@ fn file_named_for_benchmarks(w: &str) -> bool {
     !w.starts_with('-')
         && !f.starts_with("test")
         && !super::names::handles_results(stem)
-        && !prepares_benchmarks(stem)
+        // A script so named does a chore (`ensure-benchmark-harness-exists.sh`);
+        // a binary is named for what it measures ([`built_binary`]).
+        && !(script_file(&f) && prepares_benchmarks(stem))
         && (f.starts_with("run_benchmark")
             || f.starts_with("run-benchmark")
             || f.starts_with("bench")

@@ -417,3 +417,24 @@ fn thousands_of_outcomes_handed_to_a_later_job_are_read_once() {
     }
     assert_eq!(lint_one(&text, 4), found(&[("silent-baseline", 8_008)]));
 }
+
+#[test]
+fn a_matrix_of_twenty_thousand_runner_entries_is_read_entry_by_entry_once() {
+    // Each matrix entry's labels are one machine: 20,000 CPU entries and,
+    // last, one GPU machine that main's cancelled pushes lose. Each entry
+    // is read once per question, its labels apart from the others'.
+    let mut text = String::from(
+        "on:\n  push:\n    branches: [main]\nconcurrency:\n  group: ${{ github.ref }}\n  cancel-in-progress: true\njobs:\n  bench:\n    strategy:\n      matrix:\n        svc:\n",
+    );
+    for i in 0..20_000 {
+        text.push_str(&format!(
+            "          - runner: [self-hosted, linux, cpu, m{i}]\n"
+        ));
+    }
+    text.push_str("          - runner: [self-hosted, linux, a100]\n");
+    text.push_str("    runs-on: ${{ matrix.svc.runner }}\n    steps:\n      - run: ./bench.sh\n");
+    assert_eq!(
+        lint_one(&text, 4),
+        found(&[("cancel-main", 6), ("long-timeout", 8)])
+    );
+}
