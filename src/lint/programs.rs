@@ -421,12 +421,13 @@ fn file_named_for_benchmarks(w: &str) -> bool {
     // script named for handling results measured before
     // (`write-bench-results.mjs`, `bench_report.py`) measures nothing.
     let stem = f.rsplit_once('.').map_or(f.as_str(), |(s, _)| s);
+    // A script named for a chore does one (`ensure-benchmark-harness-exists.sh`);
+    // a binary is named for what it measures ([`built_binary`]).
+    let chore_script = script_file(&f) && prepares_benchmarks(stem);
     !w.starts_with('-')
         && !f.starts_with("test")
         && !super::names::handles_results(stem)
-        // A script so named does a chore (`ensure-benchmark-harness-exists.sh`);
-        // a binary is named for what it measures ([`built_binary`]).
-        && !(script_file(&f) && prepares_benchmarks(stem))
+        && !chore_script
         && (f.starts_with("run_benchmark")
             || f.starts_with("run-benchmark")
             || f.starts_with("bench")
