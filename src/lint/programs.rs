@@ -421,20 +421,22 @@ fn file_named_for_benchmarks(w: &str) -> bool {
     // script named for handling results measured before
     // (`write-bench-results.mjs`, `bench_report.py`) measures nothing.
     let stem = f.rsplit_once('.').map_or(f.as_str(), |(s, _)| s);
+    let named = f.starts_with("run_benchmark")
+        || f.starts_with("run-benchmark")
+        || f.starts_with("bench")
+        || f.contains("_bench")
+        || f.contains(".bench")
+        || f.contains("-bench")
+        || f.contains("benchmark");
     // A script named for a chore does one (`ensure-benchmark-harness-exists.sh`);
-    // a binary is named for what it measures ([`built_binary`]).
-    let chore_script = script_file(&f) && prepares_benchmarks(stem);
-    !w.starts_with('-')
+    // a binary is named for what it measures ([`built_binary`]). Asked
+    // last: most words name no benchmark at all.
+    let chore_script = || script_file(&f) && prepares_benchmarks(stem);
+    named
+        && !w.starts_with('-')
         && !f.starts_with("test")
         && !super::names::handles_results(stem)
-        && !chore_script
-        && (f.starts_with("run_benchmark")
-            || f.starts_with("run-benchmark")
-            || f.starts_with("bench")
-            || f.contains("_bench")
-            || f.contains(".bench")
-            || f.contains("-bench")
-            || f.contains("benchmark"))
+        && !chore_script()
 }
 
 /// Whether `word` is an option of a benchmark harness (google benchmark's
