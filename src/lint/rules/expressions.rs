@@ -160,20 +160,28 @@ fn fallbacks(key: &str, s: &Scalar) -> Vec<usize> {
         let Some(expr) = text.get(start..end) else {
             continue;
         };
+        // The chain read so far (operands between `||`s, begun anew after a
+        // `(`, `,`, `!` or `&`): whether a commit stands in it, and a
+        // branch at or after that commit. A commit anywhere in the chain
+        // falls back to its first branch when what stands between is
+        // empty too (`base.sha || inputs.base_ref || 'main'`: a dispatch
+        // that blanks the input gets main's tip). Read once, left to
+        // right: each operand is looked at once however long the chain.
+        let (mut commit, mut branch) = (false, false);
         let mut from = 0;
         while let Some(p) = expr.get(from..).and_then(|r| r.find("||")) {
             let at = from.saturating_add(p);
-            // The chain before this `||`: a commit anywhere in it falls
-            // back here when what stands between is empty too
-            // (`base.sha || inputs.base_ref || 'main'`: a dispatch that
-            // blanks the input gets main's tip), once, at its first branch.
-            let chain = expr.get(..at).unwrap_or("");
-            let chain = chain.rsplit(['(', ',', '!', '&']).next().unwrap_or(chain);
-            let operands: Vec<&str> = chain.split("||").collect();
-            let first_branch = operands
-                .iter()
-                .position(|o| commit_like(o))
-                .is_some_and(|c| !operands.iter().skip(c).any(|o| branch_like(o)));
+            let between = expr.get(from..at).unwrap_or("");
+            let left = match between.rfind(['(', ',', '!', '&']) {
+                Some(b) => {
+                    (commit, branch) = (false, false);
+                    between.get(b.saturating_add(1)..).unwrap_or("")
+                }
+                None => between,
+            };
+            commit |= commit_like(left);
+            branch |= commit && branch_like(left);
+            let first_branch = commit && !branch;
             let right = expr.get(at.saturating_add(2)..).unwrap_or("");
             let right = right.split([')', ',', '&', '|']).next().unwrap_or(right);
             if first_branch && branch_like(right) {

@@ -438,3 +438,16 @@ fn a_matrix_of_twenty_thousand_runner_entries_is_read_entry_by_entry_once() {
         found(&[("cancel-main", 6), ("long-timeout", 8)])
     );
 }
+
+#[test]
+fn a_fallback_chain_of_200_000_operands_is_read_once() {
+    // A commit, 200,000 inputs and a branch in one `||` chain (2.4 MB):
+    // what the chain holds so far is kept as it is read, each operand
+    // looked at once (asked again at each `||`, the chain before it was
+    // split anew each time: over two minutes in a release build).
+    let text = format!(
+        "on: pull_request\njobs:\n  bench:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n        with:\n          ref: ${{{{ github.event.pull_request.base.sha || {}'main' }}}}\n      - run: cargo bench\n",
+        "inputs.x || ".repeat(200_000)
+    );
+    assert_eq!(lint_one(&text, 4), found(&[("moving-fallback", 8)]));
+}
