@@ -31,7 +31,7 @@ use super::calls::{
 use super::names::named_for_benchmarks;
 use super::names::{job_does_chores, prepares_benchmarks, remote_benchmark_folder, warms_up};
 pub use super::programs::benchmark_command;
-use super::programs::{compiles_only, handles_images, signs_in};
+use super::programs::own_work;
 use super::programs::{invoked, own_program};
 use super::relays::relays_results;
 pub use super::sides::{measures_both_sides, runs_each_side};
@@ -517,14 +517,10 @@ fn runs_a_program(job: &Job<'_>) -> bool {
 /// that measure.
 pub fn step_runs_a_program(step: &Step<'_>) -> bool {
     local_program(step)
-        || step.script.as_ref().is_some_and(|script| {
-            script.commands.iter().any(|c| {
-                invoked(c).is_some_and(|(n, _)| own_program(n))
-                    && !compiles_only(c)
-                    && !handles_images(c)
-                    && !signs_in(c)
-            })
-        })
+        || step
+            .script
+            .as_ref()
+            .is_some_and(|script| script.commands.iter().any(own_work))
 }
 
 /// Whether a step runs the repository's own composite action

@@ -112,8 +112,8 @@ pub(super) const SAYS: &[&str] = &[
     "echo", "printf", ":", "cat", "tee", "true", "false", "test", "[", "[[",
 ];
 
-/// Environment managers (Python's, and pixi's of conda packages) whose `run` runs a program in the
-/// project's environment.
+/// Environment managers (Python's, and pixi's of conda packages) whose
+/// `run` runs a program in the project's environment.
 const ENV_RUNNERS: &[&str] = &["uv", "poetry", "pipenv", "pdm", "hatch", "rye", "pixi"];
 
 /// The program a command runs, by its file name, and its words from that
@@ -150,35 +150,44 @@ pub fn invoked(c: &Command) -> Option<(&str, Vec<&str>)> {
 /// A container tool's commands that fetch, name or describe an image
 /// (`docker pull`, `docker inspect`: prime-rl's "Get image digest" job on
 /// a GPU runner) run no program of the job's own.
-pub fn handles_images(c: &Command) -> bool {
-    invoked(c).is_some_and(|(n, words)| {
-        ["docker", "podman"].contains(&n)
-            && words.get(1).is_some_and(|s| {
-                [
-                    "pull", "load", "inspect", "login", "logout", "images", "tag", "push",
-                    "version", "info",
-                ]
-                .contains(s)
-            })
-    })
+fn handles_images(n: &str, words: &[&str]) -> bool {
+    ["docker", "podman"].contains(&n)
+        && words.get(1).is_some_and(|s| {
+            [
+                "pull", "load", "inspect", "login", "logout", "images", "tag", "push", "version",
+                "info",
+            ]
+            .contains(s)
+        })
 }
 
-/// Whether `c` only signs in to a cloud or its registry
-/// (`gcloud auth configure-docker`, `aws ecr get-login-password`, `az
-/// login`): a chore before the job's work, as `docker login` is, no
-/// program of the job's own.
-pub fn signs_in(c: &Command) -> bool {
-    invoked(c).is_some_and(|(n, words)| {
-        let sub = words.get(1).copied().unwrap_or("");
-        match n {
-            "gcloud" => ["auth", "config"].contains(&sub),
-            "az" => ["login", "logout", "account"].contains(&sub),
-            "aws" => {
-                sub == "configure"
-                    || (sub == "ecr" && words.get(2).is_some_and(|w| w.starts_with("get-login")))
-            }
-            _ => false,
+/// Whether a command (its program `n`, its `words`) only signs in to a
+/// cloud or its registry (`gcloud auth configure-docker`, `aws ecr
+/// get-login-password`, `az login`): a chore before the job's work, as
+/// `docker login` is, no program of the job's own.
+fn signs_in(n: &str, words: &[&str]) -> bool {
+    let sub = words.get(1).copied().unwrap_or("");
+    match n {
+        "gcloud" => ["auth", "config"].contains(&sub),
+        "az" => ["login", "logout", "account"].contains(&sub),
+        "aws" => {
+            sub == "configure"
+                || (sub == "ecr" && words.get(2).is_some_and(|w| w.starts_with("get-login")))
         }
+        _ => false,
+    }
+}
+
+/// Whether `c` runs a program of the job's own ([`own_program`]) that
+/// does more than a chore around it: not a compile alone
+/// ([`compiles_only`]), an image fetched or named (`docker pull`), nor a
+/// sign-in (`gcloud auth`). The command's words are read once.
+pub fn own_work(c: &Command) -> bool {
+    invoked(c).is_some_and(|(n, words)| {
+        own_program(n)
+            && !compiling_only(n, &words)
+            && !handles_images(n, &words)
+            && !signs_in(n, &words)
     })
 }
 
@@ -187,14 +196,17 @@ pub fn signs_in(c: &Command) -> bool {
 /// --no-run`, `cargo check --benches`. In a job named for benchmarking it is no program run, so
 /// no evidence that the job measures.
 pub fn compiles_only(c: &Command) -> bool {
-    invoked(c).is_some_and(|(base, words)| {
-        base == "cargo"
-            && match words.get(1) {
-                Some(&("bench" | "test" | "criterion")) => words.contains(&"--no-run"),
-                Some(&"check") => true,
-                _ => false,
-            }
-    })
+    invoked(c).is_some_and(|(base, words)| compiling_only(base, &words))
+}
+
+/// [`compiles_only`] of a command's program and words.
+fn compiling_only(base: &str, words: &[&str]) -> bool {
+    base == "cargo"
+        && match words.get(1) {
+            Some(&("bench" | "test" | "criterion")) => words.contains(&"--no-run"),
+            Some(&"check") => true,
+            _ => false,
+        }
 }
 
 /// A regression or comparison script given both sides
@@ -260,9 +272,9 @@ fn script_named_for_benchmarks(word: &str) -> bool {
 }
 
 /// The options after which an interpreter (not a shell) takes its code
-/// inline, not a file's path: `python -c "import pytest_benchmark"` checks a module is
-/// installed, it runs no script named for benchmarking (mlsdm's "Verify
-/// test dependencies").
+/// inline, not a file's path: `python -c "import pytest_benchmark"`
+/// checks a module is installed, it runs no script named for
+/// benchmarking (mlsdm's "Verify test dependencies").
 const INLINE_CODE: &[&str] = &["-c", "-e", "--eval", "--command"];
 
 /// The words after a launcher that may name the script it runs (its
