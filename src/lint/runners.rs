@@ -349,9 +349,9 @@ fn costly_set(labels: &[String], devices: bool, cpu_ordinary: bool) -> bool {
     };
     let cpu = cpu_ordinary && words().any(|w| w.starts_with("cpu"));
     // A label naming CUDA (`cuda`, `cuda-12`) says an NVIDIA GPU, whatever
-    // else the matrix's entries list beside it (boundless' `[self-hosted,
-    // ..., cuda, g6.4xlarge]` among its `cpu` machines); not a longer word
-    // (`cudaqx`, a project's name).
+    // else its list says (`[self-hosted, cpu, cuda]`: a `cpu` word does
+    // not undo it); not a longer word (`cudaqx`, a project's name). Each
+    // matrix entry is its own list ([`runner_choices`]).
     let cuda = words().any(|w| {
         w.strip_prefix("cuda")
             .is_some_and(|v| v.bytes().all(|b| b.is_ascii_digit()))
@@ -413,29 +413,7 @@ pub fn matrix_written(matrix: &Node, text: &str) -> Vec<String> {
 /// `config: [{runner: macos-14}, {runner: macos-14-large}]`, read on
 /// fluent-bit's macOS package builds).
 pub(crate) fn matrix_values(matrix: &Node, key: &str) -> Vec<String> {
-    let mut path = key.split('.');
-    let first = path.next().unwrap_or(key);
-    let includes = matrix.get("include").map(Node::items).unwrap_or_default();
-    let mut nodes: Vec<&Node> = matrix.get(first).into_iter().collect();
-    nodes.extend(includes.iter().filter_map(|i| i.get(first)));
-    for field in path {
-        nodes = nodes
-            .iter()
-            .flat_map(|n| {
-                let items = n.items();
-                if items.is_empty() {
-                    n.get(field).into_iter().collect::<Vec<_>>()
-                } else {
-                    items.iter().filter_map(|i| i.get(field)).collect()
-                }
-            })
-            .collect();
-    }
-    let mut found = Vec::new();
-    for n in nodes {
-        n.scalars(&mut found);
-    }
-    found.iter().map(|f| f.text.clone()).collect()
+    matrix_entries(matrix, key).into_iter().flatten().collect()
 }
 
 /// `K` of a label written `${{ inputs.K }}`, or `${{ fromJson(inputs.K)
@@ -540,8 +518,8 @@ pub(crate) fn runner_choices(
         .collect()
 }
 
-/// [`matrix_values`] of `key`, kept apart per entry of the matrix (a
-/// value of its list, an `include`'s): each entry's labels together.
+/// The values a matrix gives `key`, kept apart per entry of the matrix
+/// (a value of its list, an `include`'s): each entry's labels together.
 fn matrix_entries(matrix: &Node, key: &str) -> Vec<Vec<String>> {
     let mut path = key.split('.');
     let first = path.next().unwrap_or(key);
