@@ -149,11 +149,16 @@ impl Reads {
                     }
                 });
             }
-            if !acts(step) {
+            // An acting step acts on whatever it reads; one that notes a
+            // failure in the summary, on what its `if:` tests.
+            let mut scalars = Vec::new();
+            if acts(step) {
+                step.node.scalars(&mut scalars);
+            } else if let Some(cond) = step.node.get("if").filter(|_| notes_the_failure(step)) {
+                cond.scalars(&mut scalars);
+            } else {
                 continue;
             }
-            let mut scalars = Vec::new();
-            step.node.scalars(&mut scalars);
             for text in scalars.iter().map(|s| s.text.as_str()) {
                 for (_, id, kind, _) in step_reads(text) {
                     if kind == "outputs" {
@@ -289,6 +294,25 @@ pub(super) fn acts(step: &Step<'_>) -> bool {
             .iter()
             .any(|c| says_loudly(c) || super::status::fails(c))
     })
+}
+
+/// Whether a step runs only on the failure side of an `if:` (`env.X !=
+/// 'true'`, `== 'false'`, `!steps.a.outputs.found`: what it reads there
+/// is acted on) and writes to the run's summary (`>> "$GITHUB_STEP_SUMMARY"`): the missing baseline is
+/// said on the run's page, where its reader looks. z42's "Note when
+/// baseline absent", `if: env.BASELINE_AVAILABLE != 'true'`, writes "No
+/// baseline available" there after its fetch continued on error. A
+/// summary written on the success side (`== 'true'`: the comparison's
+/// table) says nothing when the step before it failed.
+fn notes_the_failure(step: &Step<'_>) -> bool {
+    let on_failure_side = step.text("if").is_some_and(|cond| {
+        let cond = cond.replace(' ', "").to_ascii_lowercase();
+        cond.contains("!=")
+            || cond.contains("=='false'")
+            || cond.contains("==''")
+            || cond.starts_with('!')
+    });
+    on_failure_side && script_text(step).contains("GITHUB_STEP_SUMMARY")
 }
 
 /// The variables the job's acting script steps (those that fail or say a

@@ -104,6 +104,20 @@ fn fetches_loudly(step: &Step<'_>) -> bool {
             .is_some_and(|s| s.commands.iter().any(says_loudly))
 }
 
+/// Whether a step is named for sending on what was measured and checked
+/// before it ("Ingest Benchmark Results to Supabase", js2il's), or for
+/// committing it to the repository (bielu's "Commit baseline to
+/// repository", which copies the results and pushes them): it hides no
+/// comparison when its send fails. One named for a report may still
+/// compare.
+fn hands_on(step: &Step<'_>) -> bool {
+    let first = step.text("name").and_then(|n| names::words(n).next());
+    first.is_some_and(|w| {
+        (names::sends_word(&w) && !w.starts_with("report"))
+            || matches!(w.as_str(), "commit" | "committing")
+    })
+}
+
 fn continues(n: &Node) -> Option<&Node> {
     n.get("continue-on-error")
         .filter(|c| c.str() == Some("true"))
@@ -137,12 +151,7 @@ fn silent_baseline(w: &Workflow<'_>, job: &Job<'_>, hits: &mut Vec<Hit>) {
         if !about_results(step) && (cleans_up || !measures(step) && !reruns()) {
             continue;
         }
-        // A step named for sending on what was measured and checked
-        // before it ("Ingest Benchmark Results to Supabase", js2il's)
-        // hides no comparison when its send fails; one named for a
-        // report may still compare.
-        let first = step.text("name").and_then(|n| names::words(n).next());
-        if first.is_some_and(|w| names::sends_word(&w) && !w.starts_with("report")) {
+        if hands_on(step) {
             continue;
         }
         // On a script that runs or compares benchmarks; a `uses:` step's

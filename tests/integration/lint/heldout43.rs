@@ -98,3 +98,30 @@ fn a_script_named_for_a_chore_around_the_benchmarks_runs_none() {
         [at("long-timeout", 18)]
     );
 }
+
+/// z42's "Fetch main baseline" continues on error and writes
+/// `BASELINE_AVAILABLE=true` to `$GITHUB_ENV` only when it fetched one;
+/// "Note when baseline absent", `if: env.BASELINE_AVAILABLE != 'true'`,
+/// says so in the run's summary: the missing baseline is said where the
+/// run is read (set 43). A job whose summary is written only on the
+/// success side (`== 'true'`) says nothing when the fetch failed.
+#[test]
+fn a_missing_baseline_noted_in_the_summary_is_said() {
+    assert_eq!(
+        lint_in("heldout43", "baseline-noted.yml"),
+        [at("silent-baseline", 34)]
+    );
+}
+
+/// bielu's "Commit baseline to repository" copies the results and pushes
+/// them, continuing on error: a step named for committing what was
+/// measured hands it on, as one named for uploading does, and compares
+/// nothing (set 43). The comparison after it, continued on error, is
+/// found.
+#[test]
+fn a_step_named_for_committing_the_results_hands_them_on() {
+    assert_eq!(
+        lint_in("heldout43", "baseline-committed.yml"),
+        [at("silent-baseline", 22)]
+    );
+}
