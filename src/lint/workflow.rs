@@ -368,13 +368,14 @@ impl Workflow<'_> {
 }
 
 /// Hours GitHub lets a job run (360 minutes): a schedule that fires again
-/// within them can meet its own earlier run.
+/// within them or as they end (a run outlasts its jobs: those it needs,
+/// the wait for a runner) can meet its own earlier run.
 const JOB_HOURS: u32 = 6;
 
 impl Workflow<'_> {
     /// Whether a `schedule:` cron fires again within [`JOB_HOURS`] (several
-    /// minutes of an hour, or its hour field `*`, `*/4`, a range, or a list
-    /// with a gap under 6 hours): its
+    /// minutes of an hour, or its hour field `*`, `*/6`, a range, or a list
+    /// with a gap of 6 hours or less): its
     /// runs can overlap, so a cancelling group makes them cancel each other.
     pub fn frequent_schedule(&self) -> bool {
         let crons = self
@@ -420,7 +421,7 @@ fn frequent_hours(hours: &str) -> bool {
         return true;
     }
     if let Some(step) = hours.strip_prefix("*/") {
-        return step.parse::<u32>().is_ok_and(|n| n < JOB_HOURS);
+        return step.parse::<u32>().is_ok_and(|n| n <= JOB_HOURS);
     }
     let mut at: Vec<u32> = hours.split(',').filter_map(|h| h.parse().ok()).collect();
     at.sort_unstable();
@@ -428,7 +429,7 @@ fn frequent_hours(hours: &str) -> bool {
     let wrap = at.first().map(|f| f.saturating_add(24));
     at.iter()
         .zip(at.iter().skip(1).copied().chain(wrap))
-        .any(|(a, b)| at.len() > 1 && b.saturating_sub(*a) < JOB_HOURS)
+        .any(|(a, b)| at.len() > 1 && b.saturating_sub(*a) <= JOB_HOURS)
 }
 
 /// GitHub's branch filter glob, enough for a branch name without `/`.

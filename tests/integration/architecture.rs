@@ -433,6 +433,7 @@ fn the_lint_rules_do_no_io() {
         "cache",
         "acted",
         "handed",
+        "pwsh",
         "hit",
         "hit_at",
         "pinned_ref",

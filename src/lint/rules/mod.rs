@@ -18,6 +18,7 @@ pub mod handed;
 pub mod jobs;
 pub mod later;
 pub mod loops;
+pub mod pwsh;
 pub mod results;
 pub mod status;
 

@@ -184,15 +184,21 @@ fn silent_baseline(w: &Workflow<'_>, job: &Job<'_>, hits: &mut Vec<Hit>) {
         if !swallowed.is_empty() && !handed_on() {
             hits.append(&mut swallowed);
         }
-        if let Some(script) = &step.script {
-            for at in exits_when_missing(script) {
-                let mut h = hit("silent-baseline", at, job, Some(step));
-                h.detail = Some(
-                    "the comparison exits 0 when its results file is missing: the job goes green with no comparison"
-                        .to_owned(),
-                );
-                hits.push(h);
-            }
+        let exits = if super::pwsh::runs_in_powershell(w, job, step) {
+            super::pwsh::exits_when_missing(step)
+        } else {
+            step.script
+                .as_ref()
+                .map(exits_when_missing)
+                .unwrap_or_default()
+        };
+        for at in exits {
+            let mut h = hit("silent-baseline", at, job, Some(step));
+            h.detail = Some(
+                "the comparison exits 0 when its results file is missing: the job goes green with no comparison"
+                    .to_owned(),
+            );
+            hits.push(h);
         }
     }
 }

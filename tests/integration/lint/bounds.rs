@@ -451,3 +451,16 @@ fn a_fallback_chain_of_200_000_operands_is_read_once() {
     );
     assert_eq!(lint_one(&text, 4), found(&[("moving-fallback", 8)]));
 }
+
+#[test]
+fn a_powershell_script_of_50_000_nested_blocks_is_read_in_one_pass() {
+    // 50,000 `if (-not (Test-Path x)) {` nested, an `exit 0` in the
+    // innermost: PowerShell's blocks are a stack read once, so the exit is
+    // found in the 1.3 MB script rather than each block read again.
+    let text = format!(
+        "on: push\njobs:\n  bench:\n    runs-on: windows-latest\n    timeout-minutes: 30\n    steps:\n      - run: dotnet run -c Release --project bench/App.Benchmarks\n      - name: Compare results\n        shell: pwsh\n        run: |\n          {}exit 0{}\n",
+        "if (-not (Test-Path x)) { ".repeat(50_000),
+        " }".repeat(50_000)
+    );
+    assert_eq!(lint_one(&text, 4), found(&[("silent-baseline", 11)]));
+}

@@ -39,6 +39,7 @@ mod heldout37;
 mod heldout38;
 mod heldout39;
 mod heldout43;
+mod heldout45;
 mod heldout5;
 mod heldout6;
 mod heldout6_mends;
