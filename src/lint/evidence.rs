@@ -361,12 +361,14 @@ fn unknown_bench_call(job: &Job<'_>, judged: &CalledFiles<'_>) -> bool {
     file.any_job(|called_job, bench| bench && unknown_runner(&labels_given(&given, called_job)))
 }
 
-/// Actions that run or publish benchmarks.
+/// Actions that run or publish benchmarks. Not `bencherdev/bencher`,
+/// which installs Bencher's command line: `bencher run` measures (a
+/// program), `bencher archive` files a closed pull request's branch away
+/// (zq2's "Archive closed PR branch", continued on error).
 const ACTIONS: &[&str] = &[
     "benchmark-action/github-action-benchmark",
     "rhysd/github-action-benchmark",
     "codspeedhq/action",
-    "bencherdev/bencher",
     "boa-dev/criterion-compare-action",
     "pytorch/test-infra/.github/actions/upload-benchmark-results",
 ];

@@ -47,7 +47,7 @@ fn history_action(action: &str) -> bool {
 /// deploying or committing (macauff's `JamesIves/github-pages-deploy-action`
 /// to its `benchmarks` branch, schema-benchmarks' `actions-js/push`), or an
 /// artifact named for its commit (`bench-${{ github.sha }}`: what a later
-/// run looks up) or for a baseline (aztec-fpc's
+/// run looks up) or for a baseline or a base (aztec-fpc's
 /// `benchmark-baseline-<branch>`, which its pull requests' runs download
 /// and compare against).
 fn keeps_results(job: &Job<'_>) -> bool {
@@ -61,7 +61,12 @@ fn keeps_results(job: &Job<'_>) -> bool {
             || (action.as_deref() == Some("actions/upload-artifact")
                 && s.with_text("name").is_some_and(|n| {
                     let n = n.to_ascii_lowercase();
-                    n.contains("sha") || n.contains("commit") || n.contains("baseline")
+                    n.contains("sha")
+                        || n.contains("commit")
+                        || n.contains("baseline")
+                        // A base side's results: DLXEmu's
+                        // `base_benchmark_<compiler>.json`.
+                        || super::names::words(&n).any(|w| w == "base")
                 }))
             || s.script
                 .as_ref()

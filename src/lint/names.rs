@@ -151,7 +151,7 @@ fn provisions(said: &[String]) -> bool {
 /// (snmalloc's Morello job, named `${{ matrix.os }} ${{ matrix.build-type
 /// }} ${{ matrix.caps }}`, builds and runs on a runner labelled
 /// `benchmark`).
-fn written(name: &str) -> String {
+pub fn written(name: &str) -> String {
     let mut out = String::with_capacity(name.len());
     let mut rest = name;
     while let Some(at) = rest.find("${{") {
@@ -174,7 +174,10 @@ fn written(name: &str) -> String {
 /// publishing job). Its commands are still read: a harness
 /// among them is evidence whatever the name.
 pub fn prepares_benchmarks(name: &str) -> bool {
-    let said: Vec<String> = words(name).collect();
+    // What the name writes out, not its expressions' paths: rally-tracks'
+    // "Run tests${{ needs.determine-es-build.outputs.release_build }}"
+    // builds nothing.
+    let said: Vec<String> = words(&written(name)).collect();
     if says_running(&said) {
         return false;
     }
@@ -318,6 +321,9 @@ const CHORES: &[&str] = &[
     "clean",
     "lint",
     "configure",
+    // Filing results away (zq2's "Archive closed PR branch", `bencher
+    // archive` in its pull-request benchmarks' workflow) measures nothing.
+    "archive",
 ];
 
 /// Whether a name (a job's id and name, a workflow's name or file name)
@@ -326,10 +332,12 @@ const CHORES: &[&str] = &[
 /// only contains it (`testbench`).
 pub fn named_for_benchmarks(name: &str) -> bool {
     // Not a word negated before it: typeberry-testing's `non-perf` runner
-    // label marks the machines kept off performance work.
+    // label marks the machines kept off performance work. Nor one "high"
+    // comes before: `matterlabs-ci-runner-high-performance` names a large
+    // machine, which runs matter-labs' lints, builds and releases.
     let mut previous = String::new();
     words(name).any(|w| {
-        let negated = ["non", "no", "not"].contains(&previous.as_str());
+        let negated = ["non", "no", "not", "high"].contains(&previous.as_str());
         // The TPC's suites written as two words ("TPC-H", "TPC-DS").
         let tpc = previous == "tpc" && ["h", "ds", "c", "e", "x"].contains(&w.as_str());
         let named = !negated && (bench_or_perf_word(&w) || named_benchmark_program(&w) || tpc);
@@ -372,7 +380,12 @@ pub fn bench_or_perf_word(word: &str) -> bool {
 /// ending in `bench`: `TorchBench` names a project whose test job is a
 /// test (read on pytorch/benchmark), `testbench` a hardware test rig.
 fn named_benchmark_program(word: &str) -> bool {
-    [
+    // SPEC's CPU suites by their year (XiangShan's "SPEC06 Test - astar"
+    // steps, `spec2017`), not "spec" alone: a specification's tests.
+    let spec = word
+        .strip_prefix("spec")
+        .is_some_and(|y| matches!(y, "06" | "2006" | "17" | "2017" | "cpu" | "int" | "fp"));
+    spec || [
         "pgbench",
         "sysbench",
         "pagebench",

@@ -518,6 +518,12 @@ fn runs_benchmarks(c: &Command) -> bool {
     if SAYS.contains(&base) || words.len() == 2 && words.get(1).is_some_and(asks) {
         return false;
     }
+    // Bencher's command line measures with `run`; its other subcommands
+    // (`bencher archive`, zq2's closed pull requests' branches) file
+    // results away, though its name begins with `bench`.
+    if base == "bencher" {
+        return words.get(1) == Some(&"run");
+    }
     let has = |w: &str| words.contains(&w);
     let file_like = file_named_for_benchmarks;
     let program = |w: &str| {

@@ -306,7 +306,8 @@ const FETCHES: &[&str] = &[
 /// benchmark (neither [`prepares_benchmarks`] nor [`FETCHES`]).
 fn program_not_chore(step: &Step<'_>) -> bool {
     let chore = step.text("name").is_some_and(|n| {
-        prepares_benchmarks(n) || names::words(n).any(|w| FETCHES.contains(&w.as_str()))
+        prepares_benchmarks(n)
+            || names::words(&names::written(n)).any(|w| FETCHES.contains(&w.as_str()))
     });
     step_runs_a_program(step) && !chore
 }

@@ -31,7 +31,8 @@ fn a_commit_then_an_input_then_a_branch_falls_back_to_the_branch() {
 }
 
 /// zksync-os-server's image build runs on a runner named for
-/// performance, but its only script signs in to the cloud's registry
+/// performance (here `...-perf`: its own, `...-high-performance`, names a
+/// size since set 46), but its only script signs in to the cloud's registry
 /// (`gcloud auth configure-docker`) before an action builds: it runs no
 /// program of its own, so its name gives no benchmark job. A job on the
 /// same runner that builds with a program of its own is one, by the
