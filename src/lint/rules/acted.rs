@@ -298,12 +298,13 @@ pub(super) fn acts(step: &Step<'_>) -> bool {
 
 /// Whether a step runs only on the failure side of an `if:` (`env.X !=
 /// 'true'`, `== 'false'`, `!steps.a.outputs.found`: what it reads there
-/// is acted on) and writes to the run's summary (`>> "$GITHUB_STEP_SUMMARY"`): the missing baseline is
-/// said on the run's page, where its reader looks. z42's "Note when
-/// baseline absent", `if: env.BASELINE_AVAILABLE != 'true'`, writes "No
-/// baseline available" there after its fetch continued on error. A
-/// summary written on the success side (`== 'true'`: the comparison's
-/// table) says nothing when the step before it failed.
+/// is acted on) and writes to the run's summary (`>>
+/// "$GITHUB_STEP_SUMMARY"`): the missing baseline is said on the run's
+/// page, where its reader looks. z42's "Note when baseline absent", `if:
+/// env.BASELINE_AVAILABLE != 'true'`, writes "No baseline available"
+/// there after its fetch continued on error. A summary written on the
+/// success side (`== 'true'`: the comparison's table) says nothing when
+/// the step before it failed.
 fn notes_the_failure(step: &Step<'_>) -> bool {
     let on_failure_side = step.text("if").is_some_and(|cond| {
         let cond = cond.replace(' ', "").to_ascii_lowercase();

@@ -128,6 +128,7 @@ fn silent_baseline(w: &Workflow<'_>, job: &Job<'_>, hits: &mut Vec<Hit>) {
         hits.push(hit("silent-baseline", c.at, job, None));
     }
     let later = Later::of(job);
+    let shells = super::pwsh::Shells::of(w, job);
     // In a benchmark job none of whose steps is seen to run benchmarks
     // (by its name, its workflow's or its runner's), the steps that run a
     // program and are named for no chore measure: bpf-benchmark's "Run
@@ -184,15 +185,7 @@ fn silent_baseline(w: &Workflow<'_>, job: &Job<'_>, hits: &mut Vec<Hit>) {
         if !swallowed.is_empty() && !handed_on() {
             hits.append(&mut swallowed);
         }
-        let exits = if super::pwsh::runs_in_powershell(w, job, step) {
-            super::pwsh::exits_when_missing(step)
-        } else {
-            step.script
-                .as_ref()
-                .map(exits_when_missing)
-                .unwrap_or_default()
-        };
-        for at in exits {
+        for at in exits_on_missing(&shells, step) {
             let mut h = hit("silent-baseline", at, job, Some(step));
             h.detail = Some(
                 "the comparison exits 0 when its results file is missing: the job goes green with no comparison"
@@ -200,6 +193,19 @@ fn silent_baseline(w: &Workflow<'_>, job: &Job<'_>, hits: &mut Vec<Hit>) {
             );
             hits.push(h);
         }
+    }
+}
+
+/// Where a step's script says `exit 0` when a results file is missing:
+/// read as PowerShell where the step runs in it, else as a POSIX shell.
+fn exits_on_missing(shells: &super::pwsh::Shells<'_, '_>, step: &Step<'_>) -> Vec<Pos> {
+    if shells.powershell(step) {
+        super::pwsh::exits_when_missing(step)
+    } else {
+        step.script
+            .as_ref()
+            .map(exits_when_missing)
+            .unwrap_or_default()
     }
 }
 

@@ -464,3 +464,24 @@ fn a_powershell_script_of_50_000_nested_blocks_is_read_in_one_pass() {
     );
     assert_eq!(lint_one(&text, 4), found(&[("silent-baseline", 11)]));
 }
+
+#[test]
+fn a_matrix_of_twenty_thousand_runners_is_read_once_for_two_thousand_steps_shells() {
+    // Whether each step runs PowerShell asks, where no `shell:` is
+    // given, whether the job runs on Windows: its 20,000 runner entries
+    // are read once for the job, not once per step (2,000 steps took 17
+    // s, release, when each asked anew).
+    let mut text = String::from(
+        "on:\n  push:\n    branches: [main]\njobs:\n  bench:\n    strategy:\n      matrix:\n        svc:\n",
+    );
+    for i in 0..20_000 {
+        text.push_str(&format!(
+            "          - runner: [self-hosted, linux, cpu, m{i}]\n"
+        ));
+    }
+    text.push_str("    runs-on: ${{ matrix.svc.runner }}\n    steps:\n");
+    for i in 0..2_000 {
+        text.push_str(&format!("      - run: ./bench.sh {i}\n"));
+    }
+    assert_eq!(lint_one(&text, 4), found(&[("long-timeout", 5)]));
+}
