@@ -132,8 +132,16 @@ fn given_steps<'a>(job: &Job<'a>, names: &[String], beside: &Beside<'_>) -> Vec<
 }
 
 /// The workflow names a file's `workflow_run` triggers name, added to
-/// `names`.
+/// `names`, when the file reads what the triggering run left: its
+/// artifacts (`actions/download-artifact` with its run, `gh run
+/// download`, the run's `artifacts_url`) or the run itself by its id
+/// (`github.event.workflow_run.id`). A file that reads only the run's
+/// conclusion (flist-walker's dependabot auto-merge, after its CI) keeps
+/// none of its results.
 pub fn consumed_in(root: &yaml::Node, names: &mut Vec<String>) {
+    if !reads_runs_results(root) {
+        return;
+    }
     let runs = root.get("on").and_then(|on| on.get("workflow_run"));
     if let Some(list) = runs.and_then(|r| r.get("workflows")) {
         match list.str() {
@@ -145,6 +153,20 @@ pub fn consumed_in(root: &yaml::Node, names: &mut Vec<String>) {
             ),
         }
     }
+}
+
+/// Whether any value of the file's jobs names an artifact or a download
+/// of a run's, or the triggering run's id (not the file's concurrency
+/// group, which flist-walker keys by that id).
+fn reads_runs_results(root: &yaml::Node) -> bool {
+    let mut scalars = Vec::new();
+    if let Some(jobs) = root.get("jobs") {
+        jobs.scalars(&mut scalars);
+    }
+    scalars.iter().any(|s| {
+        let t = s.text.to_ascii_lowercase();
+        t.contains("artifact") || t.contains("gh run download") || t.contains("workflow_run.id")
+    })
 }
 
 /// The calls by the file at `path` into reusable workflows of its own
