@@ -120,7 +120,7 @@ pub fn benchmarks(w: &Workflow<'_>, file: &str, context: Context<'_>) -> Benchma
         .map(|job| {
             whole
                 || lint.is_some_and(|l| l.benchmark_jobs.iter().any(|g| g.matches(&job.id.text)))
-                || !relays_results(job, step_runs_a_program)
+                || !relays_results(job, runs_a_program_or_benchmark_action)
                     && (shows_benchmarks(job, w.repository.as_deref())
                         || publishes_tables(job)
                         // A chore in the job's name undoes its name's and
@@ -359,6 +359,14 @@ fn unknown_bench_call(job: &Job<'_>, judged: &CalledFiles<'_>) -> bool {
     };
     let given = input_values(file.root, &[job.get("with")]);
     file.any_job(|called_job, bench| bench && unknown_runner(&labels_given(&given, called_job)))
+}
+
+/// A step that runs a program, or uses a benchmark action: a relaying
+/// job's steps that must each send (commonware's "Publish benchmark
+/// result", `github-action-benchmark` on a downloaded result, after a
+/// step that only checks the file is there).
+fn runs_a_program_or_benchmark_action(step: &Step<'_>) -> bool {
+    step_runs_a_program(step) || step.action().is_some_and(|a| ACTIONS.contains(&a.as_str()))
 }
 
 /// Actions that run or publish benchmarks. Not `bencherdev/bencher`,

@@ -202,6 +202,24 @@ fn an_array_over_lines_is_one_assignment() {
 }
 
 #[test]
+fn a_comment_among_an_arrays_items_ends_nothing() {
+    // pineapple's stress fixtures: a comment with `)` and `'` between
+    // two items; the item after it is no program.
+    let c = names(
+        "HIGH=(\n  a.json:50:8   # 4 roots\n  # the run's transforms (copy/lua)\n  benchmarks:large.json:5:4\n)\necho done\n",
+    );
+    assert!(
+        !c.iter()
+            .any(|c| c.0.first().is_some_and(|w| w.starts_with("benchmarks"))),
+        "{c:?}"
+    );
+    assert!(
+        c.iter().any(|c| c.0.first().is_some_and(|w| w == "echo")),
+        "{c:?}"
+    );
+}
+
+#[test]
 fn a_shells_c_among_other_flags_is_its_script() {
     let c = names(
         "$ENGINE exec box bash -lc \"git clone https://x/y.git y\"\nsh -ec 'make bench'\nls -lc\n",

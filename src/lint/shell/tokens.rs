@@ -290,15 +290,24 @@ impl<'a> Tokens<'a> {
 
     /// An array's value after `NAME=`, `(` to its `)`, over lines
     /// (`FOLDERS=(\n  ligetron\n  barretenberg\n)`): part of the
-    /// assignment's word, its items no commands. Quotes are kept whole.
+    /// assignment's word, its items no commands. Quotes are kept whole;
+    /// a comment among the items runs to its line's end, its `)` and `'`
+    /// no closer nor quote (pineapple's stress fixtures, `# ...
+    /// (copy/dispatch/lua/normalize)` between two items).
     fn array_literal(&mut self) {
         let start = self.i;
         let mut quote: Option<u8> = None;
+        let mut comment = false;
+        let mut previous = b'(';
         let mut end = self.s.len();
         for (k, &b) in self.s.iter().enumerate().skip(start.saturating_add(1)) {
+            let after_space = previous.is_ascii_whitespace() || previous == b'(';
+            previous = b;
             match (quote, b) {
+                _ if comment => comment = b != b'\n',
                 (Some(q), b) if b == q => quote = None,
                 (Some(_), _) => {}
+                (None, b'#') if after_space => comment = true,
                 (None, b'\'' | b'"') => quote = Some(b),
                 (None, b')') => {
                     end = k.saturating_add(1);

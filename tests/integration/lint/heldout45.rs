@@ -1,5 +1,5 @@
 //! `lint` on the shapes missed in held-out set 45 at first sight (issue
-//! 49; BENCHMARKS.md, "Mends after held-out 45 to 48"). Each fixture in
+//! 49; BENCHMARKS.md, "Mends after held-out 45 to 49"). Each fixture in
 //! `tests/fixtures/lint/heldout45/` is a real workflow's shape cut down
 //! and written anew, with a look-alike beside it.
 

@@ -1,6 +1,6 @@
 //! `lint` on the shapes found wrongly or missed in held-out set 46 at
 //! first sight (issue 49; BENCHMARKS.md, "Mends after held-out 45
-//! to 48"). Each fixture in `tests/fixtures/lint/heldout46/` is a real
+//! to 49"). Each fixture in `tests/fixtures/lint/heldout46/` is a real
 //! workflow's shape cut down and written anew, with a look-alike beside
 //! it.
 

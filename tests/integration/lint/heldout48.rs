@@ -1,5 +1,5 @@
 //! `lint` on the shape found wrongly in held-out set 48 at first sight
-//! (issue 49; BENCHMARKS.md, "Mends after held-out 45 to 48"). The
+//! (issue 49; BENCHMARKS.md, "Mends after held-out 45 to 49"). The
 //! fixture repository `tests/fixtures/lint/heldout48/` holds two CI
 //! workflows cut down from a real one, each read by another workflow
 //! through `workflow_run`: it is linted whole, as a user lints their

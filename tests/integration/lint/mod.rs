@@ -42,6 +42,7 @@ mod heldout43;
 mod heldout45;
 mod heldout46;
 mod heldout48;
+mod heldout49;
 mod heldout5;
 mod heldout6;
 mod heldout6_mends;
