@@ -170,6 +170,17 @@ fn nested_start(
     }
 }
 
+/// The working directory `docker exec` or `docker run` (podman's too)
+/// gives the command it runs, from its `-w` or `--workdir`: `words` from
+/// the program on.
+pub fn container_workdir(words: &[&str]) -> Option<String> {
+    match words {
+        [docker, "exec", rest @ ..] if is_docker(docker) => exec_target(rest).1,
+        [docker, "run", rest @ ..] if is_docker(docker) => started(rest, &Dir::Unknown).1.workdir,
+        _ => None,
+    }
+}
+
 /// `docker exec`'s options that take a value.
 const EXEC_VALUES: &[&str] = &["-e", "--env", "--env-file", "-u", "--user", "--detach-keys"];
 

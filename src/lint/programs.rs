@@ -342,32 +342,22 @@ fn wrapped_script(base: &str, words: &[&str]) -> bool {
         let f = file_name(w).to_lowercase();
         f.starts_with("python") || ["bash", "sh", "torchrun"].contains(&f.as_str())
     };
-    let workdir = container_workdir(base, words);
-    // A relative path runs in the container's working directory.
+    // A relative path runs in the container's working directory
+    // (`docker exec -w /src/onediff_comfy_nodes/benchmarks box bash
+    // scripts/run_all_tests.sh`: onediff's CUDA job).
+    let workdir = super::places::container_workdir(words);
     let named = |script: &str| {
         script_named_for_benchmarks(script)
             || !script.starts_with('/')
-                && workdir.is_some_and(|d| script_named_for_benchmarks(&format!("{d}/{script}")))
+                && workdir
+                    .as_deref()
+                    .is_some_and(|d| script_named_for_benchmarks(&format!("{d}/{script}")))
     };
     WRAPPERS.contains(&base)
         && words.windows(2).skip(1).any(|pair| match pair {
             [l, script] => launcher(l) && named(script),
             _ => false,
         })
-}
-
-/// The working directory a container's command runs in (`docker exec -w
-/// /src/onediff_comfy_nodes/benchmarks box bash scripts/run_all_tests.sh`:
-/// onediff's CUDA job runs its benchmarks' script so), from `-w`,
-/// `--workdir` or `--workdir=`.
-fn container_workdir<'w>(base: &str, words: &[&'w str]) -> Option<&'w str> {
-    if !["docker", "podman"].contains(&base) {
-        return None;
-    }
-    words.iter().enumerate().find_map(|(i, w)| match *w {
-        "-w" | "--workdir" => words.get(i.saturating_add(1)).copied(),
-        _ => w.strip_prefix("--workdir="),
-    })
 }
 
 /// A program the job built, run by its path, whose name has a word
