@@ -366,7 +366,13 @@ fn unknown_bench_call(job: &Job<'_>, judged: &CalledFiles<'_>) -> bool {
 /// result", `github-action-benchmark` on a downloaded result, after a
 /// step that only checks the file is there).
 fn runs_a_program_or_benchmark_action(step: &Step<'_>) -> bool {
-    step_runs_a_program(step) || step.action().is_some_and(|a| ACTIONS.contains(&a.as_str()))
+    step_runs_a_program(step) || step.action().is_some_and(|a| benchmark_action(&a))
+}
+
+/// Whether an action runs or publishes benchmarks ([`ACTIONS`], or this
+/// project's own comparison).
+fn benchmark_action(action: &str) -> bool {
+    ACTIONS.contains(&action) || action.ends_with("/baseline-resolver/compare")
 }
 
 /// Actions that run or publish benchmarks. Not `bencherdev/bencher`,
@@ -414,7 +420,7 @@ fn shows_benchmarks(job: &Job<'_>, own: Option<&str>) -> bool {
 /// Whether one step runs, publishes or compares benchmarks.
 pub fn step_runs_benchmarks(step: &Step<'_>) -> bool {
     if let Some(action) = step.action() {
-        if ACTIONS.iter().any(|a| action == *a) || action.ends_with("/baseline-resolver/compare") {
+        if benchmark_action(&action) {
             return true;
         }
         if action == "actions/upload-artifact" {
