@@ -456,6 +456,10 @@ const SENDS: &[&str] = &[
     // Put into a database (js2il's "Ingest Benchmark Results to Supabase").
     "ingest",
     "ingesting",
+    // Committed to the repository (bielu's "Commit baseline to
+    // repository", which copies the results and pushes them).
+    "commit",
+    "committing",
 ];
 
 /// Whether a step's name begins with a word of sending ("Upload

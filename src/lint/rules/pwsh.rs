@@ -7,7 +7,6 @@
 
 use std::cell::OnceCell;
 
-use crate::lint::programs::script_file;
 use crate::lint::workflow::{Job, Step, Workflow};
 use crate::lint::yaml::{Node, Pos};
 
@@ -204,8 +203,10 @@ fn exits_zero(rest: &str) -> bool {
 }
 
 /// Whether an `if`'s condition (lower case) tests that a path is missing
-/// (`-not (test-path $dir)`, `!(test-path x)`): a path that is no script
-/// (a test of a script asks whether the harness is there on that branch).
+/// (`-not (test-path $dir)`, `!(test-path x)`), a path that may hold
+/// results: not a manifest, a script or a device, as the shell reader
+/// judges them (a test of a script asks whether the harness is there on
+/// that branch).
 fn negated_file_test(condition: &str) -> bool {
     condition.match_indices("test-path").any(|(at, m)| {
         let before = condition
@@ -220,7 +221,7 @@ fn negated_file_test(condition: &str) -> bool {
             .find(|w| !w.starts_with('-'))
             .unwrap_or("")
             .trim_matches(['"', '\'', ')']);
-        negated && !script_file(path)
+        negated && !super::results::names_no_results(path)
     })
 }
 

@@ -112,10 +112,7 @@ fn fetches_loudly(step: &Step<'_>) -> bool {
 /// compare.
 fn hands_on(step: &Step<'_>) -> bool {
     let first = step.text("name").and_then(|n| names::words(n).next());
-    first.is_some_and(|w| {
-        (names::sends_word(&w) && !w.starts_with("report"))
-            || matches!(w.as_str(), "commit" | "committing")
-    })
+    first.is_some_and(|w| names::sends_word(&w) && !w.starts_with("report"))
 }
 
 fn continues(n: &Node) -> Option<&Node> {
@@ -279,19 +276,25 @@ fn file_test(c: &Command) -> Option<bool> {
     if !["[", "[[", "test"].contains(&name) {
         return None;
     }
-    let no_results = c.words.iter().any(|w| {
-        let t = w.text.trim_matches(['"', '\'']);
-        MANIFESTS
-            .iter()
-            .any(|m| t == *m || t.ends_with(&format!("/{m}")))
-            || script_file(t)
-            || t.starts_with("/dev/")
-    });
+    let no_results = c
+        .words
+        .iter()
+        .any(|w| names_no_results(w.text.trim_matches(['"', '\''])));
     let tests_file = !no_results
         && c.words
             .iter()
             .any(|w| ["-f", "-e", "-s", "-r"].contains(&w.text.as_str()));
     tests_file.then(|| c.has("!") ^ c.keywords.iter().any(|k| k == "!"))
+}
+
+/// Whether a tested path is no results file: a build manifest, a script
+/// or a device (a manifest's name in any case: PowerShell's are read
+/// lower-cased).
+pub(super) fn names_no_results(path: &str) -> bool {
+    let file = path.rsplit('/').next().unwrap_or(path);
+    MANIFESTS.iter().any(|m| file.eq_ignore_ascii_case(m))
+        || script_file(path)
+        || path.starts_with("/dev/")
 }
 
 /// `exit 0` on the branch where a results file is missing, with nothing
