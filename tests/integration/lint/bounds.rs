@@ -418,6 +418,15 @@ fn thousands_of_outcomes_handed_to_a_later_job_are_read_once() {
     assert_eq!(lint_one(&text, 4), found(&[("silent-baseline", 8_008)]));
 }
 
+/// `n` matrix entries of CPU machines, each its own runner list.
+fn push_cpu_runners(text: &mut String, n: usize) {
+    for i in 0..n {
+        text.push_str(&format!(
+            "          - runner: [self-hosted, linux, cpu, m{i}]\n"
+        ));
+    }
+}
+
 #[test]
 fn a_matrix_of_twenty_thousand_runner_entries_is_read_entry_by_entry_once() {
     // Each matrix entry's labels are one machine: 20,000 CPU entries and,
@@ -426,11 +435,7 @@ fn a_matrix_of_twenty_thousand_runner_entries_is_read_entry_by_entry_once() {
     let mut text = String::from(
         "on:\n  push:\n    branches: [main]\nconcurrency:\n  group: ${{ github.ref }}\n  cancel-in-progress: true\njobs:\n  bench:\n    strategy:\n      matrix:\n        svc:\n",
     );
-    for i in 0..20_000 {
-        text.push_str(&format!(
-            "          - runner: [self-hosted, linux, cpu, m{i}]\n"
-        ));
-    }
+    push_cpu_runners(&mut text, 20_000);
     text.push_str("          - runner: [self-hosted, linux, a100]\n");
     text.push_str("    runs-on: ${{ matrix.svc.runner }}\n    steps:\n      - run: ./bench.sh\n");
     assert_eq!(
@@ -474,11 +479,7 @@ fn a_matrix_of_twenty_thousand_runners_is_read_once_for_two_thousand_steps_shell
     let mut text = String::from(
         "on:\n  push:\n    branches: [main]\njobs:\n  bench:\n    strategy:\n      matrix:\n        svc:\n",
     );
-    for i in 0..20_000 {
-        text.push_str(&format!(
-            "          - runner: [self-hosted, linux, cpu, m{i}]\n"
-        ));
-    }
+    push_cpu_runners(&mut text, 20_000);
     text.push_str("    runs-on: ${{ matrix.svc.runner }}\n    steps:\n");
     for i in 0..2_000 {
         text.push_str(&format!("      - run: ./bench.sh {i}\n"));
